@@ -1,0 +1,43 @@
+// The voxel grid every intermediate structure carries: origin, cell sizes and extent.
+// Column (x, z) covers [origin.x + x*cs, origin.x + (x+1)*cs) × [origin.z + z*cs, ...); height
+// index h means origin.y + h*ch (pipeline.md §0).
+#pragma once
+
+#include <cstdint>
+
+#include "leapnav/core/geometry.hpp"
+#include "leapnav/core/result.hpp"
+
+namespace leapnav {
+
+/// Largest height index a span may have (spans store 16-bit heights).
+inline constexpr int kMaxGridHeight = 0xFFFF;
+/// Largest number of columns in either direction.
+inline constexpr int kMaxGridSide = 1 << 16;
+
+struct GridSpec {
+  Vec3 origin;              ///< world position of cell (0, 0) at height 0 [units: m]
+  float cell_size = 0.0F;   ///< [units: m]
+  float cell_height = 0.0F; ///< [units: m]
+  int width = 0;            ///< cells along x
+  int depth = 0;            ///< cells along z
+  int height = 0;           ///< height levels along y (spans lie in [0, height])
+
+  [[nodiscard]] std::int64_t column_count() const {
+    return static_cast<std::int64_t>(width) * depth;
+  }
+  [[nodiscard]] std::size_t column_index(int x, int z) const {
+    return static_cast<std::size_t>(x) + static_cast<std::size_t>(z) * static_cast<std::size_t>(width);
+  }
+  [[nodiscard]] bool in_bounds(int x, int z) const { return x >= 0 && z >= 0 && x < width && z < depth; }
+  /// World bounds of the whole grid.
+  [[nodiscard]] AABB bounds() const;
+  friend bool operator==(const GridSpec&, const GridSpec&) = default;
+};
+
+/// A grid covering `bounds` with the given cell sizes (width = round(size.x / cs), as Recast does,
+/// at least 1). Errors when the bounds are not finite or the grid exceeds kMaxGridSide columns or
+/// kMaxGridHeight levels.
+[[nodiscard]] Result<GridSpec> make_grid(const AABB& bounds, float cell_size, float cell_height);
+
+}  // namespace leapnav

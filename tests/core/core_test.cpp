@@ -1,0 +1,171 @@
+#include <doctest/doctest.h>
+
+#include <atomic>
+#include <numeric>
+#include <vector>
+
+#include "leapnav/core/config.hpp"
+#include "leapnav/core/context.hpp"
+#include "leapnav/core/grid.hpp"
+#include "leapnav/core/hash.hpp"
+#include "leapnav/core/parallel.hpp"
+#include "leapnav/core/result.hpp"
+#include "leapnav/core/triangle_mesh.hpp"
+
+using namespace leapnav;
+
+TEST_SUITE("core.config") {
+  TEST_CASE("the default configuration converts to Recast's voxel units") {
+    const auto config = named_config("default");
+    REQUIRE(config.ok());
+    CHECK(validate(*config).ok());
+    const VoxelParams p = derive_voxel_params(*config);
+    CHECK(p.walkable_height == 10);
+    CHECK(p.walkable_climb == 4);
+    CHECK(p.walkable_radius == 2);
+    CHECK(p.min_region_cells == 64);
+    CHECK(p.merge_region_cells == 400);
+    CHECK(p.max_edge_len_cells == 40);
+    CHECK(p.max_edge_error_cells == doctest::Approx(1.3));
+  }
+  TEST_CASE("the thesis configuration converts conservatively") {
+    const auto config = named_config("thesis");
+    REQUIRE(config.ok());
+    const VoxelParams p = derive_voxel_params(*config);
+    CHECK(p.walkable_height == 8);  // 1.8 / 0.25 = 7.2, rounded up
+    CHECK(p.walkable_climb == 3);   // 0.9 / 0.25 = 3.6, rounded down
+    CHECK(p.walkable_radius == 1);
+  }
+  TEST_CASE("an unknown configuration name is an error naming the known ones") {
+    const auto config = named_config("fast");
+    REQUIRE_FALSE(config.ok());
+    CHECK(config.error().code == ErrorCode::InvalidArgument);
+    CHECK(config.error().message.find("default, thesis") != std::string::npos);
+  }
+  TEST_CASE("out-of-range fields are rejected with the field's name") {
+    BuildConfig config = *named_config("default");
+    config.voxel.cell_size = -0.3F;
+    auto status = validate(config);
+    REQUIRE_FALSE(status.ok());
+    CHECK(status.error().message.find("voxel.cell_size") != std::string::npos);
+    config = *named_config("default");
+    config.agent.max_slope_deg = 95.0F;
+    status = validate(config);
+    REQUIRE_FALSE(status.ok());
+    CHECK(status.error().message.find("agent.max_slope_deg") != std::string::npos);
+    config = *named_config("default");
+    config.poly.max_verts_per_poly = 2;
+    CHECK_FALSE(validate(config).ok());
+  }
+}
+
+TEST_SUITE("core.grid") {
+  TEST_CASE("a grid rounds its size like Recast and refuses absurd extents") {
+    AABB box;
+    box.extend({0, 0, 0});
+    box.extend({3.0F, 1.0F, 1.5F});
+    const auto grid = make_grid(box, 0.3F, 0.2F);
+    REQUIRE(grid.ok());
+    CHECK(grid->width == 10);
+    CHECK(grid->depth == 5);
+    box.extend({1e30F, 0, 0});
+    const auto huge = make_grid(box, 0.3F, 0.2F);
+    REQUIRE_FALSE(huge.ok());
+    CHECK(huge.error().code == ErrorCode::InvalidArgument);
+  }
+}
+
+TEST_SUITE("core.parallel") {
+  TEST_CASE("parallel_for covers every index exactly once for any thread count") {
+    for (const int threads : {1, 2, 8}) {
+      std::vector<std::atomic<int>> seen(1000);
+      parallel_for(threads, 0, seen.size(), 7, [&](std::size_t lo, std::size_t hi) {
+        for (std::size_t i = lo; i < hi; ++i) seen[i].fetch_add(1);
+      });
+      for (const auto& s : seen) CHECK(s.load() == 1);
+    }
+  }
+  TEST_CASE("parallel_reduce of floats is bit-identical for 1, 2 and 8 threads") {
+    std::vector<float> values(100000);
+    for (std::size_t i = 0; i < values.size(); ++i) values[i] = 1.0F / static_cast<float>(i + 1);
+    const auto sum = [&](int threads) {
+      return parallel_reduce(
+          threads, 0, values.size(), 1000, 0.0F,
+          [&](std::size_t lo, std::size_t hi) {
+            float s = 0.0F;
+            for (std::size_t i = lo; i < hi; ++i) s += values[i];
+            return s;
+          },
+          [](float a, float b) { return a + b; });
+    };
+    const float one = sum(1);
+    CHECK(one == sum(2));
+    CHECK(one == sum(8));
+  }
+}
+
+TEST_SUITE("core.hash") {
+  TEST_CASE("the hash depends on content and length, not on how it was fed") {
+    std::vector<std::uint32_t> data(37);
+    std::iota(data.begin(), data.end(), 1U);
+    ContentHasher whole;
+    whole.add_bytes(data.data(), data.size() * sizeof(std::uint32_t));
+    ContentHasher pieces;
+    pieces.add_bytes(data.data(), 3);
+    pieces.add_bytes(reinterpret_cast<const char*>(data.data()) + 3, data.size() * 4 - 3);
+    CHECK(whole.digest() == pieces.digest());
+    ContentHasher other;
+    data[20] = 0;
+    other.add_bytes(data.data(), data.size() * sizeof(std::uint32_t));
+    CHECK(other.digest() != whole.digest());
+    CHECK(hash_to_hex(0xABCULL) == "0000000000000abc");
+  }
+}
+
+TEST_SUITE("core.context") {
+  TEST_CASE("memory checks refuse budgets above the limit with a message") {
+    BuildContext ctx;
+    ctx.set_memory_limit(1U << 20U);
+    CHECK(ctx.check_memory("grid", 1000).ok());
+    const auto status = ctx.check_memory("grid", 5U << 20U);
+    REQUIRE_FALSE(status.ok());
+    CHECK(status.error().code == ErrorCode::MemoryLimit);
+    CHECK(status.error().message == "grid would need 5 MiB, more than the memory limit of 1 MiB");
+  }
+  TEST_CASE("cancellation is reported as Cancelled") {
+    BuildContext ctx;
+    CHECK(ctx.check_cancel("rasterize").ok());
+    ctx.request_cancel();
+    const auto status = ctx.check_cancel("rasterize");
+    REQUIRE_FALSE(status.ok());
+    CHECK(status.error().code == ErrorCode::Cancelled);
+  }
+  TEST_CASE("timers accumulate per stage in first-seen order") {
+    BuildContext ctx;
+    ctx.add_time("a", 1.0);
+    ctx.add_time("b", 2.0);
+    ctx.add_time("a", 3.0);
+    REQUIRE(ctx.timings().size() == 2);
+    CHECK(ctx.timings()[0].first == "a");
+    CHECK(ctx.time_of("a") == doctest::Approx(4.0));
+  }
+}
+
+TEST_SUITE("core.mesh") {
+  TEST_CASE("validate names an out-of-range index and a non-finite vertex") {
+    TriangleMesh mesh;
+    mesh.name = "t";
+    mesh.vertices = {{0, 0, 0}, {1, 0, 0}, {0, 0, 1}};
+    mesh.triangles = {{0, 1, 2}};
+    CHECK(validate(mesh).ok());
+    mesh.triangles.push_back({0, 1, 3});
+    auto status = validate(mesh);
+    REQUIRE_FALSE(status.ok());
+    CHECK(status.error().code == ErrorCode::IndexOutOfRange);
+    mesh.triangles.pop_back();
+    mesh.vertices[1].x = std::numeric_limits<float>::quiet_NaN();
+    status = validate(mesh);
+    REQUIRE_FALSE(status.ok());
+    CHECK(status.error().code == ErrorCode::NonFinite);
+  }
+}
