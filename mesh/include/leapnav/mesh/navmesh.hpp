@@ -1,0 +1,93 @@
+// The navigation mesh: convex polygons (CCW in xz) with per-edge adjacency, per-polygon height
+// detail, and the span → polygon map jump links need. Plain data; built by build_navmesh(),
+// checked by validate(), saved by io/.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <span>
+#include <vector>
+
+#include "leapnav/core/config.hpp"
+#include "leapnav/core/geometry.hpp"
+#include "leapnav/core/grid.hpp"
+#include "leapnav/core/result.hpp"
+
+namespace leapnav::mesh {
+
+/// A polygon index.
+enum class PolyId : std::uint32_t {};
+inline constexpr std::uint32_t kNoPoly = std::numeric_limits<std::uint32_t>::max();
+[[nodiscard]] constexpr std::uint32_t index(PolyId id) { return static_cast<std::uint32_t>(id); }
+
+/// Per-polygon height detail: samples of the rasterized floor on the grid's cell centres over the
+/// polygon's bounds, columns [x0, x0 + width) × [z0, z0 + depth); sample (i, j) is
+/// height_samples[first + i + j * width] in world y (NaN where the polygon has no floor sample).
+struct HeightPatch {
+  std::int32_t x0 = 0;
+  std::int32_t z0 = 0;
+  std::uint16_t width = 0;
+  std::uint16_t depth = 0;
+  std::uint32_t first = 0;
+  friend bool operator==(const HeightPatch&, const HeightPatch&) = default;
+};
+
+struct NavMesh {
+  BuildConfig config;  ///< the configuration it was built with
+  GridSpec grid;       ///< the voxel grid it was built on
+
+  std::vector<Vec3> vertices;  ///< welded polygon vertices [units: m]
+
+  /// Polygons, CSR: polygon p has vertices poly_vertices[poly_first[p] .. poly_first[p + 1]).
+  std::vector<std::uint32_t> poly_first;     ///< size polygon_count() + 1
+  std::vector<std::uint32_t> poly_vertices;  ///< indices into vertices, CCW in xz
+  /// Aligned with poly_vertices: the polygon across the edge from vertex k to vertex k + 1
+  /// (wrapping), or kNoPoly for a boundary edge.
+  std::vector<std::uint32_t> poly_neighbors;
+  std::vector<std::uint16_t> poly_region;  ///< watershed region each polygon came from
+  std::vector<std::uint8_t> poly_area;     ///< area id (voxel::kWalkableArea for ground)
+  std::vector<std::uint16_t> poly_flags;   ///< user flags, 0 by default
+  std::vector<AABB> poly_bounds;           ///< 3-D bounds of each polygon's vertices and detail
+
+  std::vector<HeightPatch> height_patches;  ///< one per polygon, or empty: heights from vertices
+  std::vector<float> height_samples;
+
+  /// Span → polygon map, aligned with the CompactHeightfield the mesh was built from:
+  /// span_column_first is its column_first and span_poly[s] the polygon of walkable span s
+  /// (kNoPoly when none). Empty when not built.
+  std::vector<std::uint32_t> span_column_first;
+  std::vector<std::uint16_t> span_y;  ///< the span's floor height, for lookups without the field
+  std::vector<std::uint32_t> span_poly;
+
+  [[nodiscard]] std::size_t polygon_count() const {
+    return poly_first.empty() ? 0 : poly_first.size() - 1;
+  }
+  [[nodiscard]] std::span<const std::uint32_t> polygon(PolyId p) const {
+    return {poly_vertices.data() + poly_first[index(p)],
+            poly_vertices.data() + poly_first[index(p) + 1]};
+  }
+  [[nodiscard]] std::span<const std::uint32_t> neighbors(PolyId p) const {
+    return {poly_neighbors.data() + poly_first[index(p)],
+            poly_neighbors.data() + poly_first[index(p) + 1]};
+  }
+};
+
+/// The floor height of polygon p at (x, z): from its height patch (bilinear between cell-centre
+/// samples) when there is one, else interpolated over the polygon's vertices (fan from vertex 0).
+/// Accurate to max(cell_height, detail_max_error) against the rasterized floor inside p.
+[[nodiscard]] float height_at(const NavMesh& mesh, PolyId p, float x, float z);
+
+/// The polygon's centroid in xz, lifted with height_at.
+[[nodiscard]] Vec3 polygon_center(const NavMesh& mesh, PolyId p);
+
+/// Area of polygon p in the xz plane [units: m²].
+[[nodiscard]] double polygon_area(const NavMesh& mesh, PolyId p);
+
+/// A content hash over every field (config excluded), stable across platforms.
+[[nodiscard]] std::uint64_t content_hash(const NavMesh& mesh);
+
+/// Structural invariants that need no heightfield: CSR sizes, indices in range, 3..max vertices,
+/// convex and CCW in xz, adjacency symmetric and consistent with shared vertices, finite values.
+[[nodiscard]] Status validate(const NavMesh& mesh);
+
+}  // namespace leapnav::mesh
