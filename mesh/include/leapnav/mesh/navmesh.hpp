@@ -18,11 +18,16 @@ namespace leapnav::mesh {
 /// A polygon index.
 enum class PolyId : std::uint32_t {};
 inline constexpr std::uint32_t kNoPoly = std::numeric_limits<std::uint32_t>::max();
-[[nodiscard]] constexpr std::uint32_t index(PolyId id) { return static_cast<std::uint32_t>(id); }
+[[nodiscard]] constexpr std::uint32_t index(PolyId id) {
+  return static_cast<std::uint32_t>(id);
+}
 
-/// Per-polygon height detail: samples of the rasterized floor on the grid's cell centres over the
-/// polygon's bounds, columns [x0, x0 + width) × [z0, z0 + depth); sample (i, j) is
-/// height_samples[first + i + j * width] in world y (NaN where the polygon has no floor sample).
+/// Per-polygon height detail: the rasterized floor of every grid column over the polygon's xz
+/// bounds, columns [x0, x0 + width) × [z0, z0 + depth); sample (i, j) is
+/// height_samples[first + i + j * width] in world y. The sample is the floor of the column's span
+/// of the polygon's region; in columns without one, the floor of the column's compact span
+/// nearest (within walkable_climb) to the polygon's vertex-fan height there; NaN when neither
+/// exists.
 struct HeightPatch {
   std::int32_t x0 = 0;
   std::int32_t z0 = 0;
@@ -54,7 +59,10 @@ struct NavMesh {
 
   /// Span → polygon map, aligned with the CompactHeightfield the mesh was built from:
   /// span_column_first is its column_first and span_poly[s] the polygon of walkable span s
-  /// (kNoPoly when none). Empty when not built.
+  /// (kNoPoly when none). The polygon is the lowest-numbered polygon of the span's region whose
+  /// closed xz outline contains the span's sample corner, the (min x, min z) corner of its column
+  /// (thesis §5.3); kNoPoly for unwalkable spans, spans without a region, and spans whose corner
+  /// no polygon of their region contains (the thesis then drops the sample). Empty when not built.
   std::vector<std::uint32_t> span_column_first;
   std::vector<std::uint16_t> span_y;  ///< the span's floor height, for lookups without the field
   std::vector<std::uint32_t> span_poly;
@@ -72,9 +80,12 @@ struct NavMesh {
   }
 };
 
-/// The floor height of polygon p at (x, z): from its height patch (bilinear between cell-centre
-/// samples) when there is one, else interpolated over the polygon's vertices (fan from vertex 0).
-/// Accurate to max(cell_height, detail_max_error) against the rasterized floor inside p.
+/// The floor height of polygon p at (x, z): from its height patch when there is one (the sample of
+/// the column containing (x, z), clamped into the patch; when that sample is NaN, the nearest
+/// finite sample of the patch), else interpolated over the polygon's vertices (fan from vertex
+/// 0). Inside p this is the rasterized floor of the column containing (x, z) wherever the
+/// polygon's region covers that column: exact at voxel resolution, within
+/// max(cell_height, detail_max_error).
 [[nodiscard]] float height_at(const NavMesh& mesh, PolyId p, float x, float z);
 
 /// The polygon's centroid in xz, lifted with height_at.

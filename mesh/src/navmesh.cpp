@@ -1,0 +1,296 @@
+// NavMesh queries and checks: height lookup (per-column floor samples with a vertex-fan fallback),
+// centre and area in xz, the content hash over every field but the config, and the structural
+// validator (CSR sizes, index ranges, convex CCW polygons, symmetric adjacency, finite values).
+#include "leapnav/mesh/navmesh.hpp"
+
+#include <cmath>
+#include <cstdint>
+#include <string>
+
+#include "leapnav/core/hash.hpp"
+
+namespace leapnav::mesh {
+namespace {
+
+// Height of the fan triangulation (vertex 0, k, k + 1) at (x, z): the triangle whose smallest
+// barycentric coordinate is largest (so points outside the polygon extrapolate the nearest one).
+float fan_height(const NavMesh& mesh, PolyId p, float x, float z) {
+  const auto poly = mesh.polygon(p);
+  if (poly.empty()) return 0.0F;
+  const Vec3 a = mesh.vertices[poly[0]];
+  double best_score = -1e300;
+  double best_h = a.y;
+  for (std::size_t k = 1; k + 1 < poly.size(); ++k) {
+    const Vec3 b = mesh.vertices[poly[k]];
+    const Vec3 c = mesh.vertices[poly[k + 1]];
+    const double v0x = double(b.x) - a.x, v0z = double(b.z) - a.z;
+    const double v1x = double(c.x) - a.x, v1z = double(c.z) - a.z;
+    const double v2x = double(x) - a.x, v2z = double(z) - a.z;
+    const double den = v0x * v1z - v1x * v0z;
+    if (std::abs(den) < 1e-12) continue;
+    const double u = (v2x * v1z - v1x * v2z) / den;
+    const double v = (v0x * v2z - v2x * v0z) / den;
+    const double w = 1.0 - u - v;
+    const double score = std::min(w, std::min(u, v));
+    if (score > best_score) {
+      best_score = score;
+      best_h = w * a.y + u * b.y + v * c.y;
+    }
+  }
+  return static_cast<float>(best_h);
+}
+
+Status fail(const std::string& what) {
+  return make_error(ErrorCode::Internal, "navmesh: " + what);
+}
+
+}  // namespace
+
+float height_at(const NavMesh& mesh, PolyId p, float x, float z) {
+  const std::uint32_t pi = index(p);
+  if (pi < mesh.height_patches.size() && mesh.grid.cell_size > 0.0F) {
+    const HeightPatch& patch = mesh.height_patches[pi];
+    if (patch.width > 0 && patch.depth > 0) {
+      const float fx = std::floor((x - mesh.grid.origin.x) / mesh.grid.cell_size);
+      const float fz = std::floor((z - mesh.grid.origin.z) / mesh.grid.cell_size);
+      const auto clamp_to = [](float v, std::int32_t lo, int n) {
+        const float rel = v - static_cast<float>(lo);
+        if (!(rel >= 0.0F)) return 0;  // also NaN
+        if (rel >= static_cast<float>(n - 1)) return n - 1;
+        return static_cast<int>(rel);
+      };
+      const int i = clamp_to(fx, patch.x0, patch.width);
+      const int j = clamp_to(fz, patch.z0, patch.depth);
+      const float* samples = mesh.height_samples.data() + patch.first;
+      const float h = samples[i + j * patch.width];
+      if (!std::isnan(h)) return h;
+      // nearest finite sample by rings of growing Chebyshev radius
+      const int max_r = std::max<int>(patch.width, patch.depth);
+      for (int r = 1; r < max_r; ++r) {
+        float best = 0.0F;
+        int best_d2 = -1;
+        for (int dj = -r; dj <= r; ++dj) {
+          const int jj = j + dj;
+          if (jj < 0 || jj >= patch.depth) continue;
+          const bool edge_row = dj == -r || dj == r;
+          for (int di = -r; di <= r; di += edge_row ? 1 : 2 * r) {
+            const int ii = i + di;
+            if (ii < 0 || ii >= patch.width) continue;
+            const float s = samples[ii + jj * patch.width];
+            if (std::isnan(s)) continue;
+            const int d2 = di * di + dj * dj;
+            if (best_d2 < 0 || d2 < best_d2) {
+              best_d2 = d2;
+              best = s;
+            }
+          }
+        }
+        if (best_d2 >= 0) return best;
+      }
+    }
+  }
+  return fan_height(mesh, p, x, z);
+}
+
+Vec3 polygon_center(const NavMesh& mesh, PolyId p) {
+  const auto poly = mesh.polygon(p);
+  if (poly.empty()) return {};
+  // area-weighted centroid of the fan, relative to vertex 0 for precision
+  const Vec3 o = mesh.vertices[poly[0]];
+  double cx = 0.0, cz = 0.0, area = 0.0;
+  for (std::size_t k = 1; k + 1 < poly.size(); ++k) {
+    const Vec3 b = mesh.vertices[poly[k]];
+    const Vec3 c = mesh.vertices[poly[k + 1]];
+    const double bx = double(b.x) - o.x, bz = double(b.z) - o.z;
+    const double ex = double(c.x) - o.x, ez = double(c.z) - o.z;
+    const double a = 0.5 * (bx * ez - ex * bz);
+    area += a;
+    cx += a * (bx + ex) / 3.0;
+    cz += a * (bz + ez) / 3.0;
+  }
+  double x = 0.0, z = 0.0;
+  if (std::abs(area) > 0.0) {
+    x = o.x + cx / area;
+    z = o.z + cz / area;
+  } else {
+    for (const std::uint32_t v : poly) {
+      x += mesh.vertices[v].x;
+      z += mesh.vertices[v].z;
+    }
+    x /= static_cast<double>(poly.size());
+    z /= static_cast<double>(poly.size());
+  }
+  const auto fx = static_cast<float>(x);
+  const auto fz = static_cast<float>(z);
+  return {fx, height_at(mesh, p, fx, fz), fz};
+}
+
+double polygon_area(const NavMesh& mesh, PolyId p) {
+  const auto poly = mesh.polygon(p);
+  double sum = 0.0;
+  for (std::size_t k = 0; k < poly.size(); ++k) {
+    const Vec3 a = mesh.vertices[poly[k]];
+    const Vec3 b = mesh.vertices[poly[(k + 1) % poly.size()]];
+    sum += double(a.x) * b.z - double(b.x) * a.z;
+  }
+  return 0.5 * sum;
+}
+
+std::uint64_t content_hash(const NavMesh& mesh) {
+  ContentHasher h;
+  const GridSpec& g = mesh.grid;
+  h.add_pod(g.origin.x);
+  h.add_pod(g.origin.y);
+  h.add_pod(g.origin.z);
+  h.add_pod(g.cell_size);
+  h.add_pod(g.cell_height);
+  h.add_pod(static_cast<std::int64_t>(g.width));
+  h.add_pod(static_cast<std::int64_t>(g.depth));
+  h.add_pod(static_cast<std::int64_t>(g.height));
+  h.add_pod(static_cast<std::uint64_t>(mesh.vertices.size()));
+  for (const Vec3& v : mesh.vertices) {
+    h.add_pod(v.x);
+    h.add_pod(v.y);
+    h.add_pod(v.z);
+  }
+  h.add_vector(mesh.poly_first);
+  h.add_vector(mesh.poly_vertices);
+  h.add_vector(mesh.poly_neighbors);
+  h.add_vector(mesh.poly_region);
+  h.add_vector(mesh.poly_area);
+  h.add_vector(mesh.poly_flags);
+  h.add_pod(static_cast<std::uint64_t>(mesh.poly_bounds.size()));
+  for (const AABB& b : mesh.poly_bounds) {
+    for (const Vec3 v : {b.min, b.max}) {
+      h.add_pod(v.x);
+      h.add_pod(v.y);
+      h.add_pod(v.z);
+    }
+  }
+  h.add_pod(static_cast<std::uint64_t>(mesh.height_patches.size()));
+  for (const HeightPatch& p : mesh.height_patches) {
+    h.add_pod(p.x0);
+    h.add_pod(p.z0);
+    h.add_pod(p.width);
+    h.add_pod(p.depth);
+    h.add_pod(p.first);
+  }
+  h.add_pod(static_cast<std::uint64_t>(mesh.height_samples.size()));
+  for (const float s : mesh.height_samples) {
+    // note: every NaN hashes alike, whatever its payload
+    if (std::isnan(s)) {
+      h.add_pod(std::uint32_t{0x7FC00000U});
+    } else {
+      h.add_pod(s);
+    }
+  }
+  h.add_vector(mesh.span_column_first);
+  h.add_vector(mesh.span_y);
+  h.add_vector(mesh.span_poly);
+  return h.digest();
+}
+
+Status validate(const NavMesh& mesh) {
+  const std::size_t count = mesh.polygon_count();
+  if (!mesh.poly_first.empty()) {
+    if (mesh.poly_first.front() != 0) return fail("poly_first[0] is not 0");
+    if (mesh.poly_first.back() != mesh.poly_vertices.size()) {
+      return fail("poly_first does not end at poly_vertices.size()");
+    }
+  } else if (!mesh.poly_vertices.empty()) {
+    return fail("poly_vertices without poly_first");
+  }
+  if (mesh.poly_neighbors.size() != mesh.poly_vertices.size()) {
+    return fail("poly_neighbors and poly_vertices differ in size");
+  }
+  if (mesh.poly_region.size() != count || mesh.poly_area.size() != count ||
+      mesh.poly_flags.size() != count || mesh.poly_bounds.size() != count) {
+    return fail("per-polygon arrays differ in size from the polygon count");
+  }
+  for (std::size_t v = 0; v < mesh.vertices.size(); ++v) {
+    if (!is_finite(mesh.vertices[v])) return fail("vertex " + std::to_string(v) + " not finite");
+  }
+  int max_verts = mesh.config.poly.max_verts_per_poly;
+  if (max_verts < 3 || max_verts > kMaxVertsPerPolyLimit) max_verts = kMaxVertsPerPolyLimit;
+  const float cs = mesh.grid.cell_size > 0.0F ? mesh.grid.cell_size : 1.0F;
+  for (std::size_t p = 0; p < count; ++p) {
+    const std::string name = "polygon " + std::to_string(p);
+    if (mesh.poly_first[p + 1] < mesh.poly_first[p]) return fail("poly_first decreases at " + name);
+    const std::size_t n = mesh.poly_first[p + 1] - mesh.poly_first[p];
+    if (n < 3 || n > static_cast<std::size_t>(max_verts)) {
+      return fail(name + " has " + std::to_string(n) + " vertices (allowed 3.." +
+                  std::to_string(max_verts) + ")");
+    }
+    const auto poly = mesh.polygon(PolyId{static_cast<std::uint32_t>(p)});
+    for (std::size_t k = 0; k < n; ++k) {
+      if (poly[k] >= mesh.vertices.size()) return fail(name + " has a vertex index out of range");
+      for (std::size_t m = k + 1; m < n; ++m) {
+        if (poly[k] == poly[m]) return fail(name + " repeats a vertex");
+      }
+    }
+    // convex and CCW in xz, in cell units with a tolerance for float rounding
+    double area2 = 0.0;
+    const Vec3 o = mesh.vertices[poly[0]];
+    for (std::size_t k = 0; k < n; ++k) {
+      const Vec3 a = mesh.vertices[poly[k]];
+      const Vec3 b = mesh.vertices[poly[(k + 1) % n]];
+      const Vec3 c = mesh.vertices[poly[(k + 2) % n]];
+      const double abx = (double(b.x) - a.x) / cs, abz = (double(b.z) - a.z) / cs;
+      const double bcx = (double(c.x) - b.x) / cs, bcz = (double(c.z) - b.z) / cs;
+      if (abx * bcz - abz * bcx < -1e-3) return fail(name + " is not convex (or not CCW)");
+      const double ax = (double(a.x) - o.x) / cs, az = (double(a.z) - o.z) / cs;
+      const double bx = (double(b.x) - o.x) / cs, bz = (double(b.z) - o.z) / cs;
+      area2 += ax * bz - bx * az;
+    }
+    if (!(area2 > 1e-3)) return fail(name + " has no positive area in xz (not CCW?)");
+    const auto nbs = mesh.neighbors(PolyId{static_cast<std::uint32_t>(p)});
+    for (std::size_t k = 0; k < n; ++k) {
+      const std::uint32_t q = nbs[k];
+      if (q == kNoPoly) continue;
+      if (q >= count || q == p) return fail(name + " has an invalid neighbour");
+      const std::uint32_t a = poly[k];
+      const std::uint32_t b = poly[(k + 1) % n];
+      const auto qpoly = mesh.polygon(PolyId{q});
+      const auto qnbs = mesh.neighbors(PolyId{q});
+      bool found = false;
+      for (std::size_t m = 0; m < qpoly.size(); ++m) {
+        if (qpoly[m] == b && qpoly[(m + 1) % qpoly.size()] == a && qnbs[m] == p) found = true;
+      }
+      if (!found) {
+        return fail(name + " edge " + std::to_string(k) + " names neighbour " + std::to_string(q) +
+                    " which does not share it back");
+      }
+    }
+  }
+  if (!mesh.height_patches.empty()) {
+    if (mesh.height_patches.size() != count) return fail("height_patches not one per polygon");
+    for (std::size_t p = 0; p < count; ++p) {
+      const HeightPatch& hp = mesh.height_patches[p];
+      const std::uint64_t end =
+          std::uint64_t{hp.first} + std::uint64_t{hp.width} * std::uint64_t{hp.depth};
+      if (end > mesh.height_samples.size()) {
+        return fail("height patch of polygon " + std::to_string(p) + " exceeds height_samples");
+      }
+    }
+  }
+  for (const float s : mesh.height_samples) {
+    if (std::isinf(s)) return fail("infinite height sample");
+  }
+  if (!mesh.span_column_first.empty() || !mesh.span_poly.empty() || !mesh.span_y.empty()) {
+    if (mesh.span_column_first.empty() || mesh.span_column_first.back() != mesh.span_poly.size() ||
+        mesh.span_y.size() != mesh.span_poly.size()) {
+      return fail("span map arrays differ in size");
+    }
+    for (std::size_t c = 0; c + 1 < mesh.span_column_first.size(); ++c) {
+      if (mesh.span_column_first[c + 1] < mesh.span_column_first[c]) {
+        return fail("span_column_first decreases");
+      }
+    }
+    for (const std::uint32_t q : mesh.span_poly) {
+      if (q != kNoPoly && q >= count) return fail("span_poly names a polygon out of range");
+    }
+  }
+  return {};
+}
+
+}  // namespace leapnav::mesh
