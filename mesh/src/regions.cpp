@@ -1,0 +1,476 @@
+// Watershed regions over the distance field (pipeline.md §2; the scheme of Recast's
+// rcBuildRegions, written from its description). Levels descend two at a time from the highest
+// distance; at each level existing regions grow breadth-first (bounded Jacobi passes, so the
+// result does not depend on visiting order) and the remaining spans seed new regions by flood
+// fill. Then regions holding two spans of a column are split, small islands dropped, small
+// regions merged into their smallest neighbour, and ids renumbered 1..count in order.
+#include "leapnav/mesh/regions.hpp"
+
+#include <algorithm>
+#include <deque>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "leapnav/core/hash.hpp"
+#include "leapnav/core/parallel.hpp"
+#include "span_graph.hpp"
+
+namespace leapnav::mesh {
+
+namespace {
+
+using detail::kNoSpan;
+using detail::SpanGraph;
+
+constexpr int kExpandPassesPerLevel = 8;
+constexpr std::uint32_t kUnbounded = std::numeric_limits<std::uint32_t>::max();
+
+struct Watershed {
+  const voxel::CompactHeightfield& chf;
+  const SpanGraph& graph;
+  int threads = 1;
+  std::vector<std::uint32_t> region;  // per span, 0 = none
+  std::vector<std::uint32_t> cost;    // per span, growth cost from its region's seed area
+  std::uint32_t next_id = 1;
+
+  [[nodiscard]] bool walkable(std::uint32_t s) const { return chf.areas[s] != voxel::kNullArea; }
+
+  // note: a flood stops short of spans that touch (4- or diagonally) another region, so that
+  // two seeds never fuse; the gap is filled by the expansion that follows.
+  [[nodiscard]] bool touches_other_region(std::uint32_t s, std::uint32_t id) const {
+    for (int dir = 0; dir < 4; ++dir) {
+      const std::uint32_t n = graph.neighbor(s, dir);
+      if (n == kNoSpan) continue;
+      if (region[n] != 0 && region[n] != id) return true;
+      const std::uint32_t d = graph.neighbor(n, (dir + 1) & 3);
+      if (d != kNoSpan && region[d] != 0 && region[d] != id) return true;
+    }
+    return false;
+  }
+
+  // Flood fill from `seed` over unassigned spans of the same area with distance >= level.
+  bool flood(std::uint32_t seed, std::uint16_t level, bool check_neighbors) {
+    const std::uint32_t id = next_id;
+    if (check_neighbors && touches_other_region(seed, id)) return false;
+    std::deque<std::uint32_t> queue{seed};
+    region[seed] = id;
+    cost[seed] = 0;
+    std::uint32_t claimed = 0;
+    while (!queue.empty()) {
+      const std::uint32_t s = queue.front();
+      queue.pop_front();
+      if (check_neighbors && touches_other_region(s, id)) {
+        region[s] = 0;
+        continue;
+      }
+      ++claimed;
+      for (int dir = 0; dir < 4; ++dir) {
+        const std::uint32_t n = graph.neighbor(s, dir);
+        if (n == kNoSpan || region[n] != 0 || chf.areas[n] != chf.areas[s] ||
+            chf.distance[n] < level) {
+          continue;
+        }
+        region[n] = id;
+        cost[n] = 0;
+        queue.push_back(n);
+      }
+    }
+    if (claimed == 0) return false;
+    ++next_id;
+    return true;
+  }
+
+  // Grows regions into the unassigned spans of `pending` (all with distance >= the current
+  // level). Each pass reads the state before the pass, so the order of `pending` is irrelevant.
+  void expand(std::vector<std::uint32_t>& pending, std::uint32_t max_passes) {
+    struct Claim {
+      std::uint32_t region = 0;
+      std::uint32_t cost = 0;
+    };
+    std::vector<Claim> claims;
+    for (std::uint32_t pass = 0; pass < max_passes && !pending.empty(); ++pass) {
+      claims.assign(pending.size(), Claim{});
+      parallel_for(threads, 0, pending.size(), 4096, [&](std::size_t b, std::size_t e) {
+        for (std::size_t k = b; k < e; ++k) {
+          const std::uint32_t s = pending[k];
+          Claim best{0, std::numeric_limits<std::uint32_t>::max()};
+          for (int dir = 0; dir < 4; ++dir) {
+            const std::uint32_t n = graph.neighbor(s, dir);
+            if (n == kNoSpan || region[n] == 0 || chf.areas[n] != chf.areas[s]) continue;
+            const std::uint32_t c = cost[n] + 2;
+            if (c < best.cost) best = {region[n], c};
+          }
+          claims[k] = best;
+        }
+      });
+      bool changed = false;
+      for (std::size_t k = 0; k < pending.size(); ++k) {
+        if (claims[k].region == 0) continue;
+        region[pending[k]] = claims[k].region;
+        cost[pending[k]] = claims[k].cost;
+        changed = true;
+      }
+      std::erase_if(pending, [&](std::uint32_t s) { return region[s] != 0; });
+      if (!changed) break;
+    }
+  }
+};
+
+// Splits every region that holds two spans of one column into pieces that do not, by flood fill
+// that refuses spans whose column the growing piece already covers. Returns the new id count.
+std::uint32_t split_overlapping_regions(const voxel::CompactHeightfield& chf,
+                                        const SpanGraph& graph, std::vector<std::uint32_t>& region,
+                                        std::uint32_t id_count) {
+  const std::size_t columns = static_cast<std::size_t>(chf.grid.column_count());
+  std::vector<char> overlapping(id_count + 1, 0);
+  std::vector<std::uint32_t> ids;
+  for (std::size_t c = 0; c < columns; ++c) {
+    ids.clear();
+    for (std::uint32_t i = chf.first(c); i < chf.end(c); ++i) {
+      if (region[i] != 0) ids.push_back(region[i]);
+    }
+    std::sort(ids.begin(), ids.end());
+    for (std::size_t k = 1; k < ids.size(); ++k) {
+      if (ids[k] == ids[k - 1]) overlapping[ids[k]] = 1;
+    }
+  }
+  if (std::find(overlapping.begin(), overlapping.end(), 1) == overlapping.end()) return id_count;
+
+  std::vector<std::uint32_t> column_piece(columns, 0);
+  std::vector<char> done(region.size(), 0);
+  std::uint32_t next = id_count + 1;
+  std::deque<std::uint32_t> queue;
+  for (std::uint32_t seed = 0; seed < region.size(); ++seed) {
+    const std::uint32_t old_id = region[seed];
+    if (old_id == 0 || !overlapping[old_id] || done[seed]) continue;
+    const std::uint32_t piece = next++;
+    region[seed] = piece;
+    done[seed] = 1;
+    column_piece[graph.column[seed]] = piece;
+    queue.assign(1, seed);
+    while (!queue.empty()) {
+      const std::uint32_t s = queue.front();
+      queue.pop_front();
+      for (int dir = 0; dir < 4; ++dir) {
+        const std::uint32_t n = graph.neighbor(s, dir);
+        if (n == kNoSpan || done[n] || region[n] != old_id) continue;
+        if (column_piece[graph.column[n]] == piece) continue;
+        region[n] = piece;
+        done[n] = 1;
+        column_piece[graph.column[n]] = piece;
+        queue.push_back(n);
+      }
+    }
+  }
+  return next - 1;
+}
+
+struct RegionInfo {
+  std::uint32_t spans = 0;
+  std::uint8_t area = voxel::kNullArea;
+  bool alive = false;
+  std::uint32_t merged_into = 0;
+  std::vector<std::uint32_t> neighbors;  // sorted, regions sharing a connected span edge
+  std::vector<std::uint32_t> floors;     // sorted, regions sharing a column
+};
+
+void insert_sorted(std::vector<std::uint32_t>& list, std::uint32_t value) {
+  const auto it = std::lower_bound(list.begin(), list.end(), value);
+  if (it == list.end() || *it != value) list.insert(it, value);
+}
+
+void erase_sorted(std::vector<std::uint32_t>& list, std::uint32_t value) {
+  const auto it = std::lower_bound(list.begin(), list.end(), value);
+  if (it != list.end() && *it == value) list.erase(it);
+}
+
+bool contains_sorted(const std::vector<std::uint32_t>& list, std::uint32_t value) {
+  return std::binary_search(list.begin(), list.end(), value);
+}
+
+std::vector<RegionInfo> gather_regions(const voxel::CompactHeightfield& chf, const SpanGraph& graph,
+                                       const std::vector<std::uint32_t>& region,
+                                       std::uint32_t id_count) {
+  std::vector<RegionInfo> info(id_count + 1);
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> adjacent;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> stacked;
+  for (std::uint32_t s = 0; s < region.size(); ++s) {
+    const std::uint32_t r = region[s];
+    if (r == 0) continue;
+    info[r].spans += 1;
+    info[r].area = chf.areas[s];
+    info[r].alive = true;
+    for (int dir = 0; dir < 4; ++dir) {
+      const std::uint32_t n = graph.neighbor(s, dir);
+      if (n != kNoSpan && region[n] != 0 && region[n] != r) adjacent.emplace_back(r, region[n]);
+    }
+  }
+  const std::size_t columns = static_cast<std::size_t>(chf.grid.column_count());
+  for (std::size_t c = 0; c < columns; ++c) {
+    for (std::uint32_t i = chf.first(c); i < chf.end(c); ++i) {
+      for (std::uint32_t j = i + 1; j < chf.end(c); ++j) {
+        if (region[i] != 0 && region[j] != 0 && region[i] != region[j]) {
+          stacked.emplace_back(region[i], region[j]);
+          stacked.emplace_back(region[j], region[i]);
+        }
+      }
+    }
+  }
+  for (auto* pairs : {&adjacent, &stacked}) {
+    std::sort(pairs->begin(), pairs->end());
+    pairs->erase(std::unique(pairs->begin(), pairs->end()), pairs->end());
+  }
+  for (const auto& [a, b] : adjacent) info[a].neighbors.push_back(b);
+  for (const auto& [a, b] : stacked) info[a].floors.push_back(b);
+  return info;
+}
+
+// Removes groups of connected same-area regions whose total span count is below min_cells.
+void remove_small_islands(std::vector<RegionInfo>& info, int min_cells) {
+  if (min_cells <= 0) return;
+  std::vector<char> seen(info.size(), 0);
+  std::vector<std::uint32_t> group;
+  for (std::uint32_t r = 1; r < info.size(); ++r) {
+    if (!info[r].alive || seen[r]) continue;
+    group.assign(1, r);
+    seen[r] = 1;
+    std::uint64_t total = 0;
+    for (std::size_t k = 0; k < group.size(); ++k) {
+      const RegionInfo& current = info[group[k]];
+      total += current.spans;
+      for (const std::uint32_t n : current.neighbors) {
+        if (seen[n] || !info[n].alive || info[n].area != current.area) continue;
+        seen[n] = 1;
+        group.push_back(n);
+      }
+    }
+    if (total >= static_cast<std::uint64_t>(min_cells)) continue;
+    for (const std::uint32_t g : group) info[g].alive = false;
+  }
+  for (RegionInfo& region : info) {
+    if (region.alive) continue;
+    region.neighbors.clear();
+    region.floors.clear();
+  }
+  for (RegionInfo& region : info) {
+    std::erase_if(region.neighbors, [&](std::uint32_t n) { return !info[n].alive; });
+    std::erase_if(region.floors, [&](std::uint32_t n) { return !info[n].alive; });
+  }
+}
+
+// Merges each region smaller than merge_cells into its smallest same-area neighbour with which
+// it shares no column, until nothing changes. Merged regions record merged_into.
+void merge_small_regions(std::vector<RegionInfo>& info, int merge_cells) {
+  if (merge_cells <= 0) return;
+  bool merged = true;
+  while (merged) {
+    merged = false;
+    for (std::uint32_t r = 1; r < info.size(); ++r) {
+      RegionInfo& small = info[r];
+      if (!small.alive || small.spans >= static_cast<std::uint32_t>(merge_cells)) continue;
+      std::uint32_t target = 0;
+      for (const std::uint32_t n : small.neighbors) {
+        const RegionInfo& candidate = info[n];
+        if (candidate.area != small.area || contains_sorted(small.floors, n)) continue;
+        if (target == 0 || candidate.spans < info[target].spans) target = n;
+      }
+      if (target == 0) continue;
+      RegionInfo& into = info[target];
+      into.spans += small.spans;
+      for (const std::uint32_t n : small.neighbors) {
+        erase_sorted(info[n].neighbors, r);
+        if (n != target) {
+          insert_sorted(info[n].neighbors, target);
+          insert_sorted(into.neighbors, n);
+        }
+      }
+      for (const std::uint32_t f : small.floors) {
+        erase_sorted(info[f].floors, r);
+        insert_sorted(info[f].floors, target);
+        insert_sorted(into.floors, f);
+      }
+      small.alive = false;
+      small.merged_into = target;
+      small.neighbors.clear();
+      small.floors.clear();
+      merged = true;
+    }
+  }
+}
+
+}  // namespace
+
+Result<RegionField> build_regions(const voxel::CompactHeightfield& chf, const VoxelParams& params,
+                                  BuildContext& ctx) {
+  auto timer = ctx.scoped_timer("regions");
+  LEAPNAV_TRY(detail::check_heightfield(chf, "regions", true));
+  const std::size_t span_count = chf.spans.size();
+  LEAPNAV_TRY(ctx.check_memory("regions", static_cast<std::uint64_t>(span_count) * 40));
+  const int threads = ctx.threads();
+  const SpanGraph graph = detail::make_span_graph(chf, threads);
+
+  Watershed ws{chf,
+               graph,
+               threads,
+               std::vector<std::uint32_t>(span_count, 0),
+               std::vector<std::uint32_t>(span_count, 0),
+               1};
+
+  // bucket walkable spans by distance, then descend two levels at a time
+  std::uint16_t max_distance = 0;
+  for (std::uint32_t s = 0; s < span_count; ++s) {
+    if (ws.walkable(s)) max_distance = std::max(max_distance, chf.distance[s]);
+  }
+  std::vector<std::uint32_t> by_distance;
+  by_distance.reserve(span_count);
+  for (std::uint32_t s = 0; s < span_count; ++s) {
+    if (ws.walkable(s)) by_distance.push_back(s);
+  }
+  std::stable_sort(by_distance.begin(), by_distance.end(), [&](std::uint32_t a, std::uint32_t b) {
+    return chf.distance[a] > chf.distance[b];
+  });
+  std::size_t next_bucket = 0;
+  std::vector<std::uint32_t> pending;
+  // note: starts one step above the top so that level 0 is always processed
+  std::uint32_t level = (static_cast<std::uint32_t>(max_distance) & ~1U) + 2U;
+  while (level > 0) {
+    LEAPNAV_TRY(ctx.check_cancel("regions"));
+    level = level >= 2 ? level - 2 : 0;
+    const auto level16 = static_cast<std::uint16_t>(level);
+    while (next_bucket < by_distance.size() && chf.distance[by_distance[next_bucket]] >= level) {
+      pending.push_back(by_distance[next_bucket++]);
+    }
+    ws.expand(pending, kExpandPassesPerLevel);
+    for (const std::uint32_t s : pending) {
+      if (ws.region[s] == 0) ws.flood(s, level16, true);
+    }
+    std::erase_if(pending, [&](std::uint32_t s) { return ws.region[s] != 0; });
+  }
+  ws.expand(pending, kUnbounded);
+  // note: spans reverted by the neighbour check and unreachable by 4-connected growth
+  for (const std::uint32_t s : pending) {
+    if (ws.region[s] == 0) ws.flood(s, 0, false);
+  }
+  LEAPNAV_TRY(ctx.check_cancel("regions"));
+
+  std::vector<std::uint32_t>& region = ws.region;
+  const std::uint32_t id_count = split_overlapping_regions(chf, graph, region, ws.next_id - 1);
+  std::vector<RegionInfo> info = gather_regions(chf, graph, region, id_count);
+  remove_small_islands(info, params.min_region_cells);
+  merge_small_regions(info, params.merge_region_cells);
+
+  // renumber: surviving regions in ascending watershed id order
+  std::vector<std::uint32_t> final_id(info.size(), 0);
+  std::uint32_t count = 0;
+  for (std::uint32_t r = 1; r < info.size(); ++r) {
+    if (info[r].alive && info[r].spans > 0) final_id[r] = ++count;
+  }
+  if (count > std::numeric_limits<std::uint16_t>::max()) {
+    return make_error(ErrorCode::InvalidArgument,
+                      "regions: " + std::to_string(count) + " regions exceed the limit of 65535");
+  }
+  for (std::uint32_t r = 1; r < info.size(); ++r) {
+    if (info[r].alive || info[r].merged_into == 0) continue;
+    std::uint32_t target = info[r].merged_into;
+    while (!info[target].alive && info[target].merged_into != 0) target = info[target].merged_into;
+    final_id[r] = info[target].alive ? final_id[target] : 0;
+  }
+
+  RegionField out;
+  out.region_count = static_cast<std::uint16_t>(count);
+  out.span_region.resize(span_count);
+  for (std::size_t s = 0; s < span_count; ++s) {
+    out.span_region[s] = static_cast<std::uint16_t>(final_id[region[s]]);
+  }
+  if (count == 0 && span_count > 0) ctx.warn("regions: no region survived filtering");
+  return out;
+}
+
+Status validate(const RegionField& regions, const voxel::CompactHeightfield& chf) {
+  LEAPNAV_TRY(detail::check_heightfield(chf, "regions validate", false));
+  const std::size_t span_count = chf.spans.size();
+  if (regions.span_region.size() != span_count) {
+    return make_error(ErrorCode::Internal,
+                      "regions: " + std::to_string(regions.span_region.size()) + " ids for " +
+                          std::to_string(span_count) + " spans");
+  }
+  const std::uint32_t count = regions.region_count;
+  std::vector<std::uint32_t> first_span(count + 1, kNoSpan);
+  std::vector<std::uint32_t> size(count + 1, 0);
+  for (std::uint32_t s = 0; s < span_count; ++s) {
+    const std::uint16_t r = regions.span_region[s];
+    if (r > count) {
+      return make_error(ErrorCode::Internal, "regions: span " + std::to_string(s) + " has id " +
+                                                 std::to_string(r) + " > count " +
+                                                 std::to_string(count));
+    }
+    if (r == kNoRegion) continue;
+    if (chf.areas[s] == voxel::kNullArea) {
+      return make_error(ErrorCode::Internal,
+                        "regions: unwalkable span " + std::to_string(s) + " has a region");
+    }
+    if (first_span[r] == kNoSpan) {
+      first_span[r] = s;
+    } else if (chf.areas[first_span[r]] != chf.areas[s]) {
+      return make_error(ErrorCode::Internal,
+                        "regions: region " + std::to_string(r) + " mixes area ids");
+    }
+    ++size[r];
+  }
+  for (std::uint32_t r = 1; r <= count; ++r) {
+    if (size[r] == 0) {
+      return make_error(ErrorCode::Internal, "regions: id " + std::to_string(r) + " is unused");
+    }
+  }
+  const std::size_t columns = static_cast<std::size_t>(chf.grid.column_count());
+  for (std::size_t c = 0; c < columns; ++c) {
+    for (std::uint32_t i = chf.first(c); i < chf.end(c); ++i) {
+      for (std::uint32_t j = i + 1; j < chf.end(c); ++j) {
+        if (regions.span_region[i] != kNoRegion &&
+            regions.span_region[i] == regions.span_region[j]) {
+          return make_error(ErrorCode::Internal,
+                            "regions: region " + std::to_string(regions.span_region[i]) +
+                                " holds spans " + std::to_string(i) + " and " + std::to_string(j) +
+                                " of column " + std::to_string(c));
+        }
+      }
+    }
+  }
+  const SpanGraph graph = detail::make_span_graph(chf, 1);
+  std::vector<char> reached(span_count, 0);
+  std::vector<std::uint32_t> stack;
+  for (std::uint32_t r = 1; r <= count; ++r) {
+    stack.assign(1, first_span[r]);
+    reached[first_span[r]] = 1;
+    std::uint32_t seen = 0;
+    while (!stack.empty()) {
+      const std::uint32_t s = stack.back();
+      stack.pop_back();
+      ++seen;
+      for (int dir = 0; dir < 4; ++dir) {
+        const std::uint32_t n = graph.neighbor(s, dir);
+        if (n == kNoSpan || reached[n] || regions.span_region[n] != r) continue;
+        reached[n] = 1;
+        stack.push_back(n);
+      }
+    }
+    if (seen != size[r]) {
+      return make_error(ErrorCode::Internal, "regions: region " + std::to_string(r) +
+                                                 " is not 4-connected (" + std::to_string(seen) +
+                                                 " of " + std::to_string(size[r]) +
+                                                 " spans reached)");
+    }
+  }
+  return {};
+}
+
+std::uint64_t content_hash(const RegionField& regions) {
+  ContentHasher hasher;
+  hasher.add_string("leapnav.mesh.RegionField");
+  hasher.add_pod(regions.region_count);
+  hasher.add_vector(regions.span_region);
+  return hasher.digest();
+}
+
+}  // namespace leapnav::mesh

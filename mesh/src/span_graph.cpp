@@ -1,0 +1,102 @@
+// Internal to mesh/: input checks for CompactHeightfield and the flat span connection table used
+// by regions.cpp and contours.cpp. Built per column in parallel into per-span slots.
+#include "span_graph.hpp"
+
+#include <string>
+
+#include "leapnav/core/parallel.hpp"
+
+namespace leapnav::mesh::detail {
+
+namespace {
+
+Error bad_input(std::string_view stage, const std::string& what) {
+  return make_error(ErrorCode::InvalidArgument,
+                    std::string(stage) + ": compact heightfield " + what);
+}
+
+}  // namespace
+
+Status check_heightfield(const voxel::CompactHeightfield& chf, std::string_view stage,
+                         bool need_distance) {
+  const GridSpec& grid = chf.grid;
+  if (grid.width < 0 || grid.depth < 0 || grid.width >= kMaxGridSide ||
+      grid.depth >= kMaxGridSide) {
+    return bad_input(stage, "has an invalid grid size " + std::to_string(grid.width) + " x " +
+                                std::to_string(grid.depth));
+  }
+  const auto columns = static_cast<std::size_t>(grid.column_count());
+  if (chf.column_first.size() != columns + 1) {
+    return bad_input(stage, "has " + std::to_string(chf.column_first.size()) +
+                                " column offsets for " + std::to_string(columns) + " columns");
+  }
+  if (chf.column_first.front() != 0 || chf.column_first.back() != chf.spans.size()) {
+    return bad_input(
+        stage, "column offsets do not cover the " + std::to_string(chf.spans.size()) + " spans");
+  }
+  for (std::size_t c = 0; c < columns; ++c) {
+    if (chf.column_first[c] > chf.column_first[c + 1]) {
+      return bad_input(stage, "column offsets decrease at column " + std::to_string(c));
+    }
+  }
+  if (chf.areas.size() != chf.spans.size()) {
+    return bad_input(stage, "has " + std::to_string(chf.areas.size()) + " areas for " +
+                                std::to_string(chf.spans.size()) + " spans");
+  }
+  if (need_distance && chf.distance.size() != chf.spans.size()) {
+    return bad_input(stage, "has " + std::to_string(chf.distance.size()) + " distances for " +
+                                std::to_string(chf.spans.size()) +
+                                " spans (distance field not computed)");
+  }
+  for (int z = 0; z < grid.depth; ++z) {
+    for (int x = 0; x < grid.width; ++x) {
+      const std::size_t c = grid.column_index(x, z);
+      for (std::uint32_t i = chf.first(c); i < chf.end(c); ++i) {
+        for (int dir = 0; dir < 4; ++dir) {
+          const std::uint8_t link = chf.spans[i].neighbor[static_cast<std::size_t>(dir)];
+          if (link == voxel::kNotConnected) continue;
+          const int nx = x + voxel::dir_dx(dir);
+          const int nz = z + voxel::dir_dz(dir);
+          if (!grid.in_bounds(nx, nz)) {
+            return bad_input(stage, "span " + std::to_string(i) + " links out of the grid");
+          }
+          const std::size_t nc = grid.column_index(nx, nz);
+          if (link >= chf.end(nc) - chf.first(nc)) {
+            return bad_input(stage, "span " + std::to_string(i) + " links to a missing span");
+          }
+        }
+      }
+    }
+  }
+  return {};
+}
+
+SpanGraph make_span_graph(const voxel::CompactHeightfield& chf, int threads) {
+  SpanGraph graph;
+  graph.width = chf.grid.width;
+  graph.depth = chf.grid.depth;
+  graph.column.resize(chf.spans.size());
+  graph.links.assign(chf.spans.size() * 4, kNoSpan);
+  const auto depth = static_cast<std::size_t>(chf.grid.depth);
+  parallel_for(threads, 0, depth, 16, [&](std::size_t z0, std::size_t z1) {
+    for (std::size_t zz = z0; zz < z1; ++zz) {
+      const int z = static_cast<int>(zz);
+      for (int x = 0; x < chf.grid.width; ++x) {
+        const std::size_t c = chf.grid.column_index(x, z);
+        for (std::uint32_t i = chf.first(c); i < chf.end(c); ++i) {
+          graph.column[i] = static_cast<std::uint32_t>(c);
+          for (int dir = 0; dir < 4; ++dir) {
+            if (chf.spans[i].neighbor[static_cast<std::size_t>(dir)] == voxel::kNotConnected) {
+              continue;
+            }
+            graph.links[static_cast<std::size_t>(i) * 4 + static_cast<std::size_t>(dir)] =
+                chf.neighbor_index(x, z, i, dir);
+          }
+        }
+      }
+    }
+  });
+  return graph;
+}
+
+}  // namespace leapnav::mesh::detail

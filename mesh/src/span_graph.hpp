@@ -1,0 +1,43 @@
+// Internal to mesh/: a flat view of a CompactHeightfield's span connections (4 neighbour span
+// indices per span, kNoSpan when unconnected) shared by the region and contour stages, and the
+// input checks both stages run on an untrusted heightfield.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "leapnav/core/result.hpp"
+#include "leapnav/voxel/heightfield.hpp"
+
+namespace leapnav::mesh::detail {
+
+inline constexpr std::uint32_t kNoSpan = 0xFFFFFFFFU;
+
+struct SpanGraph {
+  int width = 0;
+  int depth = 0;
+  std::vector<std::uint32_t> column;  ///< per span, its column index x + z * width
+  std::vector<std::uint32_t> links;   ///< per span, 4 neighbour span indices (voxel dir order)
+
+  [[nodiscard]] std::uint32_t neighbor(std::uint32_t span, int dir) const {
+    return links[static_cast<std::size_t>(span) * 4 + static_cast<std::size_t>(dir)];
+  }
+  [[nodiscard]] int x(std::uint32_t span) const {
+    return static_cast<int>(column[span] % static_cast<std::uint32_t>(width));
+  }
+  [[nodiscard]] int z(std::uint32_t span) const {
+    return static_cast<int>(column[span] / static_cast<std::uint32_t>(width));
+  }
+  [[nodiscard]] std::size_t span_count() const { return column.size(); }
+};
+
+/// Checks the CSR layout, area array and connection indices of `chf` (and the distance array
+/// when `need_distance`); the message starts with `stage`.
+[[nodiscard]] Status check_heightfield(const voxel::CompactHeightfield& chf, std::string_view stage,
+                                       bool need_distance);
+
+/// The connection table of a heightfield that passed check_heightfield().
+[[nodiscard]] SpanGraph make_span_graph(const voxel::CompactHeightfield& chf, int threads);
+
+}  // namespace leapnav::mesh::detail
