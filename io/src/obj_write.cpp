@@ -1,0 +1,67 @@
+// OBJ writer: shortest round-trip float text (std::to_chars), so reading the file back with
+// parse_obj reproduces every vertex bit for bit.
+#include <cerrno>
+#include <charconv>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+
+#include "leapnav/io/scenes.hpp"
+
+namespace leapnav::io {
+namespace {
+
+void append_float(std::string& out, float value) {
+  char buffer[32];
+  const auto [end, ec] = std::to_chars(buffer, buffer + sizeof(buffer), value);
+  out.append(buffer, ec == std::errc() ? end : buffer);
+}
+
+void append_uint(std::string& out, std::uint64_t value) {
+  char buffer[24];
+  const auto [end, ec] = std::to_chars(buffer, buffer + sizeof(buffer), value);
+  out.append(buffer, ec == std::errc() ? end : buffer);
+}
+
+}  // namespace
+
+std::string to_obj_text(const TriangleMesh& mesh) {
+  std::string out;
+  out.reserve(mesh.vertices.size() * 32 + mesh.triangles.size() * 24 + 64);
+  out += "# " + mesh.name + " (" + std::to_string(mesh.vertices.size()) + " vertices, " +
+         std::to_string(mesh.triangles.size()) + " triangles), written by leapnav\n";
+  for (const Vec3& v : mesh.vertices) {
+    out += "v ";
+    append_float(out, v.x);
+    out += ' ';
+    append_float(out, v.y);
+    out += ' ';
+    append_float(out, v.z);
+    out += '\n';
+  }
+  for (const auto& t : mesh.triangles) {
+    out += 'f';
+    for (const std::uint32_t i : t) {
+      out += ' ';
+      append_uint(out, std::uint64_t{i} + 1);
+    }
+    out += '\n';
+  }
+  return out;
+}
+
+Status write_obj(const TriangleMesh& mesh, const std::filesystem::path& path) {
+  const std::string text = to_obj_text(mesh);
+  const std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "wb"),
+                                                             &std::fclose);
+  if (!file)
+    return make_error(ErrorCode::IoError,
+                      path.string() + ": cannot write (" + std::string(std::strerror(errno)) + ")");
+  if (std::fwrite(text.data(), 1, text.size(), file.get()) != text.size() ||
+      std::fflush(file.get()) != 0)
+    return make_error(ErrorCode::IoError,
+                      path.string() + ": write failed (" + std::string(std::strerror(errno)) + ")");
+  return {};
+}
+
+}  // namespace leapnav::io
