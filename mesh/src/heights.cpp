@@ -1,0 +1,137 @@
+// Height detail from floor samples: each polygon gets a patch of the compact heightfield's floor
+// heights over its xz bounds (one sample per column, the span of the polygon's region, else the
+// span nearest the polygon's vertex-fan plane within walkable_climb). Polygons are independent,
+// so patches are sized in one pass, laid out by prefix sum and filled in parallel.
+#include "leapnav/mesh/heights.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <string>
+
+#include "leapnav/core/parallel.hpp"
+
+namespace leapnav::mesh {
+namespace {
+
+struct CellBox {
+  std::int32_t x0 = 0, z0 = 0, x1 = 0, z1 = 0;  // columns [x0, x1) × [z0, z1)
+};
+
+CellBox polygon_cells(const NavMesh& mesh, const std::vector<std::array<std::int32_t, 2>>& corners,
+                      std::uint32_t p) {
+  CellBox box{std::numeric_limits<std::int32_t>::max(), std::numeric_limits<std::int32_t>::max(),
+              std::numeric_limits<std::int32_t>::min(), std::numeric_limits<std::int32_t>::min()};
+  for (const std::uint32_t v : mesh.polygon(PolyId{p})) {
+    box.x0 = std::min(box.x0, corners[v][0]);
+    box.z0 = std::min(box.z0, corners[v][1]);
+    box.x1 = std::max(box.x1, corners[v][0]);
+    box.z1 = std::max(box.z1, corners[v][1]);
+  }
+  box.x0 = std::clamp(box.x0, 0, std::max(0, mesh.grid.width - 1));
+  box.z0 = std::clamp(box.z0, 0, std::max(0, mesh.grid.depth - 1));
+  box.x1 = std::clamp(box.x1, box.x0 + 1, std::max(box.x0 + 1, mesh.grid.width));
+  box.z1 = std::clamp(box.z1, box.z0 + 1, std::max(box.z0 + 1, mesh.grid.depth));
+  return box;
+}
+
+}  // namespace
+
+std::vector<std::array<std::int32_t, 2>> vertex_grid_corners(const NavMesh& mesh) {
+  std::vector<std::array<std::int32_t, 2>> out(mesh.vertices.size());
+  const double cs = mesh.grid.cell_size > 0.0F ? mesh.grid.cell_size : 1.0;
+  for (std::size_t v = 0; v < mesh.vertices.size(); ++v) {
+    out[v] = {
+        static_cast<std::int32_t>(std::lround((mesh.vertices[v].x - mesh.grid.origin.x) / cs)),
+        static_cast<std::int32_t>(std::lround((mesh.vertices[v].z - mesh.grid.origin.z) / cs))};
+  }
+  return out;
+}
+
+Result<HeightDetail> build_heights(const NavMesh& polygons, const voxel::CompactHeightfield& field,
+                                   const RegionField& regions, const VoxelParams& params,
+                                   BuildContext& ctx) {
+  const GridSpec& grid = field.grid;
+  if (!(grid == polygons.grid)) {
+    return make_error(ErrorCode::InvalidArgument,
+                      "heights: the heightfield's grid differs from the mesh's");
+  }
+  if (regions.span_region.size() != field.spans.size() ||
+      field.column_first.size() != static_cast<std::size_t>(grid.column_count()) + 1) {
+    return make_error(ErrorCode::InvalidArgument,
+                      "heights: regions or column index do not match the heightfield");
+  }
+  const std::size_t count = polygons.polygon_count();
+  const auto corners = vertex_grid_corners(polygons);
+  HeightDetail out;
+  out.patches.resize(count);
+  std::vector<CellBox> boxes(count);
+  std::uint64_t total = 0;
+  for (std::uint32_t p = 0; p < count; ++p) {
+    boxes[p] = polygon_cells(polygons, corners, p);
+    const auto w = static_cast<std::uint32_t>(boxes[p].x1 - boxes[p].x0);
+    const auto d = static_cast<std::uint32_t>(boxes[p].z1 - boxes[p].z0);
+    if (w > 0xFFFF || d > 0xFFFF) {
+      return make_error(ErrorCode::Internal,
+                        "heights: polygon " + std::to_string(p) + " spans more than 65535 columns");
+    }
+    out.patches[p] = {boxes[p].x0, boxes[p].z0, static_cast<std::uint16_t>(w),
+                      static_cast<std::uint16_t>(d), static_cast<std::uint32_t>(total)};
+    total += std::uint64_t{w} * d;
+  }
+  if (total > std::numeric_limits<std::uint32_t>::max()) {
+    return make_error(ErrorCode::MemoryLimit, "heights: too many height samples");
+  }
+  LEAPNAV_TRY(ctx.check_memory("height samples", total * sizeof(float)));
+  out.samples.assign(total, std::numeric_limits<float>::quiet_NaN());
+
+  const float ch = grid.cell_height;
+  const float cs = grid.cell_size;
+  const int climb = params.walkable_climb;
+  parallel_for(ctx.threads(), 0, count, 16, [&](std::size_t p0, std::size_t p1) {
+    for (std::size_t p = p0; p < p1; ++p) {
+      const auto pid = PolyId{static_cast<std::uint32_t>(p)};
+      const HeightPatch& patch = out.patches[p];
+      const std::uint16_t region = polygons.poly_region[p];
+      float* samples = out.samples.data() + patch.first;
+      for (int j = 0; j < patch.depth; ++j) {
+        const int z = patch.z0 + j;
+        for (int i = 0; i < patch.width; ++i) {
+          const int x = patch.x0 + i;
+          const std::size_t column = grid.column_index(x, z);
+          const std::uint32_t s0 = field.first(column);
+          const std::uint32_t s1 = field.end(column);
+          if (s0 == s1) continue;
+          int floor = -1;
+          for (std::uint32_t s = s0; s < s1; ++s) {
+            if (regions.span_region[s] == region && region != kNoRegion) {
+              floor = field.spans[s].y;
+              break;
+            }
+          }
+          if (floor < 0) {
+            // note: the fan height is only a guide to pick the right storey in this column
+            const float fan_y = height_at(polygons, pid, grid.origin.x + (float(x) + 0.5F) * cs,
+                                          grid.origin.z + (float(z) + 0.5F) * cs);
+            const float fan_cells = (fan_y - grid.origin.y) / ch;
+            float best = static_cast<float>(climb) + 0.5F;
+            for (std::uint32_t s = s0; s < s1; ++s) {
+              const float diff = std::abs(static_cast<float>(field.spans[s].y) - fan_cells);
+              if (diff < best) {
+                best = diff;
+                floor = field.spans[s].y;
+              }
+            }
+          }
+          if (floor >= 0) {
+            samples[i + j * patch.width] = grid.origin.y + static_cast<float>(floor) * ch;
+          }
+        }
+      }
+    }
+  });
+  return out;
+}
+
+}  // namespace leapnav::mesh

@@ -1,0 +1,96 @@
+// Span → polygon map: each polygon scans the grid corners of its xz bounds, and every corner inside
+// its closed outline (exact integer test) claims the span of the polygon's region in the column
+// whose (min x, min z) corner it is. Regions are processed in parallel (their spans are disjoint),
+// polygons of a region in increasing order, first claim wins: deterministic for any thread count.
+#include "leapnav/mesh/span_map.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <numeric>
+
+#include "leapnav/core/parallel.hpp"
+#include "leapnav/mesh/heights.hpp"
+
+namespace leapnav::mesh {
+
+Result<SpanMap> build_span_map(const NavMesh& polygons, const voxel::CompactHeightfield& field,
+                               const RegionField& regions, BuildContext& ctx) {
+  const GridSpec& grid = field.grid;
+  if (!(grid == polygons.grid)) {
+    return make_error(ErrorCode::InvalidArgument,
+                      "span map: the heightfield's grid differs from the mesh's");
+  }
+  if (regions.span_region.size() != field.spans.size() ||
+      field.areas.size() != field.spans.size() ||
+      field.column_first.size() != static_cast<std::size_t>(grid.column_count()) + 1) {
+    return make_error(ErrorCode::InvalidArgument,
+                      "span map: regions, areas or column index do not match the heightfield");
+  }
+  SpanMap out;
+  out.column_first = field.column_first;
+  out.span_y.resize(field.spans.size());
+  for (std::size_t s = 0; s < field.spans.size(); ++s) out.span_y[s] = field.spans[s].y;
+  out.span_poly.assign(field.spans.size(), kNoPoly);
+
+  const std::size_t count = polygons.polygon_count();
+  const auto corners = vertex_grid_corners(polygons);
+  // polygons grouped by region, increasing polygon id within a region
+  std::vector<std::uint32_t> order(count);
+  std::iota(order.begin(), order.end(), 0U);
+  std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+    return polygons.poly_region[a] < polygons.poly_region[b];
+  });
+  std::vector<std::size_t> group_first;
+  for (std::size_t k = 0; k < count; ++k) {
+    if (k == 0 || polygons.poly_region[order[k]] != polygons.poly_region[order[k - 1]]) {
+      group_first.push_back(k);
+    }
+  }
+  group_first.push_back(count);
+
+  parallel_for(ctx.threads(), 0, group_first.size() - 1, 1, [&](std::size_t g0, std::size_t g1) {
+    for (std::size_t g = g0; g < g1; ++g) {
+      for (std::size_t k = group_first[g]; k < group_first[g + 1]; ++k) {
+        const std::uint32_t p = order[k];
+        const std::uint16_t region = polygons.poly_region[p];
+        if (region == kNoRegion) continue;
+        const auto poly = polygons.polygon(PolyId{p});
+        std::int32_t x0 = grid.width, z0 = grid.depth, x1 = -1, z1 = -1;
+        for (const std::uint32_t v : poly) {
+          x0 = std::min(x0, corners[v][0]);
+          z0 = std::min(z0, corners[v][1]);
+          x1 = std::max(x1, corners[v][0]);
+          z1 = std::max(z1, corners[v][1]);
+        }
+        x0 = std::max(x0, 0);
+        z0 = std::max(z0, 0);
+        x1 = std::min(x1, grid.width - 1);
+        z1 = std::min(z1, grid.depth - 1);
+        for (std::int32_t z = z0; z <= z1; ++z) {
+          for (std::int32_t x = x0; x <= x1; ++x) {
+            bool inside = true;
+            for (std::size_t e = 0; e < poly.size() && inside; ++e) {
+              const auto& a = corners[poly[e]];
+              const auto& b = corners[poly[(e + 1) % poly.size()]];
+              const std::int64_t cross = (std::int64_t{b[0]} - a[0]) * (std::int64_t{z} - a[1]) -
+                                         (std::int64_t{x} - a[0]) * (std::int64_t{b[1]} - a[1]);
+              inside = cross >= 0;
+            }
+            if (!inside) continue;
+            const std::size_t column = grid.column_index(x, z);
+            for (std::uint32_t s = field.first(column); s < field.end(column); ++s) {
+              if (regions.span_region[s] != region) continue;
+              if (field.areas[s] != voxel::kNullArea && out.span_poly[s] == kNoPoly) {
+                out.span_poly[s] = p;
+              }
+              break;
+            }
+          }
+        }
+      }
+    }
+  });
+  return out;
+}
+
+}  // namespace leapnav::mesh
