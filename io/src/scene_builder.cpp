@@ -10,7 +10,7 @@
 namespace leapnav::io {
 namespace {
 
-bool positive(float v) {
+[[maybe_unused]] bool positive(float v) {
   return std::isfinite(v) && v > 0.0F;
 }
 
