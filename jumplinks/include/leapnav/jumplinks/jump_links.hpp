@@ -1,0 +1,78 @@
+// Jump links (thesis §5, §7.1): for sample points on the navmesh, the land segments reachable by
+// valid jumps (Definition 4.5), found by the shadow-casting voxel search over the obstacle field
+// and simplified with Zhao-Saalfeld. Stored per start polygon, grouped by land polygon.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "leapnav/core/config.hpp"
+#include "leapnav/core/context.hpp"
+#include "leapnav/core/geometry.hpp"
+#include "leapnav/core/result.hpp"
+#include "leapnav/jumplinks/jump_config.hpp"
+#include "leapnav/mesh/navmesh.hpp"
+#include "leapnav/voxel/heightfield.hpp"
+
+namespace leapnav::jump {
+
+/// One jump link: every point of the land segment is the landing of a valid jump from start.
+struct JumpLink {
+  Vec3 start;   ///< sample point: south-west top corner of a walkable voxel [units: m]
+  Vec3 land_a;  ///< land segment, first end (top-face centre of a land voxel) [units: m]
+  Vec3 land_b;  ///< land segment, second end (equal to land_a for a lone land voxel) [units: m]
+  std::uint16_t config = 0;      ///< index into JumpLinkSet::configs
+  std::uint32_t start_poly = 0;  ///< polygon containing start
+  std::uint32_t land_poly = 0;   ///< polygon containing the land segment (never start_poly)
+  friend bool operator==(const JumpLink&, const JumpLink&) = default;
+};
+
+/// Counters of one build.
+struct JumpLinkStats {
+  std::uint64_t sample_points = 0;  ///< sample points kept (mapped to a polygon)
+  std::uint64_t cells_visited = 0;  ///< grid cells scanned by the land-voxel search
+  std::uint64_t land_voxels = 0;    ///< land voxels found (all configurations)
+  std::uint64_t chains = 0;         ///< chains before simplification
+};
+
+/// The link set. links are sorted by (start_poly, land_poly, config, start, land_a, land_b).
+/// Start polygon p owns groups [poly_first[p], poly_first[p + 1]); group g lands in polygon
+/// group_land_poly[g] and owns links [group_first[g], group_first[g + 1]).
+struct JumpLinkSet {
+  std::vector<JumpConfig> configs;
+  std::vector<JumpLink> links;
+  std::vector<std::uint32_t> poly_first;       ///< size polygon_count + 1 (empty when no polygons)
+  std::vector<std::uint32_t> group_land_poly;  ///< per group
+  std::vector<std::uint32_t> group_first;      ///< size group count + 1
+  JumpLinkStats stats;
+
+  /// Bytes held by the link set's arrays (sizes, not capacities).
+  [[nodiscard]] std::uint64_t memory_bytes() const;
+};
+
+/// Generates jump links for every configuration in options (thesis §5.2-5.5): obstacle field for
+/// the agent's cylinder, sample points every `step` columns, shadow-casting land-voxel search per
+/// quadrant, chains of neighbouring land voxels per polygon simplified with Zhao-Saalfeld.
+/// `solid` and `open` are the voxel stage's output the navmesh was built from (same grid);
+/// navmesh must carry its span -> polygon map aligned with `open`. Parallel over sample points;
+/// the output is identical for any thread count. Timers: jump_obstacles, jump_samples,
+/// jump_search, jump_segments.
+[[nodiscard]] Result<JumpLinkSet> build_jump_links(const voxel::Heightfield& solid,
+                                                   const voxel::CompactHeightfield& open,
+                                                   const mesh::NavMesh& navmesh,
+                                                   const AgentConfig& agent,
+                                                   const JumpLinkOptions& options,
+                                                   BuildContext& ctx);
+
+/// Invariants: sizes, sort order, CSR groups consistent with the links, polygons in range,
+/// land_poly != start_poly, config indices in range, finite points.
+[[nodiscard]] Status validate(const JumpLinkSet& links, const mesh::NavMesh& navmesh);
+
+/// Hash over configs, links and the group arrays (stats excluded).
+[[nodiscard]] std::uint64_t content_hash(const JumpLinkSet& links);
+
+/// Builds the CSR group arrays for `links` (sorted first) over `polygon_count` polygons. Used by
+/// build_jump_links and by loaders that read plain link vectors.
+void index_links(JumpLinkSet& links, std::size_t polygon_count);
+
+}  // namespace leapnav::jump

@@ -1,0 +1,68 @@
+// The land-voxel search of thesis §5.4 (Algorithm 1): per quadrant, in coordinates rotated into
+// the north-east frame, scan rows outward inside a wedge [A_b, A_t]; the first solid voxel some
+// trajectory hits in a column casts a shadow, ends the scan and splits the wedge into the two
+// sub-wedges beside the hit cell (explicit stack; lower sub-wedge first, so land voxels come out
+// in counter-clockwise order). Arc/voxel intersection is exact per cell: the heights the arc takes
+// over the cell's range of horizontal distances, compared with the voxel run's interior.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "leapnav/jumplinks/jump_config.hpp"
+#include "leapnav/jumplinks/obstacle_field.hpp"
+#include "leapnav/mesh/navmesh.hpp"
+#include "leapnav/voxel/heightfield.hpp"
+
+namespace leapnav::jump {
+
+/// A walkable voxel reached by every trajectory through its cell, on the way down, collision free.
+struct LandVoxel {
+  std::int32_t x = 0;      ///< column
+  std::int32_t z = 0;      ///< column
+  std::uint32_t span = 0;  ///< flat index of its open span in the compact heightfield
+  std::uint32_t poly = 0;  ///< polygon containing the voxel's top-face centre
+  friend bool operator==(const LandVoxel&, const LandVoxel&) = default;
+};
+
+/// For every open span, the polygon whose xz outline contains the centre of its cell (top face),
+/// among the polygons of the span and of its neighbours, or mesh::kNoPoly.
+[[nodiscard]] std::vector<std::uint32_t> centre_polygons(const voxel::CompactHeightfield& open,
+                                                         const mesh::NavMesh& navmesh, int threads);
+
+/// Search tables for one jump configuration on one obstacle field (read-only, shareable).
+class LandSearch {
+ public:
+  LandSearch(const ObstacleField& field, const JumpConfig& config);
+
+  /// Appends to `out` the land voxels of jumps from the south-west top corner of column (x, z)
+  /// with floor height y [cell heights], counter-clockwise from the +x axis. Voxels whose centre
+  /// polygon (from centre_polygons) is kNoPoly or start_poly are skipped. Adds the number of cells
+  /// scanned to *cells_visited when given.
+  void find(int x, int z, int y, std::uint32_t start_poly,
+            std::span<const std::uint32_t> centre_poly, std::vector<LandVoxel>& out,
+            std::uint64_t* cells_visited = nullptr) const;
+
+  /// Number of cells per axis the tables cover (cells fully inside the range circle).
+  [[nodiscard]] int extent() const { return extent_; }
+
+ private:
+  struct CellArc {
+    float low = 0.0F;  // arc heights over the cell [cell heights, relative to the start]
+    float high = 0.0F;
+    float rise_low = 0.0F;  // arc heights over the cell's part with t <= d/2 (when has_rise)
+    float rise_high = 0.0F;
+    bool has_rise = false;
+  };
+  void scan(int qx, int qz, int quadrant, int y, std::uint32_t start_poly,
+            std::span<const std::uint32_t> centre_poly, std::vector<LandVoxel>& out,
+            std::uint64_t& cells) const;
+
+  const ObstacleField* field_;
+  int extent_ = 0;
+  std::vector<int> row_last_;  // per row j: the last i with cell (i, j) fully inside the range
+  std::vector<CellArc> arcs_;  // extent_ x extent_
+};
+
+}  // namespace leapnav::jump

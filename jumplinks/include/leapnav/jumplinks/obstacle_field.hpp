@@ -1,0 +1,57 @@
+// The obstacle field (thesis §5.2, "dilated heightfield") for a cylinder agent: an open voxel is
+// blocked when the agent's cylinder with its feet anywhere in that voxel would touch solid
+// geometry. Solid spans grow downward by the agent height and sideways to every column whose
+// cell comes closer than the agent radius. Unlike the thesis prototype (point agents), we build it.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include "leapnav/core/config.hpp"
+#include "leapnav/core/context.hpp"
+#include "leapnav/core/grid.hpp"
+#include "leapnav/core/result.hpp"
+#include "leapnav/voxel/heightfield.hpp"
+
+namespace leapnav::jump {
+
+/// "This blocked span's top voxel is not a walkable voxel".
+inline constexpr std::uint32_t kNoWalkableSpan = std::numeric_limits<std::uint32_t>::max();
+
+/// A run [min, max) of blocked voxels in one column [units: cell heights]. When its top voxel is
+/// a walkable floor (the top of a solid span with an open span of the compact heightfield right
+/// above it, not covered by dilation), walkable_span is that compact span's flat index.
+struct ObstacleSpan {
+  std::uint16_t min = 0;
+  std::uint16_t max = 0;
+  std::uint32_t walkable_span = kNoWalkableSpan;
+  friend bool operator==(const ObstacleSpan&, const ObstacleSpan&) = default;
+};
+
+/// Blocked voxels per column, CSR like voxel::Heightfield: column c = x + z * width owns
+/// spans[column_first[c] .. column_first[c + 1]), sorted bottom to top, disjoint, not touching.
+struct ObstacleField {
+  GridSpec grid;
+  int grow_down = 0;  ///< cells each solid span grows downward: ceil(agent height / ch)
+  int reach = 0;      ///< largest column offset a solid span blocks sideways
+  std::vector<std::uint32_t> column_first;  ///< size column_count() + 1
+  std::vector<ObstacleSpan> spans;
+  [[nodiscard]] std::uint32_t first(std::size_t column) const { return column_first[column]; }
+  [[nodiscard]] std::uint32_t end(std::size_t column) const { return column_first[column + 1]; }
+};
+
+/// Builds the obstacle field from the solid heightfield; `open` (the compact heightfield built
+/// from it) tells which span tops are walkable floors. Column offsets (dx, dz) are blocked when the
+/// two cells' closest points are nearer than agent.radius: cs² (max(|dx|-1,0)² + max(|dz|-1,0)²)
+/// < radius². Errors when the grids differ or the agent is invalid.
+[[nodiscard]] Result<ObstacleField> build_obstacle_field(const voxel::Heightfield& solid,
+                                                         const voxel::CompactHeightfield& open,
+                                                         const AgentConfig& agent,
+                                                         BuildContext& ctx);
+
+/// Structural invariants: CSR sizes, spans sorted, disjoint and not touching, walkable spans in
+/// range and sitting at the span's top.
+[[nodiscard]] Status validate(const ObstacleField& field, const voxel::CompactHeightfield& open);
+
+}  // namespace leapnav::jump

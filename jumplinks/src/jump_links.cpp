@@ -1,0 +1,300 @@
+// The jump-link generator (thesis §5.1-5.5, storage §7.1): obstacle field, sample points on the
+// south-west top corners of walkable spans every `step` columns, land voxels per sample and
+// configuration, chains of consecutive neighbouring land voxels in one polygon, Zhao-Saalfeld
+// per chain, one link per simplified segment. Samples run in parallel in fixed chunks whose
+// outputs are joined in chunk order and then sorted by a total key, so any thread count gives
+// the same link set.
+#include "leapnav/jumplinks/jump_links.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <tuple>
+
+#include "leapnav/core/hash.hpp"
+#include "leapnav/core/parallel.hpp"
+#include "leapnav/jumplinks/land_search.hpp"
+#include "leapnav/jumplinks/obstacle_field.hpp"
+#include "leapnav/jumplinks/zhao_saalfeld.hpp"
+
+namespace leapnav::jump {
+
+namespace {
+
+struct Sample {
+  std::int32_t x = 0;
+  std::int32_t z = 0;
+  std::uint16_t y = 0;
+  std::uint32_t poly = 0;
+};
+
+// Whether two open spans are neighbours: connected along an axis, or in diagonal columns and
+// sharing a connected neighbour span (thesis §5.5).
+bool spans_adjacent(const voxel::CompactHeightfield& open, const LandVoxel& a, const LandVoxel& b) {
+  const int dx = b.x - a.x;
+  const int dz = b.z - a.z;
+  if (std::abs(dx) > 1 || std::abs(dz) > 1 || (dx == 0 && dz == 0)) return false;
+  const GridSpec& grid = open.grid;
+  const auto step = [&](int x, int z, std::uint32_t s, int dir, std::uint32_t& n) {
+    if (open.spans[s].neighbor[static_cast<std::size_t>(dir)] == voxel::kNotConnected) return false;
+    if (!grid.in_bounds(x + voxel::dir_dx(dir), z + voxel::dir_dz(dir))) return false;
+    n = open.neighbor_index(x, z, s, dir);
+    return true;
+  };
+  const auto dir_of = [](int ddx, int ddz) {
+    if (ddx == -1) return 0;
+    if (ddz == 1) return 1;
+    if (ddx == 1) return 2;
+    return 3;
+  };
+  std::uint32_t n = 0;
+  if (dx == 0 || dz == 0) return step(a.x, a.z, a.span, dir_of(dx, dz), n) && n == b.span;
+  const int dir_x = dir_of(dx, 0);
+  const int dir_z = dir_of(0, dz);
+  std::uint32_t m = 0;
+  if (step(a.x, a.z, a.span, dir_x, n) && step(a.x + dx, a.z, n, dir_z, m) && m == b.span)
+    return true;
+  if (step(a.x, a.z, a.span, dir_z, n) && step(a.x, a.z + dz, n, dir_x, m) && m == b.span)
+    return true;
+  return false;
+}
+
+Vec3 voxel_centre(const GridSpec& grid, const voxel::CompactHeightfield& open, const LandVoxel& v) {
+  return {grid.origin.x + (static_cast<float>(v.x) + 0.5F) * grid.cell_size,
+          grid.origin.y + static_cast<float>(open.spans[v.span].y) * grid.cell_height,
+          grid.origin.z + (static_cast<float>(v.z) + 0.5F) * grid.cell_size};
+}
+
+auto link_key(const JumpLink& l) {
+  return std::make_tuple(l.start_poly, l.land_poly, l.config, l.start.x, l.start.y, l.start.z,
+                         l.land_a.x, l.land_a.y, l.land_a.z, l.land_b.x, l.land_b.y, l.land_b.z);
+}
+
+struct ChunkOut {
+  std::vector<JumpLink> links;
+  std::uint64_t cells = 0;
+  std::uint64_t land_voxels = 0;
+  std::uint64_t chains = 0;
+};
+
+// Chains of consecutive land voxels (counter-clockwise order) that are neighbours in one polygon,
+// the last chain joined to the first when they meet across the +x axis; each simplified.
+void emit_links(const voxel::CompactHeightfield& open, const std::vector<LandVoxel>& voxels,
+                const Vec3 start, const Sample& sample, std::uint16_t config, float epsilon,
+                ChunkOut& out, std::vector<Vec3>& points, std::vector<Vec2>& flat) {
+  const std::size_t n = voxels.size();
+  if (n == 0) return;
+  // start after the first break so that no chain wraps; a closed ring is cut before voxel 0
+  std::size_t first = 0;
+  for (std::size_t k = 0; k < n; ++k) {
+    const LandVoxel& a = voxels[k];
+    const LandVoxel& b = voxels[(k + 1) % n];
+    if (n == 1 || a.poly != b.poly || !spans_adjacent(open, a, b)) {
+      first = (k + 1) % n;
+      break;
+    }
+  }
+  std::size_t k = 0;
+  while (k < n) {
+    points.clear();
+    const LandVoxel& head = voxels[(first + k) % n];
+    points.push_back(voxel_centre(open.grid, open, head));
+    std::size_t len = 1;
+    while (k + len < n) {
+      const LandVoxel& a = voxels[(first + k + len - 1) % n];
+      const LandVoxel& b = voxels[(first + k + len) % n];
+      if (a.poly != b.poly || !spans_adjacent(open, a, b)) break;
+      points.push_back(voxel_centre(open.grid, open, b));
+      ++len;
+    }
+    ++out.chains;
+    const std::uint32_t poly = head.poly;
+    if (points.size() == 1) {
+      out.links.push_back(JumpLink{start, points[0], points[0], config, sample.poly, poly});
+    } else {
+      flat.clear();
+      for (const Vec3& p : points) flat.push_back(xz(p));
+      const std::vector<std::uint32_t> kept = zhao_saalfeld(flat, epsilon);
+      for (std::size_t s = 0; s + 1 < kept.size(); ++s)
+        out.links.push_back(
+            JumpLink{start, points[kept[s]], points[kept[s + 1]], config, sample.poly, poly});
+    }
+    k += len;
+  }
+}
+
+}  // namespace
+
+std::uint64_t JumpLinkSet::memory_bytes() const {
+  return configs.size() * sizeof(JumpConfig) + links.size() * sizeof(JumpLink) +
+         (poly_first.size() + group_land_poly.size() + group_first.size()) * sizeof(std::uint32_t);
+}
+
+void index_links(JumpLinkSet& set, std::size_t polygon_count) {
+  std::sort(set.links.begin(), set.links.end(),
+            [](const JumpLink& a, const JumpLink& b) { return link_key(a) < link_key(b); });
+  set.poly_first.assign(polygon_count + 1, 0);
+  set.group_land_poly.clear();
+  set.group_first.clear();
+  std::vector<std::uint32_t> groups_per_poly(polygon_count, 0);
+  for (std::size_t k = 0; k < set.links.size(); ++k) {
+    const JumpLink& link = set.links[k];
+    const bool new_group = k == 0 || set.links[k - 1].start_poly != link.start_poly ||
+                           set.links[k - 1].land_poly != link.land_poly;
+    if (!new_group) continue;
+    set.group_land_poly.push_back(link.land_poly);
+    set.group_first.push_back(static_cast<std::uint32_t>(k));
+    if (link.start_poly < polygon_count) ++groups_per_poly[link.start_poly];
+  }
+  set.group_first.push_back(static_cast<std::uint32_t>(set.links.size()));
+  for (std::size_t p = 0; p < polygon_count; ++p)
+    set.poly_first[p + 1] = set.poly_first[p] + groups_per_poly[p];
+}
+
+Result<JumpLinkSet> build_jump_links(const voxel::Heightfield& solid,
+                                     const voxel::CompactHeightfield& open,
+                                     const mesh::NavMesh& navmesh, const AgentConfig& agent,
+                                     const JumpLinkOptions& options, BuildContext& ctx) {
+  LEAPNAV_TRY(validate(options));
+  const GridSpec& grid = open.grid;
+  if (!(solid.grid == grid))
+    return make_error(ErrorCode::InvalidArgument,
+                      "jump links: solid and compact heightfields have different grids");
+  if (navmesh.span_poly.size() != open.spans.size() ||
+      navmesh.span_column_first != open.column_first)
+    return make_error(ErrorCode::InvalidArgument,
+                      "jump links: the navmesh's span -> polygon map is not aligned with the "
+                      "compact heightfield (" +
+                          std::to_string(navmesh.span_poly.size()) + " mapped spans, " +
+                          std::to_string(open.spans.size()) + " open spans)");
+  const std::size_t polygon_count = navmesh.polygon_count();
+
+  JumpLinkSet set;
+  set.configs = options.jumps;
+  LEAPNAV_TRY_ASSIGN(const ObstacleField field, build_obstacle_field(solid, open, agent, ctx));
+  LEAPNAV_TRY(ctx.check_cancel("jump links"));
+
+  std::vector<Sample> samples;
+  std::vector<std::uint32_t> centre_poly;
+  {
+    auto timer = ctx.scoped_timer("jump_samples");
+    for (int z = 0; z < grid.depth; z += options.step) {
+      for (int x = 0; x < grid.width; x += options.step) {
+        const std::size_t column = grid.column_index(x, z);
+        for (std::uint32_t s = open.first(column); s < open.end(column); ++s) {
+          const std::uint32_t poly = navmesh.span_poly[s];
+          if (poly == mesh::kNoPoly || poly >= polygon_count) continue;
+          if (!open.areas.empty() && open.areas[s] == voxel::kNullArea) continue;
+          samples.push_back(Sample{x, z, open.spans[s].y, poly});
+        }
+      }
+    }
+    centre_poly = centre_polygons(open, navmesh, ctx.threads());
+  }
+  set.stats.sample_points = samples.size();
+
+  std::vector<JumpLink> gathered;
+  {
+    auto timer = ctx.scoped_timer("jump_search");
+    for (std::size_t c = 0; c < set.configs.size(); ++c) {
+      const LandSearch search(field, set.configs[c]);
+      constexpr std::size_t kGrain = 32;
+      std::vector<ChunkOut> chunks(chunk_count(0, samples.size(), kGrain));
+      parallel_for(ctx.threads(), 0, samples.size(), kGrain, [&](std::size_t b, std::size_t e) {
+        ChunkOut& out = chunks[b / kGrain];
+        std::vector<LandVoxel> voxels;
+        std::vector<Vec3> points;
+        std::vector<Vec2> flat;
+        for (std::size_t k = b; k < e; ++k) {
+          if (ctx.cancelled()) return;
+          const Sample& sample = samples[k];
+          voxels.clear();
+          search.find(sample.x, sample.z, sample.y, sample.poly, centre_poly, voxels, &out.cells);
+          out.land_voxels += voxels.size();
+          const Vec3 start{grid.origin.x + static_cast<float>(sample.x) * grid.cell_size,
+                           grid.origin.y + static_cast<float>(sample.y) * grid.cell_height,
+                           grid.origin.z + static_cast<float>(sample.z) * grid.cell_size};
+          emit_links(open, voxels, start, sample, static_cast<std::uint16_t>(c), options.epsilon,
+                     out, points, flat);
+        }
+      });
+      LEAPNAV_TRY(ctx.check_cancel("jump links"));
+      for (ChunkOut& chunk : chunks) {
+        set.stats.cells_visited += chunk.cells;
+        set.stats.land_voxels += chunk.land_voxels;
+        set.stats.chains += chunk.chains;
+        gathered.insert(gathered.end(), chunk.links.begin(), chunk.links.end());
+      }
+    }
+  }
+  {
+    auto timer = ctx.scoped_timer("jump_segments");
+    set.links = std::move(gathered);
+    index_links(set, polygon_count);
+  }
+  return set;
+}
+
+Status validate(const JumpLinkSet& set, const mesh::NavMesh& navmesh) {
+  const std::size_t polys = navmesh.polygon_count();
+  const auto fail = [](const std::string& what) {
+    return make_error(ErrorCode::Internal, "jump links: " + what);
+  };
+  if (set.poly_first.size() != polys + 1) return fail("poly_first has the wrong size");
+  if (set.group_first.size() != set.group_land_poly.size() + 1)
+    return fail("group arrays differ in size");
+  if (set.poly_first.back() != set.group_land_poly.size())
+    return fail("poly_first does not cover the groups");
+  if (set.group_first.back() != set.links.size())
+    return fail("group_first does not cover the links");
+  for (std::size_t k = 0; k < set.links.size(); ++k) {
+    const JumpLink& l = set.links[k];
+    const std::string where = "link " + std::to_string(k) + ": ";
+    if (l.start_poly >= polys || l.land_poly >= polys) return fail(where + "polygon out of range");
+    if (l.start_poly == l.land_poly) return fail(where + "lands in its start polygon");
+    if (l.config >= set.configs.size()) return fail(where + "configuration out of range");
+    if (!is_finite(l.start) || !is_finite(l.land_a) || !is_finite(l.land_b))
+      return fail(where + "not finite");
+    if (k > 0 && link_key(set.links[k]) < link_key(set.links[k - 1]))
+      return fail(where + "not sorted");
+  }
+  for (std::size_t p = 0; p < polys; ++p) {
+    if (set.poly_first[p] > set.poly_first[p + 1]) return fail("poly_first not monotone");
+    for (std::uint32_t g = set.poly_first[p]; g < set.poly_first[p + 1]; ++g) {
+      if (set.group_first[g] >= set.group_first[g + 1])
+        return fail("empty group " + std::to_string(g));
+      for (std::uint32_t k = set.group_first[g]; k < set.group_first[g + 1]; ++k) {
+        if (set.links[k].start_poly != p || set.links[k].land_poly != set.group_land_poly[g])
+          return fail("link " + std::to_string(k) + " is filed under the wrong group");
+      }
+    }
+  }
+  return {};
+}
+
+std::uint64_t content_hash(const JumpLinkSet& set) {
+  ContentHasher hasher;
+  hasher.add_pod(static_cast<std::uint64_t>(set.configs.size()));
+  for (const JumpConfig& c : set.configs) {
+    hasher.add_pod(c.height);
+    hasher.add_pod(c.distance);
+    hasher.add_pod(c.max_fall);
+  }
+  hasher.add_pod(static_cast<std::uint64_t>(set.links.size()));
+  for (const JumpLink& l : set.links) {
+    for (const Vec3& p : {l.start, l.land_a, l.land_b}) {
+      hasher.add_pod(p.x);
+      hasher.add_pod(p.y);
+      hasher.add_pod(p.z);
+    }
+    hasher.add_pod(l.config);
+    hasher.add_pod(l.start_poly);
+    hasher.add_pod(l.land_poly);
+  }
+  hasher.add_vector(set.poly_first);
+  hasher.add_vector(set.group_land_poly);
+  hasher.add_vector(set.group_first);
+  return hasher.digest();
+}
+
+}  // namespace leapnav::jump

@@ -1,0 +1,294 @@
+// Land-voxel search (thesis §5.4, Algorithm 1) over the obstacle field, one quadrant at a time in
+// rotated coordinates. Cell (i, j) of the north-east frame covers [i, i+1] × [j, j+1] cells from
+// the sample corner; trajectories over it have horizontal distances [|(i, j)|, |(i+1, j+1)|]·cs,
+// so the heights they take there are exactly arc_range over that interval (tabulated once per
+// configuration). A column is hit when that range meets the interior of one of its blocked runs;
+// the topmost such run decides. Wedge tests use integer cross products; the recursion is an
+// explicit stack with the lower sub-wedge on top, which yields counter-clockwise output.
+#include "leapnav/jumplinks/land_search.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+#include "leapnav/core/parallel.hpp"
+#include "leapnav/jumplinks/trajectory.hpp"
+
+namespace leapnav::jump {
+
+namespace {
+
+using I64 = std::int64_t;
+
+// z of (a, 0) × (p, 0): > 0 when p is left of (above) the ray through a.
+I64 cross(I64 ax, I64 ay, I64 px, I64 py) {
+  return ax * py - ay * px;
+}
+
+bool inside_convex(const mesh::NavMesh& navmesh, std::uint32_t poly, float px, float pz,
+                   float tolerance) {
+  const std::uint32_t begin = navmesh.poly_first[poly];
+  const std::uint32_t end = navmesh.poly_first[poly + 1];
+  const std::uint32_t count = end - begin;
+  for (std::uint32_t k = 0; k < count; ++k) {
+    const Vec3 a = navmesh.vertices[navmesh.poly_vertices[begin + k]];
+    const Vec3 b = navmesh.vertices[navmesh.poly_vertices[begin + (k + 1) % count]];
+    const double ex = static_cast<double>(b.x) - a.x;
+    const double ez = static_cast<double>(b.z) - a.z;
+    const double len = std::sqrt(ex * ex + ez * ez);
+    if (len == 0.0) continue;
+    const double side =
+        (ex * (static_cast<double>(pz) - a.z) - ez * (static_cast<double>(px) - a.x)) / len;
+    if (side < -tolerance) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+std::vector<std::uint32_t> centre_polygons(const voxel::CompactHeightfield& open,
+                                           const mesh::NavMesh& navmesh, int threads) {
+  std::vector<std::uint32_t> result(open.spans.size(), mesh::kNoPoly);
+  if (navmesh.span_poly.size() != open.spans.size()) return result;
+  const GridSpec& grid = open.grid;
+  const float cs = grid.cell_size;
+  const float ch = grid.cell_height;
+  const float slack = navmesh.config.agent.max_climb + ch;
+  const std::size_t polys = navmesh.polygon_count();
+  parallel_for(
+      threads, 0, static_cast<std::size_t>(grid.depth), 8, [&](std::size_t z0, std::size_t z1) {
+        std::vector<std::uint32_t> candidates;
+        for (std::size_t zs = z0; zs < z1; ++zs) {
+          const int z = static_cast<int>(zs);
+          for (int x = 0; x < grid.width; ++x) {
+            const std::size_t column = grid.column_index(x, z);
+            for (std::uint32_t s = open.first(column); s < open.end(column); ++s) {
+              candidates.clear();
+              const auto add = [&](std::uint32_t p) {
+                if (p == mesh::kNoPoly || p >= polys) return;
+                if (std::find(candidates.begin(), candidates.end(), p) == candidates.end())
+                  candidates.push_back(p);
+              };
+              add(navmesh.span_poly[s]);
+              const voxel::CompactSpan& span = open.spans[s];
+              for (int dir = 0; dir < 4; ++dir) {
+                if (span.neighbor[static_cast<std::size_t>(dir)] == voxel::kNotConnected) continue;
+                const int nx = x + voxel::dir_dx(dir);
+                const int nz = z + voxel::dir_dz(dir);
+                if (!grid.in_bounds(nx, nz)) continue;
+                const std::uint32_t n = open.neighbor_index(x, z, s, dir);
+                add(navmesh.span_poly[n]);
+                const int side = (dir + 1) & 3;
+                const voxel::CompactSpan& ns = open.spans[n];
+                if (ns.neighbor[static_cast<std::size_t>(side)] == voxel::kNotConnected) continue;
+                if (!grid.in_bounds(nx + voxel::dir_dx(side), nz + voxel::dir_dz(side))) continue;
+                add(navmesh.span_poly[open.neighbor_index(nx, nz, n, side)]);
+              }
+              if (navmesh.span_poly[s] != mesh::kNoPoly && navmesh.span_poly[s] < polys) {
+                for (const std::uint32_t p : navmesh.neighbors(mesh::PolyId{navmesh.span_poly[s]}))
+                  add(p);
+              }
+              const float px = grid.origin.x + (static_cast<float>(x) + 0.5F) * cs;
+              const float pz = grid.origin.z + (static_cast<float>(z) + 0.5F) * cs;
+              const float py = grid.origin.y + static_cast<float>(span.y) * ch;
+              for (const std::uint32_t p : candidates) {
+                const AABB& b = navmesh.poly_bounds[p];
+                if (py < b.min.y - slack || py > b.max.y + slack) continue;
+                if (inside_convex(navmesh, p, px, pz, 1e-4F * cs)) {
+                  result[s] = p;
+                  break;
+                }
+              }
+            }
+          }
+        }
+      });
+  return result;
+}
+
+LandSearch::LandSearch(const ObstacleField& field, const JumpConfig& config) : field_(&field) {
+  const double cs = field.grid.cell_size;
+  const double ch = field.grid.cell_height;
+  const double h = config.height;
+  const double d = config.distance;
+  const double range = search_range(config) / cs;
+  extent_ = std::max(0, static_cast<int>(std::floor(range)));
+  row_last_.assign(static_cast<std::size_t>(extent_), -1);
+  for (int j = 0; j < extent_; ++j) {
+    int last = -1;
+    for (int i = 0; i < extent_; ++i) {
+      const double fx = i + 1.0;
+      const double fz = j + 1.0;
+      if (fx * fx + fz * fz <= range * range) last = i;
+    }
+    row_last_[static_cast<std::size_t>(j)] = last;
+  }
+  arcs_.resize(static_cast<std::size_t>(extent_) * static_cast<std::size_t>(extent_));
+  for (int j = 0; j < extent_; ++j) {
+    for (int i = 0; i < extent_; ++i) {
+      const double t0 = cs * std::sqrt(static_cast<double>(i) * i + static_cast<double>(j) * j);
+      const double t1 = cs * std::sqrt((i + 1.0) * (i + 1.0) + (j + 1.0) * (j + 1.0));
+      CellArc& arc = arcs_[static_cast<std::size_t>(i + j * extent_)];
+      const HeightRange all = arc_range(h, d, t0, t1);
+      // note: rounding the float table outward keeps the hit test conservative
+      arc.low = std::nextafter(static_cast<float>(all.low / ch), -1e30F);
+      arc.high = std::nextafter(static_cast<float>(all.high / ch), 1e30F);
+      if (t0 < 0.5 * d) {
+        const HeightRange rise = arc_range(h, d, t0, std::min(t1, 0.5 * d));
+        arc.has_rise = true;
+        arc.rise_low = std::nextafter(static_cast<float>(rise.low / ch), -1e30F);
+        arc.rise_high = std::nextafter(static_cast<float>(rise.high / ch), 1e30F);
+      }
+    }
+  }
+  // note: the start cell touches the start floor at t = 0 by construction; a touch is not a hit,
+  // so its low end must stay exact rather than rounded outward.
+  if (!arcs_.empty()) {
+    arcs_[0].low = 0.0F;
+    arcs_[0].rise_low = 0.0F;
+  }
+}
+
+void LandSearch::find(int x, int z, int y, std::uint32_t start_poly,
+                      std::span<const std::uint32_t> centre_poly, std::vector<LandVoxel>& out,
+                      std::uint64_t* cells_visited) const {
+  std::uint64_t cells = 0;
+  for (int quadrant = 0; quadrant < 4; ++quadrant)
+    scan(x, z, quadrant, y, start_poly, centre_poly, out, cells);
+  if (cells_visited != nullptr) *cells_visited += cells;
+}
+
+void LandSearch::scan(int qx, int qz, int quadrant, int y, std::uint32_t start_poly,
+                      std::span<const std::uint32_t> centre_poly, std::vector<LandVoxel>& out,
+                      std::uint64_t& cells) const {
+  if (extent_ == 0) return;
+  const ObstacleField& field = *field_;
+  const GridSpec& grid = field.grid;
+  struct Task {
+    int i = 0;
+    int j = 0;
+    I64 bx = 1, by = 0, tx = 0, ty = 1;
+    bool emit = false;
+    LandVoxel voxel;
+  };
+  std::vector<Task> stack;
+  stack.push_back(Task{});
+  const auto column_of = [&](int i, int j, int& cx, int& cz) {
+    switch (quadrant) {
+      case 0:
+        cx = qx + i;
+        cz = qz + j;
+        break;
+      case 1:
+        cx = qx - 1 - j;
+        cz = qz + i;
+        break;
+      case 2:
+        cx = qx - 1 - i;
+        cz = qz - 1 - j;
+        break;
+      default:
+        cx = qx + j;
+        cz = qz - 1 - i;
+        break;
+    }
+  };
+  const auto row_last = [&](int j) {
+    return j < extent_ ? row_last_[static_cast<std::size_t>(j)] : -1;
+  };
+  // leftmost cell of row j partially below the ray through (tx, ty), or -1
+  const auto leftmost = [](I64 tx, I64 ty, int j) -> int {
+    if (ty <= 0) return -1;
+    return static_cast<int>((tx * j) / ty);
+  };
+
+  while (!stack.empty()) {
+    const Task task = stack.back();
+    stack.pop_back();
+    if (task.emit) {
+      out.push_back(task.voxel);
+      continue;
+    }
+    const I64 bx = task.bx, by = task.by, tx = task.tx, ty = task.ty;
+    int i = task.i;
+    int j = task.j;
+    if (i > row_last(j) || cross(tx, ty, i + 1, j) >= 0 || cross(bx, by, i, j + 1) <= 0) continue;
+    while (true) {
+      ++cells;
+      int cx = 0;
+      int cz = 0;
+      column_of(i, j, cx, cz);
+      const CellArc& arc = arcs_[static_cast<std::size_t>(i + j * extent_)];
+      bool hit = false;
+      const ObstacleSpan* hit_span = nullptr;
+      if (grid.in_bounds(cx, cz)) {
+        const std::size_t column = grid.column_index(cx, cz);
+        const std::uint32_t first = field.first(column);
+        for (std::uint32_t s = field.end(column); s > first; --s) {
+          const ObstacleSpan& span = field.spans[s - 1];
+          const auto lo = static_cast<float>(static_cast<int>(span.min) - y);
+          if (lo >= arc.high) continue;
+          const auto hi = static_cast<float>(static_cast<int>(span.max) - y);
+          if (hi > arc.low) {
+            hit = true;
+            hit_span = &span;
+          }
+          break;
+        }
+      }
+      if (hit) {
+        const bool below_top = cross(tx, ty, i, j + 1) <= 0;
+        const bool above_bottom = cross(bx, by, i + 1, j) >= 0;
+        if (below_top) {
+          const int k = leftmost(tx, ty, j + 1);
+          if (k >= 0 && k <= row_last(j + 1) && cross(i, j + 1, tx, ty) > 0) {
+            Task upper;
+            upper.i = k;
+            upper.j = j + 1;
+            upper.bx = i;
+            upper.by = j + 1;
+            upper.tx = tx;
+            upper.ty = ty;
+            stack.push_back(upper);
+          }
+        }
+        if (below_top && above_bottom && hit_span->walkable_span != kNoWalkableSpan) {
+          const auto lo = static_cast<float>(static_cast<int>(hit_span->min) - y);
+          const auto hi = static_cast<float>(static_cast<int>(hit_span->max) - y);
+          const bool top_voxel = arc.high > hi - 1.0F;
+          const bool rises_into = arc.has_rise && arc.rise_high > lo && arc.rise_low < hi;
+          if (top_voxel && !rises_into) {
+            const std::uint32_t poly = centre_poly[hit_span->walkable_span];
+            if (poly != mesh::kNoPoly && poly != start_poly) {
+              Task emit;
+              emit.emit = true;
+              emit.voxel = LandVoxel{cx, cz, hit_span->walkable_span, poly};
+              stack.push_back(emit);
+            }
+          }
+        }
+        if (above_bottom && i + 1 <= row_last(j) && cross(bx, by, i + 1, j) > 0) {
+          Task right;
+          right.i = i + 1;
+          right.j = j;
+          right.bx = bx;
+          right.by = by;
+          right.tx = i + 1;
+          right.ty = j;
+          stack.push_back(right);
+        }
+        break;
+      }
+      if (i + 1 <= row_last(j) && cross(bx, by, i + 1, j + 1) > 0) {
+        ++i;
+        continue;
+      }
+      const int k = leftmost(tx, ty, j + 1);
+      if (k < 0 || k > row_last(j + 1) || cross(bx, by, k, j + 2) <= 0) break;
+      i = k;
+      ++j;
+    }
+  }
+}
+
+}  // namespace leapnav::jump
