@@ -36,9 +36,15 @@ struct Heightfield {
 };
 
 /// Neighbour directions: 0 = -x, 1 = +z, 2 = +x, 3 = -z.
-[[nodiscard]] constexpr int dir_dx(int dir) { return dir == 0 ? -1 : (dir == 2 ? 1 : 0); }
-[[nodiscard]] constexpr int dir_dz(int dir) { return dir == 1 ? 1 : (dir == 3 ? -1 : 0); }
-[[nodiscard]] constexpr int opposite(int dir) { return (dir + 2) & 3; }
+[[nodiscard]] constexpr int dir_dx(int dir) {
+  return dir == 0 ? -1 : (dir == 2 ? 1 : 0);
+}
+[[nodiscard]] constexpr int dir_dz(int dir) {
+  return dir == 1 ? 1 : (dir == 3 ? -1 : 0);
+}
+[[nodiscard]] constexpr int opposite(int dir) {
+  return (dir + 2) & 3;
+}
 
 /// "No neighbour in this direction".
 inline constexpr std::uint8_t kNotConnected = 0xFF;
@@ -47,8 +53,8 @@ inline constexpr std::uint16_t kUnboundedClearance = 0xFFFF;
 
 /// An open (walkable) span: the space above a walkable solid span.
 struct CompactSpan {
-  std::uint16_t y = 0;           ///< floor height (the solid span's top) [units: cell heights]
-  std::uint16_t clearance = 0;   ///< open height up to the next solid span [units: cell heights]
+  std::uint16_t y = 0;          ///< floor height (the solid span's top) [units: cell heights]
+  std::uint16_t clearance = 0;  ///< open height up to the next solid span [units: cell heights]
   /// Per direction, the index of the connected span within the neighbour column, or kNotConnected.
   std::array<std::uint8_t, 4> neighbor{kNotConnected, kNotConnected, kNotConnected, kNotConnected};
   friend bool operator==(const CompactSpan&, const CompactSpan&) = default;
@@ -71,8 +77,25 @@ struct CompactHeightfield {
   [[nodiscard]] std::uint32_t neighbor_index(int x, int z, std::uint32_t index, int dir) const {
     const int nx = x + dir_dx(dir);
     const int nz = z + dir_dz(dir);
-    return column_first[grid.column_index(nx, nz)] + spans[index].neighbor[static_cast<std::size_t>(dir)];
+    return column_first[grid.column_index(nx, nz)] +
+           spans[index].neighbor[static_cast<std::size_t>(dir)];
   }
 };
+
+/// Checks a solid heightfield: column_first has column_count() + 1 entries, starts at 0, is
+/// non-decreasing and ends at spans.size(); per column spans are sorted, disjoint and not touching
+/// (min < max, next.min > max), and lie within [0, grid.height]. The message names the column.
+[[nodiscard]] Status validate(const Heightfield& heightfield);
+
+/// Checks a compact heightfield: CSR layout as for Heightfield, spans sorted with open intervals
+/// that do not overlap, per-span arrays sized like spans (distance empty or sized), connections in
+/// range, symmetric and obeying the climb and clearance rules, areas kNullArea or a walkable id,
+/// distances 0 on unwalkable spans and max_distance equal to their maximum when present.
+[[nodiscard]] Status validate(const CompactHeightfield& compact);
+
+/// A content hash of every field (grid, columns, spans), independent of struct padding.
+[[nodiscard]] std::uint64_t content_hash(const Heightfield& heightfield);
+/// A content hash of every field (grid, rules, columns, spans, areas, distances).
+[[nodiscard]] std::uint64_t content_hash(const CompactHeightfield& compact);
 
 }  // namespace leapnav::voxel

@@ -1,0 +1,185 @@
+#include <doctest/doctest.h>
+
+#include "leapnav/voxel/rasterize.hpp"
+#include "leapnav/voxel/walkable.hpp"
+#include "voxel/scenes.hpp"
+
+using namespace leapnav;
+using namespace leapnav::voxel;
+using namespace leapnav::voxel::test;
+
+TEST_SUITE("voxel.walkable") {
+  TEST_CASE("a 44 degree slope is walkable and a 46 degree slope is not") {
+    TriangleMesh mesh;
+    add_ramp(mesh, 0, 4, 0, 4, 0, 44.0);
+    add_ramp(mesh, 0, 4, 0, 4, 0, 46.0);
+    BuildContext ctx;
+    const auto areas = mark_walkable_triangles(mesh, test_params(4, 2, 0), ctx);
+    REQUIRE(areas.ok());
+    CHECK(areas->area ==
+          std::vector<std::uint8_t>{kWalkableArea, kWalkableArea, kNullArea, kNullArea});
+    CHECK(areas->walkable == 2);
+    CHECK(areas->degenerate == 0);
+  }
+  TEST_CASE("a downward-facing triangle is not walkable") {
+    TriangleMesh mesh;
+    mesh.vertices = {{0, 0, 0}, {1, 0, 0}, {0, 0, 1}};
+    mesh.triangles = {{0, 1, 2}};
+    BuildContext ctx;
+    const auto areas = mark_walkable_triangles(mesh, test_params(4, 2, 0), ctx);
+    REQUIRE(areas.ok());
+    CHECK(areas->area[0] == kNullArea);
+  }
+  TEST_CASE("zero-area and non-finite triangles are dropped, counted and warned about") {
+    TriangleMesh mesh;
+    mesh.vertices = {{0, 0, 0}, {1, 0, 0}, {2, 0, 0},
+                     {0, 0, 1}, {1, 0, 1}, {std::numeric_limits<float>::infinity(), 0, 0}};
+    mesh.triangles = {{0, 1, 2}, {0, 0, 3}, {0, 3, 4}, {0, 3, 5}};
+    BuildContext ctx;
+    const auto areas = mark_walkable_triangles(mesh, test_params(4, 2, 0), ctx);
+    REQUIRE(areas.ok());
+    CHECK(areas->area == std::vector<std::uint8_t>{kDroppedTriangle, kDroppedTriangle,
+                                                   kWalkableArea, kDroppedTriangle});
+    CHECK(areas->degenerate == 3);
+    CHECK(ctx.warnings().size() == 1);
+  }
+  TEST_CASE("a triangle using a missing vertex is an error") {
+    TriangleMesh mesh;
+    mesh.vertices = {{0, 0, 0}, {1, 0, 0}};
+    mesh.triangles = {{0, 1, 2}};
+    BuildContext ctx;
+    const auto areas = mark_walkable_triangles(mesh, test_params(4, 2, 0), ctx);
+    REQUIRE_FALSE(areas.ok());
+    CHECK(areas.error().code == ErrorCode::IndexOutOfRange);
+  }
+}
+
+TEST_SUITE("voxel.rasterize") {
+  TEST_CASE("a flat quad gives exactly one span per covered column at its height") {
+    TriangleMesh mesh;
+    add_quad(mesh, 1, 1, 4, 3, 2.2F);
+    const Heightfield hf =
+        rasterize_checked(mesh, test_grid(6, 5, 20, 1.0F, 0.5F), test_params(4, 2, 0));
+    CHECK(hf.spans.size() == 6);
+    for (int z = 0; z < 5; ++z) {
+      for (int x = 0; x < 6; ++x) {
+        const auto spans = column_spans(hf, x, z);
+        const bool covered = x >= 1 && x <= 3 && z >= 1 && z <= 2;
+        REQUIRE(spans.size() == (covered ? 1U : 0U));
+        if (covered) CHECK(spans[0] == Span{4, 5, kWalkableArea});  // floor(4.4) .. ceil(4.4)
+      }
+    }
+  }
+  TEST_CASE("a triangle exactly on cell boundaries covers only the cells it has area in") {
+    TriangleMesh mesh;
+    mesh.vertices = {{1, 0, 1}, {1, 0, 3}, {3, 0, 3}};
+    mesh.triangles = {{0, 1, 2}};
+    const Heightfield hf =
+        rasterize_checked(mesh, test_grid(5, 5, 4, 1.0F, 0.5F), test_params(4, 2, 0));
+    CHECK(hf.spans.size() == 3);
+    CHECK(column_spans(hf, 1, 1).size() == 1);
+    CHECK(column_spans(hf, 1, 2).size() == 1);
+    CHECK(column_spans(hf, 2, 2).size() == 1);
+  }
+  TEST_CASE("a quad exactly on cell boundaries covers exactly its cells") {
+    TriangleMesh mesh;
+    add_quad(mesh, 1, 1, 3, 3, 0.0F);
+    const Heightfield hf =
+        rasterize_checked(mesh, test_grid(5, 5, 4, 1.0F, 0.5F), test_params(4, 2, 0));
+    CHECK(hf.spans.size() == 4);
+    for (int z = 1; z <= 2; ++z) {
+      for (int x = 1; x <= 2; ++x)
+        CHECK(column_spans(hf, x, z) == std::vector<Span>{{0, 1, kWalkableArea}});
+    }
+  }
+  TEST_CASE("a triangle outside the grid gives no spans and one partly outside is clipped") {
+    TriangleMesh outside;
+    add_quad(outside, 10, 10, 12, 12, 0.0F);
+    add_quad(outside, 1, 1, 2, 2, -5.0F);  // below the grid
+    add_quad(outside, 1, 1, 2, 2, 50.0F);  // above the grid
+    const GridSpec grid = test_grid(6, 5, 20, 1.0F, 0.5F);
+    CHECK(rasterize_checked(outside, grid, test_params(4, 2, 0)).spans.empty());
+
+    TriangleMesh partly;
+    add_quad(partly, -3, -2, 2, 1, 1.0F);
+    const Heightfield hf = rasterize_checked(partly, grid, test_params(4, 2, 0));
+    CHECK(hf.spans.size() == 2);  // columns (0, 0) and (1, 0)
+    CHECK(column_spans(hf, 0, 0).size() == 1);
+    CHECK(column_spans(hf, 1, 0).size() == 1);
+  }
+  TEST_CASE("a box on a plane merges its sides with the floor and takes the top's walkable area") {
+    TriangleMesh mesh;
+    add_quad(mesh, 0, 0, 10, 10, 0.0F);
+    add_box(mesh, {4.5F, 0.0F, 4.5F}, {6.5F, 1.0F, 6.5F});
+    const Heightfield hf =
+        rasterize_checked(mesh, test_grid(10, 10, 20, 1.0F, 0.25F), test_params(4, 2, 0));
+    // the box is a hollow shell: its centre column sees the floor and the lid apart
+    CHECK(hf.spans.size() == 101);
+    for (int z = 4; z <= 6; ++z) {
+      for (int x = 4; x <= 6; ++x) {
+        if (x == 5 && z == 5) {
+          CHECK(column_spans(hf, x, z) ==
+                std::vector<Span>{{0, 1, kWalkableArea}, {4, 5, kWalkableArea}});
+        } else {
+          CHECK(column_spans(hf, x, z) == std::vector<Span>{{0, 5, kWalkableArea}});
+        }
+      }
+    }
+    CHECK(column_spans(hf, 3, 3) == std::vector<Span>{{0, 1, kWalkableArea}});
+  }
+  TEST_CASE("a wall far above the floor is its own unwalkable span; a thin one merges by climb") {
+    TriangleMesh mesh;
+    add_quad(mesh, 0, 0, 4, 4, 0.0F);
+    add_quad(mesh, 0, 0, 4, 4, 2.0F);  // a floor 8 cells up: separate span
+    const Heightfield hf =
+        rasterize_checked(mesh, test_grid(4, 4, 20, 1.0F, 0.25F), test_params(4, 2, 0));
+    CHECK(hf.spans.size() == 32);
+    CHECK(column_spans(hf, 1, 1) ==
+          std::vector<Span>{{0, 1, kWalkableArea}, {8, 9, kWalkableArea}});
+  }
+  TEST_CASE("the merged area follows the climb rule") {
+    // an unwalkable box top far above a walkable floor: the higher top decides
+    TriangleMesh tall;
+    add_quad(tall, 0, 0, 1, 1, 0.0F);
+    add_box(tall, {0.25F, 0.0F, 0.25F}, {0.75F, 2.0F, 0.75F});
+    // the box top is walkable, its sides are not; pick a column that sees only the sides
+    const Heightfield hf =
+        rasterize_checked(tall, test_grid(1, 1, 20, 1.0F, 0.25F), test_params(4, 2, 0));
+    REQUIRE(hf.spans.size() == 1);
+    CHECK(hf.spans[0] == Span{0, 9, kWalkableArea});  // top within climb of the sides' top
+
+    TriangleMesh steep;
+    add_quad(steep, 0, 0, 1, 1, 0.0F);
+    steep.vertices.push_back({0.2F, 0.0F, 0.5F});
+    steep.vertices.push_back({0.8F, 0.0F, 0.5F});
+    steep.vertices.push_back({0.5F, 2.0F, 0.5F});
+    steep.triangles.push_back({4, 5, 6});  // a vertical unwalkable triangle 8 cells tall
+    const Heightfield wall =
+        rasterize_checked(steep, test_grid(1, 1, 20, 1.0F, 0.25F), test_params(4, 2, 0));
+    REQUIRE(wall.spans.size() == 1);
+    CHECK(wall.spans[0] == Span{0, 8, kNullArea});
+  }
+  TEST_CASE("the grid must match the areas") {
+    TriangleMesh mesh;
+    add_quad(mesh, 0, 0, 1, 1, 0.0F);
+    TriangleAreas areas;
+    areas.area = {kWalkableArea};
+    BuildContext ctx;
+    const auto hf =
+        rasterize(mesh, areas, test_grid(2, 2, 2, 1.0F, 1.0F), test_params(4, 2, 0), ctx);
+    REQUIRE_FALSE(hf.ok());
+    CHECK(hf.error().code == ErrorCode::InvalidArgument);
+  }
+  TEST_CASE("a memory limit below the grid's needs is refused before allocating") {
+    TriangleMesh mesh;
+    add_quad(mesh, 0, 0, 1, 1, 0.0F);
+    BuildContext ctx;
+    ctx.set_memory_limit(64);
+    const auto areas = mark_walkable_triangles(mesh, test_params(4, 2, 0), ctx);
+    REQUIRE(areas.ok());
+    const auto hf =
+        rasterize(mesh, *areas, test_grid(100, 100, 2, 1.0F, 1.0F), test_params(4, 2, 0), ctx);
+    REQUIRE_FALSE(hf.ok());
+    CHECK(hf.error().code == ErrorCode::MemoryLimit);
+  }
+}

@@ -1,0 +1,42 @@
+// The voxel stage end to end (pipeline.md §1): walkable marking, rasterization, the three
+// filters, the compact heightfield, erosion by the agent radius and the distance field.
+#pragma once
+
+#include <cstdint>
+
+#include "leapnav/core/config.hpp"
+#include "leapnav/core/context.hpp"
+#include "leapnav/core/result.hpp"
+#include "leapnav/core/triangle_mesh.hpp"
+#include "leapnav/voxel/heightfield.hpp"
+
+namespace leapnav::voxel {
+
+/// Counts reported by voxelize().
+struct VoxelStats {
+  std::uint64_t triangles = 0;             ///< triangles in the input mesh
+  std::uint64_t walkable_triangles = 0;    ///< triangles within the slope limit
+  std::uint64_t degenerate_triangles = 0;  ///< zero-area triangles, dropped
+  std::uint64_t spans = 0;                 ///< solid spans after merging
+  std::uint64_t compact_spans = 0;         ///< open walkable spans before erosion
+  std::uint64_t walkable_spans = 0;        ///< open walkable spans after erosion
+};
+
+/// What the voxel stage hands on: the filtered solid heightfield (the jump-link stage builds its
+/// obstacle field from it), the eroded compact heightfield with its distance field, and counts.
+struct VoxelOutput {
+  Heightfield solid;
+  CompactHeightfield compact;
+  VoxelStats stats;
+};
+
+/// Runs the voxel stage on `mesh` with `config` on a grid covering the mesh bounds
+/// (make_grid(mesh.bounds(), cell_size, cell_height)). Validates the config and the mesh first.
+/// Times the stages "rasterize" (marking included), "filter", "compact", "erode" and
+/// "distance_field" in ctx and runs on ctx.threads(). A mesh with no walkable area gives empty
+/// compact spans and a warning, not an error. Errors: InvalidArgument (config, grid too large),
+/// NonFinite, IndexOutOfRange, EmptyInput (no triangles), MemoryLimit, Cancelled.
+[[nodiscard]] Result<VoxelOutput> voxelize(const TriangleMesh& mesh, const BuildConfig& config,
+                                           BuildContext& ctx);
+
+}  // namespace leapnav::voxel

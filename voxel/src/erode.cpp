@@ -1,0 +1,59 @@
+// Erosion by the agent radius (pipeline.md §1): chamfer distance (2 per axis step, 3 per
+// diagonal) to the nearest boundary span, where a boundary span is unwalkable or lacks one of its
+// 4 walkable neighbours; spans with distance < 2 * walkable_radius become kNullArea.
+#include "leapnav/voxel/erode.hpp"
+
+#include <atomic>
+
+#include "chamfer.hpp"
+#include "leapnav/core/parallel.hpp"
+
+namespace leapnav::voxel {
+
+Result<CompactHeightfield> erode(CompactHeightfield compact, const VoxelParams& params,
+                                 BuildContext& ctx) {
+  LEAPNAV_TRY(ctx.check_cancel("erode"));
+  compact.distance.clear();
+  compact.max_distance = 0;
+  if (params.walkable_radius <= 0) return compact;
+  const GridSpec& grid = compact.grid;
+  const std::size_t total = compact.spans.size();
+  LEAPNAV_TRY(ctx.check_memory("erode: distances", total * sizeof(std::uint16_t)));
+  std::vector<std::uint16_t> dist(total, 0xFFFF);
+
+  // boundary spans
+  parallel_for(
+      ctx.threads(), 0, static_cast<std::size_t>(grid.depth), 32,
+      [&](std::size_t z0, std::size_t z1) {
+        for (int z = static_cast<int>(z0); z < static_cast<int>(z1); ++z) {
+          for (int x = 0; x < grid.width; ++x) {
+            const std::size_t c = grid.column_index(x, z);
+            for (std::uint32_t i = compact.first(c); i < compact.end(c); ++i) {
+              if (compact.areas[i] == kNullArea) {
+                dist[i] = 0;
+                continue;
+              }
+              int walkable_neighbors = 0;
+              for (int dir = 0; dir < 4; ++dir) {
+                if (compact.spans[i].neighbor[static_cast<std::size_t>(dir)] == kNotConnected)
+                  continue;
+                walkable_neighbors +=
+                    compact.areas[compact.neighbor_index(x, z, i, dir)] != kNullArea;
+              }
+              if (walkable_neighbors != 4) dist[i] = 0;
+            }
+          }
+        }
+      });
+  LEAPNAV_TRY(ctx.check_cancel("erode"));
+  detail::chamfer_transform(compact, dist);
+  LEAPNAV_TRY(ctx.check_cancel("erode"));
+
+  const int threshold = 2 * params.walkable_radius;
+  for (std::size_t i = 0; i < total; ++i) {
+    if (int{dist[i]} < threshold) compact.areas[i] = kNullArea;
+  }
+  return compact;
+}
+
+}  // namespace leapnav::voxel

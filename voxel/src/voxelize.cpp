@@ -1,0 +1,64 @@
+// The voxel stage end to end (pipeline.md §1): validate the inputs, make the grid over the mesh
+// bounds, then marking + rasterization, the three filters, the compact heightfield, erosion and
+// the distance field, each timed in the BuildContext under its stage name.
+#include "leapnav/voxel/voxelize.hpp"
+
+#include <string>
+
+#include "leapnav/core/grid.hpp"
+#include "leapnav/voxel/compact.hpp"
+#include "leapnav/voxel/distance_field.hpp"
+#include "leapnav/voxel/erode.hpp"
+#include "leapnav/voxel/filters.hpp"
+#include "leapnav/voxel/rasterize.hpp"
+#include "leapnav/voxel/walkable.hpp"
+
+namespace leapnav::voxel {
+
+Result<VoxelOutput> voxelize(const TriangleMesh& mesh, const BuildConfig& config,
+                             BuildContext& ctx) {
+  LEAPNAV_TRY(validate(config));
+  LEAPNAV_TRY(validate(mesh));
+  if (mesh.triangles.empty())
+    return make_error(ErrorCode::EmptyInput, mesh.name + ": the mesh has no triangles");
+  const VoxelParams params = derive_voxel_params(config);
+  LEAPNAV_TRY_ASSIGN(const GridSpec grid,
+                     make_grid(mesh.bounds(), params.cell_size, params.cell_height));
+  LEAPNAV_TRY(ctx.check_cancel("rasterize"));
+
+  VoxelOutput out;
+  out.stats.triangles = mesh.triangles.size();
+  {
+    auto timer = ctx.scoped_timer("rasterize");
+    LEAPNAV_TRY_ASSIGN(const TriangleAreas areas, mark_walkable_triangles(mesh, params, ctx));
+    out.stats.walkable_triangles = areas.walkable;
+    out.stats.degenerate_triangles = areas.degenerate;
+    LEAPNAV_TRY_ASSIGN(out.solid, rasterize(mesh, areas, grid, params, ctx));
+  }
+  out.stats.spans = out.solid.spans.size();
+  {
+    auto timer = ctx.scoped_timer("filter");
+    LEAPNAV_TRY_ASSIGN(out.solid, filter_low_hanging_obstacles(std::move(out.solid), params, ctx));
+    LEAPNAV_TRY_ASSIGN(out.solid, filter_ledges(std::move(out.solid), params, ctx));
+    LEAPNAV_TRY_ASSIGN(out.solid, filter_low_clearance(std::move(out.solid), params, ctx));
+  }
+  {
+    auto timer = ctx.scoped_timer("compact");
+    LEAPNAV_TRY_ASSIGN(out.compact, build_compact(out.solid, params, ctx));
+  }
+  out.stats.compact_spans = out.compact.spans.size();
+  {
+    auto timer = ctx.scoped_timer("erode");
+    LEAPNAV_TRY_ASSIGN(out.compact, erode(std::move(out.compact), params, ctx));
+  }
+  {
+    auto timer = ctx.scoped_timer("distance_field");
+    LEAPNAV_TRY_ASSIGN(out.compact, distance_field(std::move(out.compact), ctx));
+  }
+  for (const std::uint8_t area : out.compact.areas) out.stats.walkable_spans += area != kNullArea;
+  if (out.stats.walkable_spans == 0)
+    ctx.warn(mesh.name + ": no walkable area after filtering and erosion");
+  return out;
+}
+
+}  // namespace leapnav::voxel
