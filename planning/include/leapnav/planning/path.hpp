@@ -1,0 +1,98 @@
+// Path queries' value types: the request, the options and the result. A path is a list of
+// segments over one flat point array so that walk and (later) jump segments alternate without
+// per-segment allocations; consecutive segments share their joining point.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "leapnav/core/geometry.hpp"
+#include "leapnav/mesh/navmesh.hpp"
+
+namespace leapnav::plan {
+
+/// The outcome of a path query with valid input. Invalid input (non-finite points, negative
+/// extents, a zero node limit) is not a status: find_path returns an Error (ErrorCode::NonFinite
+/// or ErrorCode::InvalidArgument) through Result instead, so a status is always about the mesh.
+enum class PathStatus : std::uint8_t {
+  Found,           ///< a path from the start to the goal
+  Partial,         ///< the node limit was reached: a path to the reached polygon nearest the goal
+  NoPath,          ///< the goal's polygon is not reachable from the start's (different islands)
+  StartNotOnMesh,  ///< no polygon within the search extent of the start
+  GoalNotOnMesh,   ///< no polygon within the search extent of the goal
+};
+
+/// A stable lower-case name ("no_path").
+[[nodiscard]] std::string_view to_string(PathStatus status) noexcept;
+
+enum class SegmentKind : std::uint8_t {
+  Walk,  ///< a polyline on the mesh through the segment's corridor
+  Jump,  ///< a ballistic jump from points[first] to points[first + 1] (jump stage)
+};
+
+inline constexpr std::uint32_t kNoLink = 0xFFFFFFFFU;
+
+/// One piece of a path. Its points are Path::points[first .. last] (inclusive; last > first), its
+/// polygons Path::corridor[corridor_first .. corridor_last] (inclusive).
+struct PathSegment {
+  SegmentKind kind = SegmentKind::Walk;
+  std::uint32_t first = 0;
+  std::uint32_t last = 0;
+  std::uint32_t corridor_first = 0;
+  std::uint32_t corridor_last = 0;
+  float jump_height = 0.0F;      ///< Jump only: apex height above the start, h [units: m]
+  float jump_distance = 0.0F;    ///< Jump only: fitted horizontal distance d' [units: m]
+  std::uint32_t link = kNoLink;  ///< Jump only: the jump link id
+};
+
+/// Where to search from and to.
+struct PathRequest {
+  Vec3 start;
+  Vec3 goal;
+};
+
+/// How A* scores crossing a portal.
+enum class CrossingPoint : std::uint8_t {
+  Midpoint,       ///< the portal's midpoint (Detour)
+  ClosestToLine,  ///< the portal point closest to the segment start-goal (default: shorter paths)
+};
+
+struct QueryOptions {
+  /// Half size of the box searched around the start and the goal for a polygon [units: m]
+  /// [range: >= 0, finite].
+  Vec3 search_extent{2.0F, 4.0F, 2.0F};
+  /// Largest number of A* node expansions before returning a Partial path [range: >= 1].
+  std::uint32_t max_nodes = 65536;
+  CrossingPoint crossing = CrossingPoint::ClosestToLine;
+};
+
+/// A path on the mesh. Empty (no points, no segments) unless the status is Found or Partial.
+struct Path {
+  PathStatus status = PathStatus::NoPath;
+  /// Corners from start to end, lifted to 3-D with mesh::height_at [units: m]. The first point is
+  /// the start located on the mesh, the last the goal located on the mesh (Partial: the point of
+  /// the last corridor polygon nearest the goal).
+  std::vector<Vec3> points;
+  std::vector<PathSegment> segments;
+  /// The polygons crossed, start polygon first.
+  std::vector<mesh::PolyId> corridor;
+  /// Length of the corners' polyline in the xz plane, the quantity the planner minimises [units:
+  /// m].
+  double length = 0.0;
+  /// Length of the polyline through the 3-D points [units: m].
+  double length_3d = 0.0;
+  std::uint32_t nodes_expanded = 0;  ///< A* expansions this query used
+
+  void clear() {
+    status = PathStatus::NoPath;
+    points.clear();
+    segments.clear();
+    corridor.clear();
+    length = 0.0;
+    length_3d = 0.0;
+    nodes_expanded = 0;
+  }
+};
+
+}  // namespace leapnav::plan

@@ -1,0 +1,114 @@
+// Path queries on a navmesh (pipeline.md §3, thesis §3.2): locate the start and goal polygons
+// through an R-tree over polygon bounds, A* over the navigation graph whose search nodes are the
+// arcs (entering a polygon through a portal at a fixed crossing point), then the simple stupid
+// funnel over the corridor's portals. A Planner is immutable and shared between threads; each
+// thread queries through its own NavQuery, which owns the search buffers (no allocation per query
+// once they have grown).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "leapnav/core/geometry.hpp"
+#include "leapnav/core/result.hpp"
+#include "leapnav/mesh/navmesh.hpp"
+#include "leapnav/planning/funnel.hpp"
+#include "leapnav/planning/graph.hpp"
+#include "leapnav/planning/path.hpp"
+
+namespace leapnav::plan {
+
+/// A point located on the mesh.
+struct Location {
+  mesh::PolyId poly{};
+  /// The point of the polygon nearest the query point: its xz clamped into the polygon, its y
+  /// from mesh::height_at [units: m].
+  Vec3 point;
+  float distance = 0.0F;  ///< 3-D distance from the query point to `point` [units: m]
+  bool inside = false;    ///< the query point's xz lies inside the polygon
+};
+
+/// The shared, read-only planning data of one navmesh: the graph, islands, portal geometry and
+/// the spatial index. Holds a pointer to the mesh, which must outlive it and stay unchanged.
+class Planner {
+ public:
+  /// Checks the mesh with mesh::validate and builds the planning data.
+  [[nodiscard]] static Result<Planner> create(const mesh::NavMesh& mesh);
+
+  Planner(Planner&&) noexcept;
+  Planner& operator=(Planner&&) noexcept;
+  Planner(const Planner&) = delete;
+  Planner& operator=(const Planner&) = delete;
+  ~Planner();
+
+  [[nodiscard]] const mesh::NavMesh& mesh() const;
+  [[nodiscard]] const NavGraph& graph() const;
+  /// The island (connected component of the graph) of polygon p.
+  [[nodiscard]] std::uint32_t island(mesh::PolyId p) const;
+
+  /// Among the polygons whose bounds meet the box point ± extent, the one whose surface is
+  /// nearest the point: for a polygon containing the point's xz this is |height_at - y|, for the
+  /// others the 3-D distance to the polygon's nearest point; the nearest point must itself lie in
+  /// the box. Ties go to the lower polygon id. nullopt when no polygon qualifies. Errors on
+  /// non-finite input or a negative extent. Safe to call from several threads at once.
+  [[nodiscard]] Result<std::optional<Location>> locate(Vec3 point, Vec3 extent) const;
+
+  struct Impl;
+  /// Implementation access for the query code in this library.
+  [[nodiscard]] const Impl& impl() const { return *impl_; }
+
+ private:
+  explicit Planner(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+/// Per-thread query state over a shared Planner (which must outlive it).
+class NavQuery {
+ public:
+  explicit NavQuery(const Planner& planner);
+  NavQuery(NavQuery&&) noexcept;
+  NavQuery& operator=(NavQuery&&) noexcept;
+  NavQuery(const NavQuery&) = delete;
+  NavQuery& operator=(const NavQuery&) = delete;
+  ~NavQuery();
+
+  /// A path from start to goal. Errors only on invalid input (see PathStatus).
+  [[nodiscard]] Result<Path> find_path(Vec3 start, Vec3 goal, const QueryOptions& options = {});
+  /// The same, writing into `out` and reusing its buffers.
+  [[nodiscard]] Status find_path(Vec3 start, Vec3 goal, const QueryOptions& options, Path& out);
+
+  /// The A* cost of the last Found query: the length of the crossing-point polyline from the start
+  /// through the corridor's crossing points to the goal, in xz [units: m].
+  [[nodiscard]] double last_search_cost() const;
+
+ private:
+  struct Scratch;
+  const Planner* planner_;
+  std::unique_ptr<Scratch> scratch_;
+};
+
+/// The crossing point A* uses for portal (a, b) under `model`, given the query's start and goal.
+[[nodiscard]] Vec2 crossing_point(Vec2 a, Vec2 b, Vec2 start, Vec2 goal, CrossingPoint model);
+
+/// locate() on a mesh without a Planner (builds one; for one-off calls).
+[[nodiscard]] Result<std::optional<Location>> locate(const mesh::NavMesh& mesh, Vec3 point,
+                                                     Vec3 search_extent);
+
+/// find_path() on a mesh without a Planner (builds one; for one-off calls). Errors also when the
+/// mesh fails mesh::validate.
+[[nodiscard]] Result<Path> find_path(const mesh::NavMesh& mesh, Vec3 start, Vec3 goal,
+                                     const QueryOptions& options = {});
+
+/// Many queries on `threads` threads (0 = all, 1 = sequential) through leapnav::parallel_for,
+/// one NavQuery per chunk; result i answers request i, identical for any thread count.
+[[nodiscard]] std::vector<Result<Path>> find_paths(const Planner& planner,
+                                                   std::span<const PathRequest> requests,
+                                                   const QueryOptions& options, int threads);
+[[nodiscard]] std::vector<Result<Path>> find_paths(const mesh::NavMesh& mesh,
+                                                   std::span<const PathRequest> requests,
+                                                   const QueryOptions& options, int threads);
+
+}  // namespace leapnav::plan

@@ -1,0 +1,104 @@
+// Navigation graph construction (pipeline.md §3): one vertex per polygon, a walk arc per polygon
+// edge with a neighbour, CSR in polygon order then edge order, so arc ids are deterministic.
+// Islands by union-find over all arcs taken as undirected.
+#include "leapnav/planning/graph.hpp"
+
+#include <numeric>
+#include <string>
+
+namespace leapnav::plan {
+
+NavGraph build_graph(const mesh::NavMesh& mesh) {
+  NavGraph graph;
+  const std::size_t polygons = mesh.polygon_count();
+  graph.arc_first.assign(polygons + 1, 0);
+  for (std::size_t p = 0; p < polygons; ++p) {
+    std::uint32_t count = 0;
+    for (std::uint32_t s = mesh.poly_first[p]; s < mesh.poly_first[p + 1]; ++s) {
+      if (mesh.poly_neighbors[s] != mesh::kNoPoly) ++count;
+    }
+    graph.arc_first[p + 1] = graph.arc_first[p] + count;
+  }
+  const std::size_t arcs = graph.arc_first[polygons];
+  graph.arc_source.reserve(arcs);
+  graph.arc_target.reserve(arcs);
+  graph.arc_kind.reserve(arcs);
+  graph.arc_index.reserve(arcs);
+  for (std::size_t p = 0; p < polygons; ++p) {
+    for (std::uint32_t s = mesh.poly_first[p]; s < mesh.poly_first[p + 1]; ++s) {
+      if (mesh.poly_neighbors[s] == mesh::kNoPoly) continue;
+      graph.arc_source.push_back(static_cast<std::uint32_t>(p));
+      graph.arc_target.push_back(mesh.poly_neighbors[s]);
+      graph.arc_kind.push_back(EdgeKind::Walk);
+      graph.arc_index.push_back(s);
+    }
+  }
+  return graph;
+}
+
+Status validate(const NavGraph& graph, const mesh::NavMesh& mesh) {
+  const auto fail = [](const std::string& what) {
+    return make_error(ErrorCode::Internal, "NavGraph: " + what);
+  };
+  const std::size_t polygons = mesh.polygon_count();
+  if (graph.arc_first.size() != polygons + 1) return fail("arc_first size != polygons + 1");
+  if (graph.arc_first.front() != 0) return fail("arc_first[0] != 0");
+  const std::size_t arcs = graph.arc_target.size();
+  if (graph.arc_first.back() != arcs) return fail("arc_first back != arc count");
+  if (graph.arc_source.size() != arcs || graph.arc_kind.size() != arcs ||
+      graph.arc_index.size() != arcs) {
+    return fail("arc arrays differ in size");
+  }
+  for (std::size_t p = 0; p < polygons; ++p) {
+    if (graph.arc_first[p] > graph.arc_first[p + 1]) return fail("arc_first not monotone");
+    for (std::uint32_t a = graph.arc_first[p]; a < graph.arc_first[p + 1]; ++a) {
+      const std::string where = "arc " + std::to_string(a) + ": ";
+      if (graph.arc_source[a] != p) return fail(where + "source does not match arc_first");
+      if (graph.arc_target[a] >= polygons) return fail(where + "target out of range");
+      if (graph.arc_kind[a] != EdgeKind::Walk) continue;
+      const std::uint32_t slot = graph.arc_index[a];
+      if (slot < mesh.poly_first[p] || slot >= mesh.poly_first[p + 1]) {
+        return fail(where + "portal slot outside its source polygon");
+      }
+      if (mesh.poly_neighbors[slot] != graph.arc_target[a]) {
+        return fail(where + "portal slot's neighbour is not the target");
+      }
+      bool reverse = false;
+      const std::uint32_t q = graph.arc_target[a];
+      for (std::uint32_t b = graph.arc_first[q]; b < graph.arc_first[q + 1]; ++b) {
+        if (graph.arc_kind[b] == EdgeKind::Walk && graph.arc_target[b] == p) reverse = true;
+      }
+      if (!reverse) return fail(where + "walk arc without its reverse");
+    }
+  }
+  return {};
+}
+
+std::vector<std::uint32_t> connected_components(const NavGraph& graph) {
+  const std::size_t n = graph.vertex_count();
+  std::vector<std::uint32_t> parent(n);
+  std::iota(parent.begin(), parent.end(), 0U);
+  const auto find = [&parent](std::uint32_t v) {
+    while (parent[v] != v) {
+      parent[v] = parent[parent[v]];
+      v = parent[v];
+    }
+    return v;
+  };
+  for (std::size_t a = 0; a < graph.arc_count(); ++a) {
+    const std::uint32_t r1 = find(graph.arc_source[a]);
+    const std::uint32_t r2 = find(graph.arc_target[a]);
+    // note: the smaller root wins so each root is its component's lowest polygon id.
+    if (r1 < r2) parent[r2] = r1;
+    if (r2 < r1) parent[r1] = r2;
+  }
+  std::vector<std::uint32_t> component(n, 0);
+  std::uint32_t next = 0;
+  for (std::uint32_t v = 0; v < n; ++v) {
+    const std::uint32_t root = find(v);
+    component[v] = root == v ? next++ : component[root];
+  }
+  return component;
+}
+
+}  // namespace leapnav::plan

@@ -1,0 +1,171 @@
+// Planner construction and point location (pipeline.md §3 "Locate"): an R-tree (Boost.Geometry,
+// packed bulk load, so deterministic) over the polygons' 3-D bounds; candidates meeting the query
+// box are ranked by the distance from the query point to their surface, ties to the lower id.
+#include <boost/iterator/function_output_iterator.hpp>
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "planner_impl.hpp"
+
+namespace leapnav::plan {
+namespace {
+
+Status check_point(Vec3 p, const char* what) {
+  if (!is_finite(p)) {
+    return make_error(ErrorCode::NonFinite, std::string("locate: ") + what + " is not finite");
+  }
+  return {};
+}
+
+Status check_extent(Vec3 e) {
+  if (!is_finite(e)) return make_error(ErrorCode::NonFinite, "search extent is not finite");
+  if (e.x < 0.0F || e.y < 0.0F || e.z < 0.0F) {
+    return make_error(ErrorCode::InvalidArgument, "search extent has a negative component");
+  }
+  return {};
+}
+
+}  // namespace
+
+Planner::Planner(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Planner::Planner(Planner&&) noexcept = default;
+Planner& Planner::operator=(Planner&&) noexcept = default;
+Planner::~Planner() = default;
+
+const mesh::NavMesh& Planner::mesh() const {
+  return *impl_->mesh;
+}
+const NavGraph& Planner::graph() const {
+  return impl_->graph;
+}
+std::uint32_t Planner::island(mesh::PolyId p) const {
+  return impl_->island[mesh::index(p)];
+}
+
+Result<Planner> Planner::create(const mesh::NavMesh& mesh) {
+  LEAPNAV_TRY(mesh::validate(mesh));
+  auto impl = std::make_unique<Impl>();
+  impl->mesh = &mesh;
+  impl->graph = build_graph(mesh);
+  impl->island = connected_components(impl->graph);
+  impl->xz_vertices.reserve(mesh.vertices.size());
+  for (const Vec3& v : mesh.vertices) impl->xz_vertices.push_back(xz(v));
+  const std::size_t arcs = impl->graph.arc_count();
+  impl->arc_left.resize(arcs);
+  impl->arc_right.resize(arcs);
+  impl->arc_mid.resize(arcs);
+  for (std::size_t a = 0; a < arcs; ++a) {
+    const std::uint32_t slot = impl->graph.arc_index[a];
+    const std::uint32_t p = impl->graph.arc_source[a];
+    const std::uint32_t next = slot + 1 == mesh.poly_first[p + 1] ? mesh.poly_first[p] : slot + 1;
+    // note: polygons are CCW, so walking out through edge (v_slot, v_next) the interior lies
+    // behind, v_slot on the right and v_next on the left.
+    const Vec2 right = impl->xz_vertices[mesh.poly_vertices[slot]];
+    const Vec2 left = impl->xz_vertices[mesh.poly_vertices[next]];
+    impl->arc_left[a] = left;
+    impl->arc_right[a] = right;
+    impl->arc_mid[a] = {0.5F * (left.x + right.x), 0.5F * (left.y + right.y)};
+  }
+  std::vector<RtreeValue> boxes;
+  boxes.reserve(mesh.polygon_count());
+  for (std::uint32_t p = 0; p < mesh.polygon_count(); ++p) {
+    const AABB& b = mesh.poly_bounds[p];
+    boxes.emplace_back(
+        RtreeBox(RtreePoint(b.min.x, b.min.y, b.min.z), RtreePoint(b.max.x, b.max.y, b.max.z)), p);
+  }
+  impl->rtree = Rtree(boxes.begin(), boxes.end());
+  return Planner(std::move(impl));
+}
+
+Vec2 Planner::Impl::closest_point(std::uint32_t p, Vec2 point, bool& inside) const {
+  const std::uint32_t first = mesh->poly_first[p];
+  const std::uint32_t last = mesh->poly_first[p + 1];
+  inside = true;
+  for (std::uint32_t s = first; s < last; ++s) {
+    const Vec2 a = xz_vertices[mesh->poly_vertices[s]];
+    const Vec2 b = xz_vertices[mesh->poly_vertices[s + 1 == last ? first : s + 1]];
+    if (cross(b - a, point - a) < 0.0F) {
+      inside = false;
+      break;
+    }
+  }
+  if (inside) return point;
+  float best = std::numeric_limits<float>::max();
+  Vec2 best_point = point;
+  for (std::uint32_t s = first; s < last; ++s) {
+    const Vec2 a = xz_vertices[mesh->poly_vertices[s]];
+    const Vec2 b = xz_vertices[mesh->poly_vertices[s + 1 == last ? first : s + 1]];
+    const Vec2 ab = b - a;
+    const float len2 = dot(ab, ab);
+    float t = len2 > 0.0F ? dot(point - a, ab) / len2 : 0.0F;
+    t = std::clamp(t, 0.0F, 1.0F);
+    const Vec2 q = a + ab * t;
+    const Vec2 d = point - q;
+    const float dist2 = dot(d, d);
+    if (dist2 < best) {
+      best = dist2;
+      best_point = q;
+    }
+  }
+  return best_point;
+}
+
+float Planner::Impl::height(std::uint32_t p, Vec2 point) const {
+  const float h = mesh::height_at(*mesh, mesh::PolyId{p}, point.x, point.y);
+  if (std::isfinite(h)) return h;
+  // note: fall back to the plane through the polygon's first three vertices.
+  const auto verts = mesh->polygon(mesh::PolyId{p});
+  const Vec3 a = mesh->vertices[verts[0]];
+  const Vec3 b = mesh->vertices[verts[1]];
+  const Vec3 c = mesh->vertices[verts[2]];
+  const Vec3 n = cross(b - a, c - a);
+  if (std::fabs(n.y) < 1e-12F) return a.y;
+  return a.y - (n.x * (point.x - a.x) + n.z * (point.y - a.z)) / n.y;
+}
+
+bool Planner::Impl::locate(Vec3 point, Vec3 extent, Location& out) const {
+  const RtreeBox query(RtreePoint(point.x - extent.x, point.y - extent.y, point.z - extent.z),
+                       RtreePoint(point.x + extent.x, point.y + extent.y, point.z + extent.z));
+  float best = std::numeric_limits<float>::infinity();
+  bool found = false;
+  const Vec2 p2 = xz(point);
+  rtree.query(bgi::intersects(query),
+              boost::make_function_output_iterator([&](const RtreeValue& value) {
+                const std::uint32_t p = value.second;
+                bool inside = false;
+                const Vec2 q = closest_point(p, p2, inside);
+                const float y = height(p, q);
+                const Vec3 surface{q.x, y, q.y};
+                if (std::fabs(surface.x - point.x) > extent.x ||
+                    std::fabs(surface.y - point.y) > extent.y ||
+                    std::fabs(surface.z - point.z) > extent.z) {
+                  return;
+                }
+                const float d = distance(surface, point);
+                if (d < best || (d == best && p < mesh::index(out.poly))) {
+                  best = d;
+                  found = true;
+                  out.poly = mesh::PolyId{p};
+                  out.point = surface;
+                  out.distance = d;
+                  out.inside = inside;
+                }
+              }));
+  return found;
+}
+
+Result<std::optional<Location>> Planner::locate(Vec3 point, Vec3 extent) const {
+  LEAPNAV_TRY(check_point(point, "point"));
+  LEAPNAV_TRY(check_extent(extent));
+  Location location;
+  if (!impl_->locate(point, extent, location)) return std::optional<Location>{};
+  return std::optional<Location>{location};
+}
+
+Result<std::optional<Location>> locate(const mesh::NavMesh& mesh, Vec3 point, Vec3 search_extent) {
+  LEAPNAV_TRY_ASSIGN(Planner planner, Planner::create(mesh));
+  return planner.locate(point, search_extent);
+}
+
+}  // namespace leapnav::plan

@@ -1,0 +1,41 @@
+// Private planning data shared by the query code: the R-tree over polygon bounds (Boost.Geometry,
+// kept out of the public headers), portal ends per arc, and xz vertex positions.
+#pragma once
+
+#include <boost/geometry.hpp>
+#include <boost/geometry/index/rtree.hpp>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "leapnav/planning/query.hpp"
+
+namespace leapnav::plan {
+
+namespace bg = boost::geometry;
+namespace bgi = boost::geometry::index;
+using RtreePoint = bg::model::point<float, 3, bg::cs::cartesian>;
+using RtreeBox = bg::model::box<RtreePoint>;
+using RtreeValue = std::pair<RtreeBox, std::uint32_t>;
+using Rtree = bgi::rtree<RtreeValue, bgi::quadratic<16>>;
+
+struct Planner::Impl {
+  const mesh::NavMesh* mesh = nullptr;
+  NavGraph graph;
+  std::vector<std::uint32_t> island;  ///< per polygon
+  std::vector<Vec2> xz_vertices;      ///< mesh vertices in xz
+  /// Per arc: the portal's ends as seen walking from the source polygon, and its midpoint.
+  std::vector<Vec2> arc_left;
+  std::vector<Vec2> arc_right;
+  std::vector<Vec2> arc_mid;
+  Rtree rtree;
+
+  /// locate() without input checks; false when nothing qualifies.
+  bool locate(Vec3 point, Vec3 extent, Location& out) const;
+  /// The point of polygon p nearest `point` in xz (the point itself when inside).
+  [[nodiscard]] Vec2 closest_point(std::uint32_t p, Vec2 point, bool& inside) const;
+  /// height_at with a fallback to the vertex plane when the detail gives no finite height.
+  [[nodiscard]] float height(std::uint32_t p, Vec2 point) const;
+};
+
+}  // namespace leapnav::plan

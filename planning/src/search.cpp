@@ -1,0 +1,373 @@
+// Path queries (pipeline.md §3): locate both ends, A* over the graph's arcs, then the funnel.
+// A* search nodes are arcs: "entered the arc's target polygon at the arc's crossing point", plus a
+// goal node; the cost of moving from one arc to the next is the xz distance between their crossing
+// points, and the heuristic the straight xz distance to the goal (admissible and consistent, so a
+// closed node is final and the cost equals Dijkstra's on the same arc graph). Node state lives in
+// per-query buffers stamped with a generation counter; the open list is a binary heap.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <string>
+
+#include "leapnav/core/parallel.hpp"
+#include "planner_impl.hpp"
+
+namespace leapnav::plan {
+namespace {
+
+constexpr std::uint32_t kStartNode = 0xFFFFFFFEU;
+constexpr float kInfinity = std::numeric_limits<float>::infinity();
+
+float dist(Vec2 a, Vec2 b) {
+  return distance(a, b);
+}
+
+Status check_options(const QueryOptions& options) {
+  const Vec3 e = options.search_extent;
+  if (!is_finite(e))
+    return make_error(ErrorCode::NonFinite, "find_path: search extent is not finite");
+  if (e.x < 0.0F || e.y < 0.0F || e.z < 0.0F) {
+    return make_error(ErrorCode::InvalidArgument,
+                      "find_path: search extent has a negative component");
+  }
+  if (options.max_nodes == 0) {
+    return make_error(ErrorCode::InvalidArgument, "find_path: max_nodes must be at least 1");
+  }
+  return {};
+}
+
+}  // namespace
+
+std::string_view to_string(PathStatus status) noexcept {
+  switch (status) {
+    case PathStatus::Found:
+      return "found";
+    case PathStatus::Partial:
+      return "partial";
+    case PathStatus::NoPath:
+      return "no_path";
+    case PathStatus::StartNotOnMesh:
+      return "start_not_on_mesh";
+    case PathStatus::GoalNotOnMesh:
+      return "goal_not_on_mesh";
+  }
+  return "unknown";
+}
+
+Vec2 crossing_point(Vec2 a, Vec2 b, Vec2 start, Vec2 goal, CrossingPoint model) {
+  if (model == CrossingPoint::Midpoint) return {0.5F * (a.x + b.x), 0.5F * (a.y + b.y)};
+  const Vec2 ab = b - a;
+  const Vec2 st = goal - start;
+  const float denom = cross(ab, st);
+  if (denom != 0.0F) {
+    const Vec2 as = start - a;
+    const float u = cross(as, st) / denom;
+    const float v = cross(as, ab) / denom;
+    if (u >= 0.0F && u <= 1.0F && v >= 0.0F && v <= 1.0F) return a + ab * u;
+  }
+  // no crossing: the closest pair of points involves an end of one of the segments
+  const float ab2 = dot(ab, ab);
+  const auto on_portal = [&](Vec2 p) {
+    const float t = ab2 > 0.0F ? std::clamp(dot(p - a, ab) / ab2, 0.0F, 1.0F) : 0.0F;
+    return a + ab * t;
+  };
+  const float st2 = dot(st, st);
+  const auto to_line = [&](Vec2 p) {
+    const float t = st2 > 0.0F ? std::clamp(dot(p - start, st) / st2, 0.0F, 1.0F) : 0.0F;
+    return dist(p, start + st * t);
+  };
+  const Vec2 ps = on_portal(start);
+  const Vec2 pg = on_portal(goal);
+  Vec2 best = ps;
+  float best_d = dist(ps, start);
+  if (const float d = dist(pg, goal); d < best_d) {
+    best_d = d;
+    best = pg;
+  }
+  if (const float d = to_line(a); d < best_d) {
+    best_d = d;
+    best = a;
+  }
+  if (const float d = to_line(b); d < best_d) best = b;
+  return best;
+}
+
+struct NavQuery::Scratch {
+  struct Node {
+    Vec2 pos;
+    float g = kInfinity;
+    std::uint32_t parent = kStartNode;
+    std::uint32_t generation = 0;
+    std::uint32_t closed = 0;
+  };
+  struct HeapEntry {
+    float f;
+    std::uint32_t node;
+  };
+  std::vector<Node> nodes;  ///< per arc, then the goal node
+  std::vector<HeapEntry> heap;
+  std::uint32_t generation = 0;
+  std::vector<std::uint32_t> arcs;
+  std::vector<Portal> portals;
+  std::vector<Corner> corners;
+  double last_cost = 0.0;
+};
+
+NavQuery::NavQuery(const Planner& planner)
+    : planner_(&planner), scratch_(std::make_unique<Scratch>()) {
+  scratch_->nodes.resize(planner.graph().arc_count() + 1);
+  scratch_->heap.reserve(256);
+}
+NavQuery::NavQuery(NavQuery&&) noexcept = default;
+NavQuery& NavQuery::operator=(NavQuery&&) noexcept = default;
+NavQuery::~NavQuery() = default;
+
+double NavQuery::last_search_cost() const {
+  return scratch_->last_cost;
+}
+
+Result<Path> NavQuery::find_path(Vec3 start, Vec3 goal, const QueryOptions& options) {
+  Path path;
+  LEAPNAV_TRY(find_path(start, goal, options, path));
+  return path;
+}
+
+Status NavQuery::find_path(Vec3 start, Vec3 goal, const QueryOptions& options, Path& out) {
+  out.clear();
+  if (!is_finite(start)) return make_error(ErrorCode::NonFinite, "find_path: start is not finite");
+  if (!is_finite(goal)) return make_error(ErrorCode::NonFinite, "find_path: goal is not finite");
+  LEAPNAV_TRY(check_options(options));
+  const Planner::Impl& impl = planner_->impl();
+  const NavGraph& graph = impl.graph;
+  Scratch& s = *scratch_;
+  s.last_cost = 0.0;
+
+  Location from;
+  Location to;
+  if (!impl.locate(start, options.search_extent, from)) {
+    out.status = PathStatus::StartNotOnMesh;
+    return {};
+  }
+  if (!impl.locate(goal, options.search_extent, to)) {
+    out.status = PathStatus::GoalNotOnMesh;
+    return {};
+  }
+  const std::uint32_t start_poly = mesh::index(from.poly);
+  const std::uint32_t goal_poly = mesh::index(to.poly);
+  const Vec2 s2 = xz(from.point);
+  const Vec2 g2 = xz(to.point);
+  if (impl.island[start_poly] != impl.island[goal_poly]) {
+    out.status = PathStatus::NoPath;
+    return {};
+  }
+
+  // A*
+  if (++s.generation == 0) {
+    for (auto& node : s.nodes) node.generation = 0;
+    s.generation = 1;
+  }
+  const std::uint32_t gen = s.generation;
+  const std::uint32_t goal_node = static_cast<std::uint32_t>(graph.arc_count());
+  auto& nodes = s.nodes;
+  auto& heap = s.heap;
+  heap.clear();
+  const auto heap_less = [](const Scratch::HeapEntry& x, const Scratch::HeapEntry& y) {
+    return x.f > y.f || (x.f == y.f && x.node > y.node);
+  };
+  const auto push = [&](float f, std::uint32_t node) {
+    heap.push_back({f, node});
+    std::push_heap(heap.begin(), heap.end(), heap_less);
+  };
+  const auto touch = [&](std::uint32_t arc) -> Scratch::Node& {
+    Scratch::Node& node = nodes[arc];
+    if (node.generation != gen) {
+      node.generation = gen;
+      node.g = kInfinity;
+      node.closed = 0;
+      node.parent = kStartNode;
+      node.pos =
+          options.crossing == CrossingPoint::Midpoint
+              ? impl.arc_mid[arc]
+              : crossing_point(impl.arc_right[arc], impl.arc_left[arc], s2, g2, options.crossing);
+    }
+    return node;
+  };
+  Scratch::Node& goal_state = nodes[goal_node];
+  goal_state.generation = gen;
+  goal_state.g = kInfinity;
+  goal_state.closed = 0;
+  goal_state.parent = kStartNode;
+  goal_state.pos = g2;
+
+  std::uint32_t best_node = kStartNode;
+  float best_h = dist(s2, g2);
+  bool reached = false;
+  bool out_of_nodes = false;
+  std::uint32_t expanded = 0;
+
+  if (start_poly == goal_poly) {
+    goal_state.g = best_h;
+    reached = true;
+  } else {
+    for (std::uint32_t a = graph.out_begin(start_poly); a < graph.out_end(start_poly); ++a) {
+      Scratch::Node& node = touch(a);
+      const float g = dist(s2, node.pos);
+      if (g < node.g) {
+        node.g = g;
+        node.parent = kStartNode;
+        const float h = dist(node.pos, g2);
+        push(g + h, a);
+        if (h < best_h) {
+          best_h = h;
+          best_node = a;
+        }
+      }
+    }
+    while (!heap.empty()) {
+      std::pop_heap(heap.begin(), heap.end(), heap_less);
+      const std::uint32_t n = heap.back().node;
+      heap.pop_back();
+      if (n == goal_node) {
+        reached = true;
+        break;
+      }
+      Scratch::Node& current = nodes[n];
+      if (current.closed != 0) continue;
+      if (expanded == options.max_nodes) {
+        out_of_nodes = true;
+        break;
+      }
+      current.closed = 1;
+      ++expanded;
+      const std::uint32_t q = graph.arc_target[n];
+      const Vec2 here = current.pos;
+      const float g_here = current.g;
+      if (q == goal_poly) {
+        const float g = g_here + dist(here, g2);
+        if (g < goal_state.g) {
+          goal_state.g = g;
+          goal_state.parent = n;
+          push(g, goal_node);
+        }
+        continue;
+      }
+      const std::uint32_t back = graph.arc_source[n];
+      for (std::uint32_t a = graph.out_begin(q); a < graph.out_end(q); ++a) {
+        // note: leaving through the portal just entered never helps (triangle inequality).
+        if (graph.arc_target[a] == back) continue;
+        Scratch::Node& node = touch(a);
+        if (node.closed != 0) continue;
+        const float g = g_here + dist(here, node.pos);
+        if (g < node.g) {
+          node.g = g;
+          node.parent = n;
+          const float h = dist(node.pos, g2);
+          push(g + h, a);
+          if (h < best_h) {
+            best_h = h;
+            best_node = a;
+          }
+        }
+      }
+    }
+  }
+  out.nodes_expanded = expanded;
+  if (!reached && !out_of_nodes) {
+    out.status = PathStatus::NoPath;
+    return {};
+  }
+
+  // corridor: arcs from the start to the goal node (or to the best node)
+  s.arcs.clear();
+  std::uint32_t n = reached ? goal_state.parent : best_node;
+  while (n != kStartNode) {
+    s.arcs.push_back(n);
+    n = nodes[n].parent;
+  }
+  std::reverse(s.arcs.begin(), s.arcs.end());
+  out.corridor.push_back(from.poly);
+  s.portals.clear();
+  for (const std::uint32_t arc : s.arcs) {
+    out.corridor.push_back(mesh::PolyId{graph.arc_target[arc]});
+    s.portals.push_back({impl.arc_left[arc], impl.arc_right[arc]});
+  }
+  Vec3 end = to.point;
+  if (reached) {
+    out.status = PathStatus::Found;
+    s.last_cost = goal_state.g;
+  } else {
+    out.status = PathStatus::Partial;
+    const std::uint32_t last = mesh::index(out.corridor.back());
+    bool inside = false;
+    const Vec2 e = impl.closest_point(last, g2, inside);
+    end = {e.x, impl.height(last, e), e.y};
+  }
+
+  // funnel, corners lifted to 3-D
+  funnel(s2, xz(end), s.portals, s.corners);
+  const std::size_t corner_count = s.corners.size();
+  for (std::size_t i = 0; i < corner_count; ++i) {
+    const Corner& c = s.corners[i];
+    Vec3 p;
+    if (i == 0) {
+      p = from.point;
+    } else if (i + 1 == corner_count) {
+      p = end;
+    } else {
+      const std::uint32_t poly = mesh::index(out.corridor[c.corridor_index]);
+      p = {c.point.x, impl.height(poly, c.point), c.point.y};
+    }
+    if (i > 0) {
+      out.length += dist(xz(out.points.back()), xz(p));
+      out.length_3d += distance(out.points.back(), p);
+    }
+    out.points.push_back(p);
+  }
+  PathSegment segment;
+  segment.kind = SegmentKind::Walk;
+  segment.first = 0;
+  segment.last = static_cast<std::uint32_t>(out.points.size() - 1);
+  segment.corridor_first = 0;
+  segment.corridor_last = static_cast<std::uint32_t>(out.corridor.size() - 1);
+  out.segments.push_back(segment);
+  return {};
+}
+
+Result<Path> find_path(const mesh::NavMesh& mesh, Vec3 start, Vec3 goal,
+                       const QueryOptions& options) {
+  LEAPNAV_TRY_ASSIGN(Planner planner, Planner::create(mesh));
+  NavQuery query(planner);
+  return query.find_path(start, goal, options);
+}
+
+std::vector<Result<Path>> find_paths(const Planner& planner, std::span<const PathRequest> requests,
+                                     const QueryOptions& options, int threads) {
+  std::vector<std::optional<Result<Path>>> slots(requests.size());
+  constexpr std::size_t kGrain = 64;
+  parallel_for(threads, 0, requests.size(), kGrain, [&](std::size_t begin, std::size_t end) {
+    NavQuery query(planner);
+    for (std::size_t i = begin; i < end; ++i) {
+      slots[i].emplace(query.find_path(requests[i].start, requests[i].goal, options));
+    }
+  });
+  std::vector<Result<Path>> results;
+  results.reserve(requests.size());
+  for (auto& slot : slots) results.push_back(std::move(*slot));
+  return results;
+}
+
+std::vector<Result<Path>> find_paths(const mesh::NavMesh& mesh,
+                                     std::span<const PathRequest> requests,
+                                     const QueryOptions& options, int threads) {
+  auto planner = Planner::create(mesh);
+  if (!planner.ok()) {
+    std::vector<Result<Path>> results;
+    results.reserve(requests.size());
+    for (std::size_t i = 0; i < requests.size(); ++i) results.emplace_back(planner.error());
+    return results;
+  }
+  return find_paths(*planner, requests, options, threads);
+}
+
+}  // namespace leapnav::plan
