@@ -123,17 +123,25 @@ Status validate_against(const NavMesh& mesh, const voxel::CompactHeightfield& fi
   }
 
   // centres over walkable spans
+  const int reach = static_cast<int>(std::ceil(config.poly.max_edge_error / cs));
   for (std::uint32_t p = 0; p < count; ++p) {
     const Vec3 c = polygon_center(mesh, PolyId{p});
     const auto x = static_cast<int>(std::floor((c.x - grid.origin.x) / grid.cell_size));
     const auto z = static_cast<int>(std::floor((c.z - grid.origin.z) / grid.cell_size));
-    bool found = false;
-    if (grid.in_bounds(x, z)) {
-      const std::size_t column = grid.column_index(x, z);
-      for (std::uint32_t s = field.first(column); s < field.end(column) && !found; ++s) {
+    const auto walkable_at = [&](int cx, int cz) {
+      if (!grid.in_bounds(cx, cz)) return false;
+      const std::size_t column = grid.column_index(cx, cz);
+      for (std::uint32_t s = field.first(column); s < field.end(column); ++s) {
         const double floor = grid.origin.y + field.spans[s].y * double(grid.cell_height);
-        found = field.areas[s] != voxel::kNullArea && std::abs(floor - c.y) <= climb;
+        if (field.areas[s] != voxel::kNullArea && std::abs(floor - c.y) <= climb) return true;
       }
+      return false;
+    };
+    bool found = walkable_at(x, z);
+    // note: simplified contours stray up to max_edge_error from the raster, so the centre of a
+    // thin polygon along a wall may sit over an eroded cell next to its region
+    for (int dz = -reach; dz <= reach && !found; ++dz) {
+      for (int dx = -reach; dx <= reach && !found; ++dx) found = walkable_at(x + dx, z + dz);
     }
     if (!found) {
       return fail("the centre of polygon " + std::to_string(p) + " (" + std::to_string(c.x) + ", " +

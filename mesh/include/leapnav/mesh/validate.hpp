@@ -17,7 +17,9 @@ inline constexpr double kAreaTolerance = 0.03;
 /// - no two polygons overlap in xz with positive area (more than 1e-3 cell areas) where their
 ///   heights (height_at at the overlap's centroid) are within agent.max_climb of each other;
 /// - every polygon centre (polygon_center) lies over a span with area != kNullArea whose floor is
-///   within agent.max_climb of the centre's height;
+///   within agent.max_climb of the centre's height, in its column or, because simplified contours
+///   stray up to poly.max_edge_error from the raster, in a column at most
+///   ceil(max_edge_error / cell_size) columns away;
 /// - the summed polygon area is within kAreaTolerance of (spans with area != kNullArea) * cs².
 /// Also runs validate(mesh). The message names the first failing polygon(s).
 [[nodiscard]] Status validate_against(const NavMesh& mesh, const voxel::CompactHeightfield& field,

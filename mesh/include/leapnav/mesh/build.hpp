@@ -1,0 +1,43 @@
+// The navmesh pipeline end to end (pipeline.md §1-2): voxelize, watershed regions, contours,
+// polygons, height detail and the span → polygon map, with a timer per stage and a cancel check
+// between stages. Deterministic: the output does not depend on thread count or triangle order.
+#pragma once
+
+#include <cstdint>
+
+#include "leapnav/core/config.hpp"
+#include "leapnav/core/context.hpp"
+#include "leapnav/core/result.hpp"
+#include "leapnav/core/triangle_mesh.hpp"
+#include "leapnav/mesh/navmesh.hpp"
+#include "leapnav/mesh/types.hpp"
+#include "leapnav/voxel/voxelize.hpp"
+
+namespace leapnav::mesh {
+
+/// Counts of a build.
+struct MeshStats {
+  std::uint64_t regions = 0;
+  std::uint64_t polygons = 0;
+  std::uint64_t vertices = 0;
+  double navmesh_area = 0;   ///< summed polygon area in xz [units: m²]
+  double walkable_area = 0;  ///< eroded walkable spans (area != kNullArea) × cs² [units: m²]
+};
+
+/// Every intermediate of a build, for later stages (jump links use voxels.solid) and pictures.
+struct BuildOutput {
+  voxel::VoxelOutput voxels;
+  RegionField regions;
+  ContourSet contours;
+  NavMesh navmesh;  ///< config = the build's config; heights and span map filled in
+  MeshStats stats;
+};
+
+/// Builds the navmesh of `mesh`. Validates the config. Timers (besides the voxel stage's):
+/// "regions", "contours", "polygons", "heights", "span_map". Errors: those of the stages
+/// (InvalidArgument, NonFinite, IndexOutOfRange, EmptyInput, MemoryLimit, Cancelled) and
+/// Internal when the produced NavMesh fails validate().
+[[nodiscard]] Result<BuildOutput> build_navmesh(const TriangleMesh& mesh, const BuildConfig& config,
+                                                BuildContext& ctx);
+
+}  // namespace leapnav::mesh

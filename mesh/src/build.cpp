@@ -1,0 +1,86 @@
+// The navmesh pipeline: voxel stage, regions, contours, polygons, heights, span map, in order,
+// each timed in the BuildContext, with a cancel check between stages.
+#include "leapnav/mesh/build.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <utility>
+
+#include "leapnav/mesh/contours.hpp"
+#include "leapnav/mesh/heights.hpp"
+#include "leapnav/mesh/polygons.hpp"
+#include "leapnav/mesh/regions.hpp"
+#include "leapnav/mesh/span_map.hpp"
+
+namespace leapnav::mesh {
+
+Result<BuildOutput> build_navmesh(const TriangleMesh& mesh, const BuildConfig& config,
+                                  BuildContext& ctx) {
+  LEAPNAV_TRY(validate(config));
+  const VoxelParams params = derive_voxel_params(config);
+  BuildOutput out;
+  LEAPNAV_TRY_ASSIGN(out.voxels, voxel::voxelize(mesh, config, ctx));
+  const voxel::CompactHeightfield& field = out.voxels.compact;
+
+  LEAPNAV_TRY(ctx.check_cancel("regions"));
+  {
+    auto timer = ctx.scoped_timer("regions");
+    LEAPNAV_TRY_ASSIGN(out.regions, build_regions(field, params, ctx));
+  }
+  LEAPNAV_TRY(ctx.check_cancel("contours"));
+  {
+    auto timer = ctx.scoped_timer("contours");
+    LEAPNAV_TRY_ASSIGN(out.contours, build_contours(field, out.regions, params, ctx));
+  }
+  LEAPNAV_TRY(ctx.check_cancel("polygons"));
+  {
+    auto timer = ctx.scoped_timer("polygons");
+    LEAPNAV_TRY_ASSIGN(out.navmesh, build_polygons(out.contours, params, ctx));
+  }
+  NavMesh& nav = out.navmesh;
+  nav.config = config;
+  LEAPNAV_TRY(ctx.check_cancel("heights"));
+  {
+    auto timer = ctx.scoped_timer("heights");
+    LEAPNAV_TRY_ASSIGN(HeightDetail detail, build_heights(nav, field, out.regions, params, ctx));
+    // poly_bounds cover the detail samples too
+    for (std::size_t p = 0; p < detail.patches.size(); ++p) {
+      const HeightPatch& patch = detail.patches[p];
+      const std::size_t n = std::size_t{patch.width} * patch.depth;
+      AABB& bounds = nav.poly_bounds[p];
+      for (std::size_t k = 0; k < n; ++k) {
+        const float y = detail.samples[patch.first + k];
+        if (std::isnan(y)) continue;
+        bounds.min.y = std::min(bounds.min.y, y);
+        bounds.max.y = std::max(bounds.max.y, y);
+      }
+    }
+    nav.height_patches = std::move(detail.patches);
+    nav.height_samples = std::move(detail.samples);
+  }
+  LEAPNAV_TRY(ctx.check_cancel("span_map"));
+  {
+    auto timer = ctx.scoped_timer("span_map");
+    LEAPNAV_TRY_ASSIGN(SpanMap map, build_span_map(nav, field, out.regions, ctx));
+    nav.span_column_first = std::move(map.column_first);
+    nav.span_y = std::move(map.span_y);
+    nav.span_poly = std::move(map.span_poly);
+  }
+  if (Status status = validate(nav); !status.ok()) return std::move(status).error();
+
+  MeshStats& stats = out.stats;
+  stats.regions = out.regions.region_count;
+  stats.polygons = nav.polygon_count();
+  stats.vertices = nav.vertices.size();
+  for (std::uint32_t p = 0; p < nav.polygon_count(); ++p) {
+    stats.navmesh_area += polygon_area(nav, PolyId{p});
+  }
+  std::uint64_t walkable = 0;
+  for (const std::uint8_t a : field.areas) walkable += a != voxel::kNullArea ? 1 : 0;
+  const double cs = field.grid.cell_size;
+  stats.walkable_area = static_cast<double>(walkable) * cs * cs;
+  if (nav.polygon_count() == 0) ctx.warn("navmesh: no polygons (no walkable area)");
+  return out;
+}
+
+}  // namespace leapnav::mesh
