@@ -1,0 +1,613 @@
+// .lnav reader and writer (layout in navmesh_file.hpp). Decoding checks, in order: header (size,
+// magic, version, declared size), checksum, each chunk's framing and exact payload size (counts are
+// bounded by the bytes that carry them before anything is allocated), cross-chunk consistency,
+// indices and values, and finally mesh::validate.
+#include "leapnav/io/navmesh_file.hpp"
+
+#include <bit>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "leapnav/core/hash.hpp"
+#include "leapnav/io/obj.hpp"
+
+namespace leapnav::io {
+namespace {
+
+using mesh::HeightPatch;
+using mesh::kNoPoly;
+using mesh::NavMesh;
+
+constexpr std::array<char, 4> kMagic = {'L', 'N', 'A', 'V'};
+constexpr std::size_t kHeaderSize = 16;
+constexpr std::size_t kChunkHeaderSize = 12;
+constexpr std::size_t kChecksumSize = 8;
+constexpr std::size_t kMinFileSize = kHeaderSize + kChunkHeaderSize + kChecksumSize;
+
+constexpr std::uint32_t kTagConfig = navmesh_chunk_tag("CONF");
+constexpr std::uint32_t kTagGrid = navmesh_chunk_tag("GRID");
+constexpr std::uint32_t kTagVertices = navmesh_chunk_tag("VERT");
+constexpr std::uint32_t kTagPolygons = navmesh_chunk_tag("POLY");
+constexpr std::uint32_t kTagHeights = navmesh_chunk_tag("HGHT");
+constexpr std::uint32_t kTagSpans = navmesh_chunk_tag("SPAN");
+constexpr std::uint32_t kTagEnd = navmesh_chunk_tag("END ");
+constexpr std::array<std::uint32_t, 6> kRequired = {kTagConfig,   kTagGrid,    kTagVertices,
+                                                    kTagPolygons, kTagHeights, kTagSpans};
+
+/// Longest configuration name accepted [units: bytes].
+constexpr std::uint32_t kMaxNameLength = 4096;
+
+std::string tag_name(std::uint32_t tag) {
+  std::string out(4, ' ');
+  for (std::size_t i = 0; i < 4; ++i) {
+    const auto c = static_cast<char>((tag >> (8U * i)) & 0xFFU);
+    out[i] = (c >= 0x20 && c < 0x7F) ? c : '?';
+  }
+  return out;
+}
+
+/// The tag's four bytes in file order as hex: "43 4f 4e 46".
+std::string tag_bytes(std::uint32_t tag) {
+  std::string out;
+  for (unsigned i = 0; i < 4; ++i) {
+    if (i > 0) out += ' ';
+    out += hash_to_hex((tag >> (8U * i)) & 0xFFU).substr(14);
+  }
+  return out;
+}
+
+bool printable_tag(std::uint32_t tag) {
+  for (unsigned i = 0; i < 4; ++i) {
+    const auto c = (tag >> (8U * i)) & 0xFFU;
+    if (c < 0x20 || c >= 0x7F) return false;
+  }
+  return true;
+}
+
+bool critical_tag(std::uint32_t tag) {
+  const auto first = tag & 0xFFU;
+  return !(first >= 'a' && first <= 'z');
+}
+
+// ---------------------------------------------------------------------------------------------
+// writing
+
+class ByteWriter {
+ public:
+  void u8(std::uint8_t v) { out_.push_back(static_cast<std::byte>(v)); }
+  void u16(std::uint16_t v) { put(v, 2); }
+  void u32(std::uint32_t v) { put(v, 4); }
+  void u64(std::uint64_t v) { put(v, 8); }
+  void i32(std::int32_t v) { put(static_cast<std::uint32_t>(v), 4); }
+  void f32(float v) { put(std::bit_cast<std::uint32_t>(v), 4); }
+  void vec3(Vec3 v) {
+    f32(v.x);
+    f32(v.y);
+    f32(v.z);
+  }
+  void text(std::string_view s) {
+    for (const char c : s) u8(static_cast<std::uint8_t>(c));
+  }
+  std::size_t begin_chunk(std::uint32_t tag) {
+    u32(tag);
+    const std::size_t at = out_.size();
+    u64(0);
+    return at;
+  }
+  void end_chunk(std::size_t at) { patch_u64(at, out_.size() - at - 8); }
+  void patch_u64(std::size_t at, std::uint64_t v) {
+    for (std::size_t i = 0; i < 8; ++i)
+      out_[at + i] = static_cast<std::byte>((v >> (8U * i)) & 0xFFU);
+  }
+  [[nodiscard]] std::vector<std::byte>& bytes() { return out_; }
+
+ private:
+  void put(std::uint64_t v, int n) {
+    for (int i = 0; i < n; ++i) out_.push_back(static_cast<std::byte>((v >> (8U * i)) & 0xFFU));
+  }
+  std::vector<std::byte> out_;
+};
+
+// ---------------------------------------------------------------------------------------------
+// reading
+
+class ByteReader {
+ public:
+  explicit ByteReader(std::span<const std::byte> data) : data_(data) {}
+  [[nodiscard]] std::size_t remaining() const { return data_.size() - pos_; }
+  [[nodiscard]] std::size_t position() const { return pos_; }
+
+  bool u8(std::uint8_t& v) { return get(v); }
+  bool u16(std::uint16_t& v) { return get(v); }
+  bool u32(std::uint32_t& v) { return get(v); }
+  bool u64(std::uint64_t& v) { return get(v); }
+  bool i32(std::int32_t& v) {
+    std::uint32_t u = 0;
+    if (!get(u)) return false;
+    v = static_cast<std::int32_t>(u);
+    return true;
+  }
+  bool f32(float& v) {
+    std::uint32_t u = 0;
+    if (!get(u)) return false;
+    v = std::bit_cast<float>(u);
+    return true;
+  }
+  bool vec3(Vec3& v) { return f32(v.x) && f32(v.y) && f32(v.z); }
+  bool text(std::string& s, std::size_t n) {
+    if (n > remaining()) return false;
+    s.resize(n);
+    for (std::size_t i = 0; i < n; ++i) s[i] = static_cast<char>(data_[pos_ + i]);
+    pos_ += n;
+    return true;
+  }
+  std::span<const std::byte> take(std::size_t n) {
+    const auto out = data_.subspan(pos_, n);
+    pos_ += n;
+    return out;
+  }
+
+ private:
+  template <class T>
+  bool get(T& v) {
+    if (remaining() < sizeof(T)) return false;
+    std::uint64_t acc = 0;
+    for (std::size_t i = 0; i < sizeof(T); ++i)
+      acc |= static_cast<std::uint64_t>(std::to_integer<unsigned>(data_[pos_ + i])) << (8U * i);
+    v = static_cast<T>(acc);
+    pos_ += sizeof(T);
+    return true;
+  }
+  std::span<const std::byte> data_;
+  std::size_t pos_ = 0;
+};
+
+/// Reads `count` values with `read` into `out` (count already checked against the payload).
+template <class T, class Read>
+bool read_array(ByteReader& r, std::uint64_t count, std::vector<T>& out, Read read) {
+  out.resize(static_cast<std::size_t>(count));
+  for (T& v : out)
+    if (!read(r, v)) return false;
+  return true;
+}
+
+class Decoder {
+ public:
+  explicit Decoder(std::string_view source) : source_(source) {}
+
+  Result<NavMesh> run(std::span<const std::byte> data) {
+    LEAPNAV_TRY(check_header(data));
+    LEAPNAV_TRY(read_chunks(data));
+    LEAPNAV_TRY(check_contents());
+    if (Status valid = mesh::validate(nav_); !valid.ok())
+      return corrupt("invalid navmesh: " + valid.error().message);
+    return std::move(nav_);
+  }
+
+ private:
+  Error error(ErrorCode code, const std::string& message) const {
+    return make_error(code, std::string(source_) + ": " + message);
+  }
+  Error corrupt(const std::string& message) const { return error(ErrorCode::CorruptFile, message); }
+  Error in_chunk(std::uint32_t tag, const std::string& message) const {
+    return corrupt("chunk '" + tag_name(tag) + "': " + message);
+  }
+
+  Status check_header(std::span<const std::byte> data) const {
+    if (data.size() >= 4 && std::memcmp(data.data(), kMagic.data(), 4) != 0)
+      return corrupt("not a leapnav navmesh file (bad magic)");
+    if (data.size() < kMinFileSize)
+      return corrupt("truncated (" + std::to_string(data.size()) +
+                     " bytes; a navmesh file has at least " + std::to_string(kMinFileSize) + ")");
+    ByteReader r(data.subspan(4));
+    std::uint32_t version = 0;
+    std::uint64_t declared = 0;
+    (void)r.u32(version);
+    (void)r.u64(declared);
+    if (version > kNavmeshFormatVersion)
+      return error(ErrorCode::UnsupportedVersion, "format version " + std::to_string(version) +
+                                                      " is newer than this reader's (" +
+                                                      std::to_string(kNavmeshFormatVersion) + ")");
+    if (version == 0) return corrupt("format version 0 is invalid");
+    if (declared > data.size())
+      return corrupt("truncated (" + std::to_string(data.size()) + " of " +
+                     std::to_string(declared) + " bytes)");
+    if (declared < data.size())
+      return corrupt(std::to_string(data.size() - declared) + " bytes after the declared end (" +
+                     std::to_string(declared) + " bytes)");
+    ContentHasher hasher;
+    hasher.add_bytes(data.data(), data.size() - kChecksumSize);
+    ByteReader tail(data.subspan(data.size() - kChecksumSize));
+    std::uint64_t stored = 0;
+    (void)tail.u64(stored);
+    if (stored != hasher.digest())
+      return corrupt("checksum mismatch (stored " + hash_to_hex(stored) + ", computed " +
+                     hash_to_hex(hasher.digest()) + "): the file is damaged");
+    return {};
+  }
+
+  Status read_chunks(std::span<const std::byte> data) {
+    ByteReader r(data.subspan(kHeaderSize, data.size() - kHeaderSize - kChecksumSize));
+    for (;;) {
+      const std::size_t offset = kHeaderSize + r.position();
+      std::uint32_t tag = 0;
+      std::uint64_t size = 0;
+      if (!r.u32(tag) || !r.u64(size))
+        return corrupt("chunk header at offset " + std::to_string(offset) +
+                       " runs past the end (no \"END \" chunk)");
+      if (!printable_tag(tag))
+        return corrupt("invalid chunk tag (bytes " + tag_bytes(tag) + ") at offset " +
+                       std::to_string(offset));
+      if (size > r.remaining())
+        return in_chunk(tag, "at offset " + std::to_string(offset) + " claims " +
+                                 std::to_string(size) + " bytes, only " +
+                                 std::to_string(r.remaining()) + " remain");
+      if (tag == kTagEnd) {
+        if (size != 0 || r.remaining() != 0)
+          return corrupt("\"END \" chunk at offset " + std::to_string(offset) +
+                         " is not empty or not last");
+        break;
+      }
+      ByteReader payload(r.take(static_cast<std::size_t>(size)));
+      const auto known = std::find(kRequired.begin(), kRequired.end(), tag);
+      if (known == kRequired.end()) {
+        if (critical_tag(tag))
+          return error(ErrorCode::UnsupportedVersion,
+                       "chunk '" + tag_name(tag) + "' at offset " + std::to_string(offset) +
+                           " is required but unknown to this reader (format version " +
+                           std::to_string(kNavmeshFormatVersion) + ")");
+        continue;
+      }
+      const auto slot = static_cast<std::size_t>(known - kRequired.begin());
+      if (seen_[slot]) return in_chunk(tag, "appears twice");
+      seen_[slot] = true;
+      LEAPNAV_TRY(read_chunk(tag, payload));
+      if (payload.remaining() != 0)
+        return in_chunk(tag, std::to_string(payload.remaining()) + " unexpected trailing bytes");
+    }
+    for (std::size_t i = 0; i < kRequired.size(); ++i)
+      if (!seen_[i]) return corrupt("missing chunk '" + tag_name(kRequired[i]) + "'");
+    return {};
+  }
+
+  Status read_chunk(std::uint32_t tag, ByteReader& r) {
+    if (tag == kTagConfig) return read_config(r);
+    if (tag == kTagGrid) return read_grid(r);
+    if (tag == kTagVertices) return read_vertices(r);
+    if (tag == kTagPolygons) return read_polygons(r);
+    if (tag == kTagHeights) return read_heights(r);
+    return read_spans(r);
+  }
+
+  Status read_config(ByteReader& r) {
+    BuildConfig& c = nav_.config;
+    std::uint32_t name_length = 0;
+    if (!r.u32(name_length)) return in_chunk(kTagConfig, "too short");
+    if (name_length > kMaxNameLength || name_length > r.remaining())
+      return in_chunk(kTagConfig, "name length " + std::to_string(name_length) + " is invalid");
+    const bool ok = r.text(c.name, name_length) && r.f32(c.voxel.cell_size) &&
+                    r.f32(c.voxel.cell_height) && r.f32(c.agent.height) && r.f32(c.agent.radius) &&
+                    r.f32(c.agent.max_climb) && r.f32(c.agent.max_slope_deg) &&
+                    r.f32(c.region.min_region_area) && r.f32(c.region.merge_region_area) &&
+                    r.f32(c.poly.max_edge_len) && r.f32(c.poly.max_edge_error) &&
+                    r.i32(c.poly.max_verts_per_poly) && r.f32(c.poly.detail_sample_dist) &&
+                    r.f32(c.poly.detail_max_error);
+    if (!ok) return in_chunk(kTagConfig, "too short");
+    if (Status valid = validate(c); !valid.ok()) return in_chunk(kTagConfig, valid.error().message);
+    return {};
+  }
+
+  Status read_grid(ByteReader& r) {
+    GridSpec& g = nav_.grid;
+    if (!(r.vec3(g.origin) && r.f32(g.cell_size) && r.f32(g.cell_height) && r.i32(g.width) &&
+          r.i32(g.depth) && r.i32(g.height)))
+      return in_chunk(kTagGrid, "too short");
+    if (!is_finite(g.origin)) return error(ErrorCode::NonFinite, "grid origin is not finite");
+    if (!(std::isfinite(g.cell_size) && g.cell_size > 0.0F && std::isfinite(g.cell_height) &&
+          g.cell_height > 0.0F))
+      return in_chunk(kTagGrid, "cell sizes must be finite and positive");
+    if (g.width < 0 || g.depth < 0 || g.width > kMaxGridSide || g.depth > kMaxGridSide ||
+        g.height < 0 || g.height > kMaxGridHeight)
+      return in_chunk(kTagGrid, "grid of " + std::to_string(g.width) + " x " +
+                                    std::to_string(g.depth) + " x " + std::to_string(g.height) +
+                                    " cells is out of range");
+    return {};
+  }
+
+  Status read_vertices(ByteReader& r) {
+    std::uint64_t count = 0;
+    if (!r.u64(count)) return in_chunk(kTagVertices, "too short");
+    if (count > r.remaining() / 12 || count * 12 != r.remaining())
+      return in_chunk(kTagVertices, std::to_string(count) + " vertices do not fit its " +
+                                        std::to_string(r.remaining()) + " bytes");
+    if (!read_array(r, count, nav_.vertices, [](ByteReader& b, Vec3& v) { return b.vec3(v); }))
+      return in_chunk(kTagVertices, "too short");
+    return {};
+  }
+
+  Status read_polygons(ByteReader& r) {
+    std::uint64_t firsts = 0;
+    std::uint64_t indices = 0;
+    if (!r.u64(firsts) || !r.u64(indices)) return in_chunk(kTagPolygons, "too short");
+    const std::uint64_t available = r.remaining();
+    const std::uint64_t polys = firsts > 0 ? firsts - 1 : 0;
+    // note: both counts are bounded by the payload first, so the size sum cannot overflow.
+    if (firsts > available / 4 || indices > available / 8 ||
+        4 * firsts + 8 * indices + 29 * polys != available)
+      return in_chunk(kTagPolygons, std::to_string(firsts) + " poly_first entries with " +
+                                        std::to_string(indices) + " indices do not fit its " +
+                                        std::to_string(available) + " bytes");
+    const auto u32 = [](ByteReader& b, std::uint32_t& v) { return b.u32(v); };
+    const bool ok = read_array(r, firsts, nav_.poly_first, u32) &&
+                    read_array(r, indices, nav_.poly_vertices, u32) &&
+                    read_array(r, indices, nav_.poly_neighbors, u32) &&
+                    read_array(r, polys, nav_.poly_region,
+                               [](ByteReader& b, std::uint16_t& v) { return b.u16(v); }) &&
+                    read_array(r, polys, nav_.poly_area,
+                               [](ByteReader& b, std::uint8_t& v) { return b.u8(v); }) &&
+                    read_array(r, polys, nav_.poly_flags,
+                               [](ByteReader& b, std::uint16_t& v) { return b.u16(v); }) &&
+                    read_array(r, polys, nav_.poly_bounds, [](ByteReader& b, AABB& v) {
+                      return b.vec3(v.min) && b.vec3(v.max);
+                    });
+    if (!ok) return in_chunk(kTagPolygons, "too short");
+    return {};
+  }
+
+  Status read_heights(ByteReader& r) {
+    std::uint64_t patches = 0;
+    std::uint64_t samples = 0;
+    if (!r.u64(patches) || !r.u64(samples)) return in_chunk(kTagHeights, "too short");
+    const std::uint64_t available = r.remaining();
+    if (patches > available / 16 || samples > available / 4 ||
+        patches * 16 + samples * 4 != available)
+      return in_chunk(kTagHeights, std::to_string(patches) + " patches and " +
+                                       std::to_string(samples) + " samples do not fit its " +
+                                       std::to_string(available) + " bytes");
+    const bool ok = read_array(r, patches, nav_.height_patches,
+                               [](ByteReader& b, HeightPatch& p) {
+                                 return b.i32(p.x0) && b.i32(p.z0) && b.u16(p.width) &&
+                                        b.u16(p.depth) && b.u32(p.first);
+                               }) &&
+                    read_array(r, samples, nav_.height_samples,
+                               [](ByteReader& b, float& v) { return b.f32(v); });
+    if (!ok) return in_chunk(kTagHeights, "too short");
+    return {};
+  }
+
+  Status read_spans(ByteReader& r) {
+    std::uint64_t columns = 0;
+    std::uint64_t spans = 0;
+    if (!r.u64(columns) || !r.u64(spans)) return in_chunk(kTagSpans, "too short");
+    const std::uint64_t available = r.remaining();
+    if (columns > available / 4 || spans > available / 6 || columns * 4 + spans * 6 != available)
+      return in_chunk(kTagSpans, std::to_string(columns) + " columns and " + std::to_string(spans) +
+                                     " spans do not fit its " + std::to_string(available) +
+                                     " bytes");
+    const bool ok = read_array(r, columns, nav_.span_column_first,
+                               [](ByteReader& b, std::uint32_t& v) { return b.u32(v); }) &&
+                    read_array(r, spans, nav_.span_y,
+                               [](ByteReader& b, std::uint16_t& v) { return b.u16(v); }) &&
+                    read_array(r, spans, nav_.span_poly,
+                               [](ByteReader& b, std::uint32_t& v) { return b.u32(v); });
+    if (!ok) return in_chunk(kTagSpans, "too short");
+    return {};
+  }
+
+  /// Cross-chunk consistency, indices and values: everything mesh::validate relies on to index
+  /// safely, so that it can only fail with a message, never read out of bounds.
+  Status check_contents() const {
+    const NavMesh& m = nav_;
+    for (std::size_t v = 0; v < m.vertices.size(); ++v)
+      if (!is_finite(m.vertices[v]))
+        return error(ErrorCode::NonFinite, "vertex " + std::to_string(v) + " is not finite");
+
+    const std::size_t polys = m.polygon_count();
+    const std::uint64_t indices = m.poly_vertices.size();
+    if (m.poly_first.empty() ? indices != 0
+                             : (m.poly_first.front() != 0 || m.poly_first.back() != indices))
+      return in_chunk(kTagPolygons, "poly_first does not run from 0 to " + std::to_string(indices));
+    if (polys >= kNoPoly) return in_chunk(kTagPolygons, "too many polygons");
+    for (std::size_t p = 0; p < polys; ++p) {
+      const std::uint32_t first = m.poly_first[p];
+      const std::uint32_t end = m.poly_first[p + 1];
+      if (end < first || end - first < 3 || end - first > kMaxVertsPerPolyLimit)
+        return in_chunk(
+            kTagPolygons,
+            "polygon " + std::to_string(p) + " has " +
+                (end < first ? std::string("a negative number of") : std::to_string(end - first)) +
+                " vertices (allowed 3.." + std::to_string(kMaxVertsPerPolyLimit) + ")");
+      for (std::uint32_t k = first; k < end; ++k) {
+        if (m.poly_vertices[k] >= m.vertices.size())
+          return error(ErrorCode::IndexOutOfRange,
+                       "polygon " + std::to_string(p) + " uses vertex " +
+                           std::to_string(m.poly_vertices[k]) + " (" +
+                           std::to_string(m.vertices.size()) + " vertices)");
+        if (m.poly_neighbors[k] != kNoPoly && m.poly_neighbors[k] >= polys)
+          return error(ErrorCode::IndexOutOfRange, "polygon " + std::to_string(p) +
+                                                       " has neighbour " +
+                                                       std::to_string(m.poly_neighbors[k]) + " (" +
+                                                       std::to_string(polys) + " polygons)");
+      }
+      const AABB& b = m.poly_bounds[p];
+      if (!is_finite(b.min) || !is_finite(b.max))
+        return error(ErrorCode::NonFinite,
+                     "bounds of polygon " + std::to_string(p) + " are not finite");
+      if (b.empty())
+        return in_chunk(kTagPolygons, "bounds of polygon " + std::to_string(p) + " are empty");
+    }
+
+    if (!m.height_patches.empty() && m.height_patches.size() != polys)
+      return in_chunk(kTagHeights, std::to_string(m.height_patches.size()) +
+                                       " height patches for " + std::to_string(polys) +
+                                       " polygons");
+    for (std::size_t p = 0; p < m.height_patches.size(); ++p) {
+      const HeightPatch& h = m.height_patches[p];
+      if (std::uint64_t{h.first} + std::uint64_t{h.width} * h.depth > m.height_samples.size())
+        return error(ErrorCode::IndexOutOfRange,
+                     "height patch " + std::to_string(p) + " reads past the " +
+                         std::to_string(m.height_samples.size()) + " samples");
+    }
+    for (std::size_t s = 0; s < m.height_samples.size(); ++s)
+      if (std::isinf(m.height_samples[s]))
+        return error(ErrorCode::NonFinite, "height sample " + std::to_string(s) + " is infinite");
+
+    if (m.span_column_first.empty()) {
+      if (!m.span_poly.empty()) return in_chunk(kTagSpans, "spans without columns");
+    } else {
+      const auto expected = static_cast<std::uint64_t>(m.grid.column_count()) + 1;
+      if (m.span_column_first.size() != expected)
+        return in_chunk(kTagSpans, std::to_string(m.span_column_first.size()) +
+                                       " column entries for a grid of " +
+                                       std::to_string(expected - 1) + " columns");
+      if (m.span_column_first.front() != 0 || m.span_column_first.back() != m.span_poly.size())
+        return in_chunk(
+            kTagSpans, "column_first does not run from 0 to " + std::to_string(m.span_poly.size()));
+      for (std::size_t c = 0; c + 1 < m.span_column_first.size(); ++c)
+        if (m.span_column_first[c + 1] < m.span_column_first[c])
+          return in_chunk(kTagSpans, "column_first decreases at column " + std::to_string(c));
+      for (std::size_t s = 0; s < m.span_poly.size(); ++s) {
+        if (m.span_poly[s] != kNoPoly && m.span_poly[s] >= polys)
+          return error(ErrorCode::IndexOutOfRange, "span " + std::to_string(s) + " names polygon " +
+                                                       std::to_string(m.span_poly[s]) + " (" +
+                                                       std::to_string(polys) + " polygons)");
+        if (m.span_y[s] > m.grid.height)
+          return in_chunk(kTagSpans, "span " + std::to_string(s) + " lies above the grid");
+      }
+    }
+    return {};
+  }
+
+  std::string_view source_;
+  NavMesh nav_;
+  std::array<bool, kRequired.size()> seen_{};
+};
+
+}  // namespace
+
+std::vector<std::byte> encode_navmesh(const NavMesh& m) {
+  ByteWriter w;
+  w.text(std::string_view(kMagic.data(), kMagic.size()));
+  w.u32(kNavmeshFormatVersion);
+  w.u64(0);  // file size, patched below
+
+  std::size_t at = w.begin_chunk(kTagConfig);
+  const BuildConfig& c = m.config;
+  w.u32(static_cast<std::uint32_t>(std::min<std::size_t>(c.name.size(), kMaxNameLength)));
+  w.text(std::string_view(c.name).substr(0, kMaxNameLength));
+  for (const float v : {c.voxel.cell_size, c.voxel.cell_height, c.agent.height, c.agent.radius,
+                        c.agent.max_climb, c.agent.max_slope_deg, c.region.min_region_area,
+                        c.region.merge_region_area, c.poly.max_edge_len, c.poly.max_edge_error})
+    w.f32(v);
+  w.i32(c.poly.max_verts_per_poly);
+  w.f32(c.poly.detail_sample_dist);
+  w.f32(c.poly.detail_max_error);
+  w.end_chunk(at);
+
+  at = w.begin_chunk(kTagGrid);
+  w.vec3(m.grid.origin);
+  w.f32(m.grid.cell_size);
+  w.f32(m.grid.cell_height);
+  w.i32(m.grid.width);
+  w.i32(m.grid.depth);
+  w.i32(m.grid.height);
+  w.end_chunk(at);
+
+  at = w.begin_chunk(kTagVertices);
+  w.u64(m.vertices.size());
+  for (const Vec3& v : m.vertices) w.vec3(v);
+  w.end_chunk(at);
+
+  at = w.begin_chunk(kTagPolygons);
+  w.u64(m.poly_first.size());
+  w.u64(m.poly_vertices.size());
+  for (const std::uint32_t v : m.poly_first) w.u32(v);
+  for (const std::uint32_t v : m.poly_vertices) w.u32(v);
+  for (const std::uint32_t v : m.poly_neighbors) w.u32(v);
+  for (const std::uint16_t v : m.poly_region) w.u16(v);
+  for (const std::uint8_t v : m.poly_area) w.u8(v);
+  for (const std::uint16_t v : m.poly_flags) w.u16(v);
+  for (const AABB& b : m.poly_bounds) {
+    w.vec3(b.min);
+    w.vec3(b.max);
+  }
+  w.end_chunk(at);
+
+  at = w.begin_chunk(kTagHeights);
+  w.u64(m.height_patches.size());
+  w.u64(m.height_samples.size());
+  for (const HeightPatch& p : m.height_patches) {
+    w.i32(p.x0);
+    w.i32(p.z0);
+    w.u16(p.width);
+    w.u16(p.depth);
+    w.u32(p.first);
+  }
+  for (const float s : m.height_samples) w.f32(s);
+  w.end_chunk(at);
+
+  at = w.begin_chunk(kTagSpans);
+  w.u64(m.span_column_first.size());
+  w.u64(m.span_poly.size());
+  for (const std::uint32_t v : m.span_column_first) w.u32(v);
+  for (const std::uint16_t v : m.span_y) w.u16(v);
+  for (const std::uint32_t v : m.span_poly) w.u32(v);
+  w.end_chunk(at);
+
+  at = w.begin_chunk(kTagEnd);
+  w.end_chunk(at);
+  std::vector<std::byte>& bytes = w.bytes();
+  w.patch_u64(8, bytes.size() + kChecksumSize);
+  ContentHasher hasher;
+  hasher.add_bytes(bytes.data(), bytes.size());
+  w.u64(hasher.digest());
+  return std::move(w.bytes());
+}
+
+Result<NavMesh> decode_navmesh(std::span<const std::byte> data, std::string_view source) {
+  return Decoder(source).run(data);
+}
+
+Status save_navmesh(const NavMesh& navmesh, const std::filesystem::path& path) {
+  if (Status valid = mesh::validate(navmesh); !valid.ok())
+    return make_error(
+        ErrorCode::Internal,
+        path.string() + ": refusing to save an invalid navmesh: " + valid.error().message);
+  const std::vector<std::byte> bytes = encode_navmesh(navmesh);
+  const std::filesystem::path temp = path.string() + ".tmp";
+  {
+    const std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(temp.c_str(), "wb"),
+                                                               &std::fclose);
+    if (!file)
+      return make_error(ErrorCode::IoError, path.string() + ": cannot write (" +
+                                                std::string(std::strerror(errno)) + ")");
+    if (std::fwrite(bytes.data(), 1, bytes.size(), file.get()) != bytes.size() ||
+        std::fflush(file.get()) != 0) {
+      std::error_code ignored;
+      std::filesystem::remove(temp, ignored);
+      return make_error(ErrorCode::IoError, path.string() + ": write failed (" +
+                                                std::string(std::strerror(errno)) + ")");
+    }
+  }
+  std::error_code ec;
+  std::filesystem::rename(temp, path, ec);
+  if (ec) {
+    std::error_code ignored;
+    std::filesystem::remove(temp, ignored);
+    return make_error(ErrorCode::IoError, path.string() + ": cannot write (" + ec.message() + ")");
+  }
+  return {};
+}
+
+Result<NavMesh> load_navmesh(const std::filesystem::path& path) {
+  LEAPNAV_TRY_ASSIGN(const std::string data, read_file(path));
+  return decode_navmesh(std::as_bytes(std::span<const char>(data.data(), data.size())),
+                        path.string());
+}
+
+}  // namespace leapnav::io
