@@ -39,6 +39,17 @@ inline void add_quad(TriangleMesh& mesh, float x0, float z0, float x1, float z1,
   mesh.triangles.push_back({base, base + 2, base + 3});
 }
 
+/// Appends a downward-facing (unwalkable) quad [x0, x1] x [z0, z1] at y.
+inline void add_quad_down(TriangleMesh& mesh, float x0, float z0, float x1, float z1, float y) {
+  const auto base = static_cast<std::uint32_t>(mesh.vertices.size());
+  mesh.vertices.push_back({x0, y, z0});
+  mesh.vertices.push_back({x1, y, z0});
+  mesh.vertices.push_back({x1, y, z1});
+  mesh.vertices.push_back({x0, y, z1});
+  mesh.triangles.push_back({base, base + 1, base + 2});
+  mesh.triangles.push_back({base, base + 2, base + 3});
+}
+
 /// Appends an axis-aligned box [min, max] with outward-facing triangles.
 inline void add_box(TriangleMesh& mesh, Vec3 min, Vec3 max) {
   const auto base = static_cast<std::uint32_t>(mesh.vertices.size());
