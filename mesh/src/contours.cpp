@@ -1,0 +1,522 @@
+// Region contours (pipeline.md §2; the scheme of Recast's rcBuildContours, written from its
+// description). Per region: walk every boundary loop over cell edges (raw corner vertices, each
+// labelled with the region across the edge it starts), orient loops counter-clockwise (outer) /
+// clockwise (holes), keep region-change vertices, Douglas-Peucker in between with a direction
+// fixed by the chain's endpoints (so two regions simplify a shared chain identically), split long
+// border edges, drop degenerate vertices and bridge holes. Regions run in parallel, one slot each.
+#include "leapnav/mesh/contours.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "contour_detail.hpp"
+#include "leapnav/core/hash.hpp"
+#include "leapnav/core/parallel.hpp"
+#include "span_graph.hpp"
+
+namespace leapnav::mesh {
+
+namespace {
+
+using detail::kNoSpan;
+using detail::same_xz;
+using detail::SpanGraph;
+using Loop = std::vector<ContourVertex>;
+
+struct Inputs {
+  const voxel::CompactHeightfield& chf;
+  const SpanGraph& graph;
+  const std::vector<std::uint16_t>& region;
+  float max_error = 0.0F;
+  int max_edge_len = 0;
+};
+
+// The highest floor among the walkable spans connected (within the 2x2 cells around the corner)
+// to span s; the corner lies between s's sides dir and dir + 1. The set is the same from any of
+// its spans, so regions meeting at the corner through connected spans agree on the height.
+std::int32_t corner_height(const Inputs& in, std::uint32_t s, int dir) {
+  const int dir2 = (dir + 1) & 3;
+  const int cx0 = std::min(in.graph.x(s), in.graph.x(s) + voxel::dir_dx(dir) + voxel::dir_dx(dir2));
+  const int cz0 = std::min(in.graph.z(s), in.graph.z(s) + voxel::dir_dz(dir) + voxel::dir_dz(dir2));
+  std::uint32_t members[8];
+  int count = 0;
+  members[count++] = s;
+  std::int32_t height = in.chf.spans[s].y;
+  for (int k = 0; k < count; ++k) {
+    for (int d = 0; d < 4; ++d) {
+      const std::uint32_t n = in.graph.neighbor(members[k], d);
+      if (n == kNoSpan || in.chf.areas[n] == voxel::kNullArea) continue;
+      const int nx = in.graph.x(n);
+      const int nz = in.graph.z(n);
+      if (nx < cx0 || nx > cx0 + 1 || nz < cz0 || nz > cz0 + 1) continue;
+      if (std::find(members, members + count, n) != members + count) continue;
+      if (count == 8) break;
+      members[count++] = n;
+      height = std::max<std::int32_t>(height, in.chf.spans[n].y);
+    }
+  }
+  return height;
+}
+
+struct RawLoop {
+  Loop vertices;
+  /// Per vertex: three or more distinct regions (kNoRegion counting as one) meet at the corner.
+  std::vector<char> junction;
+};
+
+// The region of span n, kNoRegion for none.
+std::uint16_t region_of(const Inputs& in, std::uint32_t n) {
+  return n == kNoSpan ? kNoRegion : in.region[n];
+}
+
+// Whether the 2x2 cells around the corner between sides dir and dir + 1 of span s hold three or
+// more distinct regions. Such a corner must be kept by every region around it, even by one that
+// sees no change of neighbour there (its neighbour's outline turns away around another region).
+bool is_junction(const Inputs& in, std::uint32_t s, int dir) {
+  const int dir2 = (dir + 1) & 3;
+  const std::uint32_t a = in.graph.neighbor(s, dir);
+  const std::uint32_t b = in.graph.neighbor(s, dir2);
+  std::uint32_t diagonal = kNoSpan;
+  if (a != kNoSpan) diagonal = in.graph.neighbor(a, dir2);
+  if (diagonal == kNoSpan && b != kNoSpan) diagonal = in.graph.neighbor(b, dir);
+  const std::uint16_t ids[4] = {in.region[s], region_of(in, a), region_of(in, b),
+                                region_of(in, diagonal)};
+  int distinct = 0;
+  for (int i = 0; i < 4; ++i) {
+    bool seen = false;
+    for (int j = 0; j < i; ++j) seen = seen || ids[j] == ids[i];
+    distinct += seen ? 0 : 1;
+  }
+  return distinct >= 3;
+}
+
+// Walks one loop from (start, start_dir), clearing the edge bits it passes. The raw walk turns
+// clockwise in xz; the returned loop is reversed, so outer loops come out counter-clockwise.
+// Each vertex is labelled with the region across the edge that starts at it (after reversal).
+RawLoop walk_loop(const Inputs& in, std::vector<std::uint8_t>& edges, std::uint32_t start,
+                  int start_dir) {
+  RawLoop out;
+  Loop& loop = out.vertices;
+  struct Step {
+    std::uint32_t span;
+    int dir;
+  };
+  std::vector<Step> steps;  // the span and side of the edge each vertex ends (walk order)
+  std::uint32_t s = start;
+  int dir = start_dir;
+  const std::size_t limit = in.graph.span_count() * 8 + 8;
+  for (std::size_t step = 0; step < limit; ++step) {
+    if (edges[s] & (1U << dir)) {
+      ContourVertex v;
+      v.x = in.graph.x(s);
+      v.z = in.graph.z(s);
+      if (dir == 0) v.z += 1;
+      if (dir == 1) {
+        v.x += 1;
+        v.z += 1;
+      }
+      if (dir == 2) v.x += 1;
+      v.neighbor_region = region_of(in, in.graph.neighbor(s, dir));
+      loop.push_back(v);
+      steps.push_back({s, dir});
+      out.junction.push_back(is_junction(in, s, dir) ? 1 : 0);
+      edges[s] = static_cast<std::uint8_t>(edges[s] & ~(1U << dir));
+      dir = (dir + 1) & 3;
+    } else {
+      s = in.graph.neighbor(s, dir);
+      dir = (dir + 3) & 3;
+    }
+    if (s == start && dir == start_dir) break;
+  }
+  // note: a corner where the region meets itself across a step has two floor heights; a vertex
+  // takes the height seen through its portal edge(s), so both regions of a portal agree on it
+  const std::size_t n = loop.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    const Step in_edge = steps[i];
+    const Step out_edge = steps[(i + 1) % n];
+    const std::int32_t h_in = corner_height(in, in_edge.span, in_edge.dir);
+    const std::int32_t h_out = corner_height(in, out_edge.span, (out_edge.dir + 3) & 3);
+    const bool in_portal = loop[i].neighbor_region != kNoRegion;
+    const bool out_portal = loop[(i + 1) % n].neighbor_region != kNoRegion;
+    if (in_portal == out_portal) {
+      loop[i].y = std::max(h_in, h_out);
+    } else {
+      loop[i].y = in_portal ? h_in : h_out;
+    }
+  }
+  std::reverse(loop.begin(), loop.end());
+  std::reverse(out.junction.begin(), out.junction.end());
+  return out;
+}
+
+double segment_distance2(const ContourVertex& p, const ContourVertex& a, const ContourVertex& b) {
+  const double abx = b.x - a.x;
+  const double abz = b.z - a.z;
+  double dx = p.x - a.x;
+  double dz = p.z - a.z;
+  const double len2 = abx * abx + abz * abz;
+  if (len2 > 0.0) {
+    const double t = std::clamp((dx * abx + dz * abz) / len2, 0.0, 1.0);
+    dx -= t * abx;
+    dz -= t * abz;
+  }
+  return dx * dx + dz * dz;
+}
+
+bool less_xz(const ContourVertex& a, const ContourVertex& b) {
+  return a.x != b.x ? a.x < b.x : a.z < b.z;
+}
+
+// Douglas-Peucker on the raw chain from kept index a to kept index b (cyclic): marks the raw
+// vertices to keep. The chain is processed from its lexicographically smaller endpoint so the
+// region on the other side, which walks it backwards, makes the same choices.
+void simplify_chain(const Loop& raw, std::size_t a, std::size_t b, double tolerance2,
+                    std::vector<char>& keep) {
+  const std::size_t n = raw.size();
+  const std::size_t steps = (b + n - a) % n == 0 ? n : (b + n - a) % n;
+  if (steps < 2) return;
+  // chain[k] = raw index, in canonical direction
+  std::vector<std::size_t> chain(steps + 1);
+  for (std::size_t k = 0; k <= steps; ++k) chain[k] = (a + k) % n;
+  if (less_xz(raw[b], raw[a])) std::reverse(chain.begin(), chain.end());
+  std::vector<std::pair<std::size_t, std::size_t>> stack{{0, steps}};
+  while (!stack.empty()) {
+    const auto [lo, hi] = stack.back();
+    stack.pop_back();
+    double best = -1.0;
+    std::size_t best_k = 0;
+    for (std::size_t k = lo + 1; k < hi; ++k) {
+      const double d = segment_distance2(raw[chain[k]], raw[chain[lo]], raw[chain[hi]]);
+      if (d > best) {
+        best = d;
+        best_k = k;
+      }
+    }
+    if (best_k == 0 || best <= tolerance2) continue;
+    keep[chain[best_k]] = 1;
+    stack.emplace_back(lo, best_k);
+    stack.emplace_back(best_k, hi);
+  }
+}
+
+std::vector<std::size_t> kept_indices(const std::vector<char>& keep) {
+  std::vector<std::size_t> kept;
+  for (std::size_t i = 0; i < keep.size(); ++i) {
+    if (keep[i]) kept.push_back(i);
+  }
+  return kept;
+}
+
+// The simplified loop (see the file comment). Falls back to the raw loop's direction-change
+// vertices when simplification leaves a degenerate polygon or flips its orientation (outer loops
+// are counter-clockwise, holes clockwise).
+Loop simplify_loop(const RawLoop& raw_loop, const Inputs& in, bool hole) {
+  const Loop& raw = raw_loop.vertices;
+  const std::size_t n = raw.size();
+  std::vector<char> keep(n, 0);
+  bool any_change = false;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (raw_loop.junction[i] || raw[i].neighbor_region != raw[(i + n - 1) % n].neighbor_region) {
+      keep[i] = 1;
+      any_change = true;
+    }
+  }
+  if (!any_change) {
+    std::size_t lo = 0;
+    std::size_t hi = 0;
+    for (std::size_t i = 1; i < n; ++i) {
+      if (less_xz(raw[i], raw[lo])) lo = i;
+      if (less_xz(raw[hi], raw[i])) hi = i;
+    }
+    keep[lo] = 1;
+    keep[hi] = 1;
+  }
+  const double tolerance2 = static_cast<double>(in.max_error) * static_cast<double>(in.max_error);
+  // Douglas-Peucker between kept vertices, then split long border edges at their middle raw
+  // vertex; a split can move an edge away from raw vertices, so repeat until both are satisfied
+  const std::int64_t max_len2 = static_cast<std::int64_t>(in.max_edge_len) * in.max_edge_len;
+  bool split = true;
+  while (split) {
+    std::vector<std::size_t> kept = kept_indices(keep);
+    for (std::size_t k = 0; k < kept.size(); ++k) {
+      simplify_chain(raw, kept[k], kept[(k + 1) % kept.size()], tolerance2, keep);
+    }
+    split = false;
+    if (in.max_edge_len <= 0) break;
+    kept = kept_indices(keep);
+    for (std::size_t k = 0; k < kept.size(); ++k) {
+      const std::size_t a = kept[k];
+      const std::size_t b = kept[(k + 1) % kept.size()];
+      if (raw[a].neighbor_region != kNoRegion) continue;
+      const std::int64_t dx = raw[b].x - raw[a].x;
+      const std::int64_t dz = raw[b].z - raw[a].z;
+      const std::size_t steps = (b + n - a) % n == 0 ? n : (b + n - a) % n;
+      if (dx * dx + dz * dz <= max_len2 || steps < 2) continue;
+      keep[(a + steps / 2) % n] = 1;
+      split = true;
+    }
+  }
+  Loop out;
+  for (const std::size_t i : kept_indices(keep)) out.push_back(raw[i]);
+  // drop zero-length edges (the later vertex carries the outgoing label)
+  bool changed = true;
+  while (changed && out.size() >= 3) {
+    changed = false;
+    for (std::size_t i = 0; i < out.size() && out.size() >= 3; ++i) {
+      const std::size_t m = out.size();
+      if (!same_xz(out[i], out[(i + 1) % m])) continue;
+      // note: the merged corner keeps the outgoing label; its height comes from the portal side
+      // when the incoming edge is a portal (the neighbour region sees that height)
+      if (out[(i + m - 1) % m].neighbor_region != kNoRegion) out[(i + 1) % m].y = out[i].y;
+      out.erase(out.begin() + static_cast<std::ptrdiff_t>(i));
+      changed = true;
+    }
+  }
+  const std::int64_t area = detail::doubled_area(out);
+  if (out.size() < 3 || (hole ? area >= 0 : area <= 0)) {
+    out.clear();
+    for (std::size_t i = 0; i < n; ++i) {
+      const ContourVertex& prev = raw[(i + n - 1) % n];
+      const ContourVertex& next = raw[(i + 1) % n];
+      if (detail::orient(prev, raw[i], next) != 0 ||
+          prev.neighbor_region != raw[i].neighbor_region) {
+        out.push_back(raw[i]);
+      }
+    }
+  }
+  return out;
+}
+
+struct RegionOutput {
+  std::vector<Contour> contours;
+  std::vector<std::string> warnings;
+};
+
+RegionOutput build_region_contours(const Inputs& in, std::uint16_t region_id,
+                                   const std::uint32_t* spans, std::size_t span_count,
+                                   std::vector<std::uint8_t>& edges) {
+  RegionOutput out;
+  std::vector<RawLoop> outers;
+  std::vector<RawLoop> holes;
+  for (std::size_t k = 0; k < span_count; ++k) {
+    const std::uint32_t s = spans[k];
+    for (int dir = 0; dir < 4; ++dir) {
+      if (!(edges[s] & (1U << dir))) continue;
+      RawLoop raw = walk_loop(in, edges, s, dir);
+      if (raw.vertices.size() < 3) continue;
+      const std::int64_t area = detail::doubled_area(raw.vertices);
+      if (area > 0) {
+        outers.push_back(std::move(raw));
+      } else if (area < 0) {
+        holes.push_back(std::move(raw));
+      }
+    }
+  }
+  if (outers.empty()) return out;
+  const std::uint8_t area_id = in.chf.areas[spans[0]];
+  // each hole goes to the smallest outer loop that contains its smallest vertex
+  std::vector<std::vector<std::size_t>> holes_of(outers.size());
+  for (std::size_t h = 0; h < holes.size(); ++h) {
+    const Loop& hole = holes[h].vertices;
+    const ContourVertex probe = *std::min_element(hole.begin(), hole.end(), less_xz);
+    std::size_t best = 0;
+    std::int64_t best_area = std::numeric_limits<std::int64_t>::max();
+    for (std::size_t o = 0; o < outers.size(); ++o) {
+      const std::int64_t area = detail::doubled_area(outers[o].vertices);
+      if (area < best_area && detail::contains_or_touches(outers[o].vertices, probe)) {
+        best = o;
+        best_area = area;
+      }
+    }
+    holes_of[best].push_back(h);
+  }
+  for (std::size_t o = 0; o < outers.size(); ++o) {
+    Contour contour;
+    contour.region = region_id;
+    contour.area = area_id;
+    contour.vertices = simplify_loop(outers[o], in, false);
+    contour.raw = outers[o].vertices;
+    std::vector<Loop> simplified_holes;
+    for (const std::size_t h : holes_of[o]) {
+      Loop simple = simplify_loop(holes[h], in, true);
+      if (simple.size() >= 3 && detail::doubled_area(simple) < 0) {
+        simplified_holes.push_back(std::move(simple));
+      }
+      contour.raw.insert(contour.raw.end(), holes[h].vertices.begin(), holes[h].vertices.end());
+    }
+    detail::bridge_holes(contour.vertices, std::move(simplified_holes), region_id, out.warnings);
+    out.contours.push_back(std::move(contour));
+  }
+  return out;
+}
+
+}  // namespace
+
+Result<ContourSet> build_contours(const voxel::CompactHeightfield& chf, const RegionField& regions,
+                                  const VoxelParams& params, BuildContext& ctx) {
+  auto timer = ctx.scoped_timer("contours");
+  LEAPNAV_TRY(detail::check_heightfield(chf, "contours", false));
+  const std::size_t span_count = chf.spans.size();
+  if (regions.span_region.size() != span_count) {
+    return make_error(ErrorCode::InvalidArgument,
+                      "contours: " + std::to_string(regions.span_region.size()) +
+                          " region ids for " + std::to_string(span_count) + " spans");
+  }
+  for (std::size_t s = 0; s < span_count; ++s) {
+    if (regions.span_region[s] > regions.region_count) {
+      return make_error(ErrorCode::InvalidArgument,
+                        "contours: span " + std::to_string(s) + " has region " +
+                            std::to_string(regions.span_region[s]) + " > region_count " +
+                            std::to_string(regions.region_count));
+    }
+  }
+  if (!(params.max_edge_error_cells >= 0.0F) || !std::isfinite(params.max_edge_error_cells) ||
+      params.max_edge_len_cells < 0) {
+    return make_error(ErrorCode::InvalidArgument,
+                      "contours: max_edge_error_cells and max_edge_len_cells must be >= 0");
+  }
+  LEAPNAV_TRY(ctx.check_memory("contours", static_cast<std::uint64_t>(span_count) * 24));
+  const int threads = ctx.threads();
+  const SpanGraph graph = detail::make_span_graph(chf, threads);
+  const Inputs in{chf, graph, regions.span_region, params.max_edge_error_cells,
+                  params.max_edge_len_cells};
+
+  // boundary edge bits per span: the neighbour is missing or in another region
+  std::vector<std::uint8_t> edges(span_count, 0);
+  parallel_for(threads, 0, span_count, 8192, [&](std::size_t b, std::size_t e) {
+    for (std::size_t s = b; s < e; ++s) {
+      const std::uint16_t r = regions.span_region[s];
+      if (r == kNoRegion) continue;
+      std::uint8_t bits = 0;
+      for (int dir = 0; dir < 4; ++dir) {
+        const std::uint32_t n = graph.neighbor(static_cast<std::uint32_t>(s), dir);
+        if (n == kNoSpan || regions.span_region[n] != r)
+          bits |= static_cast<std::uint8_t>(1U << dir);
+      }
+      edges[s] = bits;
+    }
+  });
+
+  // spans grouped by region (counting sort, span order within a region)
+  const std::size_t count = regions.region_count;
+  std::vector<std::uint32_t> first(count + 2, 0);
+  for (const std::uint16_t r : regions.span_region) {
+    if (r != kNoRegion) ++first[r + 1];
+  }
+  for (std::size_t r = 1; r < first.size(); ++r) first[r] += first[r - 1];
+  std::vector<std::uint32_t> by_region(first[count + 1]);
+  {
+    std::vector<std::uint32_t> cursor(first.begin(), first.end() - 1);
+    for (std::uint32_t s = 0; s < span_count; ++s) {
+      const std::uint16_t r = regions.span_region[s];
+      if (r != kNoRegion) by_region[cursor[r]++] = s;
+    }
+  }
+
+  std::vector<RegionOutput> slots(count + 1);
+  parallel_for(threads, 1, count + 1, 1, [&](std::size_t r0, std::size_t r1) {
+    for (std::size_t r = r0; r < r1; ++r) {
+      if (first[r + 1] == first[r]) continue;
+      slots[r] = build_region_contours(in, static_cast<std::uint16_t>(r),
+                                       by_region.data() + first[r], first[r + 1] - first[r], edges);
+    }
+  });
+  LEAPNAV_TRY(ctx.check_cancel("contours"));
+
+  ContourSet out;
+  out.grid = chf.grid;
+  for (std::size_t r = 1; r <= count; ++r) {
+    for (std::string& warning : slots[r].warnings) ctx.warn(std::move(warning));
+    for (Contour& contour : slots[r].contours) {
+      const std::int64_t area = detail::doubled_area(contour.vertices);
+      if (contour.vertices.size() < 3 || area <= 0) {
+        ctx.warn("contours: region " + std::to_string(r) + ": degenerate outline (" +
+                 std::to_string(contour.vertices.size()) + " vertices) dropped");
+        continue;
+      }
+      out.contours.push_back(std::move(contour));
+    }
+  }
+  return out;
+}
+
+Status validate(const ContourSet& contours) {
+  const GridSpec& grid = contours.grid;
+  std::uint16_t max_region = 0;
+  for (const Contour& contour : contours.contours)
+    max_region = std::max(max_region, contour.region);
+  std::uint16_t previous = 0;
+  for (std::size_t c = 0; c < contours.contours.size(); ++c) {
+    const Contour& contour = contours.contours[c];
+    const std::string where = "contours: contour " + std::to_string(c) + " (region " +
+                              std::to_string(contour.region) + ")";
+    if (contour.region == kNoRegion)
+      return make_error(ErrorCode::Internal, where + " has no region");
+    if (contour.region < previous) {
+      return make_error(ErrorCode::Internal, where + " is out of region order");
+    }
+    previous = contour.region;
+    const std::size_t n = contour.vertices.size();
+    if (n < 3) {
+      return make_error(ErrorCode::Internal, where + " has " + std::to_string(n) + " vertices");
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+      const ContourVertex& v = contour.vertices[i];
+      const std::string at = where + " vertex " + std::to_string(i);
+      if (v.x < 0 || v.x > grid.width || v.z < 0 || v.z > grid.depth || v.y < 0 ||
+          v.y > std::max(grid.height, static_cast<int>(kMaxGridHeight))) {
+        return make_error(ErrorCode::Internal, at + " (" + std::to_string(v.x) + ", " +
+                                                   std::to_string(v.y) + ", " +
+                                                   std::to_string(v.z) + ") is off the grid");
+      }
+      if (same_xz(v, contour.vertices[(i + 1) % n])) {
+        return make_error(ErrorCode::Internal, at + " starts a zero-length edge");
+      }
+      if (v.neighbor_region > max_region) {
+        return make_error(ErrorCode::Internal,
+                          at + " has neighbour region " + std::to_string(v.neighbor_region) +
+                              " beyond the last region " + std::to_string(max_region));
+      }
+    }
+    if (detail::doubled_area(contour.vertices) <= 0) {
+      return make_error(ErrorCode::Internal, where + " is not counter-clockwise in xz");
+    }
+  }
+  return {};
+}
+
+std::uint64_t content_hash(const ContourSet& contours) {
+  ContentHasher hasher;
+  hasher.add_string("leapnav.mesh.ContourSet");
+  const GridSpec& grid = contours.grid;
+  hasher.add_pod(grid.origin.x);
+  hasher.add_pod(grid.origin.y);
+  hasher.add_pod(grid.origin.z);
+  hasher.add_pod(grid.cell_size);
+  hasher.add_pod(grid.cell_height);
+  hasher.add_pod(grid.width);
+  hasher.add_pod(grid.depth);
+  hasher.add_pod(grid.height);
+  hasher.add_pod(static_cast<std::uint64_t>(contours.contours.size()));
+  const auto add_vertices = [&](const std::vector<ContourVertex>& vertices) {
+    hasher.add_pod(static_cast<std::uint64_t>(vertices.size()));
+    for (const ContourVertex& v : vertices) {
+      hasher.add_pod(v.x);
+      hasher.add_pod(v.y);
+      hasher.add_pod(v.z);
+      hasher.add_pod(v.neighbor_region);
+    }
+  };
+  for (const Contour& contour : contours.contours) {
+    hasher.add_pod(contour.region);
+    hasher.add_pod(contour.area);
+    add_vertices(contour.vertices);
+    add_vertices(contour.raw);
+  }
+  return hasher.digest();
+}
+
+}  // namespace leapnav::mesh

@@ -1,0 +1,331 @@
+// Region contours on small ASCII heightfields: exact outlines of simple floors, hole bridging,
+// shared corners of adjacent regions, edge splitting, the simplification tolerance and
+// determinism. Every RegionField and ContourSet produced here is validated.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <set>
+#include <sstream>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "leapnav/mesh/contours.hpp"
+#include "leapnav/mesh/regions.hpp"
+#include "support/chf_builder.hpp"
+
+namespace {
+
+using leapnav::BuildContext;
+using leapnav::VoxelParams;
+using leapnav::mesh::Contour;
+using leapnav::mesh::ContourSet;
+using leapnav::mesh::ContourVertex;
+using leapnav::mesh::kNoRegion;
+using leapnav::mesh::RegionField;
+using leapnav::test::ChfLayer;
+using leapnav::test::make_chf;
+
+VoxelParams params_with(int min_cells, int merge_cells, float max_error = 1.3F,
+                        int max_edge_len = 0) {
+  VoxelParams params;
+  params.min_region_cells = min_cells;
+  params.merge_region_cells = merge_cells;
+  params.max_edge_error_cells = max_error;
+  params.max_edge_len_cells = max_edge_len;
+  return params;
+}
+
+std::string describe(const ContourSet& set) {
+  std::ostringstream out;
+  for (const Contour& c : set.contours) {
+    out << "region " << c.region << ":";
+    for (const ContourVertex& v : c.vertices) {
+      out << " (" << v.x << "," << v.y << "," << v.z << "|" << v.neighbor_region << ")";
+    }
+    out << "\n raw:";
+    for (const ContourVertex& v : c.raw) {
+      out << " (" << v.x << "," << v.y << "," << v.z << "|" << v.neighbor_region << ")";
+    }
+    out << "\n";
+  }
+  return out.str();
+}
+
+struct Built {
+  RegionField regions;
+  ContourSet contours;
+};
+
+Built build(const leapnav::voxel::CompactHeightfield& chf, const VoxelParams& params,
+            int threads = 1) {
+  BuildContext ctx;
+  ctx.set_threads(threads);
+  auto regions = leapnav::mesh::build_regions(chf, params, ctx);
+  REQUIRE(regions.ok());
+  const auto region_status = leapnav::mesh::validate(*regions, chf);
+  REQUIRE_MESSAGE(region_status.ok(), (region_status.ok() ? "" : region_status.error().message));
+  auto contours = leapnav::mesh::build_contours(chf, *regions, params, ctx);
+  REQUIRE(contours.ok());
+  const auto status = leapnav::mesh::validate(*contours);
+  const std::string message =
+      (status.ok() ? std::string() : status.error().message) + "\n" + describe(*contours);
+  REQUIRE_MESSAGE(status.ok(), message);
+  return {std::move(regions).value(), std::move(contours).value()};
+}
+
+std::vector<std::string> filled(int width, int depth, char c = '.') {
+  return std::vector<std::string>(static_cast<std::size_t>(depth),
+                                  std::string(static_cast<std::size_t>(width), c));
+}
+
+std::int64_t doubled_area(const std::vector<ContourVertex>& vs) {
+  std::int64_t sum = 0;
+  for (std::size_t i = 0; i < vs.size(); ++i) {
+    const ContourVertex& a = vs[i];
+    const ContourVertex& b = vs[(i + 1) % vs.size()];
+    sum += static_cast<std::int64_t>(a.x) * b.z - static_cast<std::int64_t>(b.x) * a.z;
+  }
+  return sum;
+}
+
+// Every edge between two regions has both endpoints, with identical (x, y, z), in a contour of
+// the region across it.
+void check_shared_corners(const ContourSet& set) {
+  std::set<std::tuple<int, int, int, int>> corners;  // (region, x, y, z)
+  for (const Contour& c : set.contours) {
+    for (const ContourVertex& v : c.vertices) corners.emplace(c.region, v.x, v.y, v.z);
+  }
+  for (const Contour& c : set.contours) {
+    const std::size_t n = c.vertices.size();
+    for (std::size_t i = 0; i < n; ++i) {
+      const ContourVertex& a = c.vertices[i];
+      const ContourVertex& b = c.vertices[(i + 1) % n];
+      if (a.neighbor_region == kNoRegion || a.neighbor_region == c.region) continue;
+      const bool has_a = corners.count({a.neighbor_region, a.x, a.y, a.z}) == 1;
+      const bool has_b = corners.count({a.neighbor_region, b.x, b.y, b.z}) == 1;
+      CHECK_MESSAGE(has_a, "region ", c.region, " corner (", a.x, ",", a.y, ",", a.z,
+                    ") missing in region ", a.neighbor_region, "\n", describe(set));
+      CHECK_MESSAGE(has_b, "region ", c.region, " corner (", b.x, ",", b.y, ",", b.z,
+                    ") missing in region ", a.neighbor_region, "\n", describe(set));
+    }
+  }
+}
+
+double distance_to_polygon(const ContourVertex& p, const std::vector<ContourVertex>& polygon) {
+  double best = 1e30;
+  for (std::size_t i = 0; i < polygon.size(); ++i) {
+    const ContourVertex& a = polygon[i];
+    const ContourVertex& b = polygon[(i + 1) % polygon.size()];
+    const double abx = b.x - a.x;
+    const double abz = b.z - a.z;
+    const double len2 = abx * abx + abz * abz;
+    double t = len2 > 0 ? ((p.x - a.x) * abx + (p.z - a.z) * abz) / len2 : 0.0;
+    t = std::clamp(t, 0.0, 1.0);
+    const double dx = p.x - (a.x + t * abx);
+    const double dz = p.z - (a.z + t * abz);
+    best = std::min(best, std::sqrt(dx * dx + dz * dz));
+  }
+  return best;
+}
+
+}  // namespace
+
+TEST_SUITE("mesh.contours") {
+  TEST_CASE("a square floor gives one contour with its 4 corners, counter-clockwise") {
+    const auto chf = make_chf(filled(12, 12));
+    const Built built = build(chf, params_with(4, 20));
+    REQUIRE(built.contours.contours.size() == 1);
+    const Contour& c = built.contours.contours[0];
+    CHECK(c.region == 1);
+    CHECK(c.area == leapnav::voxel::kWalkableArea);
+    REQUIRE(c.vertices.size() == 4);
+    const std::set<std::pair<int, int>> expected = {{0, 0}, {12, 0}, {12, 12}, {0, 12}};
+    std::set<std::pair<int, int>> got;
+    for (const ContourVertex& v : c.vertices) {
+      got.emplace(v.x, v.z);
+      CHECK(v.y == 0);
+      CHECK(v.neighbor_region == kNoRegion);
+    }
+    CHECK(got == expected);
+    CHECK(doubled_area(c.vertices) == 2 * 144);
+    CHECK(c.raw.size() == 48);
+  }
+
+  TEST_CASE("a floor with a pillar gives one contour bridged around the hole") {
+    std::vector<std::string> rows = filled(12, 12);
+    for (int z = 5; z < 7; ++z) rows[static_cast<std::size_t>(z)].replace(5, 2, "  ");
+    const auto chf = make_chf(rows);
+    const Built built = build(chf, params_with(0, 1000));
+    REQUIRE(built.regions.region_count == 1);
+    REQUIRE(built.contours.contours.size() == 1);
+    const Contour& c = built.contours.contours[0];
+    // outer square minus the 2x2 pillar
+    CHECK(doubled_area(c.vertices) == 2 * (144 - 4));
+    std::set<std::pair<int, int>> got;
+    for (const ContourVertex& v : c.vertices) got.emplace(v.x, v.z);
+    for (const auto& corner : std::vector<std::pair<int, int>>{{5, 5}, {7, 5}, {7, 7}, {5, 7}}) {
+      CHECK(got.count(corner) == 1);
+    }
+    // 4 outer + 4 hole + 2 bridge duplicates
+    CHECK(c.vertices.size() == 10);
+    int bridge_edges = 0;
+    for (const ContourVertex& v : c.vertices) bridge_edges += v.neighbor_region == c.region ? 1 : 0;
+    CHECK(bridge_edges == 2);
+  }
+
+  TEST_CASE("a floor with several pillars bridges every hole") {
+    std::vector<std::string> rows = filled(20, 14);
+    for (const auto& [x, z] : std::vector<std::pair<int, int>>{{4, 4}, {12, 3}, {8, 9}, {15, 10}}) {
+      rows[static_cast<std::size_t>(z)].replace(static_cast<std::size_t>(x), 2, "  ");
+      rows[static_cast<std::size_t>(z + 1)].replace(static_cast<std::size_t>(x), 2, "  ");
+    }
+    const auto chf = make_chf(rows);
+    const Built built = build(chf, params_with(0, 1000));
+    std::int64_t total = 0;
+    for (const Contour& c : built.contours.contours) total += doubled_area(c.vertices);
+    CHECK(total == 2 * (20 * 14 - 4 * 4));
+  }
+
+  TEST_CASE("two rooms joined by a corridor share identical corner vertices") {
+    const std::vector<std::string> rows = {
+        "........     ........",  //
+        "........     ........",  //
+        "........     ........",  //
+        "........     ........",  //
+        ".....................",  //
+        "........     ........",  //
+        "........     ........",  //
+        "........     ........",  //
+    };
+    const auto chf = make_chf(rows);
+    const Built built = build(chf, params_with(0, 0));
+    CHECK(built.contours.contours.size() >= 2);
+    std::int64_t total = 0;
+    for (const Contour& c : built.contours.contours) total += doubled_area(c.vertices);
+    // every cell is covered exactly once when the shared chains coincide: 8*8*2 + 5
+    CHECK(total == 2 * (8 * 8 * 2 + 5));
+    check_shared_corners(built.contours);
+  }
+
+  TEST_CASE("long border edges are split when max_edge_len is set") {
+    const auto chf = make_chf(filled(30, 4));
+    const Built unsplit = build(chf, params_with(0, 0, 1.3F, 0));
+    REQUIRE(unsplit.contours.contours.size() == 1);
+    CHECK(unsplit.contours.contours[0].vertices.size() == 4);
+    const Built split = build(chf, params_with(0, 0, 1.3F, 8));
+    REQUIRE(split.contours.contours.size() == 1);
+    const auto& vs = split.contours.contours[0].vertices;
+    CHECK(vs.size() > 4);
+    for (std::size_t i = 0; i < vs.size(); ++i) {
+      const auto& a = vs[i];
+      const auto& b = vs[(i + 1) % vs.size()];
+      const int dx = b.x - a.x;
+      const int dz = b.z - a.z;
+      CHECK(dx * dx + dz * dz <= 64);
+    }
+  }
+
+  TEST_CASE("corner heights follow the floor and a step is shared by both sides") {
+    // left half at height 0, right half at height 1 (within climb): one or more regions; every
+    // contour vertex height is the highest connected floor at that corner
+    std::vector<std::string> rows = filled(12, 6);
+    for (auto& row : rows) row.replace(6, 6, "111111");
+    const auto chf = make_chf(rows);
+    const Built built = build(chf, params_with(0, 0, 0.0F));
+    check_shared_corners(built.contours);
+    for (const Contour& c : built.contours.contours) {
+      for (const ContourVertex& v : c.vertices) CHECK(v.y == (v.x >= 6 ? 1 : 0));
+    }
+  }
+
+  TEST_CASE("a two-storey fixture gives contours on both storeys") {
+    ChfLayer ground{0, filled(10, 10)};
+    ChfLayer deck{10, filled(10, 10)};
+    const auto chf = make_chf({ground, deck});
+    const Built built = build(chf, params_with(0, 0));
+    REQUIRE(built.regions.region_count == 2);
+    REQUIRE(built.contours.contours.size() == 2);
+    std::set<int> heights;
+    for (const Contour& c : built.contours.contours) {
+      CHECK(c.vertices.size() == 4);
+      for (const ContourVertex& v : c.vertices) heights.insert(v.y);
+    }
+    CHECK(heights == std::set<int>{0, 10});
+  }
+
+  TEST_CASE("random maps: valid contours within tolerance, shared corners, thread-independent") {
+    std::mt19937 rng(99);
+    for (int trial = 0; trial < 60; ++trial) {
+      std::vector<std::string> rows = filled(36, 28);
+      std::uniform_int_distribution<int> xs(0, 35);
+      std::uniform_int_distribution<int> zs(0, 27);
+      std::uniform_int_distribution<int> kind(0, 9);
+      std::uniform_int_distribution<int> blob(1, 4);
+      for (int k = 0; k < 40; ++k) {
+        const int x0 = xs(rng);
+        const int z0 = zs(rng);
+        const int size = blob(rng);
+        const int c = kind(rng);
+        const char ch = c < 6 ? ' ' : (c < 7 ? 'x' : static_cast<char>('0' + c - 7));
+        for (int z = z0; z < std::min(28, z0 + size); ++z) {
+          for (int x = x0; x < std::min(36, x0 + size); ++x) {
+            rows[static_cast<std::size_t>(z)][static_cast<std::size_t>(x)] = ch;
+          }
+        }
+      }
+      std::string rows_text;
+      for (const auto& row : rows) rows_text += row + "\n";
+      const auto chf = make_chf(rows);
+      const float error = trial % 2 == 0 ? 1.3F : 0.5F;
+      const VoxelParams params = params_with(trial % 3 == 0 ? 0 : 8, trial % 4 == 0 ? 0 : 30, error,
+                                             trial % 5 == 0 ? 6 : 0);
+      const Built one = build(chf, params, 1);
+      const Built four = build(chf, params, 4);
+      CHECK(leapnav::mesh::content_hash(one.contours) ==
+            leapnav::mesh::content_hash(four.contours));
+      CHECK(leapnav::mesh::content_hash(one.regions) == leapnav::mesh::content_hash(four.regions));
+      check_shared_corners(one.contours);
+      for (const Contour& c : one.contours.contours) {
+        for (std::size_t i = 0; i < c.raw.size(); ++i) {
+          const ContourVertex& raw = c.raw[i];
+          CHECK_MESSAGE(distance_to_polygon(raw, c.vertices) <= error + 1e-9, trial, " region ",
+                        c.region, " raw (", raw.x, ",", raw.z, ")\n", describe(one.contours), "\n",
+                        rows_text);
+        }
+      }
+    }
+  }
+
+  TEST_CASE("validate rejects clockwise, short and off-grid contours") {
+    ContourSet set;
+    set.grid.width = 4;
+    set.grid.depth = 4;
+    set.grid.height = 10;
+    Contour c;
+    c.region = 1;
+    c.vertices = {{0, 0, 0, 0}, {4, 0, 0, 0}, {4, 0, 4, 0}, {0, 0, 4, 0}};
+    set.contours = {c};
+    CHECK(leapnav::mesh::validate(set).ok());
+    std::reverse(set.contours[0].vertices.begin(), set.contours[0].vertices.end());
+    CHECK_FALSE(leapnav::mesh::validate(set).ok());
+    set.contours[0].vertices = {{0, 0, 0, 0}, {4, 0, 0, 0}};
+    CHECK_FALSE(leapnav::mesh::validate(set).ok());
+    set.contours[0].vertices = {{0, 0, 0, 0}, {5, 0, 0, 0}, {4, 0, 4, 0}};
+    CHECK_FALSE(leapnav::mesh::validate(set).ok());
+    set.contours[0].vertices = {{0, 0, 0, 0}, {4, 0, 0, 0}, {4, 0, 0, 0}, {0, 0, 4, 0}};
+    CHECK_FALSE(leapnav::mesh::validate(set).ok());
+  }
+
+  TEST_CASE("mismatched region field is rejected") {
+    const auto chf = make_chf(filled(4, 4));
+    RegionField regions;
+    regions.span_region.assign(3, 0);
+    BuildContext ctx;
+    const auto result = leapnav::mesh::build_contours(chf, regions, params_with(0, 0), ctx);
+    REQUIRE_FALSE(result.ok());
+    CHECK(result.error().code == leapnav::ErrorCode::InvalidArgument);
+  }
+}
