@@ -22,11 +22,11 @@ TriangleMesh demo_scene() {
   const Vec2 north{0, -1};
   const Vec2 south{0, 1};
 
-  // plaza: x 0..40, z 0..28 at y 0, around the sunken courtyard (x 26..38, z 2..14)
+  // plaza: x 0..40, z 0..28 at y 0, around the sunken courtyard (x 26..36, z 2..14)
   b.add_box({0, kBase, 0}, {26, 0, 28});
-  b.add_box({26, kBase, 0}, {38, 0, 2});
-  b.add_box({26, kBase, 14}, {38, 0, 28});
-  b.add_box({38, kBase, 0}, {40, 0, 28});
+  b.add_box({26, kBase, 0}, {36, 0, 2});
+  b.add_box({26, kBase, 14}, {36, 0, 28});
+  b.add_box({36, kBase, 0}, {40, 0, 28});
 
   // raised platform (2 m): 30 deg ramp up on its east side, 50 deg (too steep) on its south side
   b.add_box({2, 0, 2}, {10, 2, 10});
@@ -38,11 +38,11 @@ TriangleMesh demo_scene() {
   b.add_ramp({10 + run30, 0, 6}, west, run30, 3, 30);
   b.add_ramp({6, 0, 10 + run50}, north, run50, 3, 50);
 
-  // sunken courtyard (-2.5 m): stairs up at its south-east corner, a bridge across it at y 0
-  // (deck 0.3 m thick: 2.2 m of clearance underneath)
-  b.add_box({26, kBase, 2}, {38, -2.5F, 14});
-  b.add_stairs({36, -2.5F, 10.5F}, south, 4, 5, 0.5F, 0.7F);
-  b.add_box({26, -0.3F, 7}, {38, 0, 9});
+  // sunken courtyard (-3 m): stairs up at its south-east corner, a 3 m wide bridge across it
+  // at y 0 (deck 0.3 m thick: 2.7 m of clearance underneath)
+  b.add_box({26, kBase, 2}, {36, -3, 14});
+  b.add_stairs({34, -3, 10.4F}, south, 4, 6, 0.5F, 0.6F);
+  b.add_box({26, -0.3F, 6.5F}, {36, 0, 9.5F});
 
   // second storey (floor at 3 m, 2.7 m clear underneath) on four pillars, stairs from the east
   b.add_box({14, 2.7F, 14}, {24, 3, 22});

@@ -21,7 +21,7 @@ inline constexpr int kMaxCityBlocks = 256;
 /// A built-in scene by spec (without the "builtin:" prefix):
 /// - "demo": a 40 x 40 m test level for the default agent (height 2, radius 0.6, climb 0.9): a
 ///   plaza with a raised platform (2 m) reached by a 30 deg ramp and faced by a 50 deg ramp, a
-///   sunken courtyard (-2.5 m) with stairs down and a bridge across it, a second storey (3 m) on
+///   sunken courtyard (-3 m) with stairs down and a bridge across it, a second storey (3 m) on
 ///   pillars reached by stairs, free-standing pillars, a low overhang (1.3 m), low walls of
 ///   0.6, 1.0 and 1.2 m, and a pit (-4 m) crossed by stepping stones with gaps of 1, 2, 4 and 6 m,
 ///   with stairs back up.

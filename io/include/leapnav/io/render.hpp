@@ -1,0 +1,62 @@
+// Top-down SVG pictures of a navmesh. The view looks down the y axis: world x to the right, world
+// z downwards, so -z ("north") is up. Polygons are filled by region (distinct colours from a
+// golden-angle hue walk) or by height (a blue-to-yellow ramp) and drawn from the lowest to the
+// highest (by mean vertex height) with partial opacity and an outline, so a floor under a bridge
+// or a second storey still shows through, and the upper level's outline stays visible on top.
+// Boundary edges are dark and thick, edges between polygons light and thin. A footer holds a scale
+// bar, the axis note and the legend. Later stages add their own drawings through Overlay.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "leapnav/core/geometry.hpp"
+#include "leapnav/mesh/navmesh.hpp"
+
+namespace leapnav::io {
+
+/// How polygons are coloured.
+enum class FillMode : std::uint8_t {
+  Region,  ///< one colour per watershed region
+  Height,  ///< by the polygon's mean vertex height, with a ramp in the legend
+};
+
+/// What an overlay draws.
+enum class OverlayKind : std::uint8_t {
+  Polyline,  ///< a line through `points` in order (a path)
+  Points,    ///< a dot of `radius` pixels at each point (path corners, samples)
+  Arcs,      ///< consecutive pairs (from, to) drawn as curved arrows (jumps): points 2k -> 2k+1
+};
+
+/// A drawing on top of the navmesh, in world coordinates (only x and z are used for position;
+/// y is ignored by the top-down view). Overlays are drawn in list order after the polygons.
+struct Overlay {
+  OverlayKind kind = OverlayKind::Polyline;
+  std::vector<Vec3> points;       ///< [units: m]
+  std::string color = "#d62728";  ///< any SVG colour ("#rrggbb", "red")
+  float width = 2.0F;             ///< line width [units: px]
+  float radius = 3.0F;            ///< dot radius (Points) and arrowhead size (Arcs) [units: px]
+  float opacity = 1.0F;           ///< [range: 0..1]
+  bool dashed = false;
+  std::string label;  ///< shown in the legend when not empty (once per distinct label)
+};
+
+struct RenderOptions {
+  FillMode fill = FillMode::Region;
+  /// Picture scale [units: px per m]; 0 fits the longer side of the mesh into max_size_px.
+  float pixels_per_metre = 0.0F;
+  int max_size_px = 1024;         ///< longer side of the drawing area when fitting [units: px]
+  float polygon_opacity = 0.75F;  ///< fill opacity [range: 0..1]
+  std::string title;              ///< drawn in the footer when not empty
+  std::vector<Overlay> overlays;
+};
+
+/// The picture as an SVG document. Inside `<g id="navmesh">`, each polygon (in painting order) is
+/// `<polygon class="poly" data-poly="P" data-region="R" .../>` followed by its edges as
+/// `<line class="boundary"/>` or `<line class="internal"/>`; overlays follow in
+/// `<g id="overlays">`, then `<g id="scale">` and `<g id="legend">`. An empty mesh (and no overlay)
+/// gives a small picture saying so.
+[[nodiscard]] std::string render_svg(const mesh::NavMesh& navmesh, const RenderOptions& options);
+
+}  // namespace leapnav::io

@@ -1,0 +1,105 @@
+// JSON and OBJ exports of a NavMesh; the JSON is built with nlohmann::ordered_json so keys keep
+// the documented order and the output is byte-identical for identical meshes.
+#include "leapnav/io/export.hpp"
+
+#include <charconv>
+#include <cstdlib>
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "leapnav/io/config_file.hpp"
+
+namespace leapnav::io {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+/// The float's shortest round-trip decimal as a JSON number.
+double exact(float value) {
+  char buffer[32];
+  const auto [end, ec] = std::to_chars(buffer, buffer + sizeof(buffer), value);
+  if (ec != std::errc()) return static_cast<double>(value);
+  return std::strtod(std::string(buffer, end).c_str(), nullptr);
+}
+
+Json vec3(Vec3 v) {
+  return Json::array({exact(v.x), exact(v.y), exact(v.z)});
+}
+
+void append_float(std::string& out, float value) {
+  char buffer[32];
+  const auto [end, ec] = std::to_chars(buffer, buffer + sizeof(buffer), value);
+  out.append(buffer, ec == std::errc() ? end : buffer);
+}
+
+}  // namespace
+
+std::string export_navmesh_json(const mesh::NavMesh& m) {
+  Json root;
+  Json vertices = Json::array();
+  for (const Vec3& v : m.vertices) vertices.push_back(vec3(v));
+  root["vertices"] = std::move(vertices);
+  Json polygons = Json::array();
+  for (std::size_t p = 0; p < m.polygon_count(); ++p) {
+    const mesh::PolyId id{static_cast<std::uint32_t>(p)};
+    Json poly;
+    Json verts = Json::array();
+    for (const std::uint32_t v : m.polygon(id)) verts.push_back(v);
+    Json neighbors = Json::array();
+    for (const std::uint32_t q : m.neighbors(id)) {
+      if (q == mesh::kNoPoly) {
+        neighbors.push_back(-1);
+      } else {
+        neighbors.push_back(q);
+      }
+    }
+    poly["vertices"] = std::move(verts);
+    poly["neighbors"] = std::move(neighbors);
+    poly["region"] = p < m.poly_region.size() ? m.poly_region[p] : 0;
+    poly["area"] = p < m.poly_area.size() ? m.poly_area[p] : 0;
+    poly["flags"] = p < m.poly_flags.size() ? m.poly_flags[p] : 0;
+    polygons.push_back(std::move(poly));
+  }
+  root["polygons"] = std::move(polygons);
+  root["config"] = Json::parse(config_to_json(m.config));
+  Json grid;
+  grid["origin"] = vec3(m.grid.origin);
+  grid["cell_size"] = exact(m.grid.cell_size);
+  grid["cell_height"] = exact(m.grid.cell_height);
+  grid["width"] = m.grid.width;
+  grid["depth"] = m.grid.depth;
+  grid["height"] = m.grid.height;
+  root["grid"] = std::move(grid);
+  return root.dump() + "\n";
+}
+
+std::string export_navmesh_obj(const mesh::NavMesh& m) {
+  std::string out = "# leapnav navmesh: " + std::to_string(m.vertices.size()) + " vertices, " +
+                    std::to_string(m.polygon_count()) + " polygons (config " + m.config.name +
+                    ")\n";
+  for (const Vec3& v : m.vertices) {
+    out += "v ";
+    append_float(out, v.x);
+    out += ' ';
+    append_float(out, v.y);
+    out += ' ';
+    append_float(out, v.z);
+    out += '\n';
+  }
+  // group faces per region, regions ascending, polygons in index order within a region
+  std::map<std::uint16_t, std::vector<std::size_t>> by_region;
+  for (std::size_t p = 0; p < m.polygon_count(); ++p)
+    by_region[p < m.poly_region.size() ? m.poly_region[p] : 0].push_back(p);
+  for (const auto& [region, polys] : by_region) {
+    out += "g region_" + std::to_string(region) + "\n";
+    for (const std::size_t p : polys) {
+      const auto poly = m.polygon(mesh::PolyId{static_cast<std::uint32_t>(p)});
+      out += 'f';
+      for (auto it = poly.rbegin(); it != poly.rend(); ++it) out += ' ' + std::to_string(*it + 1);
+      out += '\n';
+    }
+  }
+  return out;
+}
+
+}  // namespace leapnav::io
