@@ -1,0 +1,111 @@
+// Build benchmark: per-stage medians of the pipeline on the real levels (both configurations) and
+// on city:N scenes of growing size, at 1 thread and at all threads, with output hashes.
+#include <chrono>
+#include <iostream>
+#include <map>
+#include <sstream>
+
+#include "harness.hpp"
+#include "leapnav/core/config.hpp"
+#include "leapnav/core/context.hpp"
+#include "leapnav/core/hash.hpp"
+#include "leapnav/voxel/voxelize.hpp"
+
+namespace leapnav::bench {
+namespace {
+
+struct BuildRun {
+  std::vector<std::pair<std::string, double>> stage_ms;
+  double total_ms = 0;
+  std::uint64_t hash = 0;
+  std::string counts;
+  std::uint64_t bytes = 0;
+};
+
+template <class T>
+std::uint64_t vector_bytes(const std::vector<T>& v) {
+  return static_cast<std::uint64_t>(v.capacity()) * sizeof(T);
+}
+
+Result<BuildRun> run_once(const TriangleMesh& mesh, const BuildConfig& config, int threads) {
+  BuildContext ctx;
+  ctx.set_threads(threads);
+  const auto start = std::chrono::steady_clock::now();
+  auto out = voxel::voxelize(mesh, config, ctx);
+  const auto end = std::chrono::steady_clock::now();
+  if (!out) return std::move(out).error();
+  BuildRun run;
+  run.stage_ms = ctx.timings();
+  run.total_ms = std::chrono::duration<double, std::milli>(end - start).count();
+  run.hash = voxel::content_hash(out->compact);
+  std::ostringstream counts;
+  counts << "triangles=" << out->stats.triangles << " grid=" << out->compact.grid.width << "x"
+         << out->compact.grid.depth << " compact_spans=" << out->stats.compact_spans
+         << " walkable_spans=" << out->stats.walkable_spans;
+  run.counts = counts.str();
+  run.bytes = vector_bytes(out->solid.spans) + vector_bytes(out->solid.column_first) +
+              vector_bytes(out->compact.spans) + vector_bytes(out->compact.column_first) +
+              vector_bytes(out->compact.areas) + vector_bytes(out->compact.distance);
+  return run;
+}
+
+void bench_scene(const std::string& scene, const TriangleMesh& mesh, const BuildConfig& config,
+                 const Options& options, Report& report) {
+  std::optional<std::uint64_t> reference_hash;
+  for (const int threads : options.threads) {
+    std::map<std::string, std::vector<double>> per_stage;
+    std::vector<std::string> stage_order;
+    std::vector<double> totals;
+    BuildRun last;
+    bool failed = false;
+    for (int r = 0; r < options.repeat; ++r) {
+      auto run = run_once(mesh, config, threads);
+      if (!run) {
+        std::cerr << "bench: " << scene << ": " << run.error().message << '\n';
+        failed = true;
+        break;
+      }
+      for (const auto& [stage, ms] : run->stage_ms) {
+        if (per_stage.find(stage) == per_stage.end()) stage_order.push_back(stage);
+        per_stage[stage].push_back(ms);
+      }
+      totals.push_back(run->total_ms);
+      if (!reference_hash) reference_hash = run->hash;
+      if (run->hash != *reference_hash) {
+        report.mismatch(scene + "/" + config.name + " threads=" + std::to_string(threads) +
+                        ": hash " + hash_to_hex(run->hash) + " != " + hash_to_hex(*reference_hash));
+      }
+      last = std::move(run).value();
+    }
+    if (failed) continue;
+    const int t = effective_threads(threads);
+    for (const auto& stage : stage_order) {
+      report.add({scene, config.name, stage, t, summarize(per_stage[stage]), hash_to_hex(last.hash), ""});
+    }
+    report.add({scene, config.name, "total", t, summarize(totals), hash_to_hex(last.hash),
+                last.counts + " bytes=" + std::to_string(last.bytes)});
+  }
+}
+
+}  // namespace
+
+void run_build_suite(const Options& options, Report& report) {
+  for (const auto& scene : options.scenes) {
+    const auto mesh = load_bench_scene(scene, options);
+    if (!mesh) continue;
+    for (const auto& config_name : options.configs) {
+      const auto config = named_config(config_name);
+      if (!config) continue;
+      bench_scene(scene, *mesh, *config, options, report);
+    }
+  }
+  const auto config = named_config("default");
+  for (const int n : options.city_sizes) {
+    const std::string scene = "city:" + std::to_string(n);
+    const auto mesh = load_bench_scene(scene, options);
+    if (!mesh) continue;
+    bench_scene(scene, *mesh, *config, options, report);
+  }
+}
+
+}  // namespace leapnav::bench

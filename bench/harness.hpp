@@ -1,0 +1,69 @@
+// Benchmark harness: repeated timing with robust statistics, CSV rows and a readable table.
+// Timings come from BuildContext stage timers or a steady clock; nothing here asserts a time.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "leapnav/core/result.hpp"
+#include "leapnav/core/triangle_mesh.hpp"
+
+namespace leapnav::bench {
+
+/// Summary statistics of repeated measurements [units: as measured].
+struct Summary {
+  std::size_t n = 0;
+  double min = 0, median = 0, mean = 0, p99 = 0, max = 0;
+};
+[[nodiscard]] Summary summarize(std::vector<double> values);
+
+/// One CSV row: scene,config,stage,threads,n,ms_min,ms_median,ms_mean,ms_p99,ms_max,hash,extra.
+struct Row {
+  std::string scene, config, stage;
+  int threads = 1;
+  Summary ms;
+  std::string hash;
+  std::string extra;  ///< free-form key=value pairs (counts, sizes)
+};
+
+/// Options shared by the suites.
+struct Options {
+  int repeat = 20;
+  std::vector<int> threads{1, 0};
+  std::vector<std::string> scenes{"dungeon", "nav_test"};
+  std::vector<std::string> configs{"default", "thesis"};
+  std::vector<int> city_sizes{1, 2, 4, 8};
+  std::filesystem::path shared_dir;
+  bool validate_hash = false;
+};
+
+/// Collects rows, prints them as CSV and as a table, and records hash mismatches.
+class Report {
+ public:
+  void add(Row row);
+  void mismatch(std::string what) { mismatches_.push_back(std::move(what)); }
+  [[nodiscard]] const std::vector<std::string>& mismatches() const { return mismatches_; }
+  void print_csv(std::ostream& out) const;
+  void print_table(std::ostream& out) const;
+
+ private:
+  std::vector<Row> rows_;
+  std::vector<std::string> mismatches_;
+};
+
+/// Loads "dungeon" / "nav_test" from the shared meshes, or a built-in scene spec ("city:4").
+/// nullopt (with a message on stderr) when a shared mesh is absent.
+[[nodiscard]] std::optional<TriangleMesh> load_bench_scene(const std::string& name,
+                                                          const Options& options);
+
+/// The thread count printed for `threads` (0 = all hardware threads).
+[[nodiscard]] int effective_threads(int threads);
+
+void run_build_suite(const Options& options, Report& report);
+void run_obj_suite(const Options& options, Report& report);
+
+}  // namespace leapnav::bench

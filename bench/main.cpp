@@ -1,0 +1,48 @@
+// leapnav_bench: runs the benchmark suites and prints CSV plus a readable table.
+//   leapnav_bench [--suite build,obj] [--repeat N] [--threads 1,0] [--csv FILE] [--validate-hash]
+// --validate-hash exits non-zero when an output hash differs between runs or thread counts.
+#include <CLI/CLI.hpp>
+
+#include <fstream>
+#include <iostream>
+
+#include "harness.hpp"
+
+int main(int argc, char** argv) {
+  using namespace leapnav::bench;
+  Options options;
+  options.shared_dir = LEAPNAV_SHARED_DIR;
+  std::vector<std::string> suites{"build", "obj"};
+  std::string csv_path;
+  CLI::App app{"leapnav benchmarks: CSV + table; never asserts a time"};
+  app.add_option("--suite", suites, "Suites to run: build, obj")->delimiter(',');
+  app.add_option("--repeat", options.repeat, "Repetitions per measurement")->check(CLI::Range(1, 10000));
+  app.add_option("--threads", options.threads, "Thread counts (0 = all)")->delimiter(',');
+  app.add_option("--scenes", options.scenes, "Real levels: dungeon, nav_test, or built-in specs")->delimiter(',');
+  app.add_option("--configs", options.configs, "Configurations")->delimiter(',');
+  app.add_option("--city", options.city_sizes, "city:N sizes for scaling")->delimiter(',');
+  app.add_option("--shared", options.shared_dir, "The shared/ folder with meshes/");
+  app.add_option("--csv", csv_path, "Also write the CSV to this file");
+  app.add_flag("--validate-hash", options.validate_hash, "Fail when output hashes differ across runs/threads");
+  CLI11_PARSE(app, argc, argv);
+
+  Report report;
+  for (const auto& suite : suites) {
+    if (suite == "build") run_build_suite(options, report);
+    else if (suite == "obj") run_obj_suite(options, report);
+    else {
+      std::cerr << "bench: unknown suite " << suite << '\n';
+      return 2;
+    }
+  }
+  report.print_csv(std::cout);
+  std::cout << '\n';
+  report.print_table(std::cout);
+  if (!csv_path.empty()) {
+    std::ofstream csv(csv_path);
+    report.print_csv(csv);
+  }
+  for (const auto& m : report.mismatches()) std::cerr << "bench: hash mismatch: " << m << '\n';
+  if (options.validate_hash && !report.mismatches().empty()) return 1;
+  return 0;
+}

@@ -1,0 +1,119 @@
+// Shared pieces of the leapnav command.
+#include "common.hpp"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <memory>
+
+#include "leapnav/io/config_file.hpp"
+#include "leapnav/io/obj.hpp"
+#include "leapnav/io/scenes.hpp"
+
+namespace leapnav::cli {
+namespace {
+
+// note: a bar only for interactive terminals, and only once a build has run for a second, so
+// scripts and quick runs stay quiet.
+class ProgressBar {
+ public:
+  void update(std::string_view stage, double fraction) {
+    const auto now = std::chrono::steady_clock::now();
+    if (std::chrono::duration<double>(now - start_).count() < 1.0) return;
+    constexpr int kWidth = 30;
+    const int filled = static_cast<int>(fraction * kWidth + 0.5);
+    std::string bar(static_cast<std::size_t>(std::clamp(filled, 0, kWidth)), '#');
+    bar.resize(kWidth, ' ');
+    std::fprintf(stderr, "\r%-16.*s [%s] %3d%%", static_cast<int>(stage.size()), stage.data(),
+                 bar.c_str(), static_cast<int>(fraction * 100.0 + 0.5));
+    shown_ = true;
+  }
+  ~ProgressBar() {
+    if (shown_) std::fprintf(stderr, "\r%60s\r", "");
+  }
+
+ private:
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+  bool shown_ = false;
+};
+
+}  // namespace
+
+int report(const Error& error) {
+  std::cerr << "leapnav: error: " << error.message << " [" << to_string(error.code) << "]\n";
+  return exit_code(error.code);
+}
+
+void add_build_options(CLI::App& app, BuildOptions& options) {
+  app.add_option("scene", options.scene,
+                 "Input: an OBJ file, or builtin:demo, builtin:city:N (see `leapnav scene --list`)")
+      ->required();
+  app.add_option("--config,-c", options.config,
+                 "Build configuration: default, thesis, or a JSON file (fields as in `leapnav "
+                 "config --show default`)")
+      ->capture_default_str();
+  app.add_option("--up", options.up, "Up axis of the OBJ input: y or z (z-up is converted to y-up)")
+      ->check(CLI::IsMember({"y", "z"}))
+      ->capture_default_str();
+  app.add_option("--threads,-j", options.threads, "Worker threads; 0 = all hardware threads")
+      ->check(CLI::Range(0, 1024))
+      ->capture_default_str();
+  app.add_option("--max-memory", options.max_memory_mib,
+                 "Refuse builds that would allocate more than this [units: MiB]; 0 = half of the "
+                 "machine's memory")
+      ->check(CLI::Range(0.0, 1e9));
+}
+
+Result<TriangleMesh> load_scene_arg(const BuildOptions& options) {
+  io::ObjOptions obj;
+  obj.up = options.up == "z" ? io::UpAxis::Z : io::UpAxis::Y;
+  return io::load_scene(options.scene, obj);
+}
+
+Result<BuildConfig> load_config_arg(const BuildOptions& options) {
+  return io::resolve_config(options.config);
+}
+
+void configure_context(BuildContext& ctx, const BuildOptions& options) {
+  ctx.set_threads(options.threads);
+  if (options.max_memory_mib > 0.0)
+    ctx.set_memory_limit(static_cast<std::uint64_t>(options.max_memory_mib * 1024.0 * 1024.0));
+  ctx.set_log_sink([](LogLevel level, std::string_view message) {
+    if (level == LogLevel::Info) return;
+    std::cerr << "leapnav: " << (level == LogLevel::Warning ? "warning: " : "error: ") << message
+              << '\n';
+  });
+  if (isatty(STDERR_FILENO) != 0) {
+    auto bar = std::make_shared<ProgressBar>();
+    ctx.set_progress_sink(
+        [bar](std::string_view stage, double fraction) { bar->update(stage, fraction); });
+  }
+}
+
+Status write_text(const std::filesystem::path& path, std::string_view text) {
+  std::ofstream out(path, std::ios::binary);
+  if (!out) return make_error(ErrorCode::IoError, path.string() + ": cannot open for writing");
+  out.write(text.data(), static_cast<std::streamsize>(text.size()));
+  out.close();
+  if (!out) return make_error(ErrorCode::IoError, path.string() + ": write failed");
+  return {};
+}
+
+Status write_json(const std::filesystem::path& path, const nlohmann::json& json) {
+  const std::string text = json.dump(2) + "\n";
+  if (path == "-") {
+    std::cout << text;
+    return {};
+  }
+  return write_text(path, text);
+}
+
+nlohmann::json timings_json(const BuildContext& ctx) {
+  nlohmann::json timings = nlohmann::json::object();
+  for (const auto& [stage, ms] : ctx.timings()) timings[stage] = ms;
+  return timings;
+}
+
+}  // namespace leapnav::cli

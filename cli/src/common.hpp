@@ -1,0 +1,67 @@
+// Shared pieces of the leapnav command: the command registry, error reporting with exit codes,
+// loading scenes and configurations from arguments, the progress bar and JSON output.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "leapnav/core/config.hpp"
+#include "leapnav/core/context.hpp"
+#include "leapnav/core/result.hpp"
+#include "leapnav/core/triangle_mesh.hpp"
+
+namespace leapnav::cli {
+
+/// Exit codes of the leapnav command.
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitBadInput = 1;
+inline constexpr int kExitUsage = 2;
+inline constexpr int kExitInternal = 3;
+
+/// A subcommand: its parser and what runs when it was chosen.
+struct Command {
+  CLI::App* app = nullptr;
+  std::function<int()> run;
+};
+using Registry = std::vector<Command>;
+
+/// Prints "leapnav: error: <message>" to stderr and returns the error's exit code.
+int report(const Error& error);
+
+/// Options every building command shares.
+struct BuildOptions {
+  std::string scene;
+  std::string config = "default";
+  std::string up = "y";
+  int threads = 0;
+  double max_memory_mib = 0.0;  ///< 0 = the default limit
+  std::string stats_path;
+};
+/// Adds <scene>, --config, --up, --threads, --max-memory to a subcommand.
+void add_build_options(CLI::App& app, BuildOptions& options);
+
+/// The scene named by a command argument: "builtin:NAME[:ARGS]" or an OBJ file.
+[[nodiscard]] Result<TriangleMesh> load_scene_arg(const BuildOptions& options);
+/// The configuration named by --config: "default", "thesis" or a JSON file.
+[[nodiscard]] Result<BuildConfig> load_config_arg(const BuildOptions& options);
+/// Applies --threads and --max-memory, and a progress bar on stderr when it is a terminal.
+void configure_context(BuildContext& ctx, const BuildOptions& options);
+
+/// Writes JSON (pretty, trailing newline) to a file, or stdout when the path is "-".
+[[nodiscard]] Status write_json(const std::filesystem::path& path, const nlohmann::json& json);
+/// Writes text to a file.
+[[nodiscard]] Status write_text(const std::filesystem::path& path, std::string_view text);
+/// Per-stage timings as a JSON object {"stage": ms, ...}.
+[[nodiscard]] nlohmann::json timings_json(const BuildContext& ctx);
+
+void register_scene_commands(CLI::App& root, Registry& registry);
+void register_voxelize_command(CLI::App& root, Registry& registry);
+
+}  // namespace leapnav::cli

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (preset fuzz: clang, ASan + UBSan) and runs each for the given
+# number of seconds (default 60), seeded from the built-in scenes. A crash leaves its input in
+# build/fuzz/crashes/<target>/ and fails the script; crashes become regression tests.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=${1:-60}
+scripts/setup.sh >/dev/null
+cmake --preset fuzz >/dev/null
+cmake --build --preset fuzz -j "$(nproc)"
+out=build/fuzz
+mkdir -p "$out/corpus" "$out/crashes"
+
+# seed corpora: the built-in scenes as OBJ text (for the OBJ reader) and as navmesh files
+if [[ -x build/release/bin/leapnav ]]; then
+  mkdir -p "$out/corpus/fuzz_obj"
+  build/release/bin/leapnav scene demo -o "$out/corpus/fuzz_obj/demo.obj" >/dev/null || true
+  build/release/bin/leapnav scene city:1 -o "$out/corpus/fuzz_obj/city1.obj" >/dev/null || true
+fi
+
+status=0
+for target in "$out"/bin/fuzz_*; do
+  name=$(basename "$target")
+  mkdir -p "$out/corpus/$name" "$out/crashes/$name"
+  echo "== fuzz $name for ${seconds}s"
+  if ! ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1 "$target" \
+      -max_total_time="$seconds" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
+      -artifact_prefix="$out/crashes/$name/" -print_final_stats=1 "$out/corpus/$name" \
+      2>"$out/$name.log"; then
+    echo "fuzz: $name FAILED, see $out/$name.log and $out/crashes/$name/"
+    tail -30 "$out/$name.log"
+    status=1
+  else
+    grep -E "stat::number_of_executed_units|stat::new_units_added" "$out/$name.log" | tr '\n' ' '
+    echo
+  fi
+done
+exit $status
