@@ -1,6 +1,8 @@
 // Shared pieces of the leapnav command.
 #include "common.hpp"
 
+#include <spawn.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -108,6 +110,29 @@ Status write_json(const std::filesystem::path& path, const nlohmann::json& json)
     return {};
   }
   return write_text(path, text);
+}
+
+int write_png(const std::filesystem::path& svg) {
+  std::filesystem::path png = svg;
+  png.replace_extension(".png");
+  const std::string svg_arg = svg.string();
+  const std::string png_arg = png.string();
+  // note: spawned directly (no shell), so file names are never interpreted.
+  std::vector<char*> argv{const_cast<char*>("rsvg-convert"), const_cast<char*>("-o"),
+                          const_cast<char*>(png_arg.c_str()), const_cast<char*>(svg_arg.c_str()),
+                          nullptr};
+  pid_t pid = 0;
+  if (posix_spawnp(&pid, "rsvg-convert", nullptr, nullptr, argv.data(), environ) != 0) {
+    std::cerr << "leapnav: error: --png needs rsvg-convert (Debian package librsvg2-bin; "
+                 "scripts/setup.sh installs it) [io_error]\n";
+    return kExitBadInput;
+  }
+  int status = 0;
+  if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    std::cerr << "leapnav: error: rsvg-convert failed to write " << png_arg << " [io_error]\n";
+    return kExitBadInput;
+  }
+  return kExitOk;
 }
 
 nlohmann::json timings_json(const BuildContext& ctx) {

@@ -61,7 +61,12 @@ void configure_context(BuildContext& ctx, const BuildOptions& options);
 /// Per-stage timings as a JSON object {"stage": ms, ...}.
 [[nodiscard]] nlohmann::json timings_json(const BuildContext& ctx);
 
+/// Converts an SVG file to a PNG beside it (same name, .png) with rsvg-convert; returns an exit code.
+int write_png(const std::filesystem::path& svg);
+
 void register_scene_commands(CLI::App& root, Registry& registry);
 void register_voxelize_command(CLI::App& root, Registry& registry);
+void register_build_command(CLI::App& root, Registry& registry);
+void register_navmesh_commands(CLI::App& root, Registry& registry);
 
 }  // namespace leapnav::cli

@@ -15,6 +15,8 @@ int main(int argc, char** argv) {
   Registry registry;
   register_scene_commands(app, registry);
   register_voxelize_command(app, registry);
+  register_build_command(app, registry);
+  register_navmesh_commands(app, registry);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
