@@ -1,0 +1,163 @@
+// The leapnav command end to end: documented exit codes and messages for bad input, and the
+// outputs of the main commands. Runs the built executable as a user would.
+#include <doctest/doctest.h>
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#ifdef LEAPNAV_CLI_PATH
+
+namespace {
+
+struct Run {
+  int exit_code = -1;
+  std::string output;  ///< stdout and stderr together
+};
+
+Run run_cli(const std::string& args) {
+  const std::string command = std::string(LEAPNAV_CLI_PATH) + " " + args + " 2>&1";
+  Run run;
+  FILE* pipe = popen(command.c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  std::array<char, 4096> buffer{};
+  std::size_t n = 0;
+  while ((n = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0) run.output.append(buffer.data(), n);
+  const int status = pclose(pipe);
+  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return run;
+}
+
+std::filesystem::path temp_dir() {
+  const auto dir = std::filesystem::temp_directory_path() / "leapnav_cli_test";
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
+std::string write_file(const std::string& name, const std::string& content) {
+  const auto path = temp_dir() / name;
+  std::ofstream(path, std::ios::binary) << content;
+  return path.string();
+}
+
+const char* const kQuad = "v 0 0 0\nv 10 0 0\nv 10 0 10\nv 0 0 10\nf 1 3 2\nf 1 4 3\n";
+
+}  // namespace
+
+TEST_SUITE("cli.errors") {
+  TEST_CASE("a missing file is bad input (exit 1) naming the file") {
+    const Run r = run_cli("voxelize /no/such/level.obj");
+    CHECK(r.exit_code == 1);
+    CHECK(r.output.find("/no/such/level.obj") != std::string::npos);
+    CHECK(r.output.find("[io_error]") != std::string::npos);
+  }
+  TEST_CASE("a directory is bad input") {
+    const Run r = run_cli("voxelize " + temp_dir().string());
+    CHECK(r.exit_code == 1);
+    CHECK(r.output.find("[io_error]") != std::string::npos);
+  }
+  TEST_CASE("an empty file has no triangles") {
+    const Run r = run_cli("voxelize " + write_file("empty.obj", ""));
+    CHECK(r.exit_code == 1);
+    CHECK(r.output.find("[empty_input]") != std::string::npos);
+  }
+  TEST_CASE("binary garbage is a parse error with a line number") {
+    std::string garbage = "v 1 2 3\n";
+    garbage += std::string("\x00\x01\xff\xfe garbage", 12);
+    const Run r = run_cli("voxelize " + write_file("garbage.obj", garbage));
+    CHECK(r.exit_code == 1);
+    CHECK(r.output.find("garbage.obj:2") != std::string::npos);
+    CHECK(r.output.find("[parse_error]") != std::string::npos);
+  }
+  TEST_CASE("a huge coordinate is refused") {
+    const Run r = run_cli("voxelize " + write_file("huge.obj", "v 0 0 0\nv 1e30 0 0\nv 0 0 1\nf 1 2 3\n"));
+    CHECK(r.exit_code == 1);
+    CHECK(r.output.find("huge.obj:2") != std::string::npos);
+  }
+  TEST_CASE("a NaN coordinate is refused") {
+    const Run r = run_cli("voxelize " + write_file("nan.obj", "v 0 0 0\nv nan 0 0\nv 0 0 1\nf 1 2 3\n"));
+    CHECK(r.exit_code == 1);
+    CHECK(r.output.find("nan.obj:2") != std::string::npos);
+    CHECK(r.output.find("[non_finite]") != std::string::npos);
+  }
+  TEST_CASE("a face index out of range names the line and the vertex count") {
+    const Run r = run_cli("voxelize " + write_file("index.obj", "v 0 0 0\nv 1 0 0\nv 0 0 1\nf 1 2 17\n"));
+    CHECK(r.exit_code == 1);
+    CHECK(r.output.find("index.obj:4") != std::string::npos);
+    CHECK(r.output.find("[index_out_of_range]") != std::string::npos);
+  }
+  TEST_CASE("a configuration out of range names the field") {
+    const std::string negative = write_file("negative.json", R"({"voxel": {"cell_size": -0.3}})");
+    Run r = run_cli("voxelize builtin:demo --config " + negative);
+    CHECK(r.exit_code == 1);
+    CHECK(r.output.find("voxel.cell_size") != std::string::npos);
+    const std::string steep = write_file("steep.json", R"({"agent": {"max_slope_deg": 95}})");
+    r = run_cli("voxelize builtin:demo --config " + steep);
+    CHECK(r.exit_code == 1);
+    CHECK(r.output.find("agent.max_slope_deg") != std::string::npos);
+  }
+  TEST_CASE("a grid larger than --max-memory is refused before allocating") {
+    const Run r = run_cli("voxelize builtin:city:64 --max-memory 1");
+    CHECK(r.exit_code == 1);
+    CHECK(r.output.find("[memory_limit]") != std::string::npos);
+  }
+  TEST_CASE("usage errors exit with 2") {
+    CHECK(run_cli("voxelize").exit_code == 2);
+    CHECK(run_cli("no-such-command").exit_code == 2);
+    CHECK(run_cli("voxelize builtin:demo --threads -3").exit_code == 2);
+    CHECK(run_cli("").exit_code == 2);
+  }
+  TEST_CASE("a corrupt navmesh file is bad input") {
+    const Run r = run_cli("info " + write_file("corrupt.lnav", "LNAV not really a navmesh"));
+    CHECK(r.exit_code == 1);
+    CHECK(r.output.find("corrupt.lnav") != std::string::npos);
+  }
+}
+
+TEST_SUITE("cli.commands") {
+  TEST_CASE("voxelize prints a summary and writes the documented stats keys") {
+    const std::string quad = write_file("quad.obj", kQuad);
+    const std::string stats = (temp_dir() / "quad_stats.json").string();
+    const Run r = run_cli("voxelize " + quad + " --stats " + stats);
+    REQUIRE(r.exit_code == 0);
+    std::ifstream in(stats);
+    const std::string json((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    for (const char* key : {"\"triangles\": 2", "\"walkable_triangles\": 2", "\"degenerate_triangles\": 0",
+                            "\"grid\"", "\"spans\"", "\"compact_spans\"", "\"walkable_spans\"",
+                            "\"timings_ms\"", "\"hash\""}) {
+      CHECK_MESSAGE(json.find(key) != std::string::npos, key);
+    }
+  }
+  TEST_CASE("build, info, export and render work on the demo scene") {
+    const std::string lnav = (temp_dir() / "demo.lnav").string();
+    const std::string stats = (temp_dir() / "demo_stats.json").string();
+    Run r = run_cli("build builtin:demo -o " + lnav + " --stats " + stats);
+    REQUIRE(r.exit_code == 0);
+    std::ifstream in(stats);
+    const std::string json((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    for (const char* key : {"\"regions\"", "\"polygons\"", "\"vertices\"", "\"navmesh_area\"",
+                            "\"walkable_area\"", "\"hash\""}) {
+      CHECK_MESSAGE(json.find(key) != std::string::npos, key);
+    }
+    r = run_cli("info " + lnav + " --json");
+    CHECK(r.exit_code == 0);
+    CHECK(r.output.find("\"valid\": true") != std::string::npos);
+    r = run_cli("export " + lnav + " -o " + (temp_dir() / "demo.json").string());
+    CHECK(r.exit_code == 0);
+    r = run_cli("export " + lnav + " -o " + (temp_dir() / "demo.obj").string());
+    CHECK(r.exit_code == 0);
+    r = run_cli("render " + lnav + " -o " + (temp_dir() / "demo.svg").string());
+    CHECK(r.exit_code == 0);
+    CHECK(std::filesystem::file_size(temp_dir() / "demo.svg") > 1000);
+  }
+  TEST_CASE("scene exports a built-in scene that loads back") {
+    const std::string obj = (temp_dir() / "scene_demo.obj").string();
+    REQUIRE(run_cli("scene demo -o " + obj).exit_code == 0);
+    CHECK(run_cli("voxelize " + obj).exit_code == 0);
+  }
+}
+
+#endif  // LEAPNAV_CLI_PATH
