@@ -61,6 +61,8 @@ struct Built {
 
 Built build(const leapnav::voxel::CompactHeightfield& chf, const VoxelParams& params,
             int threads = 1) {
+  const auto chf_status = leapnav::voxel::validate(chf);
+  REQUIRE_MESSAGE(chf_status.ok(), (chf_status.ok() ? "" : chf_status.error().message));
   BuildContext ctx;
   ctx.set_threads(threads);
   auto regions = leapnav::mesh::build_regions(chf, params, ctx);

@@ -27,6 +27,8 @@ VoxelParams params_with(int min_cells, int merge_cells) {
 
 RegionField regions_of(const leapnav::voxel::CompactHeightfield& chf, const VoxelParams& params,
                        int threads = 1) {
+  const auto chf_status = leapnav::voxel::validate(chf);
+  REQUIRE_MESSAGE(chf_status.ok(), (chf_status.ok() ? "" : chf_status.error().message));
   BuildContext ctx;
   ctx.set_threads(threads);
   auto result = leapnav::mesh::build_regions(chf, params, ctx);
@@ -227,9 +229,97 @@ TEST_SUITE("mesh.regions") {
     CHECK_FALSE(leapnav::mesh::validate(bad, chf).ok());
   }
 
+  TEST_CASE("the ASCII fixture builds a valid compact heightfield") {
+    ChfLayer ground{0, {"....5....", "...x..11.", ".........", "..   ...."}};
+    ChfLayer deck{6, {"  ....  ", "  ....  "}};
+    const auto chf = make_chf({ground, deck});
+    const auto status = leapnav::voxel::validate(chf);
+    CHECK_MESSAGE(status.ok(), (status.ok() ? "" : status.error().message));
+    CHECK(chf.max_distance > 0);
+  }
+
   TEST_CASE("an empty heightfield gives no regions") {
     const auto chf = make_chf(std::vector<std::string>{"   ", "   "});
     const RegionField regions = regions_of(chf, params_with(0, 0));
     CHECK(regions.region_count == 0);
   }
 }
+
+#if __has_include("leapnav/io/obj.hpp") && __has_include("leapnav/voxel/voxelize.hpp")
+#include "leapnav/io/obj.hpp"
+#include "leapnav/mesh/contours.hpp"
+#include "leapnav/voxel/voxelize.hpp"
+#include "support/shared_data.hpp"
+
+namespace {
+
+struct LevelCounts {
+  int regions = 0;
+  double regions_ms = 0.0;
+  double contours_ms = 0.0;
+  std::size_t contours = 0;
+  std::uint64_t region_hash = 0;
+  std::uint64_t contour_hash = 0;
+};
+
+LevelCounts run_level(const leapnav::voxel::CompactHeightfield& chf,
+                      const leapnav::BuildConfig& config, int threads) {
+  BuildContext ctx;
+  ctx.set_threads(threads);
+  const VoxelParams params = leapnav::derive_voxel_params(config);
+  auto regions = leapnav::mesh::build_regions(chf, params, ctx);
+  REQUIRE(regions.ok());
+  const auto region_status = leapnav::mesh::validate(*regions, chf);
+  REQUIRE_MESSAGE(region_status.ok(), (region_status.ok() ? "" : region_status.error().message));
+  auto contours = leapnav::mesh::build_contours(chf, *regions, params, ctx);
+  REQUIRE(contours.ok());
+  const auto contour_status = leapnav::mesh::validate(*contours);
+  REQUIRE_MESSAGE(contour_status.ok(), (contour_status.ok() ? "" : contour_status.error().message));
+  for (const std::string& warning : ctx.warnings()) MESSAGE(warning);
+  return {regions->region_count,
+          ctx.time_of("regions"),
+          ctx.time_of("contours"),
+          contours->contours.size(),
+          leapnav::mesh::content_hash(*regions),
+          leapnav::mesh::content_hash(*contours)};
+}
+
+void check_level(const char* file, const char* config_name, int recast_regions) {
+  const auto path = leapnav::test::shared_mesh(file);
+  if (!path) return;
+  const auto mesh = leapnav::io::load_obj(*path);
+  REQUIRE(mesh.ok());
+  const auto config = leapnav::named_config(config_name);
+  REQUIRE(config.ok());
+  BuildContext ctx;
+  const auto voxels = leapnav::voxel::voxelize(*mesh, *config, ctx);
+  REQUIRE(voxels.ok());
+  const LevelCounts one = run_level(voxels->compact, *config, 1);
+  const LevelCounts two = run_level(voxels->compact, *config, 2);
+  const std::string summary =
+      std::string(file) + " " + config_name + ": " + std::to_string(one.regions) +
+      " regions (Recast " + std::to_string(recast_regions) + "), " + std::to_string(one.contours) +
+      " contours, " + std::to_string(voxels->compact.spans.size()) + " spans; 1 thread: regions " +
+      std::to_string(one.regions_ms) + " ms, contours " + std::to_string(one.contours_ms) + " ms";
+  MESSAGE(summary);
+  CHECK(one.region_hash == two.region_hash);
+  CHECK(one.contour_hash == two.contour_hash);
+  // similar to Recast's count, not identical (different distance blur, merge order and filters)
+  CHECK(one.regions >= recast_regions / 2);
+  CHECK(one.regions <= recast_regions * 2);
+  CHECK(one.contours >= static_cast<std::size_t>(one.regions));
+}
+
+}  // namespace
+
+TEST_SUITE("mesh.regions.real_levels") {
+  TEST_CASE("dungeon: valid regions and contours, count near Recast's, thread-independent") {
+    check_level("dungeon.obj", "default", 16);
+    check_level("dungeon.obj", "thesis", 19);
+  }
+  TEST_CASE("nav_test: valid regions and contours, count near Recast's, thread-independent") {
+    check_level("nav_test.obj", "default", 48);
+    check_level("nav_test.obj", "thesis", 77);
+  }
+}
+#endif

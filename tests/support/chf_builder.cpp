@@ -60,7 +60,7 @@ voxel::CompactHeightfield make_chf(const std::vector<ChfLayer>& layers, const Ch
       voxel::CompactSpan span;
       span.y = static_cast<std::uint16_t>(column[k].y);
       span.clearance = k + 1 < column.size()
-                           ? static_cast<std::uint16_t>(column[k + 1].y - column[k].y)
+                           ? static_cast<std::uint16_t>(column[k + 1].y - column[k].y - 1)
                            : voxel::kUnboundedClearance;
       chf.spans.push_back(span);
       chf.areas.push_back(column[k].area);

@@ -26,7 +26,8 @@ struct ChfOptions {
 };
 
 /// The heightfield of the given storeys (spans in a column sorted by floor height; a span's
-/// clearance reaches the next floor above in its column, else voxel::kUnboundedClearance).
+/// clearance reaches one cell below the next floor above in its column (that floor's solid is one
+/// cell thick), else voxel::kUnboundedClearance). Storeys in one column must be >= 2 apart.
 /// Distance is 0 on unwalkable spans and on walkable spans with fewer than 4 connections to
 /// walkable spans; elsewhere the chamfer distance to the nearest such span.
 [[nodiscard]] voxel::CompactHeightfield make_chf(const std::vector<ChfLayer>& layers,
