@@ -66,8 +66,7 @@ Vec3 voxel_centre(const GridSpec& grid, const voxel::CompactHeightfield& open, c
 }
 
 auto link_key(const JumpLink& l) {
-  return std::make_tuple(l.start_poly, l.land_poly, l.config, l.start.x, l.start.y, l.start.z,
-                         l.land_a.x, l.land_a.y, l.land_a.z, l.land_b.x, l.land_b.y, l.land_b.z);
+  return std::make_tuple(l.start_poly, l.land_poly, l.config);
 }
 
 struct ChunkOut {
@@ -131,8 +130,10 @@ std::uint64_t JumpLinkSet::memory_bytes() const {
 }
 
 void index_links(JumpLinkSet& set, std::size_t polygon_count) {
-  std::sort(set.links.begin(), set.links.end(),
-            [](const JumpLink& a, const JumpLink& b) { return link_key(a) < link_key(b); });
+  // note: gathered links arrive in a thread-independent order (configuration, sample, counter-
+  // clockwise), so a stable sort on the group key is a total order on the output
+  std::stable_sort(set.links.begin(), set.links.end(),
+                   [](const JumpLink& a, const JumpLink& b) { return link_key(a) < link_key(b); });
   set.poly_first.assign(polygon_count + 1, 0);
   set.group_land_poly.clear();
   set.group_first.clear();

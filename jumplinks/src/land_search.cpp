@@ -20,6 +20,22 @@ namespace {
 
 using I64 = std::int64_t;
 
+// Whether a blocked voxel of a column's (or block's) bit rows lies in [k0, k1] (absolute).
+inline bool band_blocked(const std::uint64_t* words, int word_count, int k0, int k1) {
+  k0 = std::max(k0, 0);
+  k1 = std::min(k1, word_count * 64 - 1);
+  if (k0 > k1) return false;
+  const int w0 = k0 >> 6;
+  const int w1 = k1 >> 6;
+  for (int w = w0; w <= w1; ++w) {
+    std::uint64_t mask = ~std::uint64_t{0};
+    if (w == w0) mask &= ~std::uint64_t{0} << (k0 & 63);
+    if (w == w1) mask &= ~std::uint64_t{0} >> (63 - (k1 & 63));
+    if ((words[w] & mask) != 0) return true;
+  }
+  return false;
+}
+
 // z of (a, 0) × (p, 0): > 0 when p is left of (above) the ray through a.
 I64 cross(I64 ax, I64 ay, I64 px, I64 py) {
   return ax * py - ay * px;
@@ -129,6 +145,8 @@ LandSearch::LandSearch(const ObstacleField& field, const JumpConfig& config) : f
       const double t0 = cs * std::sqrt(static_cast<double>(i) * i + static_cast<double>(j) * j);
       const double t1 = cs * std::sqrt((i + 1.0) * (i + 1.0) + (j + 1.0) * (j + 1.0));
       CellArc& arc = arcs_[static_cast<std::size_t>(i + j * extent_)];
+      arc.t0 = static_cast<float>(t0);
+      arc.t1 = static_cast<float>(t1);
       const HeightRange all = arc_range(h, d, t0, t1);
       // note: rounding the float table outward keeps the hit test conservative
       arc.low = std::nextafter(static_cast<float>(all.low / ch), -1e30F);
@@ -141,11 +159,45 @@ LandSearch::LandSearch(const ObstacleField& field, const JumpConfig& config) : f
       }
     }
   }
+  const GridSpec& grid = field.grid;
+  // note: rounded like the per-cell heights below, so skipping never depends on the block size
+  apex_k_ =
+      static_cast<std::int32_t>(std::ceil(std::nextafter(static_cast<float>(h / ch), 1e30F))) - 1;
+  half_d_ = static_cast<float>(0.5 * d);
+  int top = 1;
+  for (const ObstacleSpan& span : field.spans) top = std::max(top, static_cast<int>(span.max));
+  words_ = (top + 63) / 64;
+  column_bits_.assign(
+      static_cast<std::size_t>(grid.column_count()) * static_cast<std::size_t>(words_), 0);
+  blocks_x_ = (grid.width >> kBlockShift) + 1;
+  blocks_z_ = (grid.depth >> kBlockShift) + 1;
+  block_bits_.assign(static_cast<std::size_t>(blocks_x_) * static_cast<std::size_t>(blocks_z_) *
+                         static_cast<std::size_t>(words_),
+                     0);
+  for (int z = 0; z < grid.depth; ++z) {
+    for (int x = 0; x < grid.width; ++x) {
+      const std::size_t c = grid.column_index(x, z);
+      std::uint64_t* bits = column_bits_.data() + c * static_cast<std::size_t>(words_);
+      for (std::uint32_t s = field.first(c); s < field.end(c); ++s) {
+        for (int k = field.spans[s].min; k < field.spans[s].max; ++k)
+          bits[k >> 6] |= std::uint64_t{1} << (k & 63);
+      }
+      std::uint64_t* block =
+          block_bits_.data() +
+          static_cast<std::size_t>((x >> kBlockShift) + (z >> kBlockShift) * blocks_x_) *
+              static_cast<std::size_t>(words_);
+      for (int w = 0; w < words_; ++w) block[w] |= bits[w];
+    }
+  }
   // note: the start cell touches the start floor at t = 0 by construction; a touch is not a hit,
   // so its low end must stay exact rather than rounded outward.
   if (!arcs_.empty()) {
     arcs_[0].low = 0.0F;
     arcs_[0].rise_low = 0.0F;
+  }
+  for (CellArc& arc : arcs_) {
+    arc.k_low = static_cast<std::int32_t>(std::floor(arc.low));
+    arc.k_high = static_cast<std::int32_t>(std::ceil(arc.high)) - 1;
   }
 }
 
@@ -173,26 +225,34 @@ void LandSearch::scan(int qx, int qz, int quadrant, int y, std::uint32_t start_p
   };
   std::vector<Task> stack;
   stack.push_back(Task{});
-  const auto column_of = [&](int i, int j, int& cx, int& cz) {
-    switch (quadrant) {
-      case 0:
-        cx = qx + i;
-        cz = qz + j;
-        break;
-      case 1:
-        cx = qx - 1 - j;
-        cz = qz + i;
-        break;
-      case 2:
-        cx = qx - 1 - i;
-        cz = qz - 1 - j;
-        break;
-      default:
-        cx = qx + j;
-        cz = qz - 1 - i;
-        break;
-    }
-  };
+  // rotation into the quadrant: column of cell (i, j) is (ox + ix*i + jx*j, oz + iz*i + jz*j)
+  int ox = qx, oz = qz, ix = 1, iz = 0, jx = 0, jz = 1;
+  switch (quadrant) {
+    case 0:
+      break;
+    case 1:
+      ox = qx - 1;
+      ix = 0;
+      iz = 1;
+      jx = -1;
+      jz = 0;
+      break;
+    case 2:
+      ox = qx - 1;
+      oz = qz - 1;
+      ix = -1;
+      iz = 0;
+      jx = 0;
+      jz = -1;
+      break;
+    default:
+      oz = qz - 1;
+      ix = 0;
+      iz = -1;
+      jx = 1;
+      jz = 0;
+      break;
+  }
   const auto row_last = [&](int j) {
     return j < extent_ ? row_last_[static_cast<std::size_t>(j)] : -1;
   };
@@ -213,30 +273,80 @@ void LandSearch::scan(int qx, int qz, int quadrant, int y, std::uint32_t start_p
     int i = task.i;
     int j = task.j;
     if (i > row_last(j) || cross(tx, ty, i + 1, j) >= 0 || cross(bx, by, i, j + 1) <= 0) continue;
-    while (true) {
-      ++cells;
-      int cx = 0;
-      int cz = 0;
-      column_of(i, j, cx, cz);
-      const CellArc& arc = arcs_[static_cast<std::size_t>(i + j * extent_)];
-      bool hit = false;
-      const ObstacleSpan* hit_span = nullptr;
-      if (grid.in_bounds(cx, cz)) {
-        const std::size_t column = grid.column_index(cx, cz);
-        const std::uint32_t first = field.first(column);
-        for (std::uint32_t s = field.end(column); s > first; --s) {
-          const ObstacleSpan& span = field.spans[s - 1];
-          const auto lo = static_cast<float>(static_cast<int>(span.min) - y);
-          if (lo >= arc.high) continue;
-          const auto hi = static_cast<float>(static_cast<int>(span.max) - y);
-          if (hi > arc.low) {
-            hit = true;
-            hit_span = &span;
-          }
-          break;
-        }
+    bool done = false;
+    while (!done) {
+      // the row's last cell: inside the range and partially above A_b
+      int i_end = row_last(j);
+      if (by > 0) {
+        const I64 limit = (bx * (j + 1) + by - 1) / by - 1;  // largest i with bx(j+1) - by i > 0
+        if (limit < i_end) i_end = static_cast<int>(limit);
       }
-      if (hit) {
+      const CellArc* row =
+          arcs_.data() + static_cast<std::size_t>(j) * static_cast<std::size_t>(extent_);
+      const int row_x = ox + jx * j;
+      const int row_z = oz + jz * j;
+      while (i <= i_end) {
+        const int cx = row_x + ix * i;
+        const int cz = row_z + iz * i;
+        // cells left in the block along the row
+        const auto run_in = [&](int shift) {
+          const int size = 1 << shift;
+          const int mask = size - 1;
+          int run = 0;
+          if (ix > 0)
+            run = size - (cx & mask);
+          else if (ix < 0)
+            run = (cx & mask) + 1;
+          else if (iz > 0)
+            run = size - (cz & mask);
+          else
+            run = (cz & mask) + 1;
+          return std::min(run, i_end - i + 1);
+        };
+        // note: the arc is concave in t and t grows along the row, so over cells i .. i + run - 1
+        // its lowest point is at an end and its highest at an end or the apex
+        const auto band_free = [&](int run, const std::uint64_t* bits) {
+          const CellArc& head = row[i];
+          const CellArc& tail = row[i + run - 1];
+          const std::int32_t k_low = std::min(head.k_low, tail.k_low);
+          std::int32_t k_high = std::max(head.k_high, tail.k_high);
+          if (head.t0 < half_d_ && half_d_ < tail.t1) k_high = std::max(k_high, apex_k_);
+          return !band_blocked(bits, words_, y + k_low, y + k_high);
+        };
+        {
+          const int run = run_in(kBlockShift);
+          const int bxi = cx >> kBlockShift;
+          const int bzi = cz >> kBlockShift;
+          if (bxi < 0 || bzi < 0 || bxi >= blocks_x_ || bzi >= blocks_z_ ||
+              band_free(run, block_bits_.data() + static_cast<std::size_t>(bxi + bzi * blocks_x_) *
+                                                      static_cast<std::size_t>(words_))) {
+            cells += static_cast<std::uint64_t>(run);
+            i += run;
+            continue;
+          }
+        }
+        ++cells;
+        const CellArc& arc = row[i];
+        const ObstacleSpan* hit_span = nullptr;
+        if (grid.in_bounds(cx, cz)) {
+          const std::size_t column = grid.column_index(cx, cz);
+          if (band_blocked(column_bits_.data() + column * static_cast<std::size_t>(words_), words_,
+                           y + arc.k_low, y + arc.k_high)) {
+            const std::uint32_t first = field.first(column);
+            for (std::uint32_t s = field.end(column); s > first; --s) {
+              const ObstacleSpan& span = field.spans[s - 1];
+              const auto lo = static_cast<float>(static_cast<int>(span.min) - y);
+              if (lo >= arc.high) continue;
+              const auto hi = static_cast<float>(static_cast<int>(span.max) - y);
+              if (hi > arc.low) hit_span = &span;
+              break;
+            }
+          }
+        }
+        if (hit_span == nullptr) {
+          ++i;
+          continue;
+        }
         const bool below_top = cross(tx, ty, i, j + 1) <= 0;
         const bool above_bottom = cross(bx, by, i + 1, j) >= 0;
         if (below_top) {
@@ -277,12 +387,10 @@ void LandSearch::scan(int qx, int qz, int quadrant, int y, std::uint32_t start_p
           right.ty = j;
           stack.push_back(right);
         }
+        done = true;
         break;
       }
-      if (i + 1 <= row_last(j) && cross(bx, by, i + 1, j + 1) > 0) {
-        ++i;
-        continue;
-      }
+      if (done) break;
       const int k = leftmost(tx, ty, j + 1);
       if (k < 0 || k > row_last(j + 1) || cross(bx, by, k, j + 2) <= 0) break;
       i = k;

@@ -35,7 +35,9 @@ struct JumpLinkStats {
   std::uint64_t chains = 0;         ///< chains before simplification
 };
 
-/// The link set. links are sorted by (start_poly, land_poly, config, start, land_a, land_b).
+/// The link set. links are sorted by (start_poly, land_poly, config); within that, in generation
+/// order (sample points by row then column, land segments counter-clockwise), which does not
+/// depend on the thread count.
 /// Start polygon p owns groups [poly_first[p], poly_first[p + 1]); group g lands in polygon
 /// group_land_poly[g] and owns links [group_first[g], group_first[g + 1]).
 struct JumpLinkSet {
@@ -71,8 +73,8 @@ struct JumpLinkSet {
 /// Hash over configs, links and the group arrays (stats excluded).
 [[nodiscard]] std::uint64_t content_hash(const JumpLinkSet& links);
 
-/// Builds the CSR group arrays for `links` (sorted first) over `polygon_count` polygons. Used by
-/// build_jump_links and by loaders that read plain link vectors.
+/// Stable-sorts `links` by (start_poly, land_poly, config) and builds the CSR group arrays over
+/// `polygon_count` polygons. Used by build_jump_links and by loaders that read plain link vectors.
 void index_links(JumpLinkSet& links, std::size_t polygon_count);
 
 }  // namespace leapnav::jump

@@ -54,6 +54,12 @@ class LandSearch {
     float rise_low = 0.0F;  // arc heights over the cell's part with t <= d/2 (when has_rise)
     float rise_high = 0.0F;
     bool has_rise = false;
+    float t0 = 0.0F;  // horizontal distances over the cell [units: m]
+    float t1 = 0.0F;
+    // voxels k (relative to the start floor) meeting the open band (low, high):
+    // k + 1 > low and k < high, i.e. floor(low) <= k <= ceil(high) - 1
+    std::int32_t k_low = 0;
+    std::int32_t k_high = 0;
   };
   void scan(int qx, int qz, int quadrant, int y, std::uint32_t start_poly,
             std::span<const std::uint32_t> centre_poly, std::vector<LandVoxel>& out,
@@ -63,6 +69,16 @@ class LandSearch {
   int extent_ = 0;
   std::vector<int> row_last_;  // per row j: the last i with cell (i, j) fully inside the range
   std::vector<CellArc> arcs_;  // extent_ x extent_
+  // note: blocked voxels as bits per column and OR-ed per block of kBlock x kBlock columns, so a
+  // run of cells whose height band holds no blocked voxel is skipped in one test
+  static constexpr int kBlockShift = 3;
+  int words_ = 0;  // 64-bit words per column (grid height / 64, rounded up)
+  std::vector<std::uint64_t> column_bits_;
+  std::vector<std::uint64_t> block_bits_;
+  int blocks_x_ = 0;
+  int blocks_z_ = 0;
+  std::int32_t apex_k_ = 0;  // ceil(h / ch) - 1: the top voxel the apex meets
+  float half_d_ = 0.0F;      // d / 2 [units: m]
 };
 
 }  // namespace leapnav::jump
