@@ -10,6 +10,7 @@
 #include "leapnav/io/navmesh_file.hpp"
 #include "leapnav/io/render.hpp"
 #include "leapnav/mesh/navmesh.hpp"
+#include "leapnav/planning/query.hpp"
 
 namespace leapnav::cli {
 namespace {
@@ -41,6 +42,38 @@ nlohmann::json info_json(const mesh::NavMesh& navmesh, const std::string& file) 
 }
 
 }  // namespace
+
+void add_path_overlays(const mesh::NavMesh& navmesh, const plan::Path& path, io::RenderOptions& options) {
+  io::Overlay corridor;
+  corridor.kind = io::OverlayKind::Polyline;
+  corridor.color = "#1f77b4";
+  corridor.width = 1.5F;
+  corridor.opacity = 0.8F;
+  corridor.dashed = true;
+  for (const mesh::PolyId p : path.corridor) {
+    io::Overlay outline = corridor;
+    for (const std::uint32_t v : navmesh.polygon(p)) outline.points.push_back(navmesh.vertices[v]);
+    if (!outline.points.empty()) outline.points.push_back(outline.points.front());
+    if (&p == &path.corridor.front()) outline.label = "corridor";
+    options.overlays.push_back(std::move(outline));
+  }
+  for (const plan::PathSegment& s : path.segments) {
+    io::Overlay line;
+    line.kind = s.kind == plan::SegmentKind::Walk ? io::OverlayKind::Polyline : io::OverlayKind::Arcs;
+    line.color = s.kind == plan::SegmentKind::Walk ? "#d62728" : "#e377c2";
+    line.width = 3.0F;
+    line.label = s.kind == plan::SegmentKind::Walk ? "walk" : "jump";
+    for (std::uint32_t i = s.first; i <= s.last; ++i) line.points.push_back(path.points[i]);
+    options.overlays.push_back(std::move(line));
+  }
+  io::Overlay corners;
+  corners.kind = io::OverlayKind::Points;
+  corners.color = "#000000";
+  corners.radius = 3.5F;
+  corners.points = path.points;
+  corners.label = "path corners";
+  options.overlays.push_back(std::move(corners));
+}
 
 void register_navmesh_commands(CLI::App& root, Registry& registry) {
   struct InfoOptions {
@@ -106,6 +139,8 @@ void register_navmesh_commands(CLI::App& root, Registry& registry) {
     std::string fill = "region";
     bool png = false;
     int size = 1024;
+    std::string from;
+    std::string to;
   };
   auto render = std::make_shared<RenderCliOptions>();
   CLI::App* render_app = root.add_subcommand("render", "Draw a navmesh top-down as SVG (and PNG)");
@@ -118,6 +153,8 @@ void register_navmesh_commands(CLI::App& root, Registry& registry) {
       ->check(CLI::Range(64, 16384))
       ->capture_default_str();
   render_app->add_flag("--png", render->png, "Also write a PNG next to the SVG (needs rsvg-convert)");
+  render_app->add_option("--from", render->from, "Draw the path from this point x,y,z [units: m]");
+  render_app->add_option("--to", render->to, "... to this point x,y,z (with --from)");
   registry.push_back({render_app, [render]() -> int {
                         auto navmesh = io::load_navmesh(render->file);
                         if (!navmesh) return report(navmesh.error());
@@ -125,6 +162,19 @@ void register_navmesh_commands(CLI::App& root, Registry& registry) {
                         options.fill = render->fill == "height" ? io::FillMode::Height : io::FillMode::Region;
                         options.max_size_px = render->size;
                         options.title = std::filesystem::path(render->file).filename().string();
+                        if (!render->from.empty() || !render->to.empty()) {
+                          auto start = parse_point(render->from, "--from");
+                          auto goal = parse_point(render->to, "--to");
+                          if (!start || !goal) {
+                            std::cerr << "leapnav render: --from and --to take x,y,z points\n";
+                            return kExitUsage;
+                          }
+                          auto path = plan::find_path(*navmesh, *start, *goal);
+                          if (!path) return report(path.error());
+                          add_path_overlays(*navmesh, *path, options);
+                          std::cout << "path: " << plan::to_string(path->status) << ", length "
+                                    << path->length << " m\n";
+                        }
                         if (auto s = write_text(render->output, io::render_svg(*navmesh, options)); !s)
                           return report(s.error());
                         if (render->png) return write_png(render->output);

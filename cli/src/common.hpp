@@ -68,5 +68,23 @@ void register_scene_commands(CLI::App& root, Registry& registry);
 void register_voxelize_command(CLI::App& root, Registry& registry);
 void register_build_command(CLI::App& root, Registry& registry);
 void register_navmesh_commands(CLI::App& root, Registry& registry);
+void register_path_commands(CLI::App& root, Registry& registry);
+
+}  // namespace leapnav::cli
+namespace leapnav::io {
+struct RenderOptions;
+}
+namespace leapnav::mesh {
+struct NavMesh;
+}
+namespace leapnav::plan {
+struct Path;
+}
+namespace leapnav::cli {
+/// Draws a path (walk polylines, jump arcs, corners) and its corridor over a navmesh picture.
+void add_path_overlays(const mesh::NavMesh& navmesh, const plan::Path& path, io::RenderOptions& options);
+
+/// Parses "x,y,z" (an option's value); the error names the option.
+[[nodiscard]] Result<Vec3> parse_point(std::string_view text, std::string_view what);
 
 }  // namespace leapnav::cli

@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <filesystem>
@@ -152,6 +153,30 @@ TEST_SUITE("cli.commands") {
     r = run_cli("render " + lnav + " -o " + (temp_dir() / "demo.svg").string());
     CHECK(r.exit_code == 0);
     CHECK(std::filesystem::file_size(temp_dir() / "demo.svg") > 1000);
+  }
+  TEST_CASE("sample, path and paths answer on the demo navmesh") {
+    const std::string lnav = (temp_dir() / "demo_paths.lnav").string();
+    REQUIRE(run_cli("build builtin:demo -o " + lnav).exit_code == 0);
+    Run r = run_cli("sample " + lnav + " --count 5 --seed 7");
+    REQUIRE(r.exit_code == 0);
+    CHECK(std::count(r.output.begin(), r.output.end(), '\n') == 5);
+    CHECK(run_cli("sample " + lnav + " --count 5 --seed 7").output == r.output);
+    r = run_cli("path " + lnav + " --from 2.2,0.1,32.5 --to 32,0.1,18 --json");
+    REQUIRE(r.exit_code == 0);
+    CHECK(r.output.find("\"status\":\"found\"") != std::string::npos);
+    CHECK(r.output.find("\"kind\":\"walk\"") != std::string::npos);
+    CHECK(run_cli("path " + lnav + " --from 1,2 --to 3,4,5").exit_code == 2);
+    CHECK(run_cli("path " + lnav + " --from nan,0,0 --to 3,4,5").exit_code == 1);
+    const std::string queries =
+        write_file("queries.txt", "2.2 0.1 32.5 32 0.1 18\n# comment\n2.2 0.1 32.5 2.2 0.1 32.5\n");
+    r = run_cli("paths " + lnav + " " + queries + " --threads 2");
+    REQUIRE(r.exit_code == 0);
+    CHECK(std::count(r.output.begin(), r.output.end(), '\n') == 3);
+    CHECK(r.output.find("\"queries\":2") != std::string::npos);
+    const std::string bad = write_file("bad_queries.txt", "1 2 3 4 5\n");
+    r = run_cli("paths " + lnav + " " + bad);
+    CHECK(r.exit_code == 1);
+    CHECK(r.output.find("bad_queries.txt:1") != std::string::npos);
   }
   TEST_CASE("scene exports a built-in scene that loads back") {
     const std::string obj = (temp_dir() / "scene_demo.obj").string();

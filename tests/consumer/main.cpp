@@ -1,15 +1,20 @@
-// Builds against the installed leapnav package and runs a small job through its public headers.
+// Builds against the installed leapnav package and runs the pipeline through its public headers,
+// the way the README's "Using the library" section shows.
 #include <cstdio>
 
-#include <leapnav/core/config.hpp>
+#include <leapnav/io/scenes.hpp>
+#include <leapnav/mesh/build.hpp>
 
 int main() {
-  const auto config = leapnav::named_config("default");
-  if (!config.ok()) {
-    std::fprintf(stderr, "consumer: %s\n", config.error().message.c_str());
+  auto scene = leapnav::io::builtin_scene("demo");
+  auto config = leapnav::named_config("default");
+  if (!scene.ok() || !config.ok()) return 1;
+  leapnav::BuildContext ctx;
+  auto built = leapnav::mesh::build_navmesh(*scene, *config, ctx);
+  if (!built.ok()) {
+    std::fprintf(stderr, "consumer: %s\n", built.error().message.c_str());
     return 1;
   }
-  std::printf("consumer: linked leapnav, default cell size %.2f m\n",
-              static_cast<double>(config->voxel.cell_size));
-  return 0;
+  std::printf("consumer: %zu polygons on the demo scene\n", built->navmesh.polygon_count());
+  return built->navmesh.polygon_count() > 0 ? 0 : 1;
 }
