@@ -23,14 +23,17 @@ constexpr int kBandRows = 8;
 // A triangle clipped by at most four planes has at most 7 vertices.
 constexpr int kMaxPolyVerts = 12;
 
+// A convex polygon with D coordinates per vertex: (x, y, z) for row clipping, (x, y) after.
+template <int D>
 struct Poly {
-  float v[kMaxPolyVerts][3];
+  float v[kMaxPolyVerts][D];
   int count = 0;
 };
 
-// Splits `in` by the plane coord[axis] == plane into the part below (<=) and above (>=); vertices
-// on the plane go to both parts.
-void split_poly(const Poly& in, Poly& below, Poly& above, float plane, int axis) {
+// Splits `in` by the plane coord[axis] == plane into the part below (<=) and above (>=);
+// vertices on the plane go to both parts.
+template <int D>
+void split_poly(const Poly<D>& in, Poly<D>& below, Poly<D>& above, float plane, int axis) {
   below.count = 0;
   above.count = 0;
   if (in.count == 0) return;
@@ -42,33 +45,44 @@ void split_poly(const Poly& in, Poly& below, Poly& above, float plane, int axis)
     if ((da < 0.0F && db > 0.0F) || (da > 0.0F && db < 0.0F)) {
       const float t = da / (da - db);
       float* p = below.v[below.count++];
-      p[0] = a[0] + (b[0] - a[0]) * t;
-      p[1] = a[1] + (b[1] - a[1]) * t;
-      p[2] = a[2] + (b[2] - a[2]) * t;
-      p[axis] = plane;
       float* q = above.v[above.count++];
-      q[0] = p[0];
-      q[1] = p[1];
-      q[2] = p[2];
+      for (int k = 0; k < D; ++k) {
+        p[k] = a[k] + (b[k] - a[k]) * t;
+        q[k] = p[k];
+      }
+      p[axis] = plane;
+      q[axis] = plane;
     }
     if (db <= 0.0F) {
       float* p = below.v[below.count++];
-      p[0] = b[0];
-      p[1] = b[1];
-      p[2] = b[2];
+      for (int k = 0; k < D; ++k) p[k] = b[k];
     }
     if (db >= 0.0F) {
       float* p = above.v[above.count++];
-      p[0] = b[0];
-      p[1] = b[1];
-      p[2] = b[2];
+      for (int k = 0; k < D; ++k) p[k] = b[k];
     }
     a = b;
     da = db;
   }
 }
 
-// Fragment key: local column (20 bits) | min (16) | max (16) | area (8).
+// floor(v) clamped to [lo, hi], without converting out-of-range floats.
+int floor_clamped(float v, int lo, int hi) {
+  if (!(v > static_cast<float>(lo))) return lo;
+  if (v >= static_cast<float>(hi)) return hi;
+  const int i = static_cast<int>(v);
+  return v < static_cast<float>(i) ? i - 1 : i;
+}
+
+// ceil(v) clamped to [lo, hi].
+int ceil_clamped(float v, int lo, int hi) {
+  if (!(v > static_cast<float>(lo))) return lo;
+  if (v >= static_cast<float>(hi)) return hi;
+  const int i = static_cast<int>(v);
+  return v > static_cast<float>(i) ? i + 1 : i;
+}
+
+// Fragment key: local column (24 bits) | min (16) | max (16) | area (8).
 constexpr int kColumnShift = 40;
 constexpr std::uint64_t kSpanMask = (std::uint64_t{1} << kColumnShift) - 1;
 
@@ -77,9 +91,12 @@ struct Band {
   std::vector<Span> spans;
 };
 
-struct TriangleRows {
-  int first = 0;  // first row touched (may be < 0)
-  int last = -1;  // last row touched (may be >= depth); last < first: skip
+// The cells a triangle's bounding box touches; -1 marks "starts before the grid".
+struct TriangleCells {
+  int first_row = 0;
+  int last_row = -1;  // last_row < first_row: the triangle misses the grid
+  int first_column = 0;
+  int last_column = -1;
 };
 
 }  // namespace
@@ -106,7 +123,8 @@ Result<Heightfield> rasterize(const TriangleMesh& mesh, const TriangleAreas& are
       (static_cast<std::size_t>(grid.depth) + kBandRows - 1) / static_cast<std::size_t>(kBandRows);
   LEAPNAV_TRY(ctx.check_memory(
       "rasterize: column tables",
-      (columns + 1) * sizeof(std::uint32_t) * 2 + mesh.triangles.size() * sizeof(TriangleRows)));
+      (columns + 1) * sizeof(std::uint32_t) * 2 +
+          mesh.triangles.size() * (sizeof(TriangleCells) + 2 * sizeof(std::uint32_t))));
 
   const float cs = grid.cell_size;
   const float ch = grid.cell_height;
@@ -119,8 +137,8 @@ Result<Heightfield> rasterize(const TriangleMesh& mesh, const TriangleAreas& are
   const int threads = ctx.threads();
   std::atomic<bool> cancelled{false};
 
-  // per triangle: the rows it touches, or none when it misses the grid
-  std::vector<TriangleRows> rows(mesh.triangles.size());
+  // per triangle: the cells its bounding box touches, or none when it misses the grid
+  std::vector<TriangleCells> cells(mesh.triangles.size());
   parallel_for(threads, 0, mesh.triangles.size(), 4096, [&](std::size_t begin, std::size_t end) {
     for (std::size_t t = begin; t < end; ++t) {
       if (areas.area[t] == kDroppedTriangle) continue;
@@ -133,19 +151,41 @@ Result<Heightfield> rasterize(const TriangleMesh& mesh, const TriangleAreas& are
       const float z1 = (box.max.z - origin.z) / cs;
       const float y0 = box.min.y - origin.y;
       const float y1 = box.max.y - origin.y;
-      if (x1 < 0.0F || z1 < 0.0F || x0 >= static_cast<float>(width) ||
-          z0 >= static_cast<float>(depth) || y1 < 0.0F || y0 > top_world)
+      if (!(x1 >= 0.0F && z1 >= 0.0F && x0 < static_cast<float>(width) &&
+            z0 < static_cast<float>(depth) && y1 >= 0.0F && y0 <= top_world))
         continue;
-      rows[t].first = static_cast<int>(std::max(-1.0F, std::floor(z0)));
-      rows[t].last = static_cast<int>(std::min(static_cast<float>(depth - 1), std::floor(z1)));
+      cells[t] = {floor_clamped(z0, -1, depth - 1), floor_clamped(z1, -1, depth - 1),
+                  floor_clamped(x0, -1, width - 1), floor_clamped(x1, -1, width - 1)};
     }
   });
+
+  // triangles per band, in input order
+  std::vector<std::uint32_t> band_start(band_count + 1, 0);
+  for (const TriangleCells& c : cells) {
+    if (c.last_row < c.first_row) continue;
+    for (int b = std::max(c.first_row, 0) / kBandRows; b <= c.last_row / kBandRows; ++b)
+      ++band_start[static_cast<std::size_t>(b) + 1];
+  }
+  for (std::size_t b = 0; b < band_count; ++b) band_start[b + 1] += band_start[b];
+  std::vector<std::uint32_t> band_triangles(band_start[band_count]);
+  {
+    std::vector<std::uint32_t> fill(band_start.begin(), band_start.end() - 1);
+    for (std::size_t t = 0; t < cells.size(); ++t) {
+      const TriangleCells& c = cells[t];
+      if (c.last_row < c.first_row) continue;
+      for (int b = std::max(c.first_row, 0) / kBandRows; b <= c.last_row / kBandRows; ++b)
+        band_triangles[fill[static_cast<std::size_t>(b)]++] = static_cast<std::uint32_t>(t);
+    }
+  }
 
   std::vector<Band> bands(band_count);
   parallel_for(threads, 0, band_count, 1, [&](std::size_t b0, std::size_t b1) {
     std::vector<std::uint64_t> fragments;
     std::vector<std::uint64_t> sorted;
     std::vector<std::uint32_t> starts;
+    std::vector<std::uint32_t> fill;
+    Poly<3> row_buffers[3];
+    Poly<2> cell_buffers[3];
     for (std::size_t b = b0; b < b1; ++b) {
       if (cancelled.load(std::memory_order_relaxed) || ctx.cancelled()) {
         cancelled.store(true, std::memory_order_relaxed);
@@ -156,70 +196,89 @@ Result<Heightfield> rasterize(const TriangleMesh& mesh, const TriangleAreas& are
       const std::size_t local_columns =
           static_cast<std::size_t>(band_last - band_first + 1) * static_cast<std::size_t>(width);
       fragments.clear();
+      const auto emit = [&](int r, int c, float min_y, float max_y, std::uint64_t area) {
+        const float low = min_y - origin.y;
+        const float high = max_y - origin.y;
+        if (high < 0.0F || low > top_world) return;
+        const int bottom = floor_clamped(low / ch, 0, height - 1);
+        const int top = ceil_clamped(high / ch, bottom + 1, height);
+        const std::uint64_t column =
+            static_cast<std::uint64_t>(r - band_first) * static_cast<std::uint64_t>(width) +
+            static_cast<std::uint64_t>(c);
+        fragments.push_back(column << kColumnShift | std::uint64_t(bottom) << 24 |
+                            std::uint64_t(top) << 8 | area);
+      };
 
       // clip every triangle touching the band into row and column cells
-      for (std::size_t t = 0; t < mesh.triangles.size(); ++t) {
-        const TriangleRows range = rows[t];
-        if (range.last < band_first || range.first > band_last) continue;
+      for (std::uint32_t k = band_start[b]; k < band_start[b + 1]; ++k) {
+        const std::uint32_t t = band_triangles[k];
+        const TriangleCells range = cells[t];
         const auto& tri = mesh.triangles[t];
         const std::uint64_t area = areas.area[t];
-        Poly poly;
-        Poly row;
-        Poly rest;
-        Poly cell;
-        poly.count = 3;
-        for (int i = 0; i < 3; ++i) {
-          const Vec3 p = mesh.vertices[tri[static_cast<std::size_t>(i)]];
-          poly.v[i][0] = p.x;
-          poly.v[i][1] = p.y;
-          poly.v[i][2] = p.z;
+        const Vec3 p0 = mesh.vertices[tri[0]];
+        const Vec3 p1 = mesh.vertices[tri[1]];
+        const Vec3 p2 = mesh.vertices[tri[2]];
+        if (range.first_row == range.last_row && range.first_column == range.last_column &&
+            range.first_row >= 0 && range.first_column >= 0) {
+          // note: inside one cell, clipping would return the triangle itself
+          emit(range.first_row, range.first_column, std::min({p0.y, p1.y, p2.y}),
+               std::max({p0.y, p1.y, p2.y}), area);
+          continue;
         }
-        int r = range.first;
+        Poly<3>* poly = &row_buffers[0];
+        Poly<3>* row = &row_buffers[1];
+        Poly<3>* rest = &row_buffers[2];
+        poly->count = 3;
+        const Vec3 corners[3] = {p0, p1, p2};
+        for (int i = 0; i < 3; ++i) {
+          poly->v[i][0] = corners[i].x;
+          poly->v[i][1] = corners[i].y;
+          poly->v[i][2] = corners[i].z;
+        }
+        int r = range.first_row;
         if (r < band_first) {
-          split_poly(poly, row, rest, origin.z + static_cast<float>(band_first) * cs, 2);
-          poly = rest;
+          split_poly(*poly, *row, *rest, origin.z + static_cast<float>(band_first) * cs, 2);
+          std::swap(poly, rest);
           r = band_first;
         }
-        const int r_last = std::min(range.last, band_last);
-        for (; r <= r_last && poly.count >= 3; ++r) {
-          split_poly(poly, row, rest, origin.z + static_cast<float>(r + 1) * cs, 2);
-          poly = rest;
-          if (row.count < 3) continue;
-          float min_x = row.v[0][0];
-          float max_x = row.v[0][0];
-          for (int i = 1; i < row.count; ++i) {
-            min_x = std::min(min_x, row.v[i][0]);
-            max_x = std::max(max_x, row.v[i][0]);
+        const int r_last = std::min(range.last_row, band_last);
+        for (; r <= r_last && poly->count >= 3; ++r) {
+          split_poly(*poly, *row, *rest, origin.z + static_cast<float>(r + 1) * cs, 2);
+          std::swap(poly, rest);
+          if (row->count < 3) continue;
+          Poly<2>* line = &cell_buffers[0];
+          Poly<2>* cell = &cell_buffers[1];
+          Poly<2>* line_rest = &cell_buffers[2];
+          line->count = row->count;
+          float min_x = row->v[0][0];
+          float max_x = row->v[0][0];
+          for (int i = 0; i < row->count; ++i) {
+            line->v[i][0] = row->v[i][0];
+            line->v[i][1] = row->v[i][1];
+            min_x = std::min(min_x, row->v[i][0]);
+            max_x = std::max(max_x, row->v[i][0]);
           }
-          int c = static_cast<int>(std::floor((min_x - origin.x) / cs));
-          int c_last = static_cast<int>(std::floor((max_x - origin.x) / cs));
-          if (c_last < 0 || c >= width) continue;
+          const float c0 = (min_x - origin.x) / cs;
+          const float c1 = (max_x - origin.x) / cs;
+          if (c1 < 0.0F || c0 >= static_cast<float>(width)) continue;
+          int c = floor_clamped(c0, -1, width - 1);
+          const int c_last = floor_clamped(c1, -1, width - 1);
           if (c < 0) {
-            split_poly(row, cell, rest, origin.x, 0);
-            row = rest;
+            split_poly(*line, *cell, *line_rest, origin.x, 0);
+            std::swap(line, line_rest);
             c = 0;
           }
-          c_last = std::min(c_last, width - 1);
-          const std::size_t row_base =
-              static_cast<std::size_t>(r - band_first) * static_cast<std::size_t>(width);
-          for (; c <= c_last && row.count >= 3; ++c) {
-            split_poly(row, cell, rest, origin.x + static_cast<float>(c + 1) * cs, 0);
-            row = rest;
-            if (cell.count < 3) continue;
-            float min_y = cell.v[0][1];
-            float max_y = cell.v[0][1];
-            for (int i = 1; i < cell.count; ++i) {
-              min_y = std::min(min_y, cell.v[i][1]);
-              max_y = std::max(max_y, cell.v[i][1]);
+          for (; c <= c_last && line->count >= 3; ++c) {
+            split_poly(*line, *cell, *line_rest, origin.x + static_cast<float>(c + 1) * cs, 0);
+            std::swap(line, line_rest);
+            if (cell->count < 3) continue;
+            float min_y = cell->v[0][1];
+            float max_y = cell->v[0][1];
+            for (int i = 1; i < cell->count; ++i) {
+              min_y = std::min(min_y, cell->v[i][1]);
+              max_y = std::max(max_y, cell->v[i][1]);
             }
-            const float low = min_y - origin.y;
-            const float high = max_y - origin.y;
-            if (high < 0.0F || low > top_world) continue;
-            const int bottom = std::clamp(static_cast<int>(std::floor(low / ch)), 0, height - 1);
-            const int top = std::clamp(static_cast<int>(std::ceil(high / ch)), bottom + 1, height);
-            const std::uint64_t column = row_base + static_cast<std::size_t>(c);
-            fragments.push_back(column << kColumnShift | std::uint64_t(bottom) << 24 |
-                                std::uint64_t(top) << 8 | area);
+            emit(r, c, min_y, max_y, area);
           }
         }
       }
@@ -229,10 +288,8 @@ Result<Heightfield> rasterize(const TriangleMesh& mesh, const TriangleAreas& are
       for (const std::uint64_t f : fragments) ++starts[(f >> kColumnShift) + 1];
       for (std::size_t i = 0; i < local_columns; ++i) starts[i + 1] += starts[i];
       sorted.resize(fragments.size());
-      {
-        std::vector<std::uint32_t> fill(starts.begin(), starts.end() - 1);
-        for (const std::uint64_t f : fragments) sorted[fill[f >> kColumnShift]++] = f & kSpanMask;
-      }
+      fill.assign(starts.begin(), starts.end() - 1);
+      for (const std::uint64_t f : fragments) sorted[fill[f >> kColumnShift]++] = f & kSpanMask;
 
       // merge
       Band& band = bands[b];
