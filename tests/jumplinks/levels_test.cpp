@@ -1,0 +1,75 @@
+// Real levels (../shared/meshes, skipped when absent): links for the thesis configurations C1-C3
+// at step 8, validated, identical for 1 and 2 threads, and checked for soundness against the
+// triangles (a stride of the links in Debug-speed test runs).
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "leapnav/core/config.hpp"
+#include "leapnav/core/context.hpp"
+#include "leapnav/io/obj.hpp"
+#include "leapnav/jumplinks/jump_links.hpp"
+#include "leapnav/jumplinks/link_check.hpp"
+#include "leapnav/mesh/build.hpp"
+#include "support/shared_data.hpp"
+
+using namespace leapnav;
+using namespace leapnav::jump;
+
+namespace {
+
+void run_level(const char* file) {
+  const auto path = test::shared_mesh(file);
+  if (!path) return;
+  auto triangles = io::load_obj(path->string());
+  REQUIRE(triangles.ok());
+  auto config = named_config("thesis");
+  REQUIRE(config.ok());
+  BuildContext ctx;
+  auto built = mesh::build_navmesh(*triangles, *config, ctx);
+  REQUIRE(built.ok());
+  JumpLinkOptions options;
+  options.jumps = {kJumpC1, kJumpC2, kJumpC3};
+  options.step = 8;
+  std::uint64_t hashes[2] = {0, 0};
+  JumpLinkSet links;
+  for (const int threads : {1, 2}) {
+    BuildContext jctx;
+    jctx.set_threads(threads);
+    auto result = build_jump_links(built->voxels.solid, built->voxels.compact, built->navmesh,
+                                   config->agent, options, jctx);
+    REQUIRE(result.ok());
+    const Status status = validate(*result, built->navmesh);
+    CHECK_MESSAGE(status.ok(), (status.ok() ? "" : status.error().message));
+    hashes[threads - 1] = content_hash(*result);
+    links = std::move(result).value();
+  }
+  CHECK(hashes[0] == hashes[1]);
+  std::size_t per_config[3] = {0, 0, 0};
+  for (const JumpLink& l : links.links) ++per_config[l.config];
+  for (const std::size_t n : per_config) CHECK(n > 0);
+  // every 7th link, to keep the check fast in unoptimised builds
+  JumpLinkSet subset;
+  subset.configs = links.configs;
+  for (std::size_t k = 0; k < links.links.size(); k += 7) subset.links.push_back(links.links[k]);
+  index_links(subset, built->navmesh.polygon_count());
+  const LinkCheckReport report = check_links(subset, *triangles, built->navmesh, config->agent);
+  MESSAGE(file << ": " << links.links.size() << " links (C1 " << per_config[0] << ", C2 "
+               << per_config[1] << ", C3 " << per_config[2] << "), " << links.memory_bytes()
+               << " bytes; checked " << report.links_checked << ", unsound " << report.links_failed
+               << " (collision " << report.collision_failures << ", landing "
+               << report.landing_failures << "), worst penetration " << report.worst_penetration);
+  CHECK(report.links_checked == subset.links.size());
+  CHECK(report.links_failed == 0);
+}
+
+}  // namespace
+
+TEST_SUITE("jumplinks.levels") {
+  TEST_CASE("dungeon: links for C1-C3 are valid, deterministic and sound") {
+    run_level("dungeon.obj");
+  }
+  TEST_CASE("nav_test: links for C1-C3 are valid, deterministic and sound") {
+    run_level("nav_test.obj");
+  }
+}
