@@ -12,6 +12,18 @@
 #include "leapnav/mesh/heights.hpp"
 
 namespace leapnav::mesh {
+namespace {
+
+std::int64_t floor_div(std::int64_t a, std::int64_t b) {
+  const std::int64_t q = a / b;
+  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+std::int64_t ceil_div(std::int64_t a, std::int64_t b) {
+  const std::int64_t q = a / b;
+  return (a % b != 0 && ((a < 0) == (b < 0))) ? q + 1 : q;
+}
+
+}  // namespace
 
 Result<SpanMap> build_span_map(const NavMesh& polygons, const voxel::CompactHeightfield& field,
                                const RegionField& regions, BuildContext& ctx) {
@@ -67,16 +79,25 @@ Result<SpanMap> build_span_map(const NavMesh& polygons, const voxel::CompactHeig
         x1 = std::min(x1, grid.width - 1);
         z1 = std::min(z1, grid.depth - 1);
         for (std::int32_t z = z0; z <= z1; ++z) {
-          for (std::int32_t x = x0; x <= x1; ++x) {
-            bool inside = true;
-            for (std::size_t e = 0; e < poly.size() && inside; ++e) {
-              const auto& a = corners[poly[e]];
-              const auto& b = corners[poly[(e + 1) % poly.size()]];
-              const std::int64_t cross = (std::int64_t{b[0]} - a[0]) * (std::int64_t{z} - a[1]) -
-                                         (std::int64_t{x} - a[0]) * (std::int64_t{b[1]} - a[1]);
-              inside = cross >= 0;
+          // the closed polygon's corners on row z form one interval [lo, hi] (convex polygon)
+          std::int64_t lo = x0;
+          std::int64_t hi = x1;
+          for (std::size_t e = 0; e < poly.size() && lo <= hi; ++e) {
+            const auto& a = corners[poly[e]];
+            const auto& b = corners[poly[(e + 1) % poly.size()]];
+            // inside edge a->b: (b.x - a.x) * (z - a.z) - (x - a.x) * (b.z - a.z) >= 0
+            const std::int64_t dz = std::int64_t{b[1]} - a[1];
+            const std::int64_t rhs = (std::int64_t{b[0]} - a[0]) * (std::int64_t{z} - a[1]);
+            if (dz == 0) {
+              if (rhs < 0) hi = lo - 1;
+            } else if (dz > 0) {
+              hi = std::min(hi, a[0] + floor_div(rhs, dz));
+            } else {
+              lo = std::max(lo, a[0] + ceil_div(rhs, dz));
             }
-            if (!inside) continue;
+          }
+          for (std::int64_t xl = lo; xl <= hi; ++xl) {
+            const auto x = static_cast<std::int32_t>(xl);
             const std::size_t column = grid.column_index(x, z);
             for (std::uint32_t s = field.first(column); s < field.end(column); ++s) {
               if (regions.span_region[s] != region) continue;
