@@ -145,14 +145,17 @@ bool ExactReference::walk(Vec2 a, std::uint32_t from, Vec2 b, const Accept& acce
   while (!stack.empty()) {
     const auto [p, t] = stack.back();
     stack.pop_back();
-    const auto range = clip(p, t);
+    // note: the tolerance bands of neighbouring polygons differ at a vertex, so a polygon is
+    // clipped from slightly before the point where the walk entered it.
+    const auto range = clip(p, std::max(0.0, t - 4.0 * t_eps));
     if (!range || range->t_in > t + t_eps) continue;
     const double t_out = range->t_out;
     if (t_out >= 1.0 - t_eps && accept(p)) return true;
     const Vec2 e{static_cast<float>(a.x + t_out * dx), static_cast<float>(a.y + t_out * dy)};
+    const double t_back = std::max(0.0, t_out - 4.0 * t_eps);
     const auto try_candidate = [&](std::uint32_t c) {
       if (std::find(visited.begin(), visited.end(), c) != visited.end()) return;
-      const auto next = clip(c, t_out);
+      const auto next = clip(c, t_back);
       if (!next || next->t_in > t_out + t_eps) return;
       visited.push_back(c);
       stack.emplace_back(c, t_out);
@@ -164,7 +167,7 @@ bool ExactReference::walk(Vec2 a, std::uint32_t from, Vec2 b, const Accept& acce
       // around the vertex in turn; polygons touching only at the vertex are never entered.
       const Vec2 u = xz(mesh.vertices[mesh.poly_vertices[s]]);
       const Vec2 w = xz(mesh.vertices[mesh.poly_vertices[s + 1 == last ? first : s + 1]]);
-      if (mesh.poly_neighbors[s] != mesh::kNoPoly && point_segment_distance(e, u, w) <= eps) {
+      if (mesh.poly_neighbors[s] != mesh::kNoPoly && point_segment_distance(e, u, w) <= 4.0 * eps) {
         try_candidate(mesh.poly_neighbors[s]);
       }
     }

@@ -23,6 +23,13 @@ float dist(Vec2 a, Vec2 b) {
   return distance(a, b);
 }
 
+struct Outcome {
+  bool reached = false;
+  bool out_of_nodes = false;
+  std::uint32_t expanded = 0;
+  float cost = 0.0F;
+};
+
 Status check_options(const QueryOptions& options) {
   const Vec3 e = options.search_extent;
   if (!is_finite(e))
@@ -112,7 +119,123 @@ struct NavQuery::Scratch {
   std::vector<Portal> portals;
   std::vector<Corner> corners;
   double last_cost = 0.0;
+
+  /// A* from src (in polygon src_poly) to dst; leaves the arcs of the path found (or, out of
+  /// nodes, of the path to the reached node nearest dst) in `arcs`, in search order.
+  Outcome search(const Planner::Impl& impl, std::uint32_t src_poly, Vec2 src,
+                 std::uint32_t dst_poly, Vec2 dst, const QueryOptions& options);
 };
+
+Outcome NavQuery::Scratch::search(const Planner::Impl& impl, std::uint32_t src_poly, Vec2 src,
+                                  std::uint32_t dst_poly, Vec2 dst, const QueryOptions& options) {
+  const NavGraph& graph = impl.graph;
+  Outcome outcome;
+  arcs.clear();
+  if (src_poly == dst_poly) {
+    outcome.reached = true;
+    outcome.cost = dist(src, dst);
+    return outcome;
+  }
+  if (++generation == 0) {
+    for (auto& node : nodes) node.generation = 0;
+    generation = 1;
+  }
+  const std::uint32_t gen = generation;
+  const auto goal_node = static_cast<std::uint32_t>(graph.arc_count());
+  heap.clear();
+  const auto heap_less = [](const HeapEntry& x, const HeapEntry& y) {
+    return x.f > y.f || (x.f == y.f && x.node > y.node);
+  };
+  const auto push = [&](float f, std::uint32_t node) {
+    heap.push_back({f, node});
+    std::push_heap(heap.begin(), heap.end(), heap_less);
+  };
+  const auto touch = [&](std::uint32_t arc) -> Node& {
+    Node& node = nodes[arc];
+    if (node.generation != gen) {
+      node.generation = gen;
+      node.g = kInfinity;
+      node.closed = 0;
+      node.parent = kStartNode;
+      node.pos =
+          options.crossing == CrossingPoint::Midpoint
+              ? impl.arc_mid[arc]
+              : crossing_point(impl.arc_right[arc], impl.arc_left[arc], src, dst, options.crossing);
+    }
+    return node;
+  };
+  Node& goal_state = nodes[goal_node];
+  goal_state.generation = gen;
+  goal_state.g = kInfinity;
+  goal_state.closed = 0;
+  goal_state.parent = kStartNode;
+  goal_state.pos = dst;
+
+  std::uint32_t best_node = kStartNode;
+  float best_h = dist(src, dst);
+  const auto relax = [&](std::uint32_t a, std::uint32_t parent, Vec2 from, float g_from) {
+    Node& node = touch(a);
+    if (node.closed != 0) return;
+    const float g = g_from + dist(from, node.pos);
+    if (g < node.g) {
+      node.g = g;
+      node.parent = parent;
+      const float h = dist(node.pos, dst);
+      push(g + h, a);
+      if (h < best_h) {
+        best_h = h;
+        best_node = a;
+      }
+    }
+  };
+  for (std::uint32_t a = graph.out_begin(src_poly); a < graph.out_end(src_poly); ++a) {
+    relax(a, kStartNode, src, 0.0F);
+  }
+  while (!heap.empty()) {
+    std::pop_heap(heap.begin(), heap.end(), heap_less);
+    const std::uint32_t n = heap.back().node;
+    heap.pop_back();
+    if (n == goal_node) {
+      outcome.reached = true;
+      break;
+    }
+    Node& current = nodes[n];
+    if (current.closed != 0) continue;
+    if (outcome.expanded == options.max_nodes) {
+      outcome.out_of_nodes = true;
+      break;
+    }
+    current.closed = 1;
+    ++outcome.expanded;
+    const std::uint32_t q = graph.arc_target[n];
+    const Vec2 here = current.pos;
+    const float g_here = current.g;
+    if (q == dst_poly) {
+      const float g = g_here + dist(here, dst);
+      if (g < goal_state.g) {
+        goal_state.g = g;
+        goal_state.parent = n;
+        push(g, goal_node);
+      }
+      continue;
+    }
+    const std::uint32_t back = graph.arc_source[n];
+    for (std::uint32_t a = graph.out_begin(q); a < graph.out_end(q); ++a) {
+      // note: leaving through the portal just entered never helps (triangle inequality).
+      if (graph.arc_target[a] == back) continue;
+      relax(a, n, here, g_here);
+    }
+  }
+  if (!outcome.reached && !outcome.out_of_nodes) return outcome;
+  std::uint32_t n = outcome.reached ? goal_state.parent : best_node;
+  while (n != kStartNode) {
+    arcs.push_back(n);
+    n = nodes[n].parent;
+  }
+  std::reverse(arcs.begin(), arcs.end());
+  if (outcome.reached) outcome.cost = goal_state.g;
+  return outcome;
+}
 
 NavQuery::NavQuery(const Planner& planner)
     : planner_(&planner), scratch_(std::make_unique<Scratch>()) {
@@ -162,140 +285,41 @@ Status NavQuery::find_path(Vec3 start, Vec3 goal, const QueryOptions& options, P
     return {};
   }
 
-  // A*
-  if (++s.generation == 0) {
-    for (auto& node : s.nodes) node.generation = 0;
-    s.generation = 1;
+  // note: the search always runs from the lower polygon id to the higher, so a query and its
+  // reverse search identically and their paths are mirror images (equal lengths); only a Partial
+  // result is searched again in the requested direction.
+  bool swapped = start_poly > goal_poly;
+  Outcome outcome = swapped ? s.search(impl, goal_poly, g2, start_poly, s2, options)
+                            : s.search(impl, start_poly, s2, goal_poly, g2, options);
+  if (swapped && outcome.out_of_nodes) {
+    swapped = false;
+    outcome = s.search(impl, start_poly, s2, goal_poly, g2, options);
   }
-  const std::uint32_t gen = s.generation;
-  const std::uint32_t goal_node = static_cast<std::uint32_t>(graph.arc_count());
-  auto& nodes = s.nodes;
-  auto& heap = s.heap;
-  heap.clear();
-  const auto heap_less = [](const Scratch::HeapEntry& x, const Scratch::HeapEntry& y) {
-    return x.f > y.f || (x.f == y.f && x.node > y.node);
-  };
-  const auto push = [&](float f, std::uint32_t node) {
-    heap.push_back({f, node});
-    std::push_heap(heap.begin(), heap.end(), heap_less);
-  };
-  const auto touch = [&](std::uint32_t arc) -> Scratch::Node& {
-    Scratch::Node& node = nodes[arc];
-    if (node.generation != gen) {
-      node.generation = gen;
-      node.g = kInfinity;
-      node.closed = 0;
-      node.parent = kStartNode;
-      node.pos =
-          options.crossing == CrossingPoint::Midpoint
-              ? impl.arc_mid[arc]
-              : crossing_point(impl.arc_right[arc], impl.arc_left[arc], s2, g2, options.crossing);
-    }
-    return node;
-  };
-  Scratch::Node& goal_state = nodes[goal_node];
-  goal_state.generation = gen;
-  goal_state.g = kInfinity;
-  goal_state.closed = 0;
-  goal_state.parent = kStartNode;
-  goal_state.pos = g2;
-
-  std::uint32_t best_node = kStartNode;
-  float best_h = dist(s2, g2);
-  bool reached = false;
-  bool out_of_nodes = false;
-  std::uint32_t expanded = 0;
-
-  if (start_poly == goal_poly) {
-    goal_state.g = best_h;
-    reached = true;
-  } else {
-    for (std::uint32_t a = graph.out_begin(start_poly); a < graph.out_end(start_poly); ++a) {
-      Scratch::Node& node = touch(a);
-      const float g = dist(s2, node.pos);
-      if (g < node.g) {
-        node.g = g;
-        node.parent = kStartNode;
-        const float h = dist(node.pos, g2);
-        push(g + h, a);
-        if (h < best_h) {
-          best_h = h;
-          best_node = a;
-        }
-      }
-    }
-    while (!heap.empty()) {
-      std::pop_heap(heap.begin(), heap.end(), heap_less);
-      const std::uint32_t n = heap.back().node;
-      heap.pop_back();
-      if (n == goal_node) {
-        reached = true;
-        break;
-      }
-      Scratch::Node& current = nodes[n];
-      if (current.closed != 0) continue;
-      if (expanded == options.max_nodes) {
-        out_of_nodes = true;
-        break;
-      }
-      current.closed = 1;
-      ++expanded;
-      const std::uint32_t q = graph.arc_target[n];
-      const Vec2 here = current.pos;
-      const float g_here = current.g;
-      if (q == goal_poly) {
-        const float g = g_here + dist(here, g2);
-        if (g < goal_state.g) {
-          goal_state.g = g;
-          goal_state.parent = n;
-          push(g, goal_node);
-        }
-        continue;
-      }
-      const std::uint32_t back = graph.arc_source[n];
-      for (std::uint32_t a = graph.out_begin(q); a < graph.out_end(q); ++a) {
-        // note: leaving through the portal just entered never helps (triangle inequality).
-        if (graph.arc_target[a] == back) continue;
-        Scratch::Node& node = touch(a);
-        if (node.closed != 0) continue;
-        const float g = g_here + dist(here, node.pos);
-        if (g < node.g) {
-          node.g = g;
-          node.parent = n;
-          const float h = dist(node.pos, g2);
-          push(g + h, a);
-          if (h < best_h) {
-            best_h = h;
-            best_node = a;
-          }
-        }
-      }
-    }
-  }
-  out.nodes_expanded = expanded;
-  if (!reached && !out_of_nodes) {
+  out.nodes_expanded = outcome.expanded;
+  if (!outcome.reached && !outcome.out_of_nodes) {
     out.status = PathStatus::NoPath;
     return {};
   }
 
-  // corridor: arcs from the start to the goal node (or to the best node)
-  s.arcs.clear();
-  std::uint32_t n = reached ? goal_state.parent : best_node;
-  while (n != kStartNode) {
-    s.arcs.push_back(n);
-    n = nodes[n].parent;
-  }
-  std::reverse(s.arcs.begin(), s.arcs.end());
+  // corridor and portals as walked from the start
   out.corridor.push_back(from.poly);
   s.portals.clear();
-  for (const std::uint32_t arc : s.arcs) {
-    out.corridor.push_back(mesh::PolyId{graph.arc_target[arc]});
-    s.portals.push_back({impl.arc_left[arc], impl.arc_right[arc]});
+  if (swapped) {
+    for (auto it = s.arcs.rbegin(); it != s.arcs.rend(); ++it) {
+      out.corridor.push_back(mesh::PolyId{graph.arc_source[*it]});
+      s.portals.push_back({impl.arc_right[*it], impl.arc_left[*it]});
+    }
+  } else {
+    for (const std::uint32_t arc : s.arcs) {
+      out.corridor.push_back(mesh::PolyId{graph.arc_target[arc]});
+      s.portals.push_back({impl.arc_left[arc], impl.arc_right[arc]});
+    }
   }
+  const bool reached = outcome.reached;
+  if (reached) s.last_cost = outcome.cost;
   Vec3 end = to.point;
   if (reached) {
     out.status = PathStatus::Found;
-    s.last_cost = goal_state.g;
   } else {
     out.status = PathStatus::Partial;
     const std::uint32_t last = mesh::index(out.corridor.back());

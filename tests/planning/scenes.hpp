@@ -101,8 +101,12 @@ inline mesh::NavMesh random_grid_navmesh(int nx, int nz, float hole, std::uint32
       for (int i = 0; i + 1 < nx; ++i) {
         const bool a = at(i, j) != 0, b = at(i + 1, j) != 0;
         const bool c = at(i, j + 1) != 0, d = at(i + 1, j + 1) != 0;
-        if ((a && d && !b && !c) || (b && c && !a && !d)) {
+        if (a && d && !b && !c) {
           at(i + 1, j) = 1;
+          changed = true;
+        }
+        if (b && c && !a && !d) {
+          at(i, j) = 1;
           changed = true;
         }
       }
