@@ -416,12 +416,14 @@ class Decoder {
     for (std::size_t p = 0; p < polys; ++p) {
       const std::uint32_t first = m.poly_first[p];
       const std::uint32_t end = m.poly_first[p + 1];
-      if (end < first || end - first < 3 || end - first > kMaxVertsPerPolyLimit)
-        return in_chunk(
-            kTagPolygons,
-            "polygon " + std::to_string(p) + " has " +
-                (end < first ? std::string("a negative number of") : std::to_string(end - first)) +
-                " vertices (allowed 3.." + std::to_string(kMaxVertsPerPolyLimit) + ")");
+      if (end < first || end > indices)
+        return in_chunk(kTagPolygons, "poly_first is not non-decreasing within 0.." +
+                                          std::to_string(indices) + " at polygon " +
+                                          std::to_string(p));
+      if (end - first < 3 || end - first > kMaxVertsPerPolyLimit)
+        return in_chunk(kTagPolygons, "polygon " + std::to_string(p) + " has " +
+                                          std::to_string(end - first) + " vertices (allowed 3.." +
+                                          std::to_string(kMaxVertsPerPolyLimit) + ")");
       for (std::uint32_t k = first; k < end; ++k) {
         if (m.poly_vertices[k] >= m.vertices.size())
           return error(ErrorCode::IndexOutOfRange,

@@ -192,6 +192,12 @@ TEST_SUITE("io.navmesh_file") {
     reseal(index);
     check_error(index, ErrorCode::IndexOutOfRange, "x.lnav: polygon 0 uses vertex 99 (9 vertices)");
 
+    Bytes first = good;
+    put_u32(first, poly + 16 + 4, 12);  // poly_first[1] beyond the 11 indices
+    reseal(first);
+    check_error(first, ErrorCode::CorruptFile,
+                "x.lnav: chunk 'POLY': poly_first is not non-decreasing within 0..11 at polygon 0");
+
     Bytes neighbor = good;
     put_u32(neighbor, poly + 16 + 4 * 4 + 4 * 11, 7);  // poly_neighbors[0]
     reseal(neighbor);
