@@ -53,6 +53,16 @@ bool intersect(GridPoint a, GridPoint b, GridPoint c, GridPoint d) {
          between(c, d, b);
 }
 
+// The corner a -> b -> c turns left, or goes straight on (a 180 degree corner keeps the polygon
+// convex, e.g. where a neighbour's vertex lies on the edge).
+bool convex_corner(GridPoint a, GridPoint b, GridPoint c) {
+  const std::int64_t turn = area2(a, b, c);
+  if (turn != 0) return turn > 0;
+  const std::int64_t along = (std::int64_t{b.x} - a.x) * (std::int64_t{c.x} - b.x) +
+                             (std::int64_t{b.z} - a.z) * (std::int64_t{c.z} - b.z);
+  return along > 0;
+}
+
 std::int64_t length2(GridPoint a, GridPoint b) {
   const std::int64_t dx = static_cast<std::int64_t>(b.x) - a.x;
   const std::int64_t dz = static_cast<std::int64_t>(b.z) - a.z;
@@ -154,10 +164,10 @@ MergeCandidate merge_value(const Poly& a, const Poly& b, const std::vector<GridP
       // junction at va0: previous in a, next after the shared edge in b
       const GridPoint p0 = xz[a[(i + na - 1) % na]];
       const GridPoint n0 = xz[b[(j + 2) % nb]];
-      if (!left(p0, xz[va0], n0)) continue;
+      if (!convex_corner(p0, xz[va0], n0)) continue;
       const GridPoint p1 = xz[b[(j + nb - 1) % nb]];
       const GridPoint n1 = xz[a[(i + 2) % na]];
-      if (!left(p1, xz[va1], n1)) continue;
+      if (!convex_corner(p1, xz[va1], n1)) continue;
       const std::int64_t value = length2(xz[va0], xz[va1]);
       if (value > best.value) best = {value, i, j};
     }

@@ -129,6 +129,16 @@ TEST_SUITE("mesh.polygons") {
     CHECK(std::count(used.begin(), used.end(), true) == static_cast<long>(pts.size()));
   }
 
+  TEST_CASE("triangles merge across straight corners into one polygon") {
+    // a 3 x 1 strip whose long sides carry vertices of (imagined) neighbours
+    auto mesh = build(
+        {make_contour(1, {{0, 0}, {1, 0}, {2, 0}, {3, 0}, {3, 1}, {2, 1}, {1, 1}, {0, 1}})}, 8);
+    REQUIRE(mesh.ok());
+    CHECK(validate(*mesh).ok());
+    CHECK(mesh->polygon_count() == 1);
+    CHECK(mesh->polygon(PolyId{0}).size() == 8);
+  }
+
   TEST_CASE("a contour touching itself along a bridge triangulates to its full area") {
     // two squares joined at the corner point (4,4), walked as one contour through that point twice
     const std::vector<GridPoint> pts{{0, 0}, {4, 0}, {4, 4}, {8, 4},
