@@ -4,7 +4,9 @@
 #include <doctest/doctest.h>
 
 #if __has_include("leapnav/io/obj.hpp")
+#include <algorithm>
 #include <cmath>
+#include <random>
 #include <string>
 
 #include "leapnav/io/obj.hpp"
@@ -43,6 +45,26 @@ void check_level(const char* file, const char* config_name, double recast_compac
 }  // namespace
 
 TEST_SUITE("voxel.real_levels") {
+  TEST_CASE("dungeon voxelizes identically on 1 and 2 threads and with shuffled triangles") {
+    const auto path = leapnav::test::shared_mesh("dungeon.obj");
+    if (!path) return;
+    auto mesh = io::load_obj(*path);
+    REQUIRE(mesh.ok());
+    const auto config = named_config("default");
+    REQUIRE(config.ok());
+    const auto run = [&](const TriangleMesh& input, int threads) {
+      BuildContext ctx;
+      ctx.set_threads(threads);
+      auto out = voxelize(input, *config, ctx);
+      REQUIRE(out.ok());
+      return std::pair{content_hash(out->solid), content_hash(out->compact)};
+    };
+    const auto one = run(*mesh, 1);
+    CHECK(run(*mesh, 2) == one);
+    std::mt19937 rng(42);
+    std::shuffle(mesh->triangles.begin(), mesh->triangles.end(), rng);
+    CHECK(run(*mesh, 2) == one);
+  }
   TEST_CASE("dungeon has Recast's compact span count within 3% (default and thesis)") {
     check_level("dungeon.obj", "default", 23569);
     check_level("dungeon.obj", "thesis", 33980);
