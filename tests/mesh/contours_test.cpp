@@ -191,6 +191,22 @@ TEST_SUITE("mesh.contours") {
     CHECK(total == 2 * (20 * 14 - 4 * 4));
   }
 
+  TEST_CASE("a region enclosed by another is bridged into it and shares its corners") {
+    std::vector<std::string> rows = filled(16, 16);
+    for (int z = 5; z < 11; ++z) rows[static_cast<std::size_t>(z)].replace(5, 6, "bbbbbb");
+    const auto chf = make_chf(rows);
+    const Built built = build(chf, params_with(0, 0));
+    REQUIRE(built.regions.region_count >= 2);
+    std::int64_t outer_area = 0;
+    std::int64_t inner_area = 0;
+    for (const Contour& c : built.contours.contours) {
+      (c.area == leapnav::test::kSecondArea ? inner_area : outer_area) += doubled_area(c.vertices);
+    }
+    CHECK(inner_area == 2 * 36);
+    CHECK(outer_area == 2 * (256 - 36));
+    check_shared_corners(built.contours);
+  }
+
   TEST_CASE("two rooms joined by a corridor share identical corner vertices") {
     const std::vector<std::string> rows = {
         "........     ........",  //

@@ -35,6 +35,8 @@ voxel::CompactHeightfield make_chf(const std::vector<ChfLayer>& layers, const Ch
           span.y = layer.base + (ch - '0');
         } else if (ch == 'x') {
           span.area = voxel::kNullArea;
+        } else if (ch == 'b') {
+          span.area = kSecondArea;
         } else if (ch != '.') {
           continue;
         }

@@ -3,6 +3,7 @@
 // tested without the voxel stage.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -11,8 +12,12 @@
 namespace leapnav::test {
 
 /// One storey of a map. Row r is z = r, character i of a row is x = i.
-/// '.' walkable floor at `base`; '0'..'9' walkable floor at base + digit; 'x' a span at `base`
-/// whose area is voxel::kNullArea; anything else (' ', '#') no span in this layer.
+/// '.' walkable floor at `base`; '0'..'9' walkable floor at base + digit; 'b' walkable floor at
+/// `base` with area id kSecondArea; 'x' a span at `base` whose area is voxel::kNullArea; anything
+/// else (' ', '#') no span in this layer.
+/// The area id of 'b' cells (a second walkable area type; regions never mix area ids).
+inline constexpr std::uint8_t kSecondArea = 1;
+
 struct ChfLayer {
   int base = 0;  ///< [units: cell heights]
   std::vector<std::string> rows;
