@@ -344,6 +344,29 @@ TEST_SUITE("mesh.levels") {
         CHECK(checked > nav.polygon_count() * 10);
         CHECK(bad == 0);
         CHECK(elsewhere_bad * 50 <= elsewhere + checked);
+        // every region-to-region contour edge became a polygon adjacency
+        std::size_t contour_portals = 0, poly_portals = 0;
+        for (const auto& c : out.contours.contours) {
+          for (const auto& v : c.vertices) {
+            contour_portals += v.neighbor_region != kNoRegion && v.neighbor_region != c.region;
+          }
+        }
+        for (std::uint32_t p = 0; p < nav.polygon_count(); ++p) {
+          for (const std::uint32_t q : nav.neighbors(PolyId{p})) {
+            poly_portals += q != kNoPoly && nav.poly_region[q] != nav.poly_region[p];
+          }
+        }
+        CHECK(poly_portals == contour_portals);
+        // most walkable spans map to a polygon
+        std::size_t walkable = 0, mapped = 0;
+        for (std::size_t s = 0; s < field.spans.size(); ++s) {
+          if (field.areas[s] == voxel::kNullArea) continue;
+          ++walkable;
+          mapped += nav.span_poly[s] != kNoPoly;
+        }
+        MESSAGE(std::string(file) << " " << std::string(name) << ": " << mapped << " of "
+                                  << walkable << " walkable spans map to a polygon");
+        CHECK(mapped * 10 >= walkable * 9);
         const std::uint64_t h = content_hash(nav);
         CHECK(h == content_hash(build_checked(*loaded, *config, 2).navmesh));
       }
