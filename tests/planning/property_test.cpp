@@ -86,8 +86,8 @@ TEST_SUITE("planning.properties") {
         CHECK(path.corridor.back() == b.poly);
         CHECK(test::path_inside_corridor(nav, path, 1e-4F));
         CHECK(path.length <= test::midpoint_length(nav, planner.graph(), path) + 1e-5);
-        const double dijkstra = test::arc_graph_dijkstra(nav, planner.graph(), path,
-                                                         plan::CrossingPoint::ClosestToLine);
+        const double dijkstra =
+            test::arc_graph_dijkstra(nav, planner.graph(), path, plan::QueryOptions{}.crossing);
         CHECK(query.last_search_cost() == doctest::Approx(dijkstra).epsilon(1e-5));
         // reversed
         plan::Path back;
@@ -112,20 +112,20 @@ TEST_SUITE("planning.properties") {
                              << " %, max " << 100.0 * excess_max << " %");
   }
 
-  TEST_CASE("midpoint crossings are also optimal in their own model") {
+  TEST_CASE("closest-to-line crossings are also optimal in their own model") {
     const auto nav = test::random_grid_navmesh(10, 10, 0.25F, 11);
     auto planner = plan::Planner::create(nav);
     REQUIRE(planner.ok());
     plan::NavQuery query(*planner);
     plan::QueryOptions options;
-    options.crossing = plan::CrossingPoint::Midpoint;
+    options.crossing = plan::CrossingPoint::ClosestToLine;
     const auto points = plan::random_points(nav, 60, 5);
     for (std::size_t i = 0; i + 1 < points.size(); i += 2) {
       plan::Path path;
       REQUIRE(query.find_path(points[i].point, points[i + 1].point, options, path).ok());
       if (path.status != plan::PathStatus::Found) continue;
       const double dijkstra =
-          test::arc_graph_dijkstra(nav, planner->graph(), path, plan::CrossingPoint::Midpoint);
+          test::arc_graph_dijkstra(nav, planner->graph(), path, plan::CrossingPoint::ClosestToLine);
       CHECK(query.last_search_cost() == doctest::Approx(dijkstra).epsilon(1e-5));
       CHECK(test::path_inside_corridor(nav, path, 1e-4F));
     }
