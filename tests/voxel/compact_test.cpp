@@ -80,6 +80,20 @@ TEST_SUITE("voxel.compact") {
     CHECK(chf.spans[1].neighbor[0] == kNotConnected);
     CHECK(chf.spans[3].neighbor[0] == kNotConnected);
   }
+  TEST_CASE("with a climb above the agent height, one-way links are dropped") {
+    const VoxelParams params = test_params(2, 4, 0);
+    TriangleMesh mesh;
+    add_quad(mesh, 0, 0, 1, 1, 0.0F);   // a': [0, 1), open [1, 5)
+    add_quad(mesh, 0, 0, 1, 1, 1.25F);  // a: [5, 6), floor 6
+    add_quad(mesh, 1, 0, 2, 1, 0.25F);  // b: [1, 2), floor 2
+    const Heightfield hf = rasterize_checked(mesh, test_grid(2, 1, 20, 1.0F, 0.25F), params);
+    const CompactHeightfield chf = compact_checked(hf, params);
+    REQUIRE(chf.spans.size() == 3);
+    // b fits both a' and a; it links to the lowest, a', so a's link to b is dropped
+    CHECK(chf.spans[2].neighbor[0] == 0);
+    CHECK(chf.spans[0].neighbor[2] == 0);
+    CHECK(chf.spans[1].neighbor[2] == kNotConnected);
+  }
   TEST_CASE("validate catches a broken compact heightfield") {
     const VoxelParams params = test_params(4, 2, 0);
     TriangleMesh mesh;

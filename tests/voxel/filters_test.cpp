@@ -98,6 +98,19 @@ TEST_SUITE("voxel.filters") {
       CHECK(count_walkable(out) == floor_walkable + 9);  // the overhang's top stays walkable
     }
   }
+  TEST_CASE("the fused filter pass equals the three filters in order") {
+    const VoxelParams params = test_params(8, 3, 0);
+    for (const std::uint32_t seed : {11U, 12U, 13U, 14U}) {
+      const TriangleMesh mesh = random_scene(seed);
+      const Heightfield hf = rasterize_checked(mesh, test_grid(60, 60, 40, 0.2F, 0.1F), params);
+      const Heightfield fused = apply(hf, params, filter_walkable, 2);
+      Heightfield stepwise = apply(hf, params, filter_low_hanging_obstacles);
+      stepwise = apply(stepwise, params, filter_ledges);
+      stepwise = apply(stepwise, params, filter_low_clearance);
+      CHECK(count_walkable(fused) < count_walkable(hf));
+      CHECK(content_hash(fused) == content_hash(stepwise));
+    }
+  }
   TEST_CASE("filters give the same result on 1 and 4 threads") {
     const VoxelParams params = test_params(4, 2, 0);
     TriangleMesh mesh;
@@ -105,7 +118,8 @@ TEST_SUITE("voxel.filters") {
     add_box(mesh, {4.5F, 0.0F, 4.5F}, {20.5F, 0.4F, 9.5F});
     add_quad(mesh, 10, 10, 25, 25, 0.75F);
     const Heightfield hf = rasterize_checked(mesh, test_grid(30, 30, 20, 1.0F, 0.25F), params);
-    for (auto* filter : {filter_low_hanging_obstacles, filter_ledges, filter_low_clearance}) {
+    for (auto* filter :
+         {filter_low_hanging_obstacles, filter_ledges, filter_low_clearance, filter_walkable}) {
       CHECK(content_hash(apply(hf, params, filter, 1)) ==
             content_hash(apply(hf, params, filter, 4)));
     }

@@ -24,34 +24,6 @@ VoxelOutput voxelize_checked(const TriangleMesh& mesh, const BuildConfig& config
   return std::move(out).value();
 }
 
-// A seeded clutter of boxes, ramps and floors over a 12 x 12 m area.
-TriangleMesh random_scene(std::uint32_t seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<float> pos(0.0F, 10.0F);
-  std::uniform_real_distribution<float> size(0.3F, 3.0F);
-  std::uniform_real_distribution<float> height(0.0F, 2.5F);
-  std::uniform_real_distribution<double> slope(0.0, 60.0);
-  TriangleMesh mesh;
-  mesh.name = "random";
-  add_quad(mesh, -1.0F, -1.0F, 12.0F, 12.0F, 0.0F);
-  for (int i = 0; i < 25; ++i) {
-    const float x = pos(rng);
-    const float z = pos(rng);
-    switch (i % 3) {
-      case 0:
-        add_box(mesh, {x, 0.0F, z}, {x + size(rng), height(rng), z + size(rng)});
-        break;
-      case 1:
-        add_ramp(mesh, x, x + size(rng), z, z + size(rng), height(rng), slope(rng));
-        break;
-      default:
-        add_quad(mesh, x, z, x + size(rng), z + size(rng), height(rng) + 1.0F);
-        break;
-    }
-  }
-  return mesh;
-}
-
 }  // namespace
 
 TEST_SUITE("voxel.voxelize") {

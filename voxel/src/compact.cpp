@@ -121,29 +121,34 @@ Result<CompactHeightfield> build_compact(const Heightfield& solid, const VoxelPa
   LEAPNAV_TRY(ctx.check_cancel("compact"));
 
   // keep mutual links only (decided from the links above, then applied)
-  std::vector<std::array<std::uint8_t, 4>> mutual(total);
-  parallel_for(threads, 0, static_cast<std::size_t>(grid.depth), 16,
-               [&](std::size_t z0, std::size_t z1) {
-                 for (int z = static_cast<int>(z0); z < static_cast<int>(z1); ++z) {
-                   for (int x = 0; x < grid.width; ++x) {
-                     const std::size_t c = grid.column_index(x, z);
-                     for (std::uint32_t i = out.first(c); i < out.end(c); ++i) {
-                       auto links = out.spans[i].neighbor;
-                       for (int dir = 0; dir < 4; ++dir) {
-                         const auto d = static_cast<std::size_t>(dir);
-                         if (links[d] == kNotConnected) continue;
-                         const std::uint32_t j = out.neighbor_index(x, z, i, dir);
-                         const std::uint8_t back =
-                             out.spans[j].neighbor[static_cast<std::size_t>(opposite(dir))];
-                         if (back == kNotConnected || back != i - out.first(c))
-                           links[d] = kNotConnected;
+  // note: a one-way link a -> b means b links to a lower span a' of a's column first; a' must
+  // reach b.y + walkable_height while a.y > a'.top and a.y <= b.y + climb, which needs climb >
+  // walkable_height. Below that only a link dropped for its index can be one-way.
+  if (climb > clearance || too_deep.load() > 0) {
+    std::vector<std::array<std::uint8_t, 4>> mutual(total);
+    parallel_for(threads, 0, static_cast<std::size_t>(grid.depth), 16,
+                 [&](std::size_t z0, std::size_t z1) {
+                   for (int z = static_cast<int>(z0); z < static_cast<int>(z1); ++z) {
+                     for (int x = 0; x < grid.width; ++x) {
+                       const std::size_t c = grid.column_index(x, z);
+                       for (std::uint32_t i = out.first(c); i < out.end(c); ++i) {
+                         auto links = out.spans[i].neighbor;
+                         for (int dir = 0; dir < 4; ++dir) {
+                           const auto d = static_cast<std::size_t>(dir);
+                           if (links[d] == kNotConnected) continue;
+                           const std::uint32_t j = out.neighbor_index(x, z, i, dir);
+                           const std::uint8_t back =
+                               out.spans[j].neighbor[static_cast<std::size_t>(opposite(dir))];
+                           if (back == kNotConnected || back != i - out.first(c))
+                             links[d] = kNotConnected;
+                         }
+                         mutual[i] = links;
                        }
-                       mutual[i] = links;
                      }
                    }
-                 }
-               });
-  for (std::size_t i = 0; i < total; ++i) out.spans[i].neighbor = mutual[i];
+                 });
+    for (std::size_t i = 0; i < total; ++i) out.spans[i].neighbor = mutual[i];
+  }
 
   if (too_deep.load() > 0) {
     ctx.warn("compact: " + std::to_string(too_deep.load()) +

@@ -1,8 +1,7 @@
 // Low-clearance filter (pipeline.md §1, filter 3): a walkable span whose open space up to the
 // next solid span is shorter than walkable_height becomes unwalkable. The top span of a column
 // is open to the sky (the grid's top is not a ceiling), as kUnboundedClearance says.
-#include <atomic>
-
+#include "filter_rules.hpp"
 #include "leapnav/core/parallel.hpp"
 #include "leapnav/voxel/filters.hpp"
 
@@ -13,18 +12,14 @@ Result<Heightfield> filter_low_clearance(Heightfield heightfield, const VoxelPar
   LEAPNAV_TRY(ctx.check_cancel("filter"));
   const std::size_t columns =
       heightfield.column_first.empty() ? 0 : heightfield.column_first.size() - 1;
-  const int clearance = params.walkable_height;
-  std::atomic<bool> cancelled{false};
   parallel_for(ctx.threads(), 0, columns, 4096, [&](std::size_t c0, std::size_t c1) {
-    if (ctx.cancelled()) {
-      cancelled.store(true, std::memory_order_relaxed);
-      return;
-    }
+    if (ctx.cancelled()) return;
     for (std::size_t c = c0; c < c1; ++c) {
       const std::uint32_t end = heightfield.end(c);
-      for (std::uint32_t i = heightfield.first(c); i + 1 < end; ++i) {
+      for (std::uint32_t i = heightfield.first(c); i < end; ++i) {
         Span& span = heightfield.spans[i];
-        if (span.area != kNullArea && int{heightfield.spans[i + 1].min} - int{span.max} < clearance)
+        if (span.area != kNullArea &&
+            detail::lacks_clearance(heightfield, i, end, params.walkable_height))
           span.area = kNullArea;
       }
     }

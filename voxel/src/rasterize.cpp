@@ -30,18 +30,18 @@ struct Poly {
   int count = 0;
 };
 
-// Splits `in` by the plane coord[axis] == plane into the part below (<=) and above (>=);
+// Splits `in` by the plane coord[Axis] == plane into the part below (<=) and above (>=);
 // vertices on the plane go to both parts.
-template <int D>
-void split_poly(const Poly<D>& in, Poly<D>& below, Poly<D>& above, float plane, int axis) {
+template <int D, int Axis>
+void split_poly(const Poly<D>& in, Poly<D>& below, Poly<D>& above, float plane) {
   below.count = 0;
   above.count = 0;
   if (in.count == 0) return;
   const float* a = in.v[in.count - 1];
-  float da = a[axis] - plane;
+  float da = a[Axis] - plane;
   for (int i = 0; i < in.count; ++i) {
     const float* b = in.v[i];
-    const float db = b[axis] - plane;
+    const float db = b[Axis] - plane;
     if ((da < 0.0F && db > 0.0F) || (da > 0.0F && db < 0.0F)) {
       const float t = da / (da - db);
       float* p = below.v[below.count++];
@@ -50,8 +50,8 @@ void split_poly(const Poly<D>& in, Poly<D>& below, Poly<D>& above, float plane, 
         p[k] = a[k] + (b[k] - a[k]) * t;
         q[k] = p[k];
       }
-      p[axis] = plane;
-      q[axis] = plane;
+      p[Axis] = plane;
+      q[Axis] = plane;
     }
     if (db <= 0.0F) {
       float* p = below.v[below.count++];
@@ -91,10 +91,11 @@ struct Band {
   std::vector<Span> spans;
 };
 
-// The cells a triangle's bounding box touches; -1 marks "starts before the grid".
+// The cells a triangle's bounding box touches: -1 marks "starts before the grid", depth or
+// width "ends after it"; last_row < first_row: the triangle misses the grid.
 struct TriangleCells {
   int first_row = 0;
-  int last_row = -1;  // last_row < first_row: the triangle misses the grid
+  int last_row = -1;
   int first_column = 0;
   int last_column = -1;
 };
@@ -133,6 +134,7 @@ Result<Heightfield> rasterize(const TriangleMesh& mesh, const TriangleAreas& are
   const int depth = grid.depth;
   const int height = grid.height;
   const float top_world = static_cast<float>(height) * ch;
+  const float inverse_cs = 1.0F / cs;
   const int climb = params.walkable_climb;
   const int threads = ctx.threads();
   std::atomic<bool> cancelled{false};
@@ -154,8 +156,8 @@ Result<Heightfield> rasterize(const TriangleMesh& mesh, const TriangleAreas& are
       if (!(x1 >= 0.0F && z1 >= 0.0F && x0 < static_cast<float>(width) &&
             z0 < static_cast<float>(depth) && y1 >= 0.0F && y0 <= top_world))
         continue;
-      cells[t] = {floor_clamped(z0, -1, depth - 1), floor_clamped(z1, -1, depth - 1),
-                  floor_clamped(x0, -1, width - 1), floor_clamped(x1, -1, width - 1)};
+      cells[t] = {floor_clamped(z0, -1, depth - 1), floor_clamped(z1, -1, depth),
+                  floor_clamped(x0, -1, width - 1), floor_clamped(x1, -1, width)};
     }
   });
 
@@ -163,7 +165,8 @@ Result<Heightfield> rasterize(const TriangleMesh& mesh, const TriangleAreas& are
   std::vector<std::uint32_t> band_start(band_count + 1, 0);
   for (const TriangleCells& c : cells) {
     if (c.last_row < c.first_row) continue;
-    for (int b = std::max(c.first_row, 0) / kBandRows; b <= c.last_row / kBandRows; ++b)
+    for (int b = std::max(c.first_row, 0) / kBandRows;
+         b <= std::min(c.last_row, depth - 1) / kBandRows; ++b)
       ++band_start[static_cast<std::size_t>(b) + 1];
   }
   for (std::size_t b = 0; b < band_count; ++b) band_start[b + 1] += band_start[b];
@@ -173,7 +176,8 @@ Result<Heightfield> rasterize(const TriangleMesh& mesh, const TriangleAreas& are
     for (std::size_t t = 0; t < cells.size(); ++t) {
       const TriangleCells& c = cells[t];
       if (c.last_row < c.first_row) continue;
-      for (int b = std::max(c.first_row, 0) / kBandRows; b <= c.last_row / kBandRows; ++b)
+      for (int b = std::max(c.first_row, 0) / kBandRows;
+           b <= std::min(c.last_row, depth - 1) / kBandRows; ++b)
         band_triangles[fill[static_cast<std::size_t>(b)]++] = static_cast<std::uint32_t>(t);
     }
   }
@@ -196,6 +200,20 @@ Result<Heightfield> rasterize(const TriangleMesh& mesh, const TriangleAreas& are
       const std::size_t local_columns =
           static_cast<std::size_t>(band_last - band_first + 1) * static_cast<std::size_t>(width);
       fragments.clear();
+      {
+        // a fragment per bounding-box cell at most
+        std::size_t estimate = 0;
+        for (std::uint32_t k = band_start[b]; k < band_start[b + 1]; ++k) {
+          const TriangleCells& range = cells[band_triangles[k]];
+          const int rows_in_band =
+              std::min(range.last_row, band_last) - std::max(range.first_row, band_first) + 1;
+          const int columns_in_grid =
+              std::min(range.last_column, width - 1) - std::max(range.first_column, 0) + 1;
+          estimate += static_cast<std::size_t>(std::max(rows_in_band, 0)) *
+                      static_cast<std::size_t>(std::max(columns_in_grid, 0));
+        }
+        fragments.reserve(estimate);
+      }
       const auto emit = [&](int r, int c, float min_y, float max_y, std::uint64_t area) {
         const float low = min_y - origin.y;
         const float high = max_y - origin.y;
@@ -237,14 +255,20 @@ Result<Heightfield> rasterize(const TriangleMesh& mesh, const TriangleAreas& are
         }
         int r = range.first_row;
         if (r < band_first) {
-          split_poly(*poly, *row, *rest, origin.z + static_cast<float>(band_first) * cs, 2);
+          split_poly<3, 2>(*poly, *row, *rest, origin.z + static_cast<float>(band_first) * cs);
           std::swap(poly, rest);
           r = band_first;
         }
         const int r_last = std::min(range.last_row, band_last);
         for (; r <= r_last && poly->count >= 3; ++r) {
-          split_poly(*poly, *row, *rest, origin.z + static_cast<float>(r + 1) * cs, 2);
-          std::swap(poly, rest);
+          if (r == range.last_row) {
+            // note: the bounding box ends in this row, nothing lies beyond the next plane
+            std::swap(poly, row);
+            poly->count = 0;
+          } else {
+            split_poly<3, 2>(*poly, *row, *rest, origin.z + static_cast<float>(r + 1) * cs);
+            std::swap(poly, rest);
+          }
           if (row->count < 3) continue;
           Poly<2>* line = &cell_buffers[0];
           Poly<2>* cell = &cell_buffers[1];
@@ -258,19 +282,26 @@ Result<Heightfield> rasterize(const TriangleMesh& mesh, const TriangleAreas& are
             min_x = std::min(min_x, row->v[i][0]);
             max_x = std::max(max_x, row->v[i][0]);
           }
-          const float c0 = (min_x - origin.x) / cs;
-          const float c1 = (max_x - origin.x) / cs;
+          // note: the column range only bounds the loop; the planes decide what goes where
+          const float c0 = (min_x - origin.x) * inverse_cs;
+          const float c1 = (max_x - origin.x) * inverse_cs;
           if (c1 < 0.0F || c0 >= static_cast<float>(width)) continue;
           int c = floor_clamped(c0, -1, width - 1);
-          const int c_last = floor_clamped(c1, -1, width - 1);
+          const int c_end = floor_clamped(c1, -1, width);
+          const int c_last = std::min(c_end, width - 1);
           if (c < 0) {
-            split_poly(*line, *cell, *line_rest, origin.x, 0);
+            split_poly<2, 0>(*line, *cell, *line_rest, origin.x);
             std::swap(line, line_rest);
             c = 0;
           }
           for (; c <= c_last && line->count >= 3; ++c) {
-            split_poly(*line, *cell, *line_rest, origin.x + static_cast<float>(c + 1) * cs, 0);
-            std::swap(line, line_rest);
+            if (c == c_end) {
+              std::swap(line, cell);
+              line->count = 0;
+            } else {
+              split_poly<2, 0>(*line, *cell, *line_rest, origin.x + static_cast<float>(c + 1) * cs);
+              std::swap(line, line_rest);
+            }
             if (cell->count < 3) continue;
             float min_y = cell->v[0][1];
             float max_y = cell->v[0][1];
@@ -300,7 +331,12 @@ Result<Heightfield> rasterize(const TriangleMesh& mesh, const TriangleAreas& are
         const auto first = sorted.begin() + starts[col];
         const auto last = sorted.begin() + starts[col + 1];
         if (first == last) continue;
-        if (last - first > 1) std::sort(first, last);
+        for (auto it = first + 1; it < last; ++it) {
+          const std::uint64_t key = *it;
+          auto hole = it;
+          for (; hole != first && *(hole - 1) > key; --hole) *hole = *(hole - 1);
+          *hole = key;
+        }
         const std::size_t before = band.spans.size();
         Span cur{static_cast<std::uint16_t>(*first >> 24), static_cast<std::uint16_t>(*first >> 8),
                  static_cast<std::uint8_t>(*first)};

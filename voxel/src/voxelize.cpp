@@ -38,9 +38,7 @@ Result<VoxelOutput> voxelize(const TriangleMesh& mesh, const BuildConfig& config
   out.stats.spans = out.solid.spans.size();
   {
     auto timer = ctx.scoped_timer("filter");
-    LEAPNAV_TRY_ASSIGN(out.solid, filter_low_hanging_obstacles(std::move(out.solid), params, ctx));
-    LEAPNAV_TRY_ASSIGN(out.solid, filter_ledges(std::move(out.solid), params, ctx));
-    LEAPNAV_TRY_ASSIGN(out.solid, filter_low_clearance(std::move(out.solid), params, ctx));
+    LEAPNAV_TRY_ASSIGN(out.solid, filter_walkable(std::move(out.solid), params, ctx));
   }
   {
     auto timer = ctx.scoped_timer("compact");

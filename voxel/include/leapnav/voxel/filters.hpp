@@ -34,4 +34,10 @@ namespace leapnav::voxel {
                                                        const VoxelParams& params,
                                                        BuildContext& ctx);
 
+/// The three filters above in their order (low-hanging obstacles, ledges, low clearance), fused
+/// into one pass over the columns; the result equals calling them in turn. Errors:
+/// InvalidArgument (column table does not match the grid); Cancelled.
+[[nodiscard]] Result<Heightfield> filter_walkable(Heightfield heightfield,
+                                                  const VoxelParams& params, BuildContext& ctx);
+
 }  // namespace leapnav::voxel

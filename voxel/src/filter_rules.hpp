@@ -1,0 +1,75 @@
+// Internal: the per-span rules of the three walkability filters (pipeline.md §1), shared by the
+// single-filter stages and the fused pass. Each rule reads span heights of the span's own and
+// neighbouring columns and areas of its own column only, so columns can be filtered in parallel.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+
+#include "leapnav/voxel/heightfield.hpp"
+
+namespace leapnav::voxel::detail {
+
+/// Ceiling of the top span of a column: open to the sky.
+inline constexpr int kOpenTop = 1 << 30;
+
+/// Low-hanging obstacles in one column: an unwalkable span whose top is within climb of the top
+/// of the span below, walkable before this rule ran, takes that span's area.
+inline void lift_low_hanging(Heightfield& hf, std::size_t column, int climb) {
+  bool previous_walkable = false;
+  std::uint8_t previous_area = kNullArea;
+  int previous_top = 0;
+  for (std::uint32_t i = hf.first(column); i < hf.end(column); ++i) {
+    Span& span = hf.spans[i];
+    const bool walkable = span.area != kNullArea;
+    if (!walkable && previous_walkable && std::abs(int{span.max} - previous_top) <= climb)
+      span.area = previous_area;
+    previous_walkable = walkable;
+    previous_area = span.area;
+    previous_top = span.max;
+  }
+}
+
+/// Low clearance: span i (in a column ending at `end`) has less than `clearance` open space.
+inline bool lacks_clearance(const Heightfield& hf, std::uint32_t i, std::uint32_t end,
+                            int clearance) {
+  return i + 1 < end && int{hf.spans[i + 1].min} - int{hf.spans[i].max} < clearance;
+}
+
+/// Ledge: span i of column (x, z) has a neighbour floor more than climb below it (the gap under
+/// a column's first span has its floor at minus infinity; the grid border is a drop), or its
+/// reachable neighbour floors within climb span more than climb. Only neighbour gaps that overlap
+/// the span's open space by at least `clearance` count.
+inline bool is_ledge(const Heightfield& hf, int x, int z, std::uint32_t i, std::uint32_t end,
+                     int climb, int clearance) {
+  const GridSpec& grid = hf.grid;
+  const int floor = hf.spans[i].max;
+  const int ceiling = i + 1 < end ? int{hf.spans[i + 1].min} : kOpenTop;
+  int lowest = floor;
+  int highest = floor;
+  for (int dir = 0; dir < 4; ++dir) {
+    const int nx = x + dir_dx(dir);
+    const int nz = z + dir_dz(dir);
+    if (!grid.in_bounds(nx, nz)) return true;
+    const std::size_t neighbor = grid.column_index(nx, nz);
+    const std::uint32_t n_first = hf.first(neighbor);
+    const std::uint32_t n_end = hf.end(neighbor);
+    const int below_top = n_first < n_end ? int{hf.spans[n_first].min} : kOpenTop;
+    if (std::min(ceiling, below_top) - floor >= clearance) return true;
+    for (std::uint32_t j = n_first; j < n_end; ++j) {
+      const int n_floor = hf.spans[j].max;
+      const int n_ceiling = j + 1 < n_end ? int{hf.spans[j + 1].min} : kOpenTop;
+      if (std::min(ceiling, n_ceiling) - std::max(floor, n_floor) < clearance) continue;
+      const int diff = n_floor - floor;
+      if (diff < -climb) return true;
+      if (diff <= climb) {
+        lowest = std::min(lowest, n_floor);
+        highest = std::max(highest, n_floor);
+      }
+    }
+  }
+  return highest - lowest > climb;
+}
+
+}  // namespace leapnav::voxel::detail
