@@ -128,7 +128,10 @@ LandSearch::LandSearch(const ObstacleField& field, const JumpConfig& config) : f
   const double h = config.height;
   const double d = config.distance;
   const double range = search_range(config) / cs;
-  extent_ = std::max(0, static_cast<int>(std::floor(range)));
+  // note: cells beyond the grid's size can never hold a column, which also bounds the tables
+  // and keeps the wedge arithmetic within 32 bits
+  const int grid_side = std::max(field.grid.width, field.grid.depth) + 1;
+  extent_ = std::clamp(static_cast<int>(std::min(std::floor(range), 1e6)), 0, grid_side);
   row_last_.assign(static_cast<std::size_t>(extent_), -1);
   for (int j = 0; j < extent_; ++j) {
     int last = -1;
@@ -259,7 +262,9 @@ void LandSearch::scan(int qx, int qz, int quadrant, int y, std::uint32_t start_p
   // leftmost cell of row j partially below the ray through (tx, ty), or -1
   const auto leftmost = [](I64 tx, I64 ty, int j) -> int {
     if (ty <= 0) return -1;
-    return static_cast<int>((tx * j) / ty);
+    // note: 32-bit division is several times cheaper than 64-bit; the operands are bounded by
+    // the search extent squared
+    return static_cast<std::int32_t>(tx * j) / static_cast<std::int32_t>(ty);
   };
 
   while (!stack.empty()) {
@@ -278,7 +283,9 @@ void LandSearch::scan(int qx, int qz, int quadrant, int y, std::uint32_t start_p
       // the row's last cell: inside the range and partially above A_b
       int i_end = row_last(j);
       if (by > 0) {
-        const I64 limit = (bx * (j + 1) + by - 1) / by - 1;  // largest i with bx(j+1) - by i > 0
+        // largest i with bx (j + 1) - by i > 0
+        const I64 limit =
+            static_cast<std::int32_t>(bx * (j + 1) + by - 1) / static_cast<std::int32_t>(by) - 1;
         if (limit < i_end) i_end = static_cast<int>(limit);
       }
       const CellArc* row =

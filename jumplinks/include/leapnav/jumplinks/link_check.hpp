@@ -36,7 +36,8 @@ struct LinkCheckReport {
   std::uint64_t landing_failures = 0;    ///< links with a land point off its polygon or too low
   /// Deepest penetration found at a tested position: the largest delta such that a triangle meets
   /// the cylinder shrunk by delta radially and vertically (radius - delta, feet + delta to
-  /// head - delta) [units: m]; 0 when nothing touches.
+  /// head - delta), to 1e-6 m by bisection [units: m]; 0 when no tested position penetrates
+  /// deeper than the tolerance.
   float worst_penetration = 0.0F;
   std::vector<std::uint32_t> failed_links;  ///< indices of failing links (all of them, ascending)
 };
