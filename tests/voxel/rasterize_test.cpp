@@ -182,4 +182,21 @@ TEST_SUITE("voxel.rasterize") {
     REQUIRE_FALSE(hf.ok());
     CHECK(hf.error().code == ErrorCode::MemoryLimit);
   }
+  TEST_CASE("a memory limit below the fragments' worst case is refused before rasterizing") {
+    TriangleMesh mesh;
+    for (int i = 0; i < 1000; ++i) add_quad(mesh, 0, 0, 10, 10, 0.01F * static_cast<float>(i));
+    BuildContext ctx;
+    ctx.set_threads(1);
+    const auto areas = mark_walkable_triangles(mesh, test_params(4, 2, 0), ctx);
+    REQUIRE(areas.ok());
+    ctx.set_memory_limit(500'000);
+    const auto hf =
+        rasterize(mesh, *areas, test_grid(10, 10, 60, 1.0F, 0.25F), test_params(4, 2, 0), ctx);
+    REQUIRE_FALSE(hf.ok());
+    CHECK(hf.error().code == ErrorCode::MemoryLimit);
+    CHECK(hf.error().message.find("fragments") != std::string::npos);
+    ctx.set_memory_limit(BuildContext::default_memory_limit());
+    CHECK(rasterize(mesh, *areas, test_grid(10, 10, 60, 1.0F, 0.25F), test_params(4, 2, 0), ctx)
+              .ok());
+  }
 }

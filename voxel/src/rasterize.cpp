@@ -182,6 +182,30 @@ Result<Heightfield> rasterize(const TriangleMesh& mesh, const TriangleAreas& are
     }
   }
 
+  // at most one fragment per bounding-box cell: check the peak working memory before starting
+  std::vector<std::size_t> band_estimate(band_count, 0);
+  std::size_t largest_estimate = 0;
+  for (std::size_t b = 0; b < band_count; ++b) {
+    const int band_first = static_cast<int>(b) * kBandRows;
+    const int band_last = std::min(depth, band_first + kBandRows) - 1;
+    std::size_t estimate = 0;
+    for (std::uint32_t k = band_start[b]; k < band_start[b + 1]; ++k) {
+      const TriangleCells& range = cells[band_triangles[k]];
+      const int rows_in_band =
+          std::min(range.last_row, band_last) - std::max(range.first_row, band_first) + 1;
+      const int columns_in_grid =
+          std::min(range.last_column, width - 1) - std::max(range.first_column, 0) + 1;
+      estimate += static_cast<std::size_t>(std::max(rows_in_band, 0)) *
+                  static_cast<std::size_t>(std::max(columns_in_grid, 0));
+    }
+    band_estimate[b] = estimate;
+    largest_estimate = std::max(largest_estimate, estimate);
+  }
+  const std::size_t concurrent_bands = std::min<std::size_t>(
+      band_count, static_cast<std::size_t>(threads <= 0 ? hardware_threads() : threads));
+  LEAPNAV_TRY(ctx.check_memory("rasterize: span fragments",
+                               largest_estimate * 2 * sizeof(std::uint64_t) * concurrent_bands));
+
   std::vector<Band> bands(band_count);
   parallel_for(threads, 0, band_count, 1, [&](std::size_t b0, std::size_t b1) {
     std::vector<std::uint64_t> fragments;
@@ -200,20 +224,7 @@ Result<Heightfield> rasterize(const TriangleMesh& mesh, const TriangleAreas& are
       const std::size_t local_columns =
           static_cast<std::size_t>(band_last - band_first + 1) * static_cast<std::size_t>(width);
       fragments.clear();
-      {
-        // a fragment per bounding-box cell at most
-        std::size_t estimate = 0;
-        for (std::uint32_t k = band_start[b]; k < band_start[b + 1]; ++k) {
-          const TriangleCells& range = cells[band_triangles[k]];
-          const int rows_in_band =
-              std::min(range.last_row, band_last) - std::max(range.first_row, band_first) + 1;
-          const int columns_in_grid =
-              std::min(range.last_column, width - 1) - std::max(range.first_column, 0) + 1;
-          estimate += static_cast<std::size_t>(std::max(rows_in_band, 0)) *
-                      static_cast<std::size_t>(std::max(columns_in_grid, 0));
-        }
-        fragments.reserve(estimate);
-      }
+      fragments.reserve(band_estimate[b]);
       const auto emit = [&](int r, int c, float min_y, float max_y, std::uint64_t area) {
         const float low = min_y - origin.y;
         const float high = max_y - origin.y;
