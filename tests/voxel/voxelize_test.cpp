@@ -4,6 +4,10 @@
 #include <random>
 
 #include "leapnav/core/hash.hpp"
+#include "leapnav/voxel/compact.hpp"
+#include "leapnav/voxel/distance_field.hpp"
+#include "leapnav/voxel/erode.hpp"
+#include "leapnav/voxel/filters.hpp"
 #include "leapnav/voxel/voxelize.hpp"
 #include "voxel/scenes.hpp"
 
@@ -87,6 +91,41 @@ TEST_SUITE("voxel.voxelize") {
     const auto out = voxelize(quad, test_config(), ctx);
     REQUIRE_FALSE(out.ok());
     CHECK(out.error().code == ErrorCode::Cancelled);
+  }
+  TEST_CASE("every stage returns Cancelled once the build is cancelled") {
+    TriangleMesh quad;
+    add_quad(quad, 0, 0, 4, 4, 0.0F);
+    const VoxelParams params = test_params(4, 2, 1);
+    const Heightfield hf = rasterize_checked(quad, test_grid(4, 4, 4, 1.0F, 0.25F), params);
+    BuildContext live;
+    auto compact = build_compact(hf, params, live);
+    REQUIRE(compact.ok());
+    BuildContext ctx;
+    ctx.request_cancel();
+    CHECK(mark_walkable_triangles(quad, params, ctx).error().code == ErrorCode::Cancelled);
+    TriangleAreas areas;
+    areas.area = {kWalkableArea, kWalkableArea};
+    CHECK(rasterize(quad, areas, hf.grid, params, ctx).error().code == ErrorCode::Cancelled);
+    CHECK(filter_walkable(hf, params, ctx).error().code == ErrorCode::Cancelled);
+    CHECK(filter_ledges(hf, params, ctx).error().code == ErrorCode::Cancelled);
+    CHECK(build_compact(hf, params, ctx).error().code == ErrorCode::Cancelled);
+    CHECK(erode(*compact, params, ctx).error().code == ErrorCode::Cancelled);
+    CHECK(distance_field(*compact, ctx).error().code == ErrorCode::Cancelled);
+  }
+  TEST_CASE("voxelize reports progress from 0 to 1") {
+    TriangleMesh quad;
+    add_quad(quad, 0, 0, 4, 4, 0.0F);
+    BuildContext ctx;
+    std::vector<double> fractions;
+    ctx.set_progress_sink([&](std::string_view stage, double fraction) {
+      CHECK(stage == "voxel");
+      fractions.push_back(fraction);
+    });
+    REQUIRE(voxelize(quad, test_config(), ctx).ok());
+    REQUIRE(fractions.size() >= 2);
+    CHECK(fractions.front() == 0.0);
+    CHECK(fractions.back() == 1.0);
+    CHECK(std::is_sorted(fractions.begin(), fractions.end()));
   }
   TEST_CASE("a mesh without walkable area gives empty walkable spans and a warning") {
     TriangleMesh wall;

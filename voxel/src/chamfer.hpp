@@ -7,12 +7,16 @@
 #include <cstdint>
 #include <vector>
 
+#include "leapnav/core/context.hpp"
 #include "leapnav/voxel/heightfield.hpp"
 
 namespace leapnav::voxel::detail {
 
-/// Lowers dist (pre-set: 0 on boundary spans, 0xFFFF elsewhere) to chamfer distances.
-inline void chamfer_transform(const CompactHeightfield& compact, std::vector<std::uint16_t>& dist) {
+/// Lowers dist (pre-set: 0 on boundary spans, 0xFFFF elsewhere) to chamfer distances. Returns
+/// false (dist half done) when ctx is cancelled; checked every kCancelCheckRows rows.
+inline bool chamfer_transform(const CompactHeightfield& compact, std::vector<std::uint16_t>& dist,
+                              const BuildContext& ctx) {
+  constexpr int kCancelCheckRows = 64;
   const GridSpec& grid = compact.grid;
   const auto relax = [&](std::uint32_t i, std::uint32_t from, int cost) {
     const int candidate = std::min(int{dist[from]} + cost, 0xFFFF);
@@ -23,6 +27,7 @@ inline void chamfer_transform(const CompactHeightfield& compact, std::vector<std
   };
   // forward: from (-x) and (-z), diagonals (-x,-z) and (+x,-z)
   for (int z = 0; z < grid.depth; ++z) {
+    if (z % kCancelCheckRows == 0 && ctx.cancelled()) return false;
     for (int x = 0; x < grid.width; ++x) {
       const std::size_t c = grid.column_index(x, z);
       for (std::uint32_t i = compact.first(c); i < compact.end(c); ++i) {
@@ -42,6 +47,7 @@ inline void chamfer_transform(const CompactHeightfield& compact, std::vector<std
   }
   // backward: from (+x) and (+z), diagonals (+x,+z) and (-x,+z)
   for (int z = grid.depth - 1; z >= 0; --z) {
+    if (z % kCancelCheckRows == 0 && ctx.cancelled()) return false;
     for (int x = grid.width - 1; x >= 0; --x) {
       const std::size_t c = grid.column_index(x, z);
       for (std::uint32_t i = compact.first(c); i < compact.end(c); ++i) {
@@ -59,6 +65,7 @@ inline void chamfer_transform(const CompactHeightfield& compact, std::vector<std
       }
     }
   }
+  return true;
 }
 
 }  // namespace leapnav::voxel::detail

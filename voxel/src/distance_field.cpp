@@ -47,7 +47,8 @@ Result<CompactHeightfield> distance_field(CompactHeightfield compact, BuildConte
     }
   });
   LEAPNAV_TRY(ctx.check_cancel("distance_field"));
-  detail::chamfer_transform(compact, raw);
+  if (!detail::chamfer_transform(compact, raw, ctx))
+    LEAPNAV_TRY(ctx.check_cancel("distance_field"));
   LEAPNAV_TRY(ctx.check_cancel("distance_field"));
 
   // 3x3 blur through connections; small values stay

@@ -26,6 +26,7 @@ Result<VoxelOutput> voxelize(const TriangleMesh& mesh, const BuildConfig& config
                      make_grid(mesh.bounds(), params.cell_size, params.cell_height));
   LEAPNAV_TRY(ctx.check_cancel("rasterize"));
 
+  ctx.progress("voxel", 0.0);
   VoxelOutput out;
   out.stats.triangles = mesh.triangles.size();
   {
@@ -37,22 +38,27 @@ Result<VoxelOutput> voxelize(const TriangleMesh& mesh, const BuildConfig& config
   }
   out.stats.spans = out.solid.spans.size();
   {
+    ctx.progress("voxel", 0.6);
     auto timer = ctx.scoped_timer("filter");
     LEAPNAV_TRY_ASSIGN(out.solid, filter_walkable(std::move(out.solid), params, ctx));
   }
   {
+    ctx.progress("voxel", 0.7);
     auto timer = ctx.scoped_timer("compact");
     LEAPNAV_TRY_ASSIGN(out.compact, build_compact(out.solid, params, ctx));
   }
   out.stats.compact_spans = out.compact.spans.size();
   {
+    ctx.progress("voxel", 0.8);
     auto timer = ctx.scoped_timer("erode");
     LEAPNAV_TRY_ASSIGN(out.compact, erode(std::move(out.compact), params, ctx));
   }
   {
+    ctx.progress("voxel", 0.9);
     auto timer = ctx.scoped_timer("distance_field");
     LEAPNAV_TRY_ASSIGN(out.compact, distance_field(std::move(out.compact), ctx));
   }
+  ctx.progress("voxel", 1.0);
   for (const std::uint8_t area : out.compact.areas) out.stats.walkable_spans += area != kNullArea;
   if (out.stats.walkable_spans == 0)
     ctx.warn(mesh.name + ": no walkable area after filtering and erosion");

@@ -33,9 +33,10 @@ struct VoxelOutput {
 /// Runs the voxel stage on `mesh` with `config` on a grid covering the mesh bounds
 /// (make_grid(mesh.bounds(), cell_size, cell_height)). Validates the config and the mesh first.
 /// Times the stages "rasterize" (marking included), "filter", "compact", "erode" and
-/// "distance_field" in ctx and runs on ctx.threads(). A mesh with no walkable area gives empty
-/// compact spans and a warning, not an error. Errors: InvalidArgument (config, grid too large),
-/// NonFinite, IndexOutOfRange, EmptyInput (no triangles), MemoryLimit, Cancelled.
+/// "distance_field" in ctx, reports progress as ("voxel", 0..1) and runs on ctx.threads(). A mesh
+/// with no walkable area gives empty compact spans and a warning, not an error. Errors:
+/// InvalidArgument (config, grid too large), NonFinite, IndexOutOfRange, EmptyInput (no triangles),
+/// MemoryLimit, Cancelled.
 [[nodiscard]] Result<VoxelOutput> voxelize(const TriangleMesh& mesh, const BuildConfig& config,
                                            BuildContext& ctx);
 
