@@ -92,7 +92,8 @@ void bench_scene(const std::string& scene, const TriangleMesh& mesh, const Build
     if (failed) continue;
     const int t = effective_threads(threads);
     for (const auto& stage : stage_order) {
-      report.add({scene, config.name, stage, t, summarize(per_stage[stage]), hash_to_hex(last.hash), ""});
+      report.add(
+          {scene, config.name, stage, t, summarize(per_stage[stage]), hash_to_hex(last.hash), ""});
     }
     report.add({scene, config.name, "total", t, summarize(totals), hash_to_hex(last.hash),
                 last.counts + " bytes=" + std::to_string(last.bytes)});

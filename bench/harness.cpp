@@ -23,20 +23,23 @@ Summary summarize(std::vector<double> values) {
   const std::size_t mid = values.size() / 2;
   s.median = values.size() % 2 == 1 ? values[mid] : 0.5 * (values[mid - 1] + values[mid]);
   s.mean = std::accumulate(values.begin(), values.end(), 0.0) / static_cast<double>(values.size());
-  const auto p99_index = static_cast<std::size_t>(0.99 * static_cast<double>(values.size() - 1) + 0.5);
+  const auto p99_index =
+      static_cast<std::size_t>(0.99 * static_cast<double>(values.size() - 1) + 0.5);
   s.p99 = values[std::min(p99_index, values.size() - 1)];
   return s;
 }
 
-void Report::add(Row row) { rows_.push_back(std::move(row)); }
+void Report::add(Row row) {
+  rows_.push_back(std::move(row));
+}
 
 void Report::print_csv(std::ostream& out) const {
   out << "scene,config,stage,threads,n,ms_min,ms_median,ms_mean,ms_p99,ms_max,hash,extra\n";
   out << std::setprecision(6);
   for (const Row& r : rows_) {
     out << r.scene << ',' << r.config << ',' << r.stage << ',' << r.threads << ',' << r.ms.n << ','
-        << r.ms.min << ',' << r.ms.median << ',' << r.ms.mean << ',' << r.ms.p99 << ','
-        << r.ms.max << ',' << r.hash << ',' << r.extra << '\n';
+        << r.ms.min << ',' << r.ms.median << ',' << r.ms.mean << ',' << r.ms.p99 << ',' << r.ms.max
+        << ',' << r.hash << ',' << r.extra << '\n';
   }
 }
 
@@ -75,6 +78,8 @@ std::optional<TriangleMesh> load_bench_scene(const std::string& name, const Opti
   return std::move(mesh).value();
 }
 
-int effective_threads(int threads) { return threads <= 0 ? hardware_threads() : threads; }
+int effective_threads(int threads) {
+  return threads <= 0 ? hardware_threads() : threads;
+}
 
 }  // namespace leapnav::bench

@@ -58,7 +58,7 @@ class Report {
 /// Loads "dungeon" / "nav_test" from the shared meshes, or a built-in scene spec ("city:4").
 /// nullopt (with a message on stderr) when a shared mesh is absent.
 [[nodiscard]] std::optional<TriangleMesh> load_bench_scene(const std::string& name,
-                                                          const Options& options);
+                                                           const Options& options);
 
 /// The thread count printed for `threads` (0 = all hardware threads).
 [[nodiscard]] int effective_threads(int threads);

@@ -16,20 +16,25 @@ int main(int argc, char** argv) {
   std::string csv_path;
   CLI::App app{"leapnav benchmarks: CSV + table; never asserts a time"};
   app.add_option("--suite", suites, "Suites to run: build, obj")->delimiter(',');
-  app.add_option("--repeat", options.repeat, "Repetitions per measurement")->check(CLI::Range(1, 10000));
+  app.add_option("--repeat", options.repeat, "Repetitions per measurement")
+      ->check(CLI::Range(1, 10000));
   app.add_option("--threads", options.threads, "Thread counts (0 = all)")->delimiter(',');
-  app.add_option("--scenes", options.scenes, "Real levels: dungeon, nav_test, or built-in specs")->delimiter(',');
+  app.add_option("--scenes", options.scenes, "Real levels: dungeon, nav_test, or built-in specs")
+      ->delimiter(',');
   app.add_option("--configs", options.configs, "Configurations")->delimiter(',');
   app.add_option("--city", options.city_sizes, "city:N sizes for scaling")->delimiter(',');
   app.add_option("--shared", options.shared_dir, "The shared/ folder with meshes/");
   app.add_option("--csv", csv_path, "Also write the CSV to this file");
-  app.add_flag("--validate-hash", options.validate_hash, "Fail when output hashes differ across runs/threads");
+  app.add_flag("--validate-hash", options.validate_hash,
+               "Fail when output hashes differ across runs/threads");
   CLI11_PARSE(app, argc, argv);
 
   Report report;
   for (const auto& suite : suites) {
-    if (suite == "build") run_build_suite(options, report);
-    else if (suite == "obj") run_obj_suite(options, report);
+    if (suite == "build")
+      run_build_suite(options, report);
+    else if (suite == "obj")
+      run_obj_suite(options, report);
     else {
       std::cerr << "bench: unknown suite " << suite << '\n';
       return 2;

@@ -17,13 +17,13 @@ struct AssertionFailure : std::runtime_error {
 }  // namespace
 
 int main(int argc, char** argv) {
-  leapnav::set_assert_handler([](std::string_view expr, std::string_view msg,
-                                 std::string_view file, int line) {
-    const std::string text = std::string(file) + ":" + std::to_string(line) +
-                             ": LEAPNAV_ASSERT failed: " + std::string(expr) + " (" +
-                             std::string(msg) + ")";
-    throw AssertionFailure(text);
-  });
+  leapnav::set_assert_handler(
+      [](std::string_view expr, std::string_view msg, std::string_view file, int line) {
+        const std::string text = std::string(file) + ":" + std::to_string(line) +
+                                 ": LEAPNAV_ASSERT failed: " + std::string(expr) + " (" +
+                                 std::string(msg) + ")";
+        throw AssertionFailure(text);
+      });
   doctest::Context context;
   context.applyCommandLine(argc, argv);
   return context.run();

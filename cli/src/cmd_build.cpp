@@ -52,7 +52,8 @@ void register_build_command(CLI::App& root, Registry& registry) {
                           stats["timings_ms"] = timings_json(ctx);
                           stats["hash"] = hash;
                           stats["warnings"] = ctx.warnings();
-                          if (auto s = write_json(opt.stats_path, stats); !s) return report(s.error());
+                          if (auto s = write_json(opt.stats_path, stats); !s)
+                            return report(s.error());
                         }
                         return kExitOk;
                       }});

@@ -31,7 +31,8 @@ nlohmann::json info_json(const mesh::NavMesh& navmesh, const std::string& file) 
   j["navmesh_area"] = area;
   j["grid"] = {navmesh.grid.width, navmesh.grid.depth};
   if (!bounds.empty()) {
-    j["bounds"] = {{bounds.min.x, bounds.min.y, bounds.min.z}, {bounds.max.x, bounds.max.y, bounds.max.z}};
+    j["bounds"] = {{bounds.min.x, bounds.min.y, bounds.min.z},
+                   {bounds.max.x, bounds.max.y, bounds.max.z}};
   }
   j["config"] = nlohmann::json::parse(io::config_to_json(navmesh.config));
   j["hash"] = hash_to_hex(mesh::content_hash(navmesh));
@@ -43,7 +44,8 @@ nlohmann::json info_json(const mesh::NavMesh& navmesh, const std::string& file) 
 
 }  // namespace
 
-void add_path_overlays(const mesh::NavMesh& navmesh, const plan::Path& path, io::RenderOptions& options) {
+void add_path_overlays(const mesh::NavMesh& navmesh, const plan::Path& path,
+                       io::RenderOptions& options) {
   io::Overlay corridor;
   corridor.kind = io::OverlayKind::Polyline;
   corridor.color = "#1f77b4";
@@ -59,7 +61,8 @@ void add_path_overlays(const mesh::NavMesh& navmesh, const plan::Path& path, io:
   }
   for (const plan::PathSegment& s : path.segments) {
     io::Overlay line;
-    line.kind = s.kind == plan::SegmentKind::Walk ? io::OverlayKind::Polyline : io::OverlayKind::Arcs;
+    line.kind =
+        s.kind == plan::SegmentKind::Walk ? io::OverlayKind::Polyline : io::OverlayKind::Arcs;
     line.color = s.kind == plan::SegmentKind::Walk ? "#d62728" : "#e377c2";
     line.width = 3.0F;
     line.label = s.kind == plan::SegmentKind::Walk ? "walk" : "jump";
@@ -81,7 +84,8 @@ void register_navmesh_commands(CLI::App& root, Registry& registry) {
     bool json = false;
   };
   auto info = std::make_shared<InfoOptions>();
-  CLI::App* info_app = root.add_subcommand("info", "Counts, configuration, bounds and validation of a navmesh file");
+  CLI::App* info_app =
+      root.add_subcommand("info", "Counts, configuration, bounds and validation of a navmesh file");
   info_app->add_option("file", info->file, "Navmesh file (.lnav)")->required();
   info_app->add_flag("--json", info->json, "Print JSON");
   registry.push_back({info_app, [info]() -> int {
@@ -92,8 +96,9 @@ void register_navmesh_commands(CLI::App& root, Registry& registry) {
                           std::cout << j.dump(2) << '\n';
                         } else {
                           std::cout << info->file << ": " << j["polygons"] << " polygons, "
-                                    << j["vertices"] << " vertices, " << j["regions"] << " regions, area "
-                                    << j["navmesh_area"].get<double>() << " m2\n"
+                                    << j["vertices"] << " vertices, " << j["regions"]
+                                    << " regions, area " << j["navmesh_area"].get<double>()
+                                    << " m2\n"
                                     << "  config " << navmesh->config.name << ": cell "
                                     << navmesh->config.voxel.cell_size << " x "
                                     << navmesh->config.voxel.cell_height << " m, agent height "
@@ -101,11 +106,13 @@ void register_navmesh_commands(CLI::App& root, Registry& registry) {
                                     << navmesh->config.agent.radius << " m, climb "
                                     << navmesh->config.agent.max_climb << " m, slope "
                                     << navmesh->config.agent.max_slope_deg << " deg\n";
-                          if (j.contains("bounds")) std::cout << "  bounds " << j["bounds"].dump() << '\n';
-                          std::cout << "  hash " << j["hash"].get<std::string>() << "\n  validation: "
-                                    << (j["valid"].get<bool>() ? std::string("ok")
-                                                               : j["validation_error"].get<std::string>())
-                                    << '\n';
+                          if (j.contains("bounds"))
+                            std::cout << "  bounds " << j["bounds"].dump() << '\n';
+                          std::cout
+                              << "  hash " << j["hash"].get<std::string>() << "\n  validation: "
+                              << (j["valid"].get<bool>() ? std::string("ok")
+                                                         : j["validation_error"].get<std::string>())
+                              << '\n';
                         }
                         return j["valid"].get<bool>() ? kExitOk : kExitInternal;
                       }});
@@ -115,16 +122,20 @@ void register_navmesh_commands(CLI::App& root, Registry& registry) {
     std::string output;
   };
   auto exp = std::make_shared<ExportOptions>();
-  CLI::App* export_app = root.add_subcommand("export", "Export a navmesh as JSON or OBJ (by the output's extension)");
+  CLI::App* export_app =
+      root.add_subcommand("export", "Export a navmesh as JSON or OBJ (by the output's extension)");
   export_app->add_option("file", exp->file, "Navmesh file (.lnav)")->required();
   export_app->add_option("--output,-o", exp->output, "Output: .json or .obj")->required();
   registry.push_back({export_app, [exp]() -> int {
                         auto navmesh = io::load_navmesh(exp->file);
                         if (!navmesh) return report(navmesh.error());
-                        const std::string ext = std::filesystem::path(exp->output).extension().string();
+                        const std::string ext =
+                            std::filesystem::path(exp->output).extension().string();
                         std::string text;
-                        if (ext == ".json") text = io::export_navmesh_json(*navmesh);
-                        else if (ext == ".obj") text = io::export_navmesh_obj(*navmesh);
+                        if (ext == ".json")
+                          text = io::export_navmesh_json(*navmesh);
+                        else if (ext == ".obj")
+                          text = io::export_navmesh_obj(*navmesh);
                         else {
                           std::cerr << "leapnav export: the output must end in .json or .obj\n";
                           return kExitUsage;
@@ -152,34 +163,36 @@ void register_navmesh_commands(CLI::App& root, Registry& registry) {
   render_app->add_option("--size", render->size, "Longer side of the picture [units: px]")
       ->check(CLI::Range(64, 16384))
       ->capture_default_str();
-  render_app->add_flag("--png", render->png, "Also write a PNG next to the SVG (needs rsvg-convert)");
+  render_app->add_flag("--png", render->png,
+                       "Also write a PNG next to the SVG (needs rsvg-convert)");
   render_app->add_option("--from", render->from, "Draw the path from this point x,y,z [units: m]");
   render_app->add_option("--to", render->to, "... to this point x,y,z (with --from)");
-  registry.push_back({render_app, [render]() -> int {
-                        auto navmesh = io::load_navmesh(render->file);
-                        if (!navmesh) return report(navmesh.error());
-                        io::RenderOptions options;
-                        options.fill = render->fill == "height" ? io::FillMode::Height : io::FillMode::Region;
-                        options.max_size_px = render->size;
-                        options.title = std::filesystem::path(render->file).filename().string();
-                        if (!render->from.empty() || !render->to.empty()) {
-                          auto start = parse_point(render->from, "--from");
-                          auto goal = parse_point(render->to, "--to");
-                          if (!start || !goal) {
-                            std::cerr << "leapnav render: --from and --to take x,y,z points\n";
-                            return kExitUsage;
-                          }
-                          auto path = plan::find_path(*navmesh, *start, *goal);
-                          if (!path) return report(path.error());
-                          add_path_overlays(*navmesh, *path, options);
-                          std::cout << "path: " << plan::to_string(path->status) << ", length "
-                                    << path->length << " m\n";
-                        }
-                        if (auto s = write_text(render->output, io::render_svg(*navmesh, options)); !s)
-                          return report(s.error());
-                        if (render->png) return write_png(render->output);
-                        return kExitOk;
-                      }});
+  registry.push_back(
+      {render_app, [render]() -> int {
+         auto navmesh = io::load_navmesh(render->file);
+         if (!navmesh) return report(navmesh.error());
+         io::RenderOptions options;
+         options.fill = render->fill == "height" ? io::FillMode::Height : io::FillMode::Region;
+         options.max_size_px = render->size;
+         options.title = std::filesystem::path(render->file).filename().string();
+         if (!render->from.empty() || !render->to.empty()) {
+           auto start = parse_point(render->from, "--from");
+           auto goal = parse_point(render->to, "--to");
+           if (!start || !goal) {
+             std::cerr << "leapnav render: --from and --to take x,y,z points\n";
+             return kExitUsage;
+           }
+           auto path = plan::find_path(*navmesh, *start, *goal);
+           if (!path) return report(path.error());
+           add_path_overlays(*navmesh, *path, options);
+           std::cout << "path: " << plan::to_string(path->status) << ", length " << path->length
+                     << " m\n";
+         }
+         if (auto s = write_text(render->output, io::render_svg(*navmesh, options)); !s)
+           return report(s.error());
+         if (render->png) return write_png(render->output);
+         return kExitOk;
+       }});
 }
 
 }  // namespace leapnav::cli

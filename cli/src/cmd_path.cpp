@@ -32,7 +32,9 @@ Result<Vec3> parse_point(std::string_view text, std::string_view what) {
                     std::string(what) + ": '" + std::string(text) + "' is not a point x,y,z");
 }
 
-nlohmann::json point_json(Vec3 p) { return nlohmann::json::array({p.x, p.y, p.z}); }
+nlohmann::json point_json(Vec3 p) {
+  return nlohmann::json::array({p.x, p.y, p.z});
+}
 
 nlohmann::json path_json(const plan::Path& path) {
   nlohmann::json j;
@@ -43,7 +45,8 @@ nlohmann::json path_json(const plan::Path& path) {
     nlohmann::json seg;
     seg["kind"] = s.kind == plan::SegmentKind::Walk ? "walk" : "jump";
     seg["points"] = nlohmann::json::array();
-    for (std::uint32_t i = s.first; i <= s.last; ++i) seg["points"].push_back(point_json(path.points[i]));
+    for (std::uint32_t i = s.first; i <= s.last; ++i)
+      seg["points"].push_back(point_json(path.points[i]));
     if (s.kind == plan::SegmentKind::Jump) {
       seg["h"] = s.jump_height;
       seg["d"] = s.jump_distance;
@@ -63,16 +66,20 @@ void register_path_commands(CLI::App& root, Registry& registry) {
     std::uint64_t seed = 1;
   };
   auto sample = std::make_shared<SampleOptions>();
-  CLI::App* sample_app = root.add_subcommand("sample", "Random points on a navmesh, area-weighted and seeded: one 'x y z' per line");
+  CLI::App* sample_app = root.add_subcommand(
+      "sample", "Random points on a navmesh, area-weighted and seeded: one 'x y z' per line");
   sample_app->add_option("file", sample->file, "Navmesh file (.lnav)")->required();
-  sample_app->add_option("--count,-n", sample->count, "How many points")->check(CLI::Range(0, 100000000))->capture_default_str();
+  sample_app->add_option("--count,-n", sample->count, "How many points")
+      ->check(CLI::Range(0, 100000000))
+      ->capture_default_str();
   sample_app->add_option("--seed", sample->seed, "Random seed")->capture_default_str();
   registry.push_back({sample_app, [sample]() -> int {
                         auto navmesh = io::load_navmesh(sample->file);
                         if (!navmesh) return report(navmesh.error());
                         std::ostringstream out;
                         out << std::setprecision(9);
-                        for (const auto& mp : plan::random_points(*navmesh, sample->count, sample->seed))
+                        for (const auto& mp :
+                             plan::random_points(*navmesh, sample->count, sample->seed))
                           out << mp.point.x << ' ' << mp.point.y << ' ' << mp.point.z << '\n';
                         std::cout << out.str();
                         return kExitOk;
@@ -108,9 +115,9 @@ void register_path_commands(CLI::App& root, Registry& registry) {
                         if (path->json) {
                           std::cout << path_json(*result).dump() << '\n';
                         } else {
-                          std::cout << plan::to_string(result->status) << ": length " << result->length
-                                    << " m, " << result->points.size() << " points, "
-                                    << result->corridor.size() << " polygons\n";
+                          std::cout << plan::to_string(result->status) << ": length "
+                                    << result->length << " m, " << result->points.size()
+                                    << " points, " << result->corridor.size() << " polygons\n";
                           for (const Vec3& p : result->points)
                             std::cout << "  " << p.x << ' ' << p.y << ' ' << p.z << '\n';
                         }
@@ -123,65 +130,75 @@ void register_path_commands(CLI::App& root, Registry& registry) {
     int threads = 0;
   };
   auto paths = std::make_shared<PathsOptions>();
-  CLI::App* paths_app = root.add_subcommand(
-      "paths", "Batch path queries: one 'x1 y1 z1 x2 y2 z2' per line in; one JSON line per query and a summary out");
+  CLI::App* paths_app = root.add_subcommand("paths",
+                                            "Batch path queries: one 'x1 y1 z1 x2 y2 z2' per line "
+                                            "in; one JSON line per query and a summary out");
   paths_app->add_option("file", paths->file, "Navmesh file (.lnav)")->required();
   paths_app->add_option("queries", paths->queries, "Query file (- = stdin)")->required();
-  paths_app->add_option("--threads,-j", paths->threads, "Worker threads; 0 = all")->check(CLI::Range(0, 1024))->capture_default_str();
-  registry.push_back({paths_app, [paths]() -> int {
-                        auto navmesh = io::load_navmesh(paths->file);
-                        if (!navmesh) return report(navmesh.error());
-                        std::ifstream file;
-                        std::istream* in = &std::cin;
-                        if (paths->queries != "-") {
-                          file.open(paths->queries);
-                          if (!file) {
-                            return report(make_error(ErrorCode::IoError, paths->queries + ": cannot open"));
-                          }
-                          in = &file;
-                        }
-                        std::vector<plan::PathRequest> requests;
-                        std::string line;
-                        std::size_t line_no = 0;
-                        while (std::getline(*in, line)) {
-                          ++line_no;
-                          if (line.find_first_not_of(" \t\r") == std::string::npos || line[0] == '#') continue;
-                          std::istringstream fields(line);
-                          plan::PathRequest r;
-                          std::string extra;
-                          if (!(fields >> r.start.x >> r.start.y >> r.start.z >> r.goal.x >> r.goal.y >> r.goal.z) ||
-                              (fields >> extra)) {
-                            return report(make_error(ErrorCode::ParseError,
-                                                     paths->queries + ":" + std::to_string(line_no) +
-                                                         ": expected six numbers 'x1 y1 z1 x2 y2 z2'"));
-                          }
-                          requests.push_back(r);
-                        }
-                        auto planner = plan::Planner::create(*navmesh);
-                        if (!planner) return report(planner.error());
-                        const auto start = std::chrono::steady_clock::now();
-                        const auto results = plan::find_paths(*planner, requests, {}, paths->threads);
-                        const auto end = std::chrono::steady_clock::now();
-                        std::map<std::string, std::size_t> counts;
-                        std::ostringstream out;
-                        for (const auto& r : results) {
-                          if (r.ok()) {
-                            out << path_json(*r).dump() << '\n';
-                            ++counts[std::string(plan::to_string(r->status))];
-                          } else {
-                            out << nlohmann::json{{"status", "invalid_input"}, {"error", r.error().message}}.dump() << '\n';
-                            ++counts["invalid_input"];
-                          }
-                        }
-                        const double ms = std::chrono::duration<double, std::milli>(end - start).count();
-                        nlohmann::json summary{{"summary", true}, {"queries", requests.size()}, {"counts", counts},
-                                               {"total_ms", ms},
-                                               {"us_per_query", requests.empty() ? 0.0 : 1000.0 * ms / static_cast<double>(requests.size())},
-                                               {"threads", paths->threads}};
-                        out << summary.dump() << '\n';
-                        std::cout << out.str();
-                        return kExitOk;
-                      }});
+  paths_app->add_option("--threads,-j", paths->threads, "Worker threads; 0 = all")
+      ->check(CLI::Range(0, 1024))
+      ->capture_default_str();
+  registry.push_back(
+      {paths_app, [paths]() -> int {
+         auto navmesh = io::load_navmesh(paths->file);
+         if (!navmesh) return report(navmesh.error());
+         std::ifstream file;
+         std::istream* in = &std::cin;
+         if (paths->queries != "-") {
+           file.open(paths->queries);
+           if (!file) {
+             return report(make_error(ErrorCode::IoError, paths->queries + ": cannot open"));
+           }
+           in = &file;
+         }
+         std::vector<plan::PathRequest> requests;
+         std::string line;
+         std::size_t line_no = 0;
+         while (std::getline(*in, line)) {
+           ++line_no;
+           if (line.find_first_not_of(" \t\r") == std::string::npos || line[0] == '#') continue;
+           std::istringstream fields(line);
+           plan::PathRequest r;
+           std::string extra;
+           if (!(fields >> r.start.x >> r.start.y >> r.start.z >> r.goal.x >> r.goal.y >>
+                 r.goal.z) ||
+               (fields >> extra)) {
+             return report(make_error(ErrorCode::ParseError,
+                                      paths->queries + ":" + std::to_string(line_no) +
+                                          ": expected six numbers 'x1 y1 z1 x2 y2 z2'"));
+           }
+           requests.push_back(r);
+         }
+         auto planner = plan::Planner::create(*navmesh);
+         if (!planner) return report(planner.error());
+         const auto start = std::chrono::steady_clock::now();
+         const auto results = plan::find_paths(*planner, requests, {}, paths->threads);
+         const auto end = std::chrono::steady_clock::now();
+         std::map<std::string, std::size_t> counts;
+         std::ostringstream out;
+         for (const auto& r : results) {
+           if (r.ok()) {
+             out << path_json(*r).dump() << '\n';
+             ++counts[std::string(plan::to_string(r->status))];
+           } else {
+             out << nlohmann::json{{"status", "invalid_input"}, {"error", r.error().message}}.dump()
+                 << '\n';
+             ++counts["invalid_input"];
+           }
+         }
+         const double ms = std::chrono::duration<double, std::milli>(end - start).count();
+         nlohmann::json summary{
+             {"summary", true},
+             {"queries", requests.size()},
+             {"counts", counts},
+             {"total_ms", ms},
+             {"us_per_query",
+              requests.empty() ? 0.0 : 1000.0 * ms / static_cast<double>(requests.size())},
+             {"threads", paths->threads}};
+         out << summary.dump() << '\n';
+         std::cout << out.str();
+         return kExitOk;
+       }});
 }
 
 }  // namespace leapnav::cli

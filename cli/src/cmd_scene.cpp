@@ -21,11 +21,13 @@ void register_scene_commands(CLI::App& root, Registry& registry) {
   app->add_flag("--list", options->list, "List the built-in scenes");
   registry.push_back({app, [options]() -> int {
                         if (options->list) {
-                          for (const auto& name : io::builtin_scene_names()) std::cout << name << '\n';
+                          for (const auto& name : io::builtin_scene_names())
+                            std::cout << name << '\n';
                           return kExitOk;
                         }
                         if (options->name.empty() || options->output.empty()) {
-                          std::cerr << "leapnav scene: give a scene name and -o <file.obj>, or --list\n";
+                          std::cerr
+                              << "leapnav scene: give a scene name and -o <file.obj>, or --list\n";
                           return kExitUsage;
                         }
                         auto mesh = io::builtin_scene(options->name);

@@ -25,7 +25,8 @@ void register_voxelize_command(CLI::App& root, Registry& registry) {
   CLI::App* app = root.add_subcommand(
       "voxelize", "Rasterize a scene into the walkable compact heightfield and print a summary");
   add_build_options(*app, *options);
-  app->add_option("--stats", options->stats_path, "Write statistics as JSON to this file (- = stdout)");
+  app->add_option("--stats", options->stats_path,
+                  "Write statistics as JSON to this file (- = stdout)");
   registry.push_back({app, [options]() -> int {
                         auto mesh = load_scene_arg(*options);
                         if (!mesh) return report(mesh.error());
@@ -41,16 +42,18 @@ void register_voxelize_command(CLI::App& root, Registry& registry) {
                         stats["threads"] = options->threads;
                         stats["timings_ms"] = timings_json(ctx);
                         stats["hash"] = hash_to_hex(voxel::content_hash(out->compact));
-                        std::cout << options->scene << ": " << out->stats.triangles << " triangles ("
-                                  << out->stats.walkable_triangles << " walkable, "
-                                  << out->stats.degenerate_triangles << " degenerate), grid "
-                                  << out->compact.grid.width << " x " << out->compact.grid.depth
-                                  << ", " << out->stats.spans << " spans, " << out->stats.compact_spans
+                        std::cout << options->scene << ": " << out->stats.triangles
+                                  << " triangles (" << out->stats.walkable_triangles
+                                  << " walkable, " << out->stats.degenerate_triangles
+                                  << " degenerate), grid " << out->compact.grid.width << " x "
+                                  << out->compact.grid.depth << ", " << out->stats.spans
+                                  << " spans, " << out->stats.compact_spans
                                   << " open walkable spans, " << out->stats.walkable_spans
                                   << " after erosion, hash " << stats["hash"].get<std::string>()
                                   << '\n';
                         if (!options->stats_path.empty()) {
-                          if (auto s = write_json(options->stats_path, stats); !s) return report(s.error());
+                          if (auto s = write_json(options->stats_path, stats); !s)
+                            return report(s.error());
                         }
                         return kExitOk;
                       }});

@@ -61,7 +61,8 @@ void configure_context(BuildContext& ctx, const BuildOptions& options);
 /// Per-stage timings as a JSON object {"stage": ms, ...}.
 [[nodiscard]] nlohmann::json timings_json(const BuildContext& ctx);
 
-/// Converts an SVG file to a PNG beside it (same name, .png) with rsvg-convert; returns an exit code.
+/// Converts an SVG file to a PNG beside it (same name, .png) with rsvg-convert; returns an exit
+/// code.
 int write_png(const std::filesystem::path& svg);
 
 void register_scene_commands(CLI::App& root, Registry& registry);
@@ -82,7 +83,8 @@ struct Path;
 }
 namespace leapnav::cli {
 /// Draws a path (walk polylines, jump arcs, corners) and its corridor over a navmesh picture.
-void add_path_overlays(const mesh::NavMesh& navmesh, const plan::Path& path, io::RenderOptions& options);
+void add_path_overlays(const mesh::NavMesh& navmesh, const plan::Path& path,
+                       io::RenderOptions& options);
 
 /// Parses "x,y,z" (an option's value); the error names the option.
 [[nodiscard]] Result<Vec3> parse_point(std::string_view text, std::string_view what);

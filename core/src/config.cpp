@@ -13,8 +13,12 @@ namespace {
 // tolerance keeps "exactly 10 cells" at 10 when rounding up and down.
 constexpr double kRoundTolerance = 1e-4;
 
-int ceil_cells(double value) { return static_cast<int>(std::ceil(value - kRoundTolerance)); }
-int floor_cells(double value) { return static_cast<int>(std::floor(value + kRoundTolerance)); }
+int ceil_cells(double value) {
+  return static_cast<int>(std::ceil(value - kRoundTolerance));
+}
+int floor_cells(double value) {
+  return static_cast<int>(std::floor(value + kRoundTolerance));
+}
 
 BuildConfig from_cells(std::string name, float cs, float ch, AgentConfig agent) {
   BuildConfig config;
@@ -39,11 +43,15 @@ Status out_of_range(std::string_view field, double value, std::string_view range
 
 }  // namespace
 
-std::vector<std::string_view> named_config_names() { return {"default", "thesis"}; }
+std::vector<std::string_view> named_config_names() {
+  return {"default", "thesis"};
+}
 
 Result<BuildConfig> named_config(std::string_view name) {
-  if (name == "default") return from_cells("default", 0.3F, 0.2F, AgentConfig{2.0F, 0.6F, 0.9F, 45.0F});
-  if (name == "thesis") return from_cells("thesis", 0.25F, 0.25F, AgentConfig{1.8F, 0.25F, 0.9F, 45.0F});
+  if (name == "default")
+    return from_cells("default", 0.3F, 0.2F, AgentConfig{2.0F, 0.6F, 0.9F, 45.0F});
+  if (name == "thesis")
+    return from_cells("thesis", 0.25F, 0.25F, AgentConfig{1.8F, 0.25F, 0.9F, 45.0F});
   return make_error(ErrorCode::InvalidArgument,
                     "unknown configuration '" + std::string(name) + "' (known: default, thesis)");
 }
@@ -100,8 +108,8 @@ VoxelParams derive_voxel_params(const BuildConfig& c) {
   p.walkable_height = std::max(1, ceil_cells(c.agent.height / ch));
   p.walkable_climb = std::max(0, floor_cells(c.agent.max_climb / ch));
   p.walkable_radius = std::max(0, ceil_cells(c.agent.radius / cs));
-  p.walkable_slope_cos =
-      static_cast<float>(std::cos(static_cast<double>(c.agent.max_slope_deg) * std::numbers::pi / 180.0));
+  p.walkable_slope_cos = static_cast<float>(
+      std::cos(static_cast<double>(c.agent.max_slope_deg) * std::numbers::pi / 180.0));
   p.min_region_cells = std::max(0, ceil_cells(c.region.min_region_area / (cs * cs)));
   p.merge_region_cells = std::max(0, ceil_cells(c.region.merge_region_area / (cs * cs)));
   p.max_edge_len_cells = std::max(0, floor_cells(c.poly.max_edge_len / cs));

@@ -32,10 +32,10 @@ Result<GridSpec> make_grid(const AABB& bounds, float cell_size, float cell_heigh
                           " per side (scene too large for the cell size)");
   }
   if (h > kMaxGridHeight - 1) {
-    return make_error(ErrorCode::InvalidArgument,
-                      "grid: the scene is " + std::to_string(h) +
-                          " cell heights tall, more than the limit of " +
-                          std::to_string(kMaxGridHeight - 1) + " (scene too tall for the cell height)");
+    return make_error(
+        ErrorCode::InvalidArgument,
+        "grid: the scene is " + std::to_string(h) + " cell heights tall, more than the limit of " +
+            std::to_string(kMaxGridHeight - 1) + " (scene too tall for the cell height)");
   }
   GridSpec grid;
   grid.origin = bounds.min;

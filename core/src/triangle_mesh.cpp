@@ -20,10 +20,10 @@ Status validate(const TriangleMesh& mesh) {
   for (std::size_t t = 0; t < mesh.triangles.size(); ++t) {
     for (const std::uint32_t index : mesh.triangles[t]) {
       if (index >= mesh.vertices.size())
-        return make_error(ErrorCode::IndexOutOfRange,
-                          mesh.name + ": triangle " + std::to_string(t) + " uses vertex " +
-                              std::to_string(index) + " of " +
-                              std::to_string(mesh.vertices.size()));
+        return make_error(ErrorCode::IndexOutOfRange, mesh.name + ": triangle " +
+                                                          std::to_string(t) + " uses vertex " +
+                                                          std::to_string(index) + " of " +
+                                                          std::to_string(mesh.vertices.size()));
     }
   }
   return {};

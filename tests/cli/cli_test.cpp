@@ -26,7 +26,8 @@ Run run_cli(const std::string& args) {
   REQUIRE(pipe != nullptr);
   std::array<char, 4096> buffer{};
   std::size_t n = 0;
-  while ((n = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0) run.output.append(buffer.data(), n);
+  while ((n = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0)
+    run.output.append(buffer.data(), n);
   const int status = pclose(pipe);
   run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return run;
@@ -74,18 +75,21 @@ TEST_SUITE("cli.errors") {
     CHECK(r.output.find("[parse_error]") != std::string::npos);
   }
   TEST_CASE("a huge coordinate is refused") {
-    const Run r = run_cli("voxelize " + write_file("huge.obj", "v 0 0 0\nv 1e30 0 0\nv 0 0 1\nf 1 2 3\n"));
+    const Run r =
+        run_cli("voxelize " + write_file("huge.obj", "v 0 0 0\nv 1e30 0 0\nv 0 0 1\nf 1 2 3\n"));
     CHECK(r.exit_code == 1);
     CHECK(r.output.find("huge.obj:2") != std::string::npos);
   }
   TEST_CASE("a NaN coordinate is refused") {
-    const Run r = run_cli("voxelize " + write_file("nan.obj", "v 0 0 0\nv nan 0 0\nv 0 0 1\nf 1 2 3\n"));
+    const Run r =
+        run_cli("voxelize " + write_file("nan.obj", "v 0 0 0\nv nan 0 0\nv 0 0 1\nf 1 2 3\n"));
     CHECK(r.exit_code == 1);
     CHECK(r.output.find("nan.obj:2") != std::string::npos);
     CHECK(r.output.find("[non_finite]") != std::string::npos);
   }
   TEST_CASE("a face index out of range names the line and the vertex count") {
-    const Run r = run_cli("voxelize " + write_file("index.obj", "v 0 0 0\nv 1 0 0\nv 0 0 1\nf 1 2 17\n"));
+    const Run r =
+        run_cli("voxelize " + write_file("index.obj", "v 0 0 0\nv 1 0 0\nv 0 0 1\nf 1 2 17\n"));
     CHECK(r.exit_code == 1);
     CHECK(r.output.find("index.obj:4") != std::string::npos);
     CHECK(r.output.find("[index_out_of_range]") != std::string::npos);
@@ -126,9 +130,10 @@ TEST_SUITE("cli.commands") {
     REQUIRE(r.exit_code == 0);
     std::ifstream in(stats);
     const std::string json((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    for (const char* key : {"\"triangles\": 2", "\"walkable_triangles\": 2", "\"degenerate_triangles\": 0",
-                            "\"grid\"", "\"spans\"", "\"compact_spans\"", "\"walkable_spans\"",
-                            "\"timings_ms\"", "\"hash\""}) {
+    for (const char* key :
+         {"\"triangles\": 2", "\"walkable_triangles\": 2", "\"degenerate_triangles\": 0",
+          "\"grid\"", "\"spans\"", "\"compact_spans\"", "\"walkable_spans\"", "\"timings_ms\"",
+          "\"hash\""}) {
       CHECK_MESSAGE(json.find(key) != std::string::npos, key);
     }
   }

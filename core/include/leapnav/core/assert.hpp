@@ -21,8 +21,8 @@ void assert_failed(std::string_view expr, std::string_view msg, std::string_view
 }  // namespace leapnav
 
 #if !defined(NDEBUG) || defined(LEAPNAV_ENABLE_ASSERTS)
-#define LEAPNAV_ASSERT(cond, msg)                                       \
-  do {                                                                  \
+#define LEAPNAV_ASSERT(cond, msg)                                          \
+  do {                                                                     \
     if (!(cond)) ::leapnav::assert_failed(#cond, msg, __FILE__, __LINE__); \
   } while (false)
 #else

@@ -30,14 +30,17 @@ struct VoxelConfig {
 
 /// Watershed region filtering.
 struct RegionConfig {
-  float min_region_area = 5.76F;     ///< islands smaller than this are dropped [units: m²] [range: >= 0]
-  float merge_region_area = 36.0F;   ///< regions smaller than this merge into a neighbour [units: m²] [range: >= 0]
+  float min_region_area =
+      5.76F;  ///< islands smaller than this are dropped [units: m²] [range: >= 0]
+  float merge_region_area =
+      36.0F;  ///< regions smaller than this merge into a neighbour [units: m²] [range: >= 0]
   friend bool operator==(const RegionConfig&, const RegionConfig&) = default;
 };
 
 /// Contours, polygons and heights.
 struct PolyConfig {
-  float max_edge_len = 12.0F;       ///< border edges longer than this are split; 0 = never [units: m] [range: >= 0]
+  float max_edge_len =
+      12.0F;  ///< border edges longer than this are split; 0 = never [units: m] [range: >= 0]
   float max_edge_error = 0.39F;     ///< contour simplification tolerance [units: m] [range: >= 0]
   int max_verts_per_poly = 6;       ///< [range: 3..12]
   float detail_sample_dist = 1.8F;  ///< height sample spacing [units: m] [range: 0 or >= cell_size]
@@ -76,13 +79,13 @@ inline constexpr int kMaxVertsPerPolyLimit = 12;
 struct VoxelParams {
   float cell_size = 0.0F;
   float cell_height = 0.0F;
-  int walkable_height = 0;       ///< agent height in cells, rounded up [units: cell heights]
-  int walkable_climb = 0;        ///< max climb in cells, rounded down [units: cell heights]
-  int walkable_radius = 0;       ///< agent radius in cells, rounded up [units: cells]
-  float walkable_slope_cos = 0;  ///< cos(max slope): a triangle is walkable when normal.y >= this
-  int min_region_cells = 0;      ///< min_region_area in cells, rounded up
-  int merge_region_cells = 0;    ///< merge_region_area in cells, rounded up
-  int max_edge_len_cells = 0;    ///< max_edge_len in cells, rounded down (0 = no splitting)
+  int walkable_height = 0;         ///< agent height in cells, rounded up [units: cell heights]
+  int walkable_climb = 0;          ///< max climb in cells, rounded down [units: cell heights]
+  int walkable_radius = 0;         ///< agent radius in cells, rounded up [units: cells]
+  float walkable_slope_cos = 0;    ///< cos(max slope): a triangle is walkable when normal.y >= this
+  int min_region_cells = 0;        ///< min_region_area in cells, rounded up
+  int merge_region_cells = 0;      ///< merge_region_area in cells, rounded up
+  int max_edge_len_cells = 0;      ///< max_edge_len in cells, rounded down (0 = no splitting)
   float max_edge_error_cells = 0;  ///< max_edge_error in cells
   int max_verts_per_poly = 0;
   float detail_sample_dist = 0;  ///< [units: m]

@@ -32,19 +32,35 @@ struct Vec2 {
   friend constexpr bool operator==(Vec2 a, Vec2 b) = default;
 };
 
-[[nodiscard]] constexpr float dot(Vec3 a, Vec3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+[[nodiscard]] constexpr float dot(Vec3 a, Vec3 b) {
+  return a.x * b.x + a.y * b.y + a.z * b.z;
+}
 [[nodiscard]] constexpr Vec3 cross(Vec3 a, Vec3 b) {
   return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
 }
-[[nodiscard]] inline float length(Vec3 a) { return std::sqrt(dot(a, a)); }
-[[nodiscard]] inline float distance(Vec3 a, Vec3 b) { return length(b - a); }
-[[nodiscard]] constexpr float dot(Vec2 a, Vec2 b) { return a.x * b.x + a.y * b.y; }
+[[nodiscard]] inline float length(Vec3 a) {
+  return std::sqrt(dot(a, a));
+}
+[[nodiscard]] inline float distance(Vec3 a, Vec3 b) {
+  return length(b - a);
+}
+[[nodiscard]] constexpr float dot(Vec2 a, Vec2 b) {
+  return a.x * b.x + a.y * b.y;
+}
 /// The z component of the 3-D cross product of (a, 0) and (b, 0); > 0 when b is left of a.
-[[nodiscard]] constexpr float cross(Vec2 a, Vec2 b) { return a.x * b.y - a.y * b.x; }
-[[nodiscard]] inline float length(Vec2 a) { return std::sqrt(dot(a, a)); }
-[[nodiscard]] inline float distance(Vec2 a, Vec2 b) { return length(b - a); }
+[[nodiscard]] constexpr float cross(Vec2 a, Vec2 b) {
+  return a.x * b.y - a.y * b.x;
+}
+[[nodiscard]] inline float length(Vec2 a) {
+  return std::sqrt(dot(a, a));
+}
+[[nodiscard]] inline float distance(Vec2 a, Vec2 b) {
+  return length(b - a);
+}
 /// The ground-plane projection of a world point: (x, z).
-[[nodiscard]] constexpr Vec2 xz(Vec3 p) { return {p.x, p.z}; }
+[[nodiscard]] constexpr Vec2 xz(Vec3 p) {
+  return {p.x, p.z};
+}
 
 [[nodiscard]] inline bool is_finite(Vec3 v) {
   return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
@@ -57,7 +73,9 @@ struct AABB {
   Vec3 max{std::numeric_limits<float>::lowest(), std::numeric_limits<float>::lowest(),
            std::numeric_limits<float>::lowest()};
 
-  [[nodiscard]] constexpr bool empty() const { return min.x > max.x || min.y > max.y || min.z > max.z; }
+  [[nodiscard]] constexpr bool empty() const {
+    return min.x > max.x || min.y > max.y || min.z > max.z;
+  }
   constexpr void extend(Vec3 p) {
     min = {std::min(min.x, p.x), std::min(min.y, p.y), std::min(min.z, p.z)};
     max = {std::max(max.x, p.x), std::max(max.y, p.y), std::max(max.z, p.z)};

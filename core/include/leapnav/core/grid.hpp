@@ -16,20 +16,23 @@ inline constexpr int kMaxGridHeight = 0xFFFF;
 inline constexpr int kMaxGridSide = 1 << 16;
 
 struct GridSpec {
-  Vec3 origin;              ///< world position of cell (0, 0) at height 0 [units: m]
-  float cell_size = 0.0F;   ///< [units: m]
-  float cell_height = 0.0F; ///< [units: m]
-  int width = 0;            ///< cells along x
-  int depth = 0;            ///< cells along z
-  int height = 0;           ///< height levels along y (spans lie in [0, height])
+  Vec3 origin;               ///< world position of cell (0, 0) at height 0 [units: m]
+  float cell_size = 0.0F;    ///< [units: m]
+  float cell_height = 0.0F;  ///< [units: m]
+  int width = 0;             ///< cells along x
+  int depth = 0;             ///< cells along z
+  int height = 0;            ///< height levels along y (spans lie in [0, height])
 
   [[nodiscard]] std::int64_t column_count() const {
     return static_cast<std::int64_t>(width) * depth;
   }
   [[nodiscard]] std::size_t column_index(int x, int z) const {
-    return static_cast<std::size_t>(x) + static_cast<std::size_t>(z) * static_cast<std::size_t>(width);
+    return static_cast<std::size_t>(x) +
+           static_cast<std::size_t>(z) * static_cast<std::size_t>(width);
   }
-  [[nodiscard]] bool in_bounds(int x, int z) const { return x >= 0 && z >= 0 && x < width && z < depth; }
+  [[nodiscard]] bool in_bounds(int x, int z) const {
+    return x >= 0 && z >= 0 && x < width && z < depth;
+  }
   /// World bounds of the whole grid.
   [[nodiscard]] AABB bounds() const;
   friend bool operator==(const GridSpec&, const GridSpec&) = default;

@@ -1,6 +1,6 @@
-// Content hashes of build outputs. A 64-bit hash (64-bit multiply-xorshift mixing over 8-byte words)
-// that is fast enough to run on every output; not cryptographic. Hash fields, not structs with
-// padding: add_pod only takes types whose bytes are all value bytes.
+// Content hashes of build outputs. A 64-bit hash (64-bit multiply-xorshift mixing over 8-byte
+// words) that is fast enough to run on every output; not cryptographic. Hash fields, not structs
+// with padding: add_pod only takes types whose bytes are all value bytes.
 #pragma once
 
 #include <cstddef>
@@ -19,12 +19,10 @@ class ContentHasher {
   void add_bytes(const void* data, std::size_t size);
 
   template <class T>
-    requires std::has_unique_object_representations_v<T> || std::is_floating_point_v<T>
-  void add_pod(const T& value) {
-    add_bytes(&value, sizeof(T));
-  }
+  requires std::has_unique_object_representations_v<T> || std::is_floating_point_v<T>
+  void add_pod(const T& value) { add_bytes(&value, sizeof(T)); }
   template <class T>
-    requires std::has_unique_object_representations_v<T> || std::is_floating_point_v<T>
+  requires std::has_unique_object_representations_v<T> || std::is_floating_point_v<T>
   void add_span(std::span<const T> values) {
     add_pod(static_cast<std::uint64_t>(values.size()));
     add_bytes(values.data(), values.size_bytes());

@@ -49,7 +49,7 @@ struct Error {
 template <class T>
 class [[nodiscard]] Result {
  public:
-  Result(T value) : storage_(std::in_place_index<0>, std::move(value)) {}  // NOLINT(implicit)
+  Result(T value) : storage_(std::in_place_index<0>, std::move(value)) {}      // NOLINT(implicit)
   Result(Error error) : storage_(std::in_place_index<1>, std::move(error)) {}  // NOLINT(implicit)
 
   [[nodiscard]] bool ok() const noexcept { return storage_.index() == 0; }
@@ -116,15 +116,15 @@ using Status = Result<void>;
 #define LEAPNAV_CONCAT(a, b) LEAPNAV_CONCAT_INNER(a, b)
 
 /// Evaluates a Status expression and returns its error from the enclosing function.
-#define LEAPNAV_TRY(expr)                                                   \
-  do {                                                                      \
-    auto leapnav_try_status_ = (expr);                                      \
+#define LEAPNAV_TRY(expr)                                                         \
+  do {                                                                            \
+    auto leapnav_try_status_ = (expr);                                            \
     if (!leapnav_try_status_.ok()) return std::move(leapnav_try_status_).error(); \
   } while (false)
 
 /// Evaluates a Result<T> expression; on error returns it, else moves the value into `lhs`.
-#define LEAPNAV_TRY_ASSIGN(lhs, expr)                                                  \
-  auto LEAPNAV_CONCAT(leapnav_try_result_, __LINE__) = (expr);                         \
-  if (!LEAPNAV_CONCAT(leapnav_try_result_, __LINE__).ok())                             \
-    return std::move(LEAPNAV_CONCAT(leapnav_try_result_, __LINE__)).error();           \
+#define LEAPNAV_TRY_ASSIGN(lhs, expr)                                        \
+  auto LEAPNAV_CONCAT(leapnav_try_result_, __LINE__) = (expr);               \
+  if (!LEAPNAV_CONCAT(leapnav_try_result_, __LINE__).ok())                   \
+    return std::move(LEAPNAV_CONCAT(leapnav_try_result_, __LINE__)).error(); \
   lhs = std::move(LEAPNAV_CONCAT(leapnav_try_result_, __LINE__)).value()

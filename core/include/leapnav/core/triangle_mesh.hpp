@@ -12,8 +12,8 @@
 namespace leapnav {
 
 struct TriangleMesh {
-  std::string name;                                  ///< where it came from (file or scene name)
-  std::vector<Vec3> vertices;                        ///< [units: m]
+  std::string name;                                     ///< where it came from (file or scene name)
+  std::vector<Vec3> vertices;                           ///< [units: m]
   std::vector<std::array<std::uint32_t, 3>> triangles;  ///< indices into vertices
 
   [[nodiscard]] AABB bounds() const;
