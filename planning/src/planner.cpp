@@ -56,6 +56,7 @@ Result<Planner> Planner::create(const mesh::NavMesh& mesh) {
   impl->arc_right.resize(arcs);
   impl->arc_mid.resize(arcs);
   for (std::size_t a = 0; a < arcs; ++a) {
+    if (impl->graph.arc_kind[a] != EdgeKind::Walk) continue;
     const std::uint32_t slot = impl->graph.arc_index[a];
     const std::uint32_t p = impl->graph.arc_source[a];
     const std::uint32_t next = slot + 1 == mesh.poly_first[p + 1] ? mesh.poly_first[p] : slot + 1;

@@ -189,7 +189,7 @@ Outcome NavQuery::Scratch::search(const Planner::Impl& impl, std::uint32_t src_p
     }
   };
   for (std::uint32_t a = graph.out_begin(src_poly); a < graph.out_end(src_poly); ++a) {
-    relax(a, kStartNode, src, 0.0F);
+    if (graph.arc_kind[a] == EdgeKind::Walk) relax(a, kStartNode, src, 0.0F);
   }
   while (!heap.empty()) {
     std::pop_heap(heap.begin(), heap.end(), heap_less);
@@ -221,8 +221,9 @@ Outcome NavQuery::Scratch::search(const Planner::Impl& impl, std::uint32_t src_p
     }
     const std::uint32_t back = graph.arc_source[n];
     for (std::uint32_t a = graph.out_begin(q); a < graph.out_end(q); ++a) {
-      // note: leaving through the portal just entered never helps (triangle inequality).
-      if (graph.arc_target[a] == back) continue;
+      // note: leaving through the portal just entered never helps (triangle inequality); jump
+      // arcs are not planned over yet.
+      if (graph.arc_target[a] == back || graph.arc_kind[a] != EdgeKind::Walk) continue;
       relax(a, n, here, g_here);
     }
   }
@@ -238,7 +239,7 @@ Outcome NavQuery::Scratch::search(const Planner::Impl& impl, std::uint32_t src_p
 }
 
 NavQuery::NavQuery(const Planner& planner)
-    : planner_(&planner), scratch_(std::make_unique<Scratch>()) {
+    : planner_(&planner.impl()), scratch_(std::make_unique<Scratch>()) {
   scratch_->nodes.resize(planner.graph().arc_count() + 1);
   scratch_->heap.reserve(256);
 }
@@ -261,7 +262,7 @@ Status NavQuery::find_path(Vec3 start, Vec3 goal, const QueryOptions& options, P
   if (!is_finite(start)) return make_error(ErrorCode::NonFinite, "find_path: start is not finite");
   if (!is_finite(goal)) return make_error(ErrorCode::NonFinite, "find_path: goal is not finite");
   LEAPNAV_TRY(check_options(options));
-  const Planner::Impl& impl = planner_->impl();
+  const Planner::Impl& impl = *planner_;
   const NavGraph& graph = impl.graph;
   Scratch& s = *scratch_;
   s.last_cost = 0.0;

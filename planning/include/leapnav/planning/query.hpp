@@ -65,7 +65,8 @@ class Planner {
   std::unique_ptr<Impl> impl_;
 };
 
-/// Per-thread query state over a shared Planner (which must outlive it).
+/// Per-thread query state over a shared Planner (whose data must outlive it; moving the Planner
+/// object is fine).
 class NavQuery {
  public:
   explicit NavQuery(const Planner& planner);
@@ -86,7 +87,7 @@ class NavQuery {
 
  private:
   struct Scratch;
-  const Planner* planner_;
+  const Planner::Impl* planner_;  ///< stays valid when the Planner object is moved
   std::unique_ptr<Scratch> scratch_;
 };
 
