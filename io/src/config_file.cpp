@@ -125,14 +125,19 @@ Result<BuildConfig> parse_config_json(std::string_view text, std::string_view so
     config.name = it->get<std::string>();
   }
 
-  for (const auto& [section, body] : root.items()) {
+  // note: named variables rather than structured bindings, which clang 14 cannot capture.
+  for (const auto& section_item : root.items()) {
+    const std::string& section = section_item.key();
+    const Json& body = section_item.value();
     if (section == "base" || section == "name") continue;
     if (std::find(kSections.begin(), kSections.end(), section) == kSections.end())
       return invalid(
           source, "unknown key '" + section + "' (known: base, name, voxel, agent, region, poly)");
     if (!body.is_object())
       return invalid(source, "'" + section + "' must be an object (got " + body.type_name() + ")");
-    for (const auto& [key, value] : body.items()) {
+    for (const auto& key_item : body.items()) {
+      const std::string& key = key_item.key();
+      const Json& value = key_item.value();
       const auto field = std::find_if(kFields.begin(), kFields.end(), [&](const Field& f) {
         return f.section == section && f.key == key;
       });
