@@ -21,8 +21,9 @@ namespace leapnav::voxel {
 /// sorted by (min, max, area) and merged in that order: overlapping or touching spans merge; the
 /// merged area is the larger id when the tops are within params.walkable_climb of each other,
 /// else the area of the span with the higher top. Runs in bands of rows on ctx.threads().
-/// Errors: InvalidArgument when areas does not match the mesh or the grid is empty; MemoryLimit
-/// (checked before allocating the columns and the spans); Cancelled.
+/// Errors: InvalidArgument when areas does not match the mesh or the grid is empty;
+/// IndexOutOfRange; MemoryLimit (checked before allocating the column tables, the worst case of
+/// the per-band fragment buffers, and the spans); Cancelled.
 [[nodiscard]] Result<Heightfield> rasterize(const TriangleMesh& mesh, const TriangleAreas& areas,
                                             const GridSpec& grid, const VoxelParams& params,
                                             BuildContext& ctx);
