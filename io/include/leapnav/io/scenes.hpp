@@ -19,15 +19,22 @@ namespace leapnav::io {
 inline constexpr int kMaxCityBlocks = 256;
 
 /// A built-in scene by spec (without the "builtin:" prefix):
-/// - "demo": a 40 x 40 m test level for the default agent (height 2, radius 0.6, climb 0.9): a
-///   plaza with a raised platform (2 m) reached by a 30 deg ramp and faced by a 50 deg ramp, a
-///   sunken courtyard (-3 m) with stairs down and a bridge across it, a second storey (3 m) on
-///   pillars reached by stairs, free-standing pillars, a low overhang (1.3 m), low walls of
-///   0.6, 1.0 and 1.2 m, and a pit (-4 m) crossed by stepping stones with gaps of 1, 2, 4 and 6 m,
-///   with stairs back up.
+/// - "demo": a 40 x 40 m test level for the default agent (height 2, radius 0.6, climb 0.9), x and
+///   z in 0..40, ground solid down to y = -4.5. Its parts (x, z ranges in m; y = walkable top):
+///   plaza y 0 over x 0..40, z 0..28 around a sunken courtyard x 26..36, z 2..14, y -3, with
+///   stairs x 32..36, z 10.4..14 and a 3 m bridge z 6.5..9.5 across it at y 0 (2.7 m clear under
+///   it); a raised platform x 2..10, z 2..10, y 2 with a 30 deg ramp up from x 13.46 (z 4.5..7.5)
+///   and a 50 deg ramp (too steep) from z 11.68 (x 4.5..7.5); a second storey x 14..24, z 14..22,
+///   y 3 on four pillars with stairs from x 30 (z 15..18); pillars at x 17, 20, 23, z 11; a 1.3 m
+///   low overhang (a tunnel too low to enter, its roof at y 1.6) x 3..9, z 16..20; low walls 0.6,
+///   1.0 and 1.2 m high at x 28, 31, 34, z 21..26; a pit y -4 over z 28..40 with a pier x 1..5,
+///   z 28..39 and stepping stones x 6..10, 12..16, 20..24, 30..34, z 35..39 at y 0 (gaps 1, 2, 4
+///   and 6 m), and stairs back up at x 36..40, z 28..34.4.
 /// - "city:N" (N in 1..kMaxCityBlocks): N x N blocks of 40 m (30 m blocks, 10 m streets), each
 ///   with a ground tile, a kerb slab and four flat-roofed buildings with a roof hut, separated by
-///   gaps of 1 to 5 m; heights vary per building. Exactly 120 * N² triangles; area grows with N².
+///   gaps of 1 to 5 m; roofs 4 to 24 m up. Block (i, j) covers x 40i..40i+40, z 40j..40j+40 with
+///   its kerb (y 0.15) at 40i+5..40i+35; streets are at y 0. Exactly 120 * N² triangles; area
+///   grows with N².
 /// Errors: InvalidArgument naming the spec and listing the valid forms.
 [[nodiscard]] Result<TriangleMesh> builtin_scene(std::string_view spec);
 
