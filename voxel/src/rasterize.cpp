@@ -19,7 +19,7 @@ namespace {
 
 // note: a fixed band height keeps clipping (which restarts at each band) and therefore the
 // output independent of the thread count.
-constexpr int kBandRows = 8;
+constexpr int kBandRows = 16;
 // A triangle clipped by at most four planes has at most 7 vertices.
 constexpr int kMaxPolyVerts = 12;
 
