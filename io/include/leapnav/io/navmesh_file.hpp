@@ -52,7 +52,8 @@ inline constexpr std::uint32_t kNavmeshFormatVersion = 1;
          static_cast<std::uint32_t>(static_cast<unsigned char>(four[3])) << 24U;
 }
 
-/// The navmesh as .lnav bytes. The mesh should pass mesh::validate (save_navmesh checks).
+/// The navmesh as .lnav bytes. The mesh should pass mesh::validate (save_navmesh checks). A
+/// configuration name longer than 4096 bytes is cut to its first 4096 bytes.
 [[nodiscard]] std::vector<std::byte> encode_navmesh(const mesh::NavMesh& navmesh);
 
 /// Decodes .lnav bytes; `source` names them in messages. Errors (message "source: ..."):
