@@ -218,6 +218,42 @@ TEST_SUITE("planning.query") {
     CHECK(path.points.back().x > 1.0F);
     CHECK(path.points.back().x < 19.0F);
   }
+  TEST_CASE("a Partial path starts at the start also when searched from the higher polygon") {
+    const auto nav = test::grid_navmesh(20, 1, 1.0F, [](int, int) { return true; });
+    plan::QueryOptions options;
+    options.max_nodes = 5;
+    const auto path = must_find(nav, {19.5F, 0.0F, 0.5F}, {0.5F, 0.0F, 0.5F}, options);
+    CHECK(path.status == plan::PathStatus::Partial);
+    REQUIRE(path.points.size() >= 2);
+    CHECK(path.points.front().x == doctest::Approx(19.5));
+    CHECK(mesh::index(path.corridor.front()) == 19);
+    CHECK(path.points.back().x < 19.0F);
+    CHECK(path.points.back().x > 1.0F);
+  }
+  TEST_CASE("a path and its reverse have the same corners in opposite order") {
+    const auto nav = pillar_room();
+    const auto there = must_find(nav, {0.5F, 0.0F, 0.5F}, {2.5F, 0.0F, 2.5F});
+    const auto back = must_find(nav, {2.5F, 0.0F, 2.5F}, {0.5F, 0.0F, 0.5F});
+    REQUIRE(there.points.size() == back.points.size());
+    for (std::size_t i = 0; i < there.points.size(); ++i) {
+      CHECK(there.points[i] == back.points[back.points.size() - 1 - i]);
+    }
+  }
+  TEST_CASE(
+      "the closest-to-line crossing is where the line crosses the portal, else the nearest end") {
+    const Vec2 a{1.0F, -1.0F};
+    const Vec2 b{1.0F, 1.0F};
+    const auto cross_at =
+        plan::crossing_point(a, b, {0.0F, 0.5F}, {2.0F, 0.5F}, plan::CrossingPoint::ClosestToLine);
+    CHECK(cross_at.x == doctest::Approx(1.0));
+    CHECK(cross_at.y == doctest::Approx(0.5));
+    const auto end =
+        plan::crossing_point(a, b, {0.0F, 3.0F}, {2.0F, 3.0F}, plan::CrossingPoint::ClosestToLine);
+    CHECK(end == b);
+    const auto mid =
+        plan::crossing_point(a, b, {0.0F, 3.0F}, {2.0F, 3.0F}, plan::CrossingPoint::Midpoint);
+    CHECK(mid == Vec2{1.0F, 0.0F});
+  }
   TEST_CASE("start and goal in one polygon give the straight segment") {
     const auto nav = straight_corridor();
     const auto path = must_find(nav, {0.1F, 0.0F, 0.1F}, {0.9F, 0.0F, 0.9F});
