@@ -20,7 +20,7 @@ namespace {
 
 using I64 = std::int64_t;
 
-// Whether a blocked voxel of a column's (or block's) bit rows lies in [k0, k1] (absolute).
+// Whether a blocked voxel of a column's (or strip's) bit rows lies in [k0, k1] (absolute).
 inline bool band_blocked(const std::uint64_t* words, int word_count, int k0, int k1) {
   k0 = std::max(k0, 0);
   k1 = std::min(k1, word_count * 64 - 1);
@@ -172,11 +172,19 @@ LandSearch::LandSearch(const ObstacleField& field, const JumpConfig& config) : f
   words_ = (top + 63) / 64;
   column_bits_.assign(
       static_cast<std::size_t>(grid.column_count()) * static_cast<std::size_t>(words_), 0);
-  blocks_x_ = (grid.width >> kBlockShift) + 1;
-  blocks_z_ = (grid.depth >> kBlockShift) + 1;
-  block_bits_.assign(static_cast<std::size_t>(blocks_x_) * static_cast<std::size_t>(blocks_z_) *
-                         static_cast<std::size_t>(words_),
-                     0);
+  for (int level = 0; level < 2; ++level) {
+    const int shift = kStripShift[level];
+    strips_x_[level] = (grid.width >> shift) + 1;
+    strips_z_[level] = (grid.depth >> shift) + 1;
+    along_x_[level].assign(static_cast<std::size_t>(strips_x_[level]) *
+                               static_cast<std::size_t>(grid.depth) *
+                               static_cast<std::size_t>(words_),
+                           0);
+    along_z_[level].assign(static_cast<std::size_t>(strips_z_[level]) *
+                               static_cast<std::size_t>(grid.width) *
+                               static_cast<std::size_t>(words_),
+                           0);
+  }
   for (int z = 0; z < grid.depth; ++z) {
     for (int x = 0; x < grid.width; ++x) {
       const std::size_t c = grid.column_index(x, z);
@@ -185,11 +193,19 @@ LandSearch::LandSearch(const ObstacleField& field, const JumpConfig& config) : f
         for (int k = field.spans[s].min; k < field.spans[s].max; ++k)
           bits[k >> 6] |= std::uint64_t{1} << (k & 63);
       }
-      std::uint64_t* block =
-          block_bits_.data() +
-          static_cast<std::size_t>((x >> kBlockShift) + (z >> kBlockShift) * blocks_x_) *
-              static_cast<std::size_t>(words_);
-      for (int w = 0; w < words_; ++w) block[w] |= bits[w];
+      for (int level = 0; level < 2; ++level) {
+        const int shift = kStripShift[level];
+        std::uint64_t* sx =
+            along_x_[level].data() + static_cast<std::size_t>((x >> shift) + z * strips_x_[level]) *
+                                         static_cast<std::size_t>(words_);
+        std::uint64_t* sz =
+            along_z_[level].data() + static_cast<std::size_t>((z >> shift) + x * strips_z_[level]) *
+                                         static_cast<std::size_t>(words_);
+        for (int w = 0; w < words_; ++w) {
+          sx[w] |= bits[w];
+          sz[w] |= bits[w];
+        }
+      }
     }
   }
   // note: the start cell touches the start floor at t = 0 by construction; a touch is not a hit,
@@ -259,6 +275,7 @@ void LandSearch::scan(int qx, int qz, int quadrant, int y, std::uint32_t start_p
   const auto row_last = [&](int j) {
     return j < extent_ ? row_last_[static_cast<std::size_t>(j)] : -1;
   };
+  const bool along_x = ix != 0;  // rows run along world x (else along z)
   // leftmost cell of row j partially below the ray through (tx, ty), or -1
   const auto leftmost = [](I64 tx, I64 ty, int j) -> int {
     if (ty <= 0) return -1;
@@ -295,7 +312,7 @@ void LandSearch::scan(int qx, int qz, int quadrant, int y, std::uint32_t start_p
       while (i <= i_end) {
         const int cx = row_x + ix * i;
         const int cz = row_z + iz * i;
-        // cells left in the block along the row
+        // cells left in the strip along the row
         const auto run_in = [&](int shift) {
           const int size = 1 << shift;
           const int mask = size - 1;
@@ -320,18 +337,30 @@ void LandSearch::scan(int qx, int qz, int quadrant, int y, std::uint32_t start_p
           if (head.t0 < half_d_ && half_d_ < tail.t1) k_high = std::max(k_high, apex_k_);
           return !band_blocked(bits, words_, y + k_low, y + k_high);
         };
-        {
-          const int run = run_in(kBlockShift);
-          const int bxi = cx >> kBlockShift;
-          const int bzi = cz >> kBlockShift;
-          if (bxi < 0 || bzi < 0 || bxi >= blocks_x_ || bzi >= blocks_z_ ||
-              band_free(run, block_bits_.data() + static_cast<std::size_t>(bxi + bzi * blocks_x_) *
-                                                      static_cast<std::size_t>(words_))) {
+        // rows outside the grid hold nothing
+        const int across = along_x ? cz : cx;
+        if (across < 0 || across >= (along_x ? grid.depth : grid.width)) {
+          cells += static_cast<std::uint64_t>(i_end - i + 1);
+          i = i_end + 1;
+          continue;
+        }
+        const int along = along_x ? cx : cz;
+        bool skipped = false;
+        for (int level = 0; level < 2 && !skipped; ++level) {
+          const int shift = kStripShift[level];
+          const int run = run_in(shift);
+          const int strip = along >> shift;
+          const int strips = along_x ? strips_x_[level] : strips_z_[level];
+          if (strip < 0 || strip >= strips ||
+              band_free(run, (along_x ? along_x_[level] : along_z_[level]).data() +
+                                 static_cast<std::size_t>(strip + across * strips) *
+                                     static_cast<std::size_t>(words_))) {
             cells += static_cast<std::uint64_t>(run);
             i += run;
-            continue;
+            skipped = true;
           }
         }
+        if (skipped) continue;
         ++cells;
         const CellArc& arc = row[i];
         const ObstacleSpan* hit_span = nullptr;
