@@ -163,6 +163,40 @@ TEST_SUITE("voxel.determinism") {
       CHECK(content_hash(shuffled.compact) == compact_hash);
     }
   }
+  TEST_CASE("random triangle soups give valid output, identical for any thread count and order") {
+    for (const std::uint32_t seed : {21U, 22U, 23U, 24U, 25U}) {
+      std::mt19937 rng(seed);
+      std::uniform_real_distribution<float> coord(-5.0F, 5.0F);
+      std::uniform_real_distribution<float> small(-0.5F, 0.5F);
+      TriangleMesh mesh;
+      mesh.name = "soup";
+      for (int t = 0; t < 300; ++t) {
+        const Vec3 a{coord(rng), 0.3F * coord(rng), coord(rng)};
+        const auto base = static_cast<std::uint32_t>(mesh.vertices.size());
+        mesh.vertices.push_back(a);
+        if (t % 10 == 0) {
+          mesh.vertices.push_back(a);  // a zero-area triangle
+        } else {
+          mesh.vertices.push_back({a.x + 4 * small(rng), a.y + small(rng), a.z + 4 * small(rng)});
+        }
+        mesh.vertices.push_back({a.x + 4 * small(rng), a.y + small(rng), a.z + 4 * small(rng)});
+        mesh.triangles.push_back({base, base + 1, base + 2});
+      }
+      BuildConfig config = test_config(0.25F);
+      config.voxel.cell_size = 0.2F;
+      config.voxel.cell_height = 0.1F;
+      const VoxelOutput one = voxelize_checked(mesh, config, 1);
+      CHECK(one.stats.degenerate_triangles == 30);
+      CHECK(one.stats.spans > 0);
+      const VoxelOutput two = voxelize_checked(mesh, config, 2);
+      CHECK(content_hash(two.solid) == content_hash(one.solid));
+      CHECK(content_hash(two.compact) == content_hash(one.compact));
+      std::shuffle(mesh.triangles.begin(), mesh.triangles.end(), rng);
+      const VoxelOutput shuffled = voxelize_checked(mesh, config, 3);
+      CHECK(content_hash(shuffled.solid) == content_hash(one.solid));
+      CHECK(content_hash(shuffled.compact) == content_hash(one.compact));
+    }
+  }
   TEST_CASE("the content hash sees a one-span change") {
     TriangleMesh mesh = random_scene(7);
     VoxelOutput out = voxelize_checked(mesh, test_config());
