@@ -4,6 +4,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -22,26 +23,31 @@ inline bool chamfer_transform(const CompactHeightfield& compact, std::vector<std
     const int candidate = std::min(int{dist[from]} + cost, 0xFFFF);
     if (candidate < dist[i]) dist[i] = static_cast<std::uint16_t>(candidate);
   };
-  const auto linked = [&](std::uint32_t i, int dir) {
-    return compact.spans[i].neighbor[static_cast<std::size_t>(dir)] != kNotConnected;
+  // note: column offsets instead of neighbor_index() keep the index arithmetic out of the loop
+  const auto width = static_cast<std::ptrdiff_t>(grid.width);
+  const std::ptrdiff_t column_step[4] = {-1, width, 1, -width};
+  const auto* first = compact.column_first.data();
+  const auto* spans = compact.spans.data();
+  // relaxes span i (column c) from its neighbour in dir, and from that one's neighbour in across
+  const auto relax_from = [&](std::uint32_t i, std::ptrdiff_t c, int dir, int across) {
+    const std::uint8_t link = spans[i].neighbor[static_cast<std::size_t>(dir)];
+    if (link == kNotConnected) return;
+    const std::ptrdiff_t ac = c + column_step[dir];
+    const std::uint32_t a = first[ac] + link;
+    relax(i, a, 2);
+    const std::uint8_t link2 = spans[a].neighbor[static_cast<std::size_t>(across)];
+    if (link2 == kNotConnected) return;
+    relax(i, first[ac + column_step[across]] + link2, 3);
   };
   // forward: from (-x) and (-z), diagonals (-x,-z) and (+x,-z)
   for (int z = 0; z < grid.depth; ++z) {
     if (z % kCancelCheckRows == 0 && ctx.cancelled()) return false;
     for (int x = 0; x < grid.width; ++x) {
-      const std::size_t c = grid.column_index(x, z);
-      for (std::uint32_t i = compact.first(c); i < compact.end(c); ++i) {
+      const auto c = static_cast<std::ptrdiff_t>(grid.column_index(x, z));
+      for (std::uint32_t i = first[c]; i < first[c + 1]; ++i) {
         if (dist[i] == 0) continue;
-        if (linked(i, 0)) {
-          const std::uint32_t a = compact.neighbor_index(x, z, i, 0);
-          relax(i, a, 2);
-          if (linked(a, 3)) relax(i, compact.neighbor_index(x - 1, z, a, 3), 3);
-        }
-        if (linked(i, 3)) {
-          const std::uint32_t a = compact.neighbor_index(x, z, i, 3);
-          relax(i, a, 2);
-          if (linked(a, 2)) relax(i, compact.neighbor_index(x, z - 1, a, 2), 3);
-        }
+        relax_from(i, c, 0, 3);
+        relax_from(i, c, 3, 2);
       }
     }
   }
@@ -49,19 +55,11 @@ inline bool chamfer_transform(const CompactHeightfield& compact, std::vector<std
   for (int z = grid.depth - 1; z >= 0; --z) {
     if (z % kCancelCheckRows == 0 && ctx.cancelled()) return false;
     for (int x = grid.width - 1; x >= 0; --x) {
-      const std::size_t c = grid.column_index(x, z);
-      for (std::uint32_t i = compact.first(c); i < compact.end(c); ++i) {
+      const auto c = static_cast<std::ptrdiff_t>(grid.column_index(x, z));
+      for (std::uint32_t i = first[c]; i < first[c + 1]; ++i) {
         if (dist[i] == 0) continue;
-        if (linked(i, 2)) {
-          const std::uint32_t a = compact.neighbor_index(x, z, i, 2);
-          relax(i, a, 2);
-          if (linked(a, 1)) relax(i, compact.neighbor_index(x + 1, z, a, 1), 3);
-        }
-        if (linked(i, 1)) {
-          const std::uint32_t a = compact.neighbor_index(x, z, i, 1);
-          relax(i, a, 2);
-          if (linked(a, 0)) relax(i, compact.neighbor_index(x, z + 1, a, 0), 3);
-        }
+        relax_from(i, c, 2, 1);
+        relax_from(i, c, 1, 0);
       }
     }
   }
