@@ -119,6 +119,8 @@ Result<Heightfield> rasterize(const TriangleMesh& mesh, const TriangleAreas& are
     }
   }
 
+  if (mesh.triangles.size() > 0xFFFFFFFFULL)
+    return make_error(ErrorCode::InvalidArgument, "rasterize: more than 2^32 triangles");
   const std::size_t columns = static_cast<std::size_t>(grid.column_count());
   const std::size_t band_count =
       (static_cast<std::size_t>(grid.depth) + kBandRows - 1) / static_cast<std::size_t>(kBandRows);
@@ -162,7 +164,7 @@ Result<Heightfield> rasterize(const TriangleMesh& mesh, const TriangleAreas& are
   });
 
   // triangles per band, in input order
-  std::vector<std::uint32_t> band_start(band_count + 1, 0);
+  std::vector<std::size_t> band_start(band_count + 1, 0);
   for (const TriangleCells& c : cells) {
     if (c.last_row < c.first_row) continue;
     for (int b = std::max(c.first_row, 0) / kBandRows;
@@ -170,9 +172,11 @@ Result<Heightfield> rasterize(const TriangleMesh& mesh, const TriangleAreas& are
       ++band_start[static_cast<std::size_t>(b) + 1];
   }
   for (std::size_t b = 0; b < band_count; ++b) band_start[b + 1] += band_start[b];
+  LEAPNAV_TRY(ctx.check_memory("rasterize: triangle lists per band",
+                               band_start[band_count] * sizeof(std::uint32_t)));
   std::vector<std::uint32_t> band_triangles(band_start[band_count]);
   {
-    std::vector<std::uint32_t> fill(band_start.begin(), band_start.end() - 1);
+    std::vector<std::size_t> fill(band_start.begin(), band_start.end() - 1);
     for (std::size_t t = 0; t < cells.size(); ++t) {
       const TriangleCells& c = cells[t];
       if (c.last_row < c.first_row) continue;
@@ -189,7 +193,7 @@ Result<Heightfield> rasterize(const TriangleMesh& mesh, const TriangleAreas& are
     const int band_first = static_cast<int>(b) * kBandRows;
     const int band_last = std::min(depth, band_first + kBandRows) - 1;
     std::size_t estimate = 0;
-    for (std::uint32_t k = band_start[b]; k < band_start[b + 1]; ++k) {
+    for (std::size_t k = band_start[b]; k < band_start[b + 1]; ++k) {
       const TriangleCells& range = cells[band_triangles[k]];
       const int rows_in_band =
           std::min(range.last_row, band_last) - std::max(range.first_row, band_first) + 1;
@@ -239,7 +243,7 @@ Result<Heightfield> rasterize(const TriangleMesh& mesh, const TriangleAreas& are
       };
 
       // clip every triangle touching the band into row and column cells
-      for (std::uint32_t k = band_start[b]; k < band_start[b + 1]; ++k) {
+      for (std::size_t k = band_start[b]; k < band_start[b + 1]; ++k) {
         const std::uint32_t t = band_triangles[k];
         const TriangleCells range = cells[t];
         const auto& tri = mesh.triangles[t];
