@@ -253,6 +253,44 @@ TEST_SUITE("mesh.build") {
     CHECK(h1 == content_hash(build_checked(shuffled, default_config(), 2).navmesh));
   }
 
+  TEST_CASE("a scene without walkable area gives an empty navmesh and a warning") {
+    TriangleMesh m;
+    m.name = "wall";
+    // a vertical wall only
+    m.vertices = {{0.0F, 0.0F, 0.0F}, {0.0F, 3.0F, 0.0F}, {5.0F, 3.0F, 0.0F}, {5.0F, 0.0F, 0.0F}};
+    m.triangles = {{0, 1, 2}, {0, 2, 3}};
+    BuildContext ctx;
+    auto out = build_navmesh(m, default_config(), ctx);
+    REQUIRE(out.ok());
+    CHECK(out->navmesh.polygon_count() == 0);
+    CHECK(validate(out->navmesh).ok());
+    CHECK(validate_against(out->navmesh, out->voxels.compact, default_config()).ok());
+    CHECK_FALSE(ctx.warnings().empty());
+  }
+
+  TEST_CASE("validate catches broken adjacency and orientation") {
+    TriangleMesh m;
+    m.name = "l-shape";
+    add_quad(m, 0.0F, 0.0F, 12.0F, 4.0F, 0.0F);
+    add_quad(m, 0.0F, 4.0F, 4.0F, 12.0F, 0.0F);
+    const BuildOutput out = build_checked(m, default_config());
+    REQUIRE(out.navmesh.polygon_count() >= 2);
+    {
+      NavMesh broken = out.navmesh;
+      const auto it = std::find_if(broken.poly_neighbors.begin(), broken.poly_neighbors.end(),
+                                   [](std::uint32_t n) { return n != kNoPoly; });
+      REQUIRE(it != broken.poly_neighbors.end());
+      *it = kNoPoly;
+      CHECK_FALSE(validate(broken).ok());
+    }
+    {
+      NavMesh flipped = out.navmesh;
+      std::reverse(flipped.poly_vertices.begin() + flipped.poly_first[0],
+                   flipped.poly_vertices.begin() + flipped.poly_first[1]);
+      CHECK_FALSE(validate(flipped).ok());
+    }
+  }
+
   TEST_CASE("a cancelled build returns Cancelled") {
     BuildContext ctx;
     ctx.request_cancel();

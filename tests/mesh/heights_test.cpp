@@ -2,7 +2,9 @@
 
 #include <cmath>
 #include <cstdint>
+#include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "leapnav/core/config.hpp"
@@ -151,6 +153,48 @@ TEST_SUITE("mesh.heights") {
       for (int x = 0; x < 6; ++x) {
         const std::uint32_t s = field.first(field.grid.column_index(x, z));
         CHECK(mesh.span_poly[s] == (2 * x + 3 * z <= 12 ? 0U : kNoPoly));
+      }
+    }
+  }
+
+  TEST_CASE("the span map agrees with a brute-force corner-in-polygon test") {
+    const std::vector<std::string> rows(12, std::string(12, '.'));
+    const auto field = test::make_chf(rows);
+    const RegionField regions = one_region(field);
+    std::mt19937 rng(99);
+    std::uniform_int_distribution<int> coord(0, 12);
+    for (int iter = 0; iter < 100; ++iter) {
+      int ax = coord(rng), az = coord(rng), bx = coord(rng), bz = coord(rng), cx = coord(rng),
+          cz = coord(rng);
+      const long long a2 = (long long)(bx - ax) * (cz - az) - (long long)(cx - ax) * (bz - az);
+      if (a2 == 0) continue;
+      if (a2 < 0) {
+        std::swap(bx, cx);
+        std::swap(bz, cz);
+      }
+      Contour tri;
+      tri.region = 1;
+      tri.area = voxel::kWalkableArea;
+      tri.vertices = {{ax, 0, az, kNoRegion}, {bx, 0, bz, kNoRegion}, {cx, 0, cz, kNoRegion}};
+      const NavMesh mesh = build_all(field, regions, {tri});
+      REQUIRE(mesh.polygon_count() == 1);
+      const auto inside = [&](int x, int z) {
+        const int px[3] = {ax, bx, cx};
+        const int pz[3] = {az, bz, cz};
+        for (int e = 0; e < 3; ++e) {
+          const int f = (e + 1) % 3;
+          if ((long long)(px[f] - px[e]) * (z - pz[e]) - (long long)(x - px[e]) * (pz[f] - pz[e]) <
+              0) {
+            return false;
+          }
+        }
+        return true;
+      };
+      for (int z = 0; z < 12; ++z) {
+        for (int x = 0; x < 12; ++x) {
+          const std::uint32_t s = field.first(field.grid.column_index(x, z));
+          CHECK(mesh.span_poly[s] == (inside(x, z) ? 0U : kNoPoly));
+        }
       }
     }
   }
