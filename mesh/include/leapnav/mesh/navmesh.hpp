@@ -44,8 +44,9 @@ struct NavMesh {
   std::vector<Vec3> vertices;  ///< welded polygon vertices [units: m]
 
   /// Polygons, CSR: polygon p has vertices poly_vertices[poly_first[p] .. poly_first[p + 1]).
-  std::vector<std::uint32_t> poly_first;     ///< size polygon_count() + 1
-  std::vector<std::uint32_t> poly_vertices;  ///< indices into vertices, CCW in xz
+  std::vector<std::uint32_t> poly_first;  ///< size polygon_count() + 1
+  /// Indices into vertices, CCW in xz; convex, a corner may be straight (180 degrees).
+  std::vector<std::uint32_t> poly_vertices;
   /// Aligned with poly_vertices: the polygon across the edge from vertex k to vertex k + 1
   /// (wrapping), or kNoPoly for a boundary edge.
   std::vector<std::uint32_t> poly_neighbors;
