@@ -2,6 +2,7 @@
 #include "harness.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <iomanip>
 #include <iostream>
@@ -24,7 +25,7 @@ Summary summarize(std::vector<double> values) {
   s.median = values.size() % 2 == 1 ? values[mid] : 0.5 * (values[mid - 1] + values[mid]);
   s.mean = std::accumulate(values.begin(), values.end(), 0.0) / static_cast<double>(values.size());
   const auto p99_index =
-      static_cast<std::size_t>(0.99 * static_cast<double>(values.size() - 1) + 0.5);
+      static_cast<std::size_t>(std::llround(0.99 * static_cast<double>(values.size() - 1)));
   s.p99 = values[std::min(p99_index, values.size() - 1)];
   return s;
 }

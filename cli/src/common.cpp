@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -25,11 +26,11 @@ class ProgressBar {
     const auto now = std::chrono::steady_clock::now();
     if (std::chrono::duration<double>(now - start_).count() < 1.0) return;
     constexpr int kWidth = 30;
-    const int filled = static_cast<int>(fraction * kWidth + 0.5);
+    const int filled = static_cast<int>(std::lround(fraction * kWidth));
     std::string bar(static_cast<std::size_t>(std::clamp(filled, 0, kWidth)), '#');
     bar.resize(kWidth, ' ');
     std::fprintf(stderr, "\r%-16.*s [%s] %3d%%", static_cast<int>(stage.size()), stage.data(),
-                 bar.c_str(), static_cast<int>(fraction * 100.0 + 0.5));
+                 bar.c_str(), static_cast<int>(std::lround(fraction * 100.0)));
     shown_ = true;
   }
   ~ProgressBar() {

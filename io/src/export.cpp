@@ -95,7 +95,9 @@ std::string export_navmesh_obj(const mesh::NavMesh& m) {
     for (const std::size_t p : polys) {
       const auto poly = m.polygon(mesh::PolyId{static_cast<std::uint32_t>(p)});
       out += 'f';
-      for (auto it = poly.rbegin(); it != poly.rend(); ++it) out += ' ' + std::to_string(*it + 1);
+      // note: reversed: OBJ viewers expect faces counter-clockwise seen from above (+y), and a
+      // polygon counter-clockwise in (x, z) is clockwise seen from above.
+      for (std::size_t k = poly.size(); k-- > 0;) out += " " + std::to_string(poly[k] + 1);
       out += '\n';
     }
   }

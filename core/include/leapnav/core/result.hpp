@@ -123,8 +123,11 @@ using Status = Result<void>;
   } while (false)
 
 /// Evaluates a Result<T> expression; on error returns it, else moves the value into `lhs`.
+// note: lhs may be a declaration ("auto x"), so it cannot be parenthesised.
+// NOLINTBEGIN(bugprone-macro-parentheses)
 #define LEAPNAV_TRY_ASSIGN(lhs, expr)                                        \
   auto LEAPNAV_CONCAT(leapnav_try_result_, __LINE__) = (expr);               \
   if (!LEAPNAV_CONCAT(leapnav_try_result_, __LINE__).ok())                   \
     return std::move(LEAPNAV_CONCAT(leapnav_try_result_, __LINE__)).error(); \
   lhs = std::move(LEAPNAV_CONCAT(leapnav_try_result_, __LINE__)).value()
+// NOLINTEND(bugprone-macro-parentheses)
