@@ -6,6 +6,7 @@
 
 #ifndef LEAPNAV_SEQUENTIAL
 #include <tbb/blocked_range.h>
+#include <tbb/global_control.h>
 #include <tbb/parallel_for.h>
 #include <tbb/partitioner.h>
 #include <tbb/task_arena.h>
@@ -33,7 +34,16 @@ namespace {
 tbb::task_arena& arena_for(int threads) {
   static std::mutex mutex;
   static std::map<int, std::unique_ptr<tbb::task_arena>> arenas;
+  static std::unique_ptr<tbb::global_control> worker_limit;
+  static int worker_limit_threads = 0;
   const std::lock_guard lock(mutex);
+  // note: TBB caps its workers at the hardware thread count; a caller who asks for more threads
+  // (determinism tests run 8 on 2 cores) gets them, by raising the cap to the largest request.
+  if (threads > worker_limit_threads && threads > hardware_threads()) {
+    worker_limit = std::make_unique<tbb::global_control>(
+        tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(threads));
+    worker_limit_threads = threads;
+  }
   auto& slot = arenas[threads];
   if (!slot) slot = std::make_unique<tbb::task_arena>(threads);
   return *slot;
