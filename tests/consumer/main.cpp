@@ -1,20 +1,27 @@
 // Builds against the installed leapnav package and runs the pipeline through its public headers,
-// the way the README's "Using the library" section shows.
+// as the README's "Using the library" section shows.
 #include <cstdio>
 
 #include <leapnav/io/scenes.hpp>
 #include <leapnav/mesh/build.hpp>
+#include <leapnav/planning/query.hpp>
 
 int main() {
-  auto scene = leapnav::io::builtin_scene("demo");
+  auto scene = leapnav::io::load_scene("builtin:demo");
   auto config = leapnav::named_config("default");
-  if (!scene.ok() || !config.ok()) return 1;
+  if (!scene || !config) return 1;
   leapnav::BuildContext ctx;
   auto built = leapnav::mesh::build_navmesh(*scene, *config, ctx);
-  if (!built.ok()) {
+  if (!built) {
     std::fprintf(stderr, "consumer: %s\n", built.error().message.c_str());
     return 1;
   }
-  std::printf("consumer: %zu polygons on the demo scene\n", built->navmesh.polygon_count());
-  return built->navmesh.polygon_count() > 0 ? 0 : 1;
+  auto planner = leapnav::plan::Planner::create(built->navmesh);
+  if (!planner) return 1;
+  leapnav::plan::NavQuery query(*planner);
+  auto path = query.find_path({2.2F, 0.1F, 32.5F}, {32.0F, 0.1F, 18.0F});
+  if (!path || path->status != leapnav::plan::PathStatus::Found) return 1;
+  std::printf("consumer: %zu polygons, a path of %.2f m through %zu corners\n",
+              built->navmesh.polygon_count(), path->length, path->points.size());
+  return 0;
 }
