@@ -1,7 +1,9 @@
 // .lnav reader and writer (layout in navmesh_file.hpp). Decoding checks, in order: header (size,
 // magic, version, declared size), checksum, each chunk's framing and exact payload size (counts are
 // bounded by the bytes that carry them before anything is allocated), cross-chunk consistency,
-// indices and values, and finally mesh::validate.
+// indices and values, and finally mesh::validate; then the jump link chunks, if any: values,
+// indices and order against the navmesh, CSR groups rebuilt with jump::index_links, and
+// jump::validate.
 #include "leapnav/io/navmesh_file.hpp"
 
 #include <bit>
@@ -9,9 +11,11 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
+#include <tuple>
 
 #include "leapnav/core/hash.hpp"
 #include "leapnav/io/obj.hpp"
@@ -36,8 +40,17 @@ constexpr std::uint32_t kTagPolygons = navmesh_chunk_tag("POLY");
 constexpr std::uint32_t kTagHeights = navmesh_chunk_tag("HGHT");
 constexpr std::uint32_t kTagSpans = navmesh_chunk_tag("SPAN");
 constexpr std::uint32_t kTagEnd = navmesh_chunk_tag("END ");
+constexpr std::uint32_t kTagJumpConfigs = navmesh_chunk_tag("jcfg");
+constexpr std::uint32_t kTagJumpLinks = navmesh_chunk_tag("jlnk");
 constexpr std::array<std::uint32_t, 6> kRequired = {kTagConfig,   kTagGrid,    kTagVertices,
                                                     kTagPolygons, kTagHeights, kTagSpans};
+constexpr std::array<std::uint32_t, 2> kOptional = {kTagJumpConfigs, kTagJumpLinks};
+
+/// Most jump configurations (links store the index in 16 bits).
+constexpr std::uint64_t kMaxJumpConfigs = 65535;
+/// Bytes per stored jump configuration and link.
+constexpr std::uint64_t kJumpConfigBytes = 12;
+constexpr std::uint64_t kJumpLinkBytes = 46;
 
 /// Longest configuration name accepted [units: bytes].
 constexpr std::uint32_t kMaxNameLength = 4096;
@@ -180,13 +193,17 @@ class Decoder {
  public:
   explicit Decoder(std::string_view source) : source_(source) {}
 
-  Result<NavMesh> run(std::span<const std::byte> data) {
+  Result<NavFile> run(std::span<const std::byte> data) {
     LEAPNAV_TRY(check_header(data));
     LEAPNAV_TRY(read_chunks(data));
     LEAPNAV_TRY(check_contents());
     if (Status valid = mesh::validate(nav_); !valid.ok())
       return corrupt("invalid navmesh: " + valid.error().message);
-    return std::move(nav_);
+    LEAPNAV_TRY(check_links());
+    NavFile file;
+    file.navmesh = std::move(nav_);
+    if (seen_optional_[0]) file.links = std::move(links_);
+    return file;
   }
 
  private:
@@ -254,6 +271,16 @@ class Decoder {
         break;
       }
       ByteReader payload(r.take(static_cast<std::size_t>(size)));
+      const auto optional = std::find(kOptional.begin(), kOptional.end(), tag);
+      if (optional != kOptional.end()) {
+        const auto slot = static_cast<std::size_t>(optional - kOptional.begin());
+        if (seen_optional_[slot]) return in_chunk(tag, "appears twice");
+        seen_optional_[slot] = true;
+        LEAPNAV_TRY(tag == kTagJumpConfigs ? read_jump_configs(payload) : read_jump_links(payload));
+        if (payload.remaining() != 0)
+          return in_chunk(tag, std::to_string(payload.remaining()) + " unexpected trailing bytes");
+        continue;
+      }
       const auto known = std::find(kRequired.begin(), kRequired.end(), tag);
       if (known == kRequired.end()) {
         if (critical_tag(tag))
@@ -272,6 +299,9 @@ class Decoder {
     }
     for (std::size_t i = 0; i < kRequired.size(); ++i)
       if (!seen_[i]) return corrupt("missing chunk '" + tag_name(kRequired[i]) + "'");
+    if (seen_optional_[0] != seen_optional_[1])
+      return corrupt(std::string("chunk '") + (seen_optional_[0] ? "jcfg" : "jlnk") +
+                     "' without chunk '" + (seen_optional_[0] ? "jlnk" : "jcfg") + "'");
     return {};
   }
 
@@ -399,6 +429,84 @@ class Decoder {
     return {};
   }
 
+  Status read_jump_configs(ByteReader& r) {
+    std::uint64_t count = 0;
+    if (!r.u64(count)) return in_chunk(kTagJumpConfigs, "too short");
+    if (count > r.remaining() / kJumpConfigBytes || count * kJumpConfigBytes != r.remaining())
+      return in_chunk(kTagJumpConfigs, std::to_string(count) + " configurations do not fit its " +
+                                           std::to_string(r.remaining()) + " bytes");
+    if (count > kMaxJumpConfigs)
+      return in_chunk(kTagJumpConfigs, std::to_string(count) + " configurations (at most " +
+                                           std::to_string(kMaxJumpConfigs) + ")");
+    if (!read_array(r, count, links_.configs, [](ByteReader& b, jump::JumpConfig& c) {
+          return b.f32(c.height) && b.f32(c.distance) && b.f32(c.max_fall);
+        }))
+      return in_chunk(kTagJumpConfigs, "too short");
+    return {};
+  }
+
+  Status read_jump_links(ByteReader& r) {
+    std::uint64_t count = 0;
+    if (!r.u64(count)) return in_chunk(kTagJumpLinks, "too short");
+    if (count > r.remaining() / kJumpLinkBytes || count * kJumpLinkBytes != r.remaining())
+      return in_chunk(kTagJumpLinks, std::to_string(count) + " links do not fit its " +
+                                         std::to_string(r.remaining()) + " bytes");
+    if (count >= std::numeric_limits<std::uint32_t>::max())
+      return in_chunk(kTagJumpLinks, std::to_string(count) + " links (group offsets are 32-bit)");
+    if (!read_array(r, count, links_.links, [](ByteReader& b, jump::JumpLink& l) {
+          return b.vec3(l.start) && b.vec3(l.land_a) && b.vec3(l.land_b) && b.u16(l.config) &&
+                 b.u32(l.start_poly) && b.u32(l.land_poly);
+        }))
+      return in_chunk(kTagJumpLinks, "too short");
+    return {};
+  }
+
+  /// The link chunks against the (valid) navmesh: values, indices and order, then the CSR
+  /// groups and jump::validate.
+  Status check_links() {
+    if (!seen_optional_[0]) return {};
+    for (std::size_t c = 0; c < links_.configs.size(); ++c) {
+      const jump::JumpConfig& config = links_.configs[c];
+      if (!std::isfinite(config.height) || !std::isfinite(config.distance) ||
+          !std::isfinite(config.max_fall))
+        return error(ErrorCode::NonFinite,
+                     "jump configuration " + std::to_string(c) + " is not finite");
+      if (Status valid = jump::validate(config); !valid.ok())
+        return in_chunk(kTagJumpConfigs,
+                        "configuration " + std::to_string(c) + ": " + valid.error().message);
+    }
+    const std::size_t polys = nav_.polygon_count();
+    const auto key = [](const jump::JumpLink& l) {
+      return std::make_tuple(l.start_poly, l.land_poly, l.config);
+    };
+    for (std::size_t k = 0; k < links_.links.size(); ++k) {
+      const jump::JumpLink& l = links_.links[k];
+      const std::string link = "jump link " + std::to_string(k);
+      if (!is_finite(l.start) || !is_finite(l.land_a) || !is_finite(l.land_b))
+        return error(ErrorCode::NonFinite, link + " is not finite");
+      if (l.config >= links_.configs.size())
+        return error(ErrorCode::IndexOutOfRange,
+                     link + " uses configuration " + std::to_string(l.config) + " (" +
+                         std::to_string(links_.configs.size()) + " configurations)");
+      for (const std::uint32_t p : {l.start_poly, l.land_poly})
+        if (p >= polys)
+          return error(ErrorCode::IndexOutOfRange, link + " names polygon " + std::to_string(p) +
+                                                       " (" + std::to_string(polys) + " polygons)");
+      if (l.start_poly == l.land_poly)
+        return in_chunk(kTagJumpLinks,
+                        link + " lands in its start polygon " + std::to_string(l.start_poly));
+      if (k > 0 && key(l) < key(links_.links[k - 1]))
+        return in_chunk(kTagJumpLinks,
+                        link +
+                            " is out of order (links are sorted by start polygon, land "
+                            "polygon, configuration)");
+    }
+    jump::index_links(links_, polys);
+    if (Status valid = jump::validate(links_, nav_); !valid.ok())
+      return corrupt("invalid jump links: " + valid.error().message);
+    return {};
+  }
+
   /// Cross-chunk consistency, indices and values: everything mesh::validate relies on to index
   /// safely, so that it can only fail with a message, never read out of bounds.
   Status check_contents() const {
@@ -488,11 +596,45 @@ class Decoder {
   std::string_view source_;
   NavMesh nav_;
   std::array<bool, kRequired.size()> seen_{};
+  std::array<bool, kOptional.size()> seen_optional_{};
+  jump::JumpLinkSet links_;
 };
 
-}  // namespace
+Status write_file(const std::vector<std::byte>& bytes, const std::filesystem::path& path) {
+  const std::filesystem::path temp = path.string() + ".tmp";
+  {
+    const std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(temp.c_str(), "wb"),
+                                                               &std::fclose);
+    if (!file)
+      return make_error(ErrorCode::IoError, path.string() + ": cannot write (" +
+                                                std::string(std::strerror(errno)) + ")");
+    if (std::fwrite(bytes.data(), 1, bytes.size(), file.get()) != bytes.size() ||
+        std::fflush(file.get()) != 0) {
+      std::error_code ignored;
+      std::filesystem::remove(temp, ignored);
+      return make_error(ErrorCode::IoError, path.string() + ": write failed (" +
+                                                std::string(std::strerror(errno)) + ")");
+    }
+  }
+  std::error_code ec;
+  std::filesystem::rename(temp, path, ec);
+  if (ec) {
+    std::error_code ignored;
+    std::filesystem::remove(temp, ignored);
+    return make_error(ErrorCode::IoError, path.string() + ": cannot write (" + ec.message() + ")");
+  }
+  return {};
+}
 
-std::vector<std::byte> encode_navmesh(const NavMesh& m) {
+Status check_savable(const NavMesh& navmesh, const std::filesystem::path& path) {
+  if (Status valid = mesh::validate(navmesh); !valid.ok())
+    return make_error(
+        ErrorCode::Internal,
+        path.string() + ": refusing to save an invalid navmesh: " + valid.error().message);
+  return {};
+}
+
+std::vector<std::byte> encode(const NavMesh& m, const jump::JumpLinkSet* links) {
   ByteWriter w;
   w.text(std::string_view(kMagic.data(), kMagic.size()));
   w.u32(kNavmeshFormatVersion);
@@ -561,6 +703,29 @@ std::vector<std::byte> encode_navmesh(const NavMesh& m) {
   for (const std::uint32_t v : m.span_poly) w.u32(v);
   w.end_chunk(at);
 
+  if (links != nullptr) {
+    at = w.begin_chunk(kTagJumpConfigs);
+    w.u64(links->configs.size());
+    for (const jump::JumpConfig& jc : links->configs) {
+      w.f32(jc.height);
+      w.f32(jc.distance);
+      w.f32(jc.max_fall);
+    }
+    w.end_chunk(at);
+
+    at = w.begin_chunk(kTagJumpLinks);
+    w.u64(links->links.size());
+    for (const jump::JumpLink& l : links->links) {
+      w.vec3(l.start);
+      w.vec3(l.land_a);
+      w.vec3(l.land_b);
+      w.u16(l.config);
+      w.u32(l.start_poly);
+      w.u32(l.land_poly);
+    }
+    w.end_chunk(at);
+  }
+
   at = w.begin_chunk(kTagEnd);
   w.end_chunk(at);
   std::vector<std::byte>& bytes = w.bytes();
@@ -571,45 +736,56 @@ std::vector<std::byte> encode_navmesh(const NavMesh& m) {
   return std::move(w.bytes());
 }
 
-Result<NavMesh> decode_navmesh(std::span<const std::byte> data, std::string_view source) {
+}  // namespace
+
+std::vector<std::byte> encode_navmesh(const NavMesh& navmesh) {
+  return encode(navmesh, nullptr);
+}
+
+std::vector<std::byte> encode_nav_file(const NavFile& file) {
+  return encode(file.navmesh, file.links ? &*file.links : nullptr);
+}
+
+Result<NavFile> decode_nav_file(std::span<const std::byte> data, std::string_view source) {
   return Decoder(source).run(data);
 }
 
+Result<NavMesh> decode_navmesh(std::span<const std::byte> data, std::string_view source) {
+  LEAPNAV_TRY_ASSIGN(NavFile file, Decoder(source).run(data));
+  return std::move(file.navmesh);
+}
+
 Status save_navmesh(const NavMesh& navmesh, const std::filesystem::path& path) {
-  if (Status valid = mesh::validate(navmesh); !valid.ok())
-    return make_error(
-        ErrorCode::Internal,
-        path.string() + ": refusing to save an invalid navmesh: " + valid.error().message);
-  const std::vector<std::byte> bytes = encode_navmesh(navmesh);
-  const std::filesystem::path temp = path.string() + ".tmp";
-  {
-    const std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(temp.c_str(), "wb"),
-                                                               &std::fclose);
-    if (!file)
-      return make_error(ErrorCode::IoError, path.string() + ": cannot write (" +
-                                                std::string(std::strerror(errno)) + ")");
-    if (std::fwrite(bytes.data(), 1, bytes.size(), file.get()) != bytes.size() ||
-        std::fflush(file.get()) != 0) {
-      std::error_code ignored;
-      std::filesystem::remove(temp, ignored);
-      return make_error(ErrorCode::IoError, path.string() + ": write failed (" +
-                                                std::string(std::strerror(errno)) + ")");
-    }
+  LEAPNAV_TRY(check_savable(navmesh, path));
+  return write_file(encode_navmesh(navmesh), path);
+}
+
+Status save_nav_file(const NavFile& file, const std::filesystem::path& path) {
+  LEAPNAV_TRY(check_savable(file.navmesh, path));
+  if (file.links) {
+    if (file.links->configs.size() > kMaxJumpConfigs)
+      return make_error(ErrorCode::Internal, path.string() + ": refusing to save " +
+                                                 std::to_string(file.links->configs.size()) +
+                                                 " jump configurations (at most " +
+                                                 std::to_string(kMaxJumpConfigs) + ")");
+    if (Status valid = jump::validate(*file.links, file.navmesh); !valid.ok())
+      return make_error(
+          ErrorCode::Internal,
+          path.string() + ": refusing to save invalid jump links: " + valid.error().message);
   }
-  std::error_code ec;
-  std::filesystem::rename(temp, path, ec);
-  if (ec) {
-    std::error_code ignored;
-    std::filesystem::remove(temp, ignored);
-    return make_error(ErrorCode::IoError, path.string() + ": cannot write (" + ec.message() + ")");
-  }
-  return {};
+  return write_file(encode_nav_file(file), path);
 }
 
 Result<NavMesh> load_navmesh(const std::filesystem::path& path) {
   LEAPNAV_TRY_ASSIGN(const std::string data, read_file(path));
   return decode_navmesh(std::as_bytes(std::span<const char>(data.data(), data.size())),
                         path.string());
+}
+
+Result<NavFile> load_nav_file(const std::filesystem::path& path) {
+  LEAPNAV_TRY_ASSIGN(const std::string data, read_file(path));
+  return decode_nav_file(std::as_bytes(std::span<const char>(data.data(), data.size())),
+                         path.string());
 }
 
 }  // namespace leapnav::io

@@ -1,5 +1,6 @@
 // .lnav navmesh files: exact round trips, one test per corruption with its specific error, and a
-// seeded loop of flipped bytes and truncations that must always error and never crash.
+// seeded loop of flipped bytes and truncations that must always error and never crash; the same
+// for files that carry jump links.
 #include <doctest/doctest.h>
 
 #include <cstring>
@@ -7,6 +8,7 @@
 #include <fstream>
 #include <random>
 
+#include "io/links_fixture.hpp"
 #include "io/navmesh_fixture.hpp"
 #include "leapnav/core/context.hpp"
 #include "leapnav/core/hash.hpp"
@@ -27,6 +29,9 @@ std::uint64_t get_u64(const Bytes& b, std::size_t at) {
 }
 void put_u64(Bytes& b, std::size_t at, std::uint64_t v) {
   for (std::size_t i = 0; i < 8; ++i) b[at + i] = static_cast<std::byte>((v >> (8 * i)) & 0xFF);
+}
+void put_u16(Bytes& b, std::size_t at, std::uint16_t v) {
+  for (std::size_t i = 0; i < 2; ++i) b[at + i] = static_cast<std::byte>((v >> (8 * i)) & 0xFF);
 }
 void put_u32(Bytes& b, std::size_t at, std::uint32_t v) {
   for (std::size_t i = 0; i < 4; ++i) b[at + i] = static_cast<std::byte>((v >> (8 * i)) & 0xFF);
@@ -66,6 +71,60 @@ void check_error(const Bytes& b, ErrorCode code, std::string_view message) {
   REQUIRE_FALSE(result.ok());
   CHECK(to_string(result.error().code) == to_string(code));
   CHECK(result.error().message == message);
+  const auto file = decode_nav_file(b, "x.lnav");
+  REQUIRE_FALSE(file.ok());
+  CHECK(file.error().message == result.error().message);
+}
+
+/// Removes chunk `tag` (header and payload).
+void erase_chunk(Bytes& b, std::string_view tag) {
+  const std::size_t at = payload_of(b, tag) - 12;
+  const std::size_t end = at + 12 + get_u64(b, at + 4);
+  b.erase(b.begin() + static_cast<std::ptrdiff_t>(at),
+          b.begin() + static_cast<std::ptrdiff_t>(end));
+  reseal(b);
+}
+
+NavFile small_file() {
+  return NavFile{test::small_navmesh(), test::small_links()};
+}
+
+/// Offset of link k's byte `field` in the "jlnk" payload (0 start, 12 land_a, 24 land_b,
+/// 36 config, 38 start_poly, 42 land_poly).
+std::size_t link_at(const Bytes& b, std::size_t k, std::size_t field) {
+  return payload_of(b, "jlnk") + 8 + 46 * k + field;
+}
+
+/// The decoded file passes every validator (the property that resealed mutations must keep).
+void check_valid(const NavFile& file) {
+  CHECK(mesh::validate(file.navmesh).ok());
+  if (file.links) CHECK(jump::validate(*file.links, file.navmesh).ok());
+}
+
+/// Every truncation errors; seeded bit flips error, and still never crash or produce an
+/// invalid result once resealed. Returns how many resealed mutations decoded.
+int mutate(const Bytes& good, std::size_t lo, std::size_t hi, unsigned seed, int iterations) {
+  std::mt19937 rng(seed);
+  std::uniform_int_distribution<std::size_t> where(lo, hi - 1);
+  std::uniform_int_distribution<int> bit(0, 7);
+  int resealed_ok = 0;
+  for (int iter = 0; iter < iterations; ++iter) {
+    Bytes b = good;
+    const int flips = 1 + iter % 4;
+    for (int f = 0; f < flips; ++f) b[where(rng)] ^= static_cast<std::byte>(1 << bit(rng));
+    if (b == good) continue;
+    CHECK_FALSE(decode_nav_file(b).ok());
+    reseal(b);
+    const auto result = decode_nav_file(b);
+    if (result.ok()) {
+      ++resealed_ok;
+      check_valid(*result);
+      CHECK(decode_navmesh(b).ok());
+    } else {
+      CHECK_FALSE(decode_navmesh(b).ok());
+    }
+  }
+  return resealed_ok;
 }
 
 }  // namespace
@@ -317,5 +376,222 @@ TEST_SUITE("io.navmesh_file") {
       }
     }
     MESSAGE("resealed mutations that still decode to a valid navmesh: " << resealed_ok);
+  }
+
+  TEST_CASE("a navmesh with jump links round-trips with identical content hashes") {
+    const NavFile file = small_file();
+    REQUIRE(jump::validate(*file.links, file.navmesh).ok());
+    const Bytes bytes = encode_nav_file(file);
+    const auto back = decode_nav_file(bytes, "x.lnav");
+    REQUIRE(back.ok());
+    check_valid(*back);
+    REQUIRE(back->links.has_value());
+    CHECK(jump::content_hash(*back->links) == jump::content_hash(*file.links));
+    CHECK(back->links->links == file.links->links);  // same order: a link's index is its id
+    CHECK(back->links->configs == file.links->configs);
+    CHECK(back->links->group_first == file.links->group_first);
+    CHECK(mesh::content_hash(back->navmesh) == mesh::content_hash(file.navmesh));
+    CHECK(encode_nav_file(*back) == bytes);
+    // 2 link chunks: 12 + 8 + 2 * 12 and 12 + 8 + 4 * 46 bytes
+    CHECK(bytes.size() == encode_navmesh(file.navmesh).size() + 44 + 204);
+
+    const auto navmesh_only = decode_navmesh(bytes, "x.lnav");
+    REQUIRE(navmesh_only.ok());
+    CHECK(mesh::content_hash(*navmesh_only) == mesh::content_hash(file.navmesh));
+  }
+
+  TEST_CASE("without links the file is the plain navmesh file, and an empty link set stays") {
+    const mesh::NavMesh m = test::small_navmesh();
+    const Bytes plain = encode_nav_file(NavFile{m, std::nullopt});
+    CHECK(plain == encode_navmesh(m));
+    const auto back = decode_nav_file(plain);
+    REQUIRE(back.ok());
+    CHECK_FALSE(back->links.has_value());
+
+    jump::JumpLinkSet empty;
+    empty.configs = {jump::kJumpC3};
+    jump::index_links(empty, m.polygon_count());
+    const auto with_empty = decode_nav_file(encode_nav_file(NavFile{m, empty}));
+    REQUIRE(with_empty.ok());
+    REQUIRE(with_empty->links.has_value());
+    CHECK(with_empty->links->links.empty());
+    CHECK(with_empty->links->configs == empty.configs);
+    CHECK(jump::content_hash(*with_empty->links) == jump::content_hash(empty));
+    check_valid(*with_empty);
+  }
+
+  TEST_CASE("a reader that does not know the link chunks skips them (they are optional)") {
+    Bytes renamed = encode_nav_file(small_file());
+    renamed[payload_of(renamed, "jcfg") - 12] = std::byte{'x'};
+    renamed[payload_of(renamed, "jlnk") - 12] = std::byte{'x'};
+    reseal(renamed);
+    const auto back = decode_nav_file(renamed, "x.lnav");
+    REQUIRE(back.ok());
+    CHECK_FALSE(back->links.has_value());
+    CHECK(mesh::content_hash(back->navmesh) == mesh::content_hash(test::small_navmesh()));
+  }
+
+  TEST_CASE("the demo navmesh with generated links saves and loads with identical hashes") {
+    const auto& demo = test::demo_file();
+    REQUIRE_MESSAGE(demo.ok(), (demo.ok() ? "" : demo.error().message));
+    REQUIRE(demo->links.has_value());
+    REQUIRE(jump::validate(*demo->links, demo->navmesh).ok());
+    CHECK(demo->links->links.size() > 10);
+    MESSAGE("demo: " << demo->navmesh.polygon_count() << " polygons, " << demo->links->links.size()
+                     << " links");
+    const std::filesystem::path path =
+        std::filesystem::temp_directory_path() / "leapnav_demo_links.lnav";
+    REQUIRE(save_nav_file(*demo, path).ok());
+    CHECK_FALSE(std::filesystem::exists(path.string() + ".tmp"));
+    const auto back = load_nav_file(path);
+    const auto navmesh_only = load_navmesh(path);
+    std::filesystem::remove(path);
+    REQUIRE(back.ok());
+    check_valid(*back);
+    REQUIRE(back->links.has_value());
+    CHECK(jump::content_hash(*back->links) == jump::content_hash(*demo->links));
+    CHECK(back->links->links == demo->links->links);
+    CHECK(mesh::content_hash(back->navmesh) == mesh::content_hash(demo->navmesh));
+    REQUIRE(navmesh_only.ok());
+    CHECK(mesh::content_hash(*navmesh_only) == mesh::content_hash(demo->navmesh));
+  }
+
+  TEST_CASE("save_nav_file refuses invalid links; load_nav_file reports missing files") {
+    NavFile bad = small_file();
+    bad.links->links[0].land_poly = 9;
+    const auto path = std::filesystem::temp_directory_path() / "leapnav_bad_links.lnav";
+    const auto refused = save_nav_file(bad, path);
+    REQUIRE_FALSE(refused.ok());
+    CHECK(refused.error().code == ErrorCode::Internal);
+    CHECK(refused.error().message.find("refusing to save invalid jump links") != std::string::npos);
+    CHECK_FALSE(std::filesystem::exists(path));
+    const auto missing = load_nav_file("/nonexistent/a.lnav");
+    REQUIRE_FALSE(missing.ok());
+    CHECK(missing.error().code == ErrorCode::IoError);
+  }
+
+  TEST_CASE("damaged link chunks under a valid checksum give specific errors") {
+    const Bytes good = encode_nav_file(small_file());
+
+    Bytes lone = good;
+    erase_chunk(lone, "jlnk");
+    check_error(lone, ErrorCode::CorruptFile, "x.lnav: chunk 'jcfg' without chunk 'jlnk'");
+    Bytes lone_links = good;
+    erase_chunk(lone_links, "jcfg");
+    check_error(lone_links, ErrorCode::CorruptFile, "x.lnav: chunk 'jlnk' without chunk 'jcfg'");
+
+    Bytes absurd = good;
+    put_u64(absurd, payload_of(absurd, "jlnk"), std::uint64_t{1} << 60);
+    reseal(absurd);
+    check_error(absurd, ErrorCode::CorruptFile,
+                "x.lnav: chunk 'jlnk': 1152921504606846976 links do not fit its 184 bytes");
+    Bytes off_by_one = good;
+    put_u64(off_by_one, payload_of(off_by_one, "jlnk"), 5);
+    reseal(off_by_one);
+    check_error(off_by_one, ErrorCode::CorruptFile,
+                "x.lnav: chunk 'jlnk': 5 links do not fit its 184 bytes");
+    Bytes configs = good;
+    put_u64(configs, payload_of(configs, "jcfg"), ~std::uint64_t{0});
+    reseal(configs);
+    check_error(
+        configs, ErrorCode::CorruptFile,
+        "x.lnav: chunk 'jcfg': 18446744073709551615 configurations do not fit its 24 bytes");
+
+    Bytes many = encode_navmesh(test::small_navmesh());
+    insert_chunk(many, "jcfg", 8 + 65536 * 12);
+    put_u64(many, payload_of(many, "jcfg"), 65536);
+    reseal(many);
+    check_error(many, ErrorCode::CorruptFile,
+                "x.lnav: chunk 'jcfg': 65536 configurations (at most 65535)");
+
+    Bytes twice = good;
+    insert_chunk(twice, "jcfg", 8);
+    put_u64(twice, payload_of(twice, "END ") - 12 - 8, 0);  // the inserted chunk's count
+    reseal(twice);
+    check_error(twice, ErrorCode::CorruptFile, "x.lnav: chunk 'jcfg': appears twice");
+
+    Bytes nan_config = good;
+    put_u32(nan_config, payload_of(nan_config, "jcfg") + 8 + 12 + 4, 0x7FC00000U);  // C2 distance
+    reseal(nan_config);
+    check_error(nan_config, ErrorCode::NonFinite, "x.lnav: jump configuration 1 is not finite");
+
+    Bytes negative = good;
+    put_u32(negative, payload_of(negative, "jcfg") + 8, 0xBF800000U);  // C1 height -1
+    reseal(negative);
+    const auto invalid_config = decode_nav_file(negative, "x.lnav");
+    REQUIRE_FALSE(invalid_config.ok());
+    CHECK(invalid_config.error().code == ErrorCode::CorruptFile);
+    CHECK(invalid_config.error().message.rfind("x.lnav: chunk 'jcfg': configuration 0: ", 0) == 0);
+
+    Bytes nan_point = good;
+    put_u32(nan_point, link_at(nan_point, 2, 24 + 8), 0x7F800000U);  // link 2 land_b z = inf
+    reseal(nan_point);
+    check_error(nan_point, ErrorCode::NonFinite, "x.lnav: jump link 2 is not finite");
+
+    Bytes config_index = good;
+    put_u16(config_index, link_at(config_index, 0, 36), 7);
+    reseal(config_index);
+    check_error(config_index, ErrorCode::IndexOutOfRange,
+                "x.lnav: jump link 0 uses configuration 7 (2 configurations)");
+
+    Bytes poly = good;
+    put_u32(poly, link_at(poly, 3, 42), 3);
+    reseal(poly);
+    check_error(poly, ErrorCode::IndexOutOfRange,
+                "x.lnav: jump link 3 names polygon 3 (3 polygons)");
+
+    Bytes far = good;
+    put_u32(far, link_at(far, 0, 38), 0xFFFFFFFFU);
+    reseal(far);
+    check_error(far, ErrorCode::IndexOutOfRange,
+                "x.lnav: jump link 0 names polygon 4294967295 (3 polygons)");
+
+    Bytes self = good;
+    put_u32(self, link_at(self, 2, 42), 1);
+    reseal(self);
+    check_error(self, ErrorCode::CorruptFile,
+                "x.lnav: chunk 'jlnk': jump link 2 lands in its start polygon 1");
+
+    Bytes order = good;
+    put_u32(order, link_at(order, 0, 38), 1);  // link 0 becomes 1 -> 2, after link 1 (0 -> 2)
+    reseal(order);
+    check_error(order, ErrorCode::CorruptFile,
+                "x.lnav: chunk 'jlnk': jump link 1 is out of order (links are sorted by start "
+                "polygon, land polygon, configuration)");
+
+    Bytes trailing = good;
+    put_u64(trailing, payload_of(trailing, "jlnk") - 8, 8 + 4 * 46 + 3);
+    trailing.insert(trailing.begin() + static_cast<std::ptrdiff_t>(link_at(trailing, 4, 0)), 3,
+                    std::byte{0});
+    reseal(trailing);
+    check_error(trailing, ErrorCode::CorruptFile,
+                "x.lnav: chunk 'jlnk': 4 links do not fit its 187 bytes");
+
+    mesh::NavMesh empty;
+    empty.config = *named_config("thesis");
+    empty.grid = test::small_navmesh().grid;
+    const Bytes no_polys = encode_nav_file(NavFile{empty, test::small_links()});
+    const auto empty_mesh = decode_nav_file(no_polys, "x.lnav");
+    REQUIRE_FALSE(empty_mesh.ok());
+    CHECK(empty_mesh.error().code == ErrorCode::IndexOutOfRange);
+    CHECK(empty_mesh.error().message == "x.lnav: jump link 0 names polygon 0 (0 polygons)");
+  }
+
+  TEST_CASE("flipped bytes and truncations of files with links never crash (seeded)") {
+    const Bytes good = encode_nav_file(small_file());
+    for (std::size_t n = 0; n < good.size(); ++n)
+      CHECK_FALSE(
+          decode_nav_file(Bytes(good.begin(), good.begin() + static_cast<std::ptrdiff_t>(n))).ok());
+    const std::size_t links_from = payload_of(good, "jcfg") - 12;
+    const int anywhere = mutate(good, 0, good.size(), 11, 2000);
+    const int in_links = mutate(good, links_from, good.size() - 8, 13, 3000);
+    MESSAGE("resealed mutations that still decode: " << anywhere << " anywhere, " << in_links
+                                                     << " in the link chunks");
+
+    const auto& demo = test::demo_file();
+    REQUIRE(demo.ok());
+    const Bytes big = encode_nav_file(*demo);
+    const int demo_ok = mutate(big, payload_of(big, "jcfg") - 12, big.size() - 8, 17, 40);
+    MESSAGE("demo file: resealed mutations in the link chunks that still decode: " << demo_ok);
   }
 }

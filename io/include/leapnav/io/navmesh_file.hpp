@@ -25,18 +25,33 @@
 //   "HGHT" u64 H (0 or P), u64 S, H x (i32 x0, i32 z0, u16 width, u16 depth, u32 first),
 //          S x f32 samples (NaN allowed)
 //   "SPAN" u64 C (0, or grid columns + 1), u64 N, C x u32 column_first, N x u16 y, N x u32 poly
-// A later feature (jump links) adds its own chunk, e.g. "JUMP" (critical, with a version bump) or
-// "jump" (optional); a payload's layout never changes within one format version.
+// Optional chunks (version 1), written only for a file that carries a jump link set, both or
+// neither:
+//   "jcfg" u64 C (C <= 65535), C x (f32 height, distance, max_fall)      jump::JumpLinkSet::configs
+//   "jlnk" u64 L (L < 2^32), L x (f32 start x y z, land_a x y z, land_b x y z, u16 config,
+//          u32 start_poly, u32 land_poly), sorted by (start_poly, land_poly, config); a link's
+//          position is its id, so the reader refuses unsorted links instead of re-sorting them.
+//          The CSR group arrays are rebuilt on load (jump::index_links); stats are not stored.
+// note: the link chunks are optional on purpose. The navmesh chunks alone describe a complete,
+// valid walkable surface and links only add movement on top of it, so a reader that predates
+// links (and skips them) still plans correct, walk-only paths and can render or export the mesh;
+// a critical tag would make every such tool refuse the whole file. The cost is that such a
+// reader drops the links without saying so. A reader that knows the chunks never drops them: a
+// damaged link chunk fails the whole file (load_navmesh included), and load_nav_file reports
+// whether links are present. Should links ever change what the navmesh means on its own, they
+// need a critical chunk instead. A payload's layout never changes within one format version.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <span>
 #include <string_view>
 #include <vector>
 
 #include "leapnav/core/result.hpp"
+#include "leapnav/jumplinks/jump_links.hpp"
 #include "leapnav/mesh/navmesh.hpp"
 
 namespace leapnav::io {
@@ -60,7 +75,8 @@ inline constexpr std::uint32_t kNavmeshFormatVersion = 1;
 /// CorruptFile (truncated, wrong magic, size or checksum mismatch, malformed or duplicate or
 /// missing chunk, counts that do not match their payload, an inconsistent or invalid navmesh),
 /// UnsupportedVersion (a newer format version, or an unknown critical chunk), IndexOutOfRange (an
-/// index that refers to nothing), NonFinite (a NaN or infinite coordinate). Never asserts, never
+/// index that refers to nothing), NonFinite (a NaN or infinite coordinate). Jump link chunks,
+/// when present, are checked as by decode_nav_file and then dropped. Never asserts, never
 /// allocates more than a small multiple of data.size().
 [[nodiscard]] Result<mesh::NavMesh> decode_navmesh(std::span<const std::byte> data,
                                                    std::string_view source = "navmesh");
@@ -70,6 +86,37 @@ inline constexpr std::uint32_t kNavmeshFormatVersion = 1;
 [[nodiscard]] Status save_navmesh(const mesh::NavMesh& navmesh, const std::filesystem::path& path);
 
 /// Reads and decodes a .lnav file: IoError when it cannot be read, else decode_navmesh's errors.
+/// A file that carries jump links loads too (its link chunks are checked, then dropped).
 [[nodiscard]] Result<mesh::NavMesh> load_navmesh(const std::filesystem::path& path);
+
+/// The contents of a .lnav file: a navmesh and, when the file carries one, its jump link set.
+struct NavFile {
+  mesh::NavMesh navmesh;
+  /// Links over navmesh's polygons (jump::validate(*links, navmesh) holds). Loaded sets have
+  /// zero stats (they are not stored) and the same jump::content_hash as the saved set.
+  std::optional<jump::JumpLinkSet> links;
+};
+
+/// The file as .lnav bytes; without links, the same bytes as encode_navmesh(file.navmesh). The
+/// navmesh and links should pass their validate (save_nav_file checks).
+[[nodiscard]] std::vector<std::byte> encode_nav_file(const NavFile& file);
+
+/// Decodes .lnav bytes with or without jump links; `source` names them in messages. Errors as
+/// decode_navmesh, and for the link chunks: CorruptFile (one of "jcfg" / "jlnk" without the
+/// other, counts that do not match the payload, more than 65535 configurations, an invalid
+/// configuration, a link landing in its start polygon, links out of order), NonFinite (a NaN or
+/// infinite configuration value or link point), IndexOutOfRange (a link's polygon or
+/// configuration that does not exist). Never asserts, never allocates more than a small
+/// multiple of data.size() (plus the polygon-indexed group offsets of the links).
+[[nodiscard]] Result<NavFile> decode_nav_file(std::span<const std::byte> data,
+                                              std::string_view source = "navmesh");
+
+/// Validates (mesh::validate, and jump::validate when links are present) and writes the file
+/// to `path` through a temporary file renamed into place. Internal when either fails validation
+/// or there are more than 65535 jump configurations; IoError when the file cannot be written.
+[[nodiscard]] Status save_nav_file(const NavFile& file, const std::filesystem::path& path);
+
+/// Reads and decodes a .lnav file: IoError when it cannot be read, else decode_nav_file's errors.
+[[nodiscard]] Result<NavFile> load_nav_file(const std::filesystem::path& path);
 
 }  // namespace leapnav::io
