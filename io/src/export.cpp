@@ -32,9 +32,19 @@ void append_float(std::string& out, float value) {
   out.append(buffer, ec == std::errc() ? end : buffer);
 }
 
+void append_vertex(std::string& out, Vec3 v) {
+  out += "v ";
+  append_float(out, v.x);
+  out += ' ';
+  append_float(out, v.y);
+  out += ' ';
+  append_float(out, v.z);
+  out += '\n';
+}
+
 }  // namespace
 
-std::string export_navmesh_json(const mesh::NavMesh& m) {
+std::string export_navmesh_json(const mesh::NavMesh& m, const jump::JumpLinkSet* links) {
   Json root;
   Json vertices = Json::array();
   for (const Vec3& v : m.vertices) vertices.push_back(vec3(v));
@@ -70,22 +80,32 @@ std::string export_navmesh_json(const mesh::NavMesh& m) {
   grid["depth"] = m.grid.depth;
   grid["height"] = m.grid.height;
   root["grid"] = std::move(grid);
+  if (links != nullptr) {
+    Json out = Json::array();
+    for (const jump::JumpLink& l : links->links) {
+      Json link;
+      link["start"] = vec3(l.start);
+      link["land"] = Json::array({vec3(l.land_a), vec3(l.land_b)});
+      // note: validate guarantees the index; the fallback keeps a bad set from reading out of range
+      const jump::JumpConfig c =
+          l.config < links->configs.size() ? links->configs[l.config] : jump::JumpConfig{};
+      link["h"] = exact(c.height);
+      link["d"] = exact(c.distance);
+      link["max_fall"] = exact(c.max_fall);
+      link["start_polygon"] = l.start_poly;
+      link["land_polygon"] = l.land_poly;
+      out.push_back(std::move(link));
+    }
+    root["links"] = std::move(out);
+  }
   return root.dump() + "\n";
 }
 
-std::string export_navmesh_obj(const mesh::NavMesh& m) {
+std::string export_navmesh_obj(const mesh::NavMesh& m, const jump::JumpLinkSet* links) {
   std::string out = "# leapnav navmesh: " + std::to_string(m.vertices.size()) + " vertices, " +
                     std::to_string(m.polygon_count()) + " polygons (config " + m.config.name +
                     ")\n";
-  for (const Vec3& v : m.vertices) {
-    out += "v ";
-    append_float(out, v.x);
-    out += ' ';
-    append_float(out, v.y);
-    out += ' ';
-    append_float(out, v.z);
-    out += '\n';
-  }
+  for (const Vec3& v : m.vertices) append_vertex(out, v);
   // group faces per region, regions ascending, polygons in index order within a region
   std::map<std::uint16_t, std::vector<std::size_t>> by_region;
   for (std::size_t p = 0; p < m.polygon_count(); ++p)
@@ -99,6 +119,22 @@ std::string export_navmesh_obj(const mesh::NavMesh& m) {
       // polygon counter-clockwise in (x, z) is clockwise seen from above.
       for (std::size_t k = poly.size(); k-- > 0;) out += " " + std::to_string(poly[k] + 1);
       out += '\n';
+    }
+  }
+  if (links != nullptr) {
+    out += "g jump_links\n";
+    std::size_t next = m.vertices.size() + 1;  // OBJ indices are 1-based
+    for (std::size_t k = 0; k < links->links.size(); ++k) {
+      const jump::JumpLink& l = links->links[k];
+      out += "# link " + std::to_string(k) + "\n";
+      append_vertex(out, l.start);
+      append_vertex(out, l.land_a);
+      append_vertex(out, l.land_b);
+      const std::string s = std::to_string(next);
+      const std::string a = std::to_string(next + 1);
+      const std::string b = std::to_string(next + 2);
+      out += "l " + s + ' ' + a + "\nl " + s + ' ' + b + "\nl " + a + ' ' + b + '\n';
+      next += 3;
     }
   }
   return out;

@@ -1,4 +1,5 @@
-// Navmesh exports (JSON, OBJ) and the SVG picture: structure, counts, exact values, valid numbers.
+// Navmesh exports (JSON, OBJ) and the SVG picture: structure, counts, exact values, valid numbers;
+// jump links in both exports.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -6,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "io/links_fixture.hpp"
 #include "io/navmesh_fixture.hpp"
 #include "leapnav/core/context.hpp"
 #include "leapnav/io/export.hpp"
@@ -93,6 +95,69 @@ TEST_SUITE("io.export") {
       const Vec3 n = cross(back->vertices[t[1]] - a, back->vertices[t[2]] - a);
       CHECK(n.y > 0);
     }
+  }
+}
+
+TEST_SUITE("io.export") {
+  TEST_CASE("the JSON export lists every link with its configuration, in id order") {
+    const mesh::NavMesh m = test::small_navmesh();
+    const jump::JumpLinkSet links = test::small_links();
+    CHECK(nlohmann::json::parse(export_navmesh_json(m)).count("links") == 0);
+    const auto json = nlohmann::json::parse(export_navmesh_json(m, &links));
+    REQUIRE(json["links"].size() == 4);
+    const auto& first = json["links"][0];
+    CHECK(first["start"] == nlohmann::json::array({1.0, 0.0, 1.0}));
+    CHECK(first["land"] == nlohmann::json::parse("[[0.5, 2.0, 0.5], [1.5, 2.0, 0.5]]"));
+    CHECK(first["h"] == 1.0);
+    CHECK(first["d"] == 2.5);
+    CHECK(first["max_fall"] == 2.5);
+    CHECK(first["start_polygon"] == 0);
+    CHECK(first["land_polygon"] == 2);
+    const auto& last = json["links"][3];
+    CHECK(last["h"] == 3.0);
+    CHECK(last["d"] == 7.5);
+    CHECK(last["start_polygon"] == 2);
+    CHECK(last["land_polygon"] == 1);
+    for (std::size_t k = 0; k < links.links.size(); ++k) {
+      const auto& l = json["links"][k];
+      CHECK(l["start_polygon"] == links.links[k].start_poly);
+      CHECK(l["land"][1][2] == links.links[k].land_b.z);
+    }
+    CHECK(json["polygons"].size() == 3);
+    CHECK(export_navmesh_json(m, &links) == export_navmesh_json(m, &links));
+  }
+
+  TEST_CASE("the OBJ export draws each link as three line elements in its own group") {
+    const mesh::NavMesh m = test::small_navmesh();
+    const jump::JumpLinkSet links = test::small_links();
+    CHECK(export_navmesh_obj(m, nullptr) == export_navmesh_obj(m));
+    const std::string text = export_navmesh_obj(m, &links);
+    CHECK(text.rfind(export_navmesh_obj(m), 0) == 0);  // the navmesh part is unchanged
+    CHECK(count(text, "\ng jump_links\n") == 1);
+    CHECK(count(text, "\nl ") == 12);
+    CHECK(count(text, "\n# link ") == 4);
+    // link 0: vertices 10, 11, 12 after the navmesh's 9
+    CHECK(text.find("# link 0\nv 1 0 1\nv 0.5 2 0.5\nv 1.5 2 0.5\nl 10 11\nl 10 12\nl 11 12\n") !=
+          std::string::npos);
+    CHECK(text.find("l 19 20\nl 19 21\nl 20 21\n") != std::string::npos);  // link 3
+    const auto back = parse_obj(text, "nav.obj");
+    REQUIRE(back.ok());
+    CHECK(back->vertices.size() == 9 + 12);
+    CHECK(back->triangles.size() == 5);  // lines add no faces
+  }
+
+  TEST_CASE("the demo navmesh exports its generated links") {
+    const auto& demo = test::demo_file();
+    REQUIRE(demo.ok());
+    const auto json = nlohmann::json::parse(export_navmesh_json(demo->navmesh, &*demo->links));
+    REQUIRE(json["links"].size() == demo->links->links.size());
+    for (const auto& l : json["links"]) {
+      CHECK(l["h"] == 1.0);
+      CHECK(l["start_polygon"] != l["land_polygon"]);
+      CHECK(l["land_polygon"] < json["polygons"].size());
+    }
+    const std::string obj = export_navmesh_obj(demo->navmesh, &*demo->links);
+    CHECK(count(obj, "\nl ") == 3 * demo->links->links.size());
   }
 }
 
