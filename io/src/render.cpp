@@ -1,6 +1,7 @@
 // Top-down SVG renderer: world (x, z) maps to picture (right, down) at a fixed scale; polygons are
 // painted in ascending mean height with partial opacity, each followed by its own edges, so upper
 // levels lie over lower ones without hiding them. Numbers use std::to_chars (locale-independent).
+// Jump link overlays subsample large link sets evenly by id and colour them per configuration.
 #include "leapnav/io/render.hpp"
 
 #include <algorithm>
@@ -153,6 +154,12 @@ void draw_overlay(std::string& out, const Overlay& o, const Picture& pic) {
                num(pic.py(p.z)) + "\" r=\"" + num(o.radius) + "\" fill=\"" + escape(o.color) +
                "\" fill-opacity=\"" + opacity + "\" stroke=\"#000000\" stroke-width=\"0.5\"/>\n";
       break;
+    case OverlayKind::Segments:
+      for (std::size_t i = 0; i + 1 < o.points.size(); i += 2)
+        out += "<line class=\"overlay-segment\" x1=\"" + num(pic.px(o.points[i].x)) + "\" y1=\"" +
+               num(pic.py(o.points[i].z)) + "\" x2=\"" + num(pic.px(o.points[i + 1].x)) +
+               "\" y2=\"" + num(pic.py(o.points[i + 1].z)) + "\"" + stroke_style(o) + "/>\n";
+      break;
     case OverlayKind::Arcs:
       for (std::size_t i = 0; i + 1 < o.points.size(); i += 2) {
         const double ax = pic.px(o.points[i].x);
@@ -187,7 +194,80 @@ void draw_overlay(std::string& out, const Overlay& o, const Picture& pic) {
   }
 }
 
+/// The float's shortest round-trip decimal ("2.5").
+std::string short_num(float v) {
+  char buffer[32];
+  const auto [end, ec] = std::to_chars(buffer, buffer + sizeof(buffer), v);
+  return ec == std::errc() ? std::string(buffer, end) : std::string("?");
+}
+
 }  // namespace
+
+std::string jump_config_color(std::size_t config) {
+  static constexpr std::array<const char*, 8> kPalette = {
+      "#d62728", "#1f4fb4", "#7b2fa8", "#e06c00", "#0b7a3e", "#8c564b", "#c2187c", "#0f8a9c"};
+  return kPalette[config % kPalette.size()];
+}
+
+std::vector<Overlay> jump_link_overlays(const jump::JumpLinkSet& links,
+                                        const JumpLinkOverlayOptions& options) {
+  const std::size_t n = links.links.size();
+  const std::size_t drawn = options.max_links == 0 ? n : std::min(n, options.max_links);
+  const std::size_t configs = links.configs.size();
+  std::vector<Overlay> arcs(configs);
+  std::vector<Overlay> segments(configs);
+  std::vector<Overlay> starts(configs);
+  std::vector<std::size_t> total(configs, 0);
+  std::vector<std::size_t> shown(configs, 0);
+  for (const jump::JumpLink& l : links.links)
+    if (l.config < configs) ++total[l.config];
+  for (std::size_t i = 0; i < drawn; ++i) {
+    // note: link ids are 32-bit and i < drawn <= n, so i * n fits in 64 bits exactly
+    const auto k = static_cast<std::size_t>(std::uint64_t{i} * n / drawn);
+    const jump::JumpLink& l = links.links[k];
+    if (l.config >= configs) continue;
+    ++shown[l.config];
+    arcs[l.config].points.push_back(l.start);
+    arcs[l.config].points.push_back(l.land_a);
+    if (!(l.land_b == l.land_a)) {
+      arcs[l.config].points.push_back(l.start);
+      arcs[l.config].points.push_back(l.land_b);
+    }
+    segments[l.config].points.push_back(l.land_a);
+    segments[l.config].points.push_back(l.land_b);
+    starts[l.config].points.push_back(l.start);
+  }
+  std::vector<Overlay> out;
+  for (std::size_t c = 0; c < configs; ++c) {
+    if (shown[c] == 0) continue;
+    const std::string color = jump_config_color(c);
+    const jump::JumpConfig& jc = links.configs[c];
+    Overlay& arc = arcs[c];
+    arc.kind = OverlayKind::Arcs;
+    arc.color = color;
+    arc.width = options.arc_width;
+    arc.radius = std::max(1.0F, 1.2F * options.arc_width);
+    arc.opacity = options.opacity;
+    arc.label = "jump C" + std::to_string(c + 1) + " (h " + short_num(jc.height) + " m, d " +
+                short_num(jc.distance) + " m, max fall " + short_num(jc.max_fall) +
+                " m): " + std::to_string(shown[c]) + " of " + std::to_string(total[c]) +
+                " links; dot start, bar land segment, arcs to its ends";
+    Overlay& segment = segments[c];
+    segment.kind = OverlayKind::Segments;
+    segment.color = color;
+    segment.width = options.segment_width;
+    segment.opacity = options.opacity;
+    Overlay& start = starts[c];
+    start.kind = OverlayKind::Points;
+    start.color = color;
+    start.radius = options.point_radius;
+    start.opacity = options.opacity;
+    out.push_back(std::move(arc));
+    out.push_back(std::move(segment));
+    out.push_back(std::move(start));
+  }
+  return out;
+}
 
 std::string render_svg(const mesh::NavMesh& m, const RenderOptions& options) {
   const std::size_t polys = m.polygon_count();

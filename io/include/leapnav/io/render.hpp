@@ -4,7 +4,8 @@
 // highest (by mean vertex height) with partial opacity and an outline, so a floor under a bridge
 // or a second storey still shows through, and the upper level's outline stays visible on top.
 // Boundary edges are dark and thick, edges between polygons light and thin. A footer holds a scale
-// bar, the axis note and the legend. Later stages add their own drawings through Overlay.
+// bar, the axis note and the legend. Later stages add their own drawings through Overlay;
+// jump_link_overlays draws a jump link set (start dots, land segments, arcs to the segment ends).
 #pragma once
 
 #include <cstdint>
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "leapnav/core/geometry.hpp"
+#include "leapnav/jumplinks/jump_links.hpp"
 #include "leapnav/mesh/navmesh.hpp"
 
 namespace leapnav::io {
@@ -27,6 +29,7 @@ enum class OverlayKind : std::uint8_t {
   Polyline,  ///< a line through `points` in order (a path)
   Points,    ///< a dot of `radius` pixels at each point (path corners, samples)
   Arcs,      ///< consecutive pairs (from, to) drawn as curved arrows (jumps): points 2k -> 2k+1
+  Segments,  ///< consecutive pairs drawn as separate straight lines: points 2k -- 2k+1
 };
 
 /// A drawing on top of the navmesh, in world coordinates (only x and z are used for position;
@@ -58,5 +61,28 @@ struct RenderOptions {
 /// `<g id="overlays">`, then `<g id="scale">` and `<g id="legend">`. An empty mesh (and no overlay)
 /// gives a small picture saying so.
 [[nodiscard]] std::string render_svg(const mesh::NavMesh& navmesh, const RenderOptions& options);
+
+/// Options of jump_link_overlays.
+struct JumpLinkOverlayOptions {
+  /// Most links drawn [range: >= 0; 0 draws all]. A larger set is subsampled evenly by id: links
+  /// floor(i * N / max_links) for i = 0 .. max_links - 1 (deterministic).
+  std::size_t max_links = 1500;
+  float arc_width = 1.0F;      ///< jump arc line width [units: px]
+  float segment_width = 2.5F;  ///< land segment line width [units: px]
+  float point_radius = 1.8F;   ///< start dot radius [units: px]
+  float opacity = 0.75F;       ///< [range: 0..1]
+};
+
+/// The colour of jump configuration `config` in pictures (a fixed palette of 8, repeating).
+[[nodiscard]] std::string jump_config_color(std::size_t config);
+
+/// Overlays drawing the (subsampled) links, per jump configuration that has drawn links, in
+/// configuration order: an Arcs overlay from each start to both ends of its land segment (one
+/// arc when the ends coincide), a Segments overlay of the land segments, and a Points overlay of
+/// the start points, all in jump_config_color(c). The arcs carry the legend label
+/// "jump C<c+1> (h H m, d D m, max fall F m): K of N links; ..." (K drawn of the configuration's
+/// N). An empty set gives no overlays.
+[[nodiscard]] std::vector<Overlay> jump_link_overlays(const jump::JumpLinkSet& links,
+                                                      const JumpLinkOverlayOptions& options = {});
 
 }  // namespace leapnav::io
