@@ -112,7 +112,7 @@ TEST_SUITE("io.render") {
     RenderOptions render;
     render.overlays = jump_link_overlays(links);
     const std::string svg = render_svg(demo->navmesh, render);
-    CHECK(count(svg, "class=\"overlay-point\"") == std::min<std::size_t>(n, 1500));
+    CHECK(count(svg, "class=\"overlay-point\"") == std::min<std::size_t>(n, 400));
     check_numbers(svg);
     if (const char* out = std::getenv("LEAPNAV_RENDER_OUT")) {
       std::ofstream(out) << svg;

@@ -66,7 +66,7 @@ struct RenderOptions {
 struct JumpLinkOverlayOptions {
   /// Most links drawn [range: >= 0; 0 draws all]. A larger set is subsampled evenly by id: links
   /// floor(i * N / max_links) for i = 0 .. max_links - 1 (deterministic).
-  std::size_t max_links = 1500;
+  std::size_t max_links = 400;
   float arc_width = 1.0F;      ///< jump arc line width [units: px]
   float segment_width = 2.5F;  ///< land segment line width [units: px]
   float point_radius = 1.8F;   ///< start dot radius [units: px]
