@@ -39,6 +39,8 @@ struct Options {
   std::vector<int> city_sizes{1, 2, 4, 8};
   std::filesystem::path shared_dir;
   bool validate_hash = false;
+  std::size_t queries = 10000;     ///< random pairs per level in the query suite
+  std::size_t gap_queries = 1000;  ///< of which compared with the exact reference
 };
 
 /// Collects rows, prints them as CSV and as a table, and records hash mismatches.
@@ -65,5 +67,6 @@ class Report {
 
 void run_build_suite(const Options& options, Report& report);
 void run_obj_suite(const Options& options, Report& report);
+void run_query_suite(const Options& options, Report& report);
 
 }  // namespace leapnav::bench

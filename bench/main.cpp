@@ -12,10 +12,10 @@ int main(int argc, char** argv) {
   using namespace leapnav::bench;
   Options options;
   options.shared_dir = LEAPNAV_SHARED_DIR;
-  std::vector<std::string> suites{"build", "obj"};
+  std::vector<std::string> suites{"build", "obj", "query"};
   std::string csv_path;
   CLI::App app{"leapnav benchmarks: CSV + table; never asserts a time"};
-  app.add_option("--suite", suites, "Suites to run: build, obj")->delimiter(',');
+  app.add_option("--suite", suites, "Suites to run: build, obj, query")->delimiter(',');
   app.add_option("--repeat", options.repeat, "Repetitions per measurement")
       ->check(CLI::Range(1, 10000));
   app.add_option("--threads", options.threads, "Thread counts (0 = all)")->delimiter(',');
@@ -23,6 +23,9 @@ int main(int argc, char** argv) {
       ->delimiter(',');
   app.add_option("--configs", options.configs, "Configurations")->delimiter(',');
   app.add_option("--city", options.city_sizes, "city:N sizes for scaling")->delimiter(',');
+  app.add_option("--queries", options.queries, "Random query pairs per level (query suite)");
+  app.add_option("--gap-queries", options.gap_queries,
+                 "Of those, compared with the exact reference");
   app.add_option("--shared", options.shared_dir, "The shared/ folder with meshes/");
   app.add_option("--csv", csv_path, "Also write the CSV to this file");
   app.add_flag("--validate-hash", options.validate_hash,
@@ -31,11 +34,13 @@ int main(int argc, char** argv) {
 
   Report report;
   for (const auto& suite : suites) {
-    if (suite == "build")
+    if (suite == "build") {
       run_build_suite(options, report);
-    else if (suite == "obj")
+    } else if (suite == "obj") {
       run_obj_suite(options, report);
-    else {
+    } else if (suite == "query") {
+      run_query_suite(options, report);
+    } else {
       std::cerr << "bench: unknown suite " << suite << '\n';
       return 2;
     }
