@@ -53,8 +53,8 @@ TEST_SUITE("jumplinks.check") {
   }
 
   TEST_CASE("a cylinder that only clips the wall's edge with its radius is caught") {
-    // the arc's feet pass 0.1 m above a 0.85 m wall top near the apex? no: start close to the wall
-    // so that the rising feet pass the wall's top corner within the radius but not the axis
+    // start close to the wall: the rising feet clear the wall top with the axis (0.64 m > 0.6 m
+    // at the wall face) but the cylinder's side meets the wall's top corner
     const test::JumpScene scene = wall_scene(0.6F);
     const JumpLink link{{4.0F, 1.0F, 3.0F}, {6.5F, 1.0F, 3.0F}, {6.5F, 1.0F, 3.0F}, 0, 0, 1};
     // at x = 4.25 (wall minus radius) the feet are at 0.64 * (2.5 * 0.25 - 0.0625) = 0.36 m < 0.6
