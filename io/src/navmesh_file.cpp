@@ -481,23 +481,23 @@ class Decoder {
     };
     for (std::size_t k = 0; k < links_.links.size(); ++k) {
       const jump::JumpLink& l = links_.links[k];
-      const std::string link = "jump link " + std::to_string(k);
+      const auto link = [k] { return "jump link " + std::to_string(k); };
       if (!is_finite(l.start) || !is_finite(l.land_a) || !is_finite(l.land_b))
-        return error(ErrorCode::NonFinite, link + " is not finite");
+        return error(ErrorCode::NonFinite, link() + " is not finite");
       if (l.config >= links_.configs.size())
         return error(ErrorCode::IndexOutOfRange,
-                     link + " uses configuration " + std::to_string(l.config) + " (" +
+                     link() + " uses configuration " + std::to_string(l.config) + " (" +
                          std::to_string(links_.configs.size()) + " configurations)");
       for (const std::uint32_t p : {l.start_poly, l.land_poly})
         if (p >= polys)
-          return error(ErrorCode::IndexOutOfRange, link + " names polygon " + std::to_string(p) +
+          return error(ErrorCode::IndexOutOfRange, link() + " names polygon " + std::to_string(p) +
                                                        " (" + std::to_string(polys) + " polygons)");
       if (l.start_poly == l.land_poly)
         return in_chunk(kTagJumpLinks,
-                        link + " lands in its start polygon " + std::to_string(l.start_poly));
+                        link() + " lands in its start polygon " + std::to_string(l.start_poly));
       if (k > 0 && key(l) < key(links_.links[k - 1]))
         return in_chunk(kTagJumpLinks,
-                        link +
+                        link() +
                             " is out of order (links are sorted by start polygon, land "
                             "polygon, configuration)");
     }
