@@ -48,12 +48,15 @@ Status check_heightfield(const voxel::CompactHeightfield& chf, std::string_view 
                                 std::to_string(chf.spans.size()) +
                                 " spans (distance field not computed)");
   }
+  const auto width = static_cast<std::size_t>(grid.width);
   for (int z = 0; z < grid.depth; ++z) {
+    const std::size_t row = static_cast<std::size_t>(z) * width;
     for (int x = 0; x < grid.width; ++x) {
-      const std::size_t c = grid.column_index(x, z);
-      for (std::uint32_t i = chf.first(c); i < chf.end(c); ++i) {
+      const std::size_t c = row + static_cast<std::size_t>(x);
+      for (std::uint32_t i = chf.column_first[c]; i < chf.column_first[c + 1]; ++i) {
+        const auto& links = chf.spans[i].neighbor;
         for (int dir = 0; dir < 4; ++dir) {
-          const std::uint8_t link = chf.spans[i].neighbor[static_cast<std::size_t>(dir)];
+          const std::uint8_t link = links[static_cast<std::size_t>(dir)];
           if (link == voxel::kNotConnected) continue;
           const int nx = x + voxel::dir_dx(dir);
           const int nz = z + voxel::dir_dz(dir);
@@ -61,7 +64,7 @@ Status check_heightfield(const voxel::CompactHeightfield& chf, std::string_view 
             return bad_input(stage, "span " + std::to_string(i) + " links out of the grid");
           }
           const std::size_t nc = grid.column_index(nx, nz);
-          if (link >= chf.end(nc) - chf.first(nc)) {
+          if (link >= chf.column_first[nc + 1] - chf.column_first[nc]) {
             return bad_input(stage, "span " + std::to_string(i) + " links to a missing span");
           }
         }
@@ -76,22 +79,24 @@ SpanGraph make_span_graph(const voxel::CompactHeightfield& chf, int threads) {
   graph.width = chf.grid.width;
   graph.depth = chf.grid.depth;
   graph.column.resize(chf.spans.size());
-  graph.links.assign(chf.spans.size() * 4, kNoSpan);
+  graph.links.resize(chf.spans.size() * 4);
   const auto depth = static_cast<std::size_t>(chf.grid.depth);
+  const auto width = static_cast<std::size_t>(chf.grid.width);
+  // column offsets of the four directions (0 = -x, 1 = +z, 2 = +x, 3 = -z)
+  const std::ptrdiff_t step[4] = {-1, static_cast<std::ptrdiff_t>(width), 1,
+                                  -static_cast<std::ptrdiff_t>(width)};
+  const std::uint32_t* column_first = chf.column_first.data();
   parallel_for(threads, 0, depth, 16, [&](std::size_t z0, std::size_t z1) {
-    for (std::size_t zz = z0; zz < z1; ++zz) {
-      const int z = static_cast<int>(zz);
-      for (int x = 0; x < chf.grid.width; ++x) {
-        const std::size_t c = chf.grid.column_index(x, z);
-        for (std::uint32_t i = chf.first(c); i < chf.end(c); ++i) {
-          graph.column[i] = static_cast<std::uint32_t>(c);
-          for (int dir = 0; dir < 4; ++dir) {
-            if (chf.spans[i].neighbor[static_cast<std::size_t>(dir)] == voxel::kNotConnected) {
-              continue;
-            }
-            graph.links[static_cast<std::size_t>(i) * 4 + static_cast<std::size_t>(dir)] =
-                chf.neighbor_index(x, z, i, dir);
-          }
+    for (std::size_t c = z0 * width; c < z1 * width; ++c) {
+      for (std::uint32_t i = column_first[c]; i < column_first[c + 1]; ++i) {
+        graph.column[i] = static_cast<std::uint32_t>(c);
+        const auto& links = chf.spans[i].neighbor;
+        std::uint32_t* out = graph.links.data() + static_cast<std::size_t>(i) * 4;
+        for (std::size_t dir = 0; dir < 4; ++dir) {
+          const std::uint8_t link = links[dir];
+          out[dir] = link == voxel::kNotConnected
+                         ? kNoSpan
+                         : column_first[static_cast<std::ptrdiff_t>(c) + step[dir]] + link;
         }
       }
     }
