@@ -126,8 +126,15 @@ std::uint32_t split_overlapping_regions(const voxel::CompactHeightfield& chf,
   std::vector<char> overlapping(id_count + 1, 0);
   std::vector<std::uint32_t> ids;
   for (std::size_t c = 0; c < columns; ++c) {
+    const std::uint32_t first = chf.first(c);
+    const std::uint32_t end = chf.end(c);
+    if (end - first < 2) continue;
+    if (end - first == 2) {
+      if (region[first] != 0 && region[first] == region[first + 1]) overlapping[region[first]] = 1;
+      continue;
+    }
     ids.clear();
-    for (std::uint32_t i = chf.first(c); i < chf.end(c); ++i) {
+    for (std::uint32_t i = first; i < end; ++i) {
       if (region[i] != 0) ids.push_back(region[i]);
     }
     std::sort(ids.begin(), ids.end());
@@ -195,6 +202,8 @@ std::vector<RegionInfo> gather_regions(const voxel::CompactHeightfield& chf, con
   std::vector<RegionInfo> info(id_count + 1);
   std::vector<std::pair<std::uint32_t, std::uint32_t>> adjacent;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> stacked;
+  std::vector<std::uint32_t> last_neighbor(id_count + 1, 0);
+  std::vector<std::uint32_t> last_floor(id_count + 1, 0);
   for (std::uint32_t s = 0; s < region.size(); ++s) {
     const std::uint32_t r = region[s];
     if (r == 0) continue;
@@ -203,17 +212,24 @@ std::vector<RegionInfo> gather_regions(const voxel::CompactHeightfield& chf, con
     info[r].alive = true;
     for (int dir = 0; dir < 4; ++dir) {
       const std::uint32_t n = graph.neighbor(s, dir);
-      if (n != kNoSpan && region[n] != 0 && region[n] != r) adjacent.emplace_back(r, region[n]);
+      if (n == kNoSpan || region[n] == 0 || region[n] == r) continue;
+      // note: consecutive boundary spans mostly repeat the last pair; skip those before sorting
+      if (last_neighbor[r] == region[n]) continue;
+      last_neighbor[r] = region[n];
+      adjacent.emplace_back(r, region[n]);
     }
   }
   const std::size_t columns = static_cast<std::size_t>(chf.grid.column_count());
   for (std::size_t c = 0; c < columns; ++c) {
-    for (std::uint32_t i = chf.first(c); i < chf.end(c); ++i) {
-      for (std::uint32_t j = i + 1; j < chf.end(c); ++j) {
-        if (region[i] != 0 && region[j] != 0 && region[i] != region[j]) {
-          stacked.emplace_back(region[i], region[j]);
-          stacked.emplace_back(region[j], region[i]);
-        }
+    const std::uint32_t end = chf.end(c);
+    if (end - chf.first(c) < 2) continue;
+    for (std::uint32_t i = chf.first(c); i < end; ++i) {
+      for (std::uint32_t j = i + 1; j < end; ++j) {
+        if (region[i] == 0 || region[j] == 0 || region[i] == region[j]) continue;
+        if (last_floor[region[i]] == region[j]) continue;
+        last_floor[region[i]] = region[j];
+        stacked.emplace_back(region[i], region[j]);
+        stacked.emplace_back(region[j], region[i]);
       }
     }
   }
@@ -322,14 +338,16 @@ Result<RegionField> build_regions(const voxel::CompactHeightfield& chf, const Vo
   for (std::uint32_t s = 0; s < span_count; ++s) {
     if (ws.walkable(s)) max_distance = std::max(max_distance, chf.distance[s]);
   }
-  std::vector<std::uint32_t> by_distance;
-  by_distance.reserve(span_count);
+  // note: a counting sort, descending by distance and by span index within a distance
+  std::vector<std::uint32_t> bucket_start(static_cast<std::size_t>(max_distance) + 2, 0);
   for (std::uint32_t s = 0; s < span_count; ++s) {
-    if (ws.walkable(s)) by_distance.push_back(s);
+    if (ws.walkable(s)) ++bucket_start[max_distance - chf.distance[s] + 1U];
   }
-  std::stable_sort(by_distance.begin(), by_distance.end(), [&](std::uint32_t a, std::uint32_t b) {
-    return chf.distance[a] > chf.distance[b];
-  });
+  for (std::size_t b = 1; b < bucket_start.size(); ++b) bucket_start[b] += bucket_start[b - 1];
+  std::vector<std::uint32_t> by_distance(bucket_start.back());
+  for (std::uint32_t s = 0; s < span_count; ++s) {
+    if (ws.walkable(s)) by_distance[bucket_start[max_distance - chf.distance[s]]++] = s;
+  }
   std::size_t next_bucket = 0;
   std::vector<std::uint32_t> pending;
   // note: starts one step above the top so that level 0 is always processed
