@@ -39,8 +39,13 @@ struct Inputs {
 // its spans, so regions meeting at the corner through connected spans agree on the height.
 std::int32_t corner_height(const Inputs& in, std::uint32_t s, int dir) {
   const int dir2 = (dir + 1) & 3;
-  const int cx0 = std::min(in.graph.x(s), in.graph.x(s) + voxel::dir_dx(dir) + voxel::dir_dx(dir2));
-  const int cz0 = std::min(in.graph.z(s), in.graph.z(s) + voxel::dir_dz(dir) + voxel::dir_dz(dir2));
+  // note: the four columns around the corner, compared by index (members are connected, so
+  // every candidate is a neighbour of a block column and the index test equals the xz test)
+  const auto width = static_cast<std::int64_t>(in.graph.width);
+  const std::int64_t c0 = in.graph.column[s];
+  const std::int64_t step1 = voxel::dir_dx(dir) + voxel::dir_dz(dir) * width;
+  const std::int64_t step2 = voxel::dir_dx(dir2) + voxel::dir_dz(dir2) * width;
+  const std::int64_t block[4] = {c0, c0 + step1, c0 + step2, c0 + step1 + step2};
   std::uint32_t members[8];
   int count = 0;
   members[count++] = s;
@@ -49,9 +54,8 @@ std::int32_t corner_height(const Inputs& in, std::uint32_t s, int dir) {
     for (int d = 0; d < 4; ++d) {
       const std::uint32_t n = in.graph.neighbor(members[k], d);
       if (n == kNoSpan || in.chf.areas[n] == voxel::kNullArea) continue;
-      const int nx = in.graph.x(n);
-      const int nz = in.graph.z(n);
-      if (nx < cx0 || nx > cx0 + 1 || nz < cz0 || nz > cz0 + 1) continue;
+      const std::int64_t nc = in.graph.column[n];
+      if (nc != block[0] && nc != block[1] && nc != block[2] && nc != block[3]) continue;
       if (std::find(members, members + count, n) != members + count) continue;
       if (count == 8) break;
       members[count++] = n;
@@ -138,7 +142,11 @@ RawLoop walk_loop(const Inputs& in, std::vector<std::uint8_t>& edges, std::uint3
     const Step in_edge = steps[i];
     const Step out_edge = steps[(i + 1) % n];
     const std::int32_t h_in = corner_height(in, in_edge.span, in_edge.dir);
-    const std::int32_t h_out = corner_height(in, out_edge.span, (out_edge.dir + 3) & 3);
+    // note: a turn stays on one span and shares the corner, whose height is the same
+    const bool same_corner =
+        out_edge.span == in_edge.span && out_edge.dir == ((in_edge.dir + 1) & 3);
+    const std::int32_t h_out =
+        same_corner ? h_in : corner_height(in, out_edge.span, (out_edge.dir + 3) & 3);
     const bool in_portal = loop[i].neighbor_region != kNoRegion;
     const bool out_portal = loop[(i + 1) % n].neighbor_region != kNoRegion;
     if (in_portal == out_portal) {
@@ -303,6 +311,7 @@ RegionOutput build_region_contours(const Inputs& in, std::uint16_t region_id,
   std::vector<RawLoop> holes;
   for (std::size_t k = 0; k < span_count; ++k) {
     const std::uint32_t s = spans[k];
+    if (edges[s] == 0) continue;
     for (int dir = 0; dir < 4; ++dir) {
       if (!(edges[s] & (1U << dir))) continue;
       RawLoop raw = walk_loop(in, edges, s, dir);
