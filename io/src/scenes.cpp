@@ -3,8 +3,11 @@
 // coordinates), so every run gives the same triangles.
 #include "leapnav/io/scenes.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <iterator>
+#include <vector>
 
 #include "leapnav/core/hash.hpp"
 #include "leapnav/io/scene_builder.hpp"
@@ -88,50 +91,139 @@ std::uint64_t block_hash(std::uint64_t x, std::uint64_t z, std::uint64_t salt) {
   return h;
 }
 
-/// N x N city blocks (see builtin_scene); exactly 120 triangles per block.
-TriangleMesh city_scene(int n) {
-  SceneBuilder b("builtin:city:" + std::to_string(n));
-  constexpr float kPitch = 40.0F;   // block + street
-  constexpr float kStreet = 10.0F;  // street width
-  constexpr float kKerb = 0.15F;    // kerb height: a step
-  constexpr float kMargin = 1.0F;   // pavement between kerb and buildings
+constexpr float kCityPitch = 40.0F;   // block + street
+constexpr float kCityStreet = 10.0F;  // street width
+constexpr float kCityKerb = 0.15F;    // kerb height: a step
+constexpr float kCityMargin = 1.0F;   // pavement between kerb and buildings
+constexpr float kCityBottom = -1.0F;  // bottom of the ground tiles and buildings
+
+/// The layout of city block (bx, bz). xs (and zs) are its 8 breakpoints along x (z): block edge,
+/// kerb edge, first building, gap start, gap end, second building's end, kerb edge, block edge.
+/// Building i (cx = i & 1, cz = i >> 1) covers xs[2 + 2 cx]..xs[3 + 2 cx], zs[2 + 2 cz]..zs[3 + 2
+/// cz] up to roof[i], with its 3 x 3 m hut's (x, z) minimum corner at hut[i].
+struct CityBlock {
+  float xs[8];
+  float zs[8];
+  float roof[4];
+  Vec2 hut[4];
+};
+
+CityBlock city_block(int bx, int bz) {
   static constexpr float kGaps[4] = {1.0F, 2.0F, 3.0F, 5.0F};
   static constexpr float kHeights[8] = {4, 6, 8, 9, 12, 15, 18, 24};
+  CityBlock c{};
+  const float x0 = static_cast<float>(bx) * kCityPitch;
+  const float z0 = static_cast<float>(bz) * kCityPitch;
+  const auto ux = static_cast<std::uint64_t>(bx);
+  const auto uz = static_cast<std::uint64_t>(bz);
+  const float size = kCityPitch - kCityStreet;
+  const float bx0 = x0 + 0.5F * kCityStreet;
+  const float bz0 = z0 + 0.5F * kCityStreet;
+
+  // four buildings split by one gap along x and one along z
+  const std::uint64_t h = block_hash(ux, uz, 1);
+  const float gap_x = kGaps[h & 3U];
+  const float gap_z = kGaps[(h >> 2U) & 3U];
+  const float inner = size - 2.0F * kCityMargin;
+  const float split_x = inner * (0.35F + 0.3F * static_cast<float>((h >> 4U) & 7U) / 7.0F);
+  const float split_z = inner * (0.35F + 0.3F * static_cast<float>((h >> 7U) & 7U) / 7.0F);
+  const float mid_x = bx0 + kCityMargin + split_x;
+  const float mid_z = bz0 + kCityMargin + split_z;
+  const float xs[8] = {x0,
+                       bx0,
+                       bx0 + kCityMargin,
+                       mid_x - 0.5F * gap_x,
+                       mid_x + 0.5F * gap_x,
+                       bx0 + size - kCityMargin,
+                       bx0 + size,
+                       x0 + kCityPitch};
+  const float zs[8] = {z0,
+                       bz0,
+                       bz0 + kCityMargin,
+                       mid_z - 0.5F * gap_z,
+                       mid_z + 0.5F * gap_z,
+                       bz0 + size - kCityMargin,
+                       bz0 + size,
+                       z0 + kCityPitch};
+  std::copy(std::begin(xs), std::end(xs), std::begin(c.xs));
+  std::copy(std::begin(zs), std::end(zs), std::begin(c.zs));
+  for (int i = 0; i < 4; ++i) {
+    const int cx = i & 1;
+    const int cz = i >> 1;
+    const float lo_x = xs[2 + 2 * cx];
+    const float hi_x = xs[3 + 2 * cx];
+    const float lo_z = zs[2 + 2 * cz];
+    const float hi_z = zs[3 + 2 * cz];
+    const std::uint64_t hb = block_hash(ux, uz, 2 + static_cast<std::uint64_t>(i));
+    c.roof[i] = kCityKerb + kHeights[hb & 7U];
+    // the roof hut sits in one corner of the roof, 1 m from its edges
+    c.hut[i] = {(hb >> 3U) & 1U ? lo_x + 1.0F : hi_x - 4.0F,
+                (hb >> 4U) & 1U ? lo_z + 1.0F : hi_z - 4.0F};
+  }
+  return c;
+}
+
+/// One box of a block's ground, in cells of the block's 7 x 7 grid between its breakpoints:
+/// x cells x_lo..x_hi - 1, z cells z_lo..z_hi - 1; kerb pieces reach y kCityKerb, street pieces 0.
+struct GroundPiece {
+  int x_lo, x_hi, z_lo, z_hi;
+  bool kerb;
+};
+
+/// The ground of every block: its grid cells except the four under buildings, merged into boxes
+/// (runs of equal cells along x, then runs with the same x range along z). The layout of the cells
+/// is the same in every block, so this is computed once; it gives 13 pieces.
+const std::vector<GroundPiece>& ground_pieces() {
+  static const std::vector<GroundPiece> pieces = [] {
+    enum Kind { kStreetCell, kKerbCell, kBuildingCell };
+    const auto kind = [](int ix, int iz) {
+      if (ix < 1 || ix > 5 || iz < 1 || iz > 5) return kStreetCell;
+      return (ix == 2 || ix == 4) && (iz == 2 || iz == 4) ? kBuildingCell : kKerbCell;
+    };
+    std::vector<GroundPiece> out;
+    for (int iz = 0; iz < 7; ++iz) {
+      for (int ix = 0; ix < 7;) {
+        const Kind k = kind(ix, iz);
+        int end = ix + 1;
+        while (end < 7 && kind(end, iz) == k) ++end;
+        if (k != kBuildingCell) {
+          const bool kerb = k == kKerbCell;
+          const auto open = std::find_if(out.begin(), out.end(), [&](const GroundPiece& p) {
+            return p.z_hi == iz && p.x_lo == ix && p.x_hi == end && p.kerb == kerb;
+          });
+          if (open != out.end())
+            open->z_hi = iz + 1;
+          else
+            out.push_back({ix, end, iz, iz + 1, kerb});
+        }
+        ix = end;
+      }
+    }
+    return out;
+  }();
+  return pieces;
+}
+
+/// N x N city blocks (see builtin_scene); exactly 252 triangles (21 boxes) per block.
+TriangleMesh city_scene(int n) {
+  SceneBuilder b("builtin:city:" + std::to_string(n));
+  const std::vector<GroundPiece>& pieces = ground_pieces();
   for (int bz = 0; bz < n; ++bz) {
     for (int bx = 0; bx < n; ++bx) {
-      const float x0 = static_cast<float>(bx) * kPitch;
-      const float z0 = static_cast<float>(bz) * kPitch;
-      const auto ux = static_cast<std::uint64_t>(bx);
-      const auto uz = static_cast<std::uint64_t>(bz);
-      b.add_box({x0, -1, z0}, {x0 + kPitch, 0, z0 + kPitch});
-      const float bx0 = x0 + 0.5F * kStreet;
-      const float bz0 = z0 + 0.5F * kStreet;
-      const float size = kPitch - kStreet;
-      b.add_box({bx0, 0, bz0}, {bx0 + size, kKerb, bz0 + size});
-
-      // four buildings split by one gap along x and one along z
-      const std::uint64_t h = block_hash(ux, uz, 1);
-      const float gap_x = kGaps[h & 3U];
-      const float gap_z = kGaps[(h >> 2U) & 3U];
-      const float inner = size - 2.0F * kMargin;
-      const float split_x = inner * (0.35F + 0.3F * static_cast<float>((h >> 4U) & 7U) / 7.0F);
-      const float split_z = inner * (0.35F + 0.3F * static_cast<float>((h >> 7U) & 7U) / 7.0F);
-      const float xs[3] = {bx0 + kMargin, bx0 + kMargin + split_x, bx0 + size - kMargin};
-      const float zs[3] = {bz0 + kMargin, bz0 + kMargin + split_z, bz0 + size - kMargin};
+      const CityBlock c = city_block(bx, bz);
+      // note: the voxel stage sees surfaces, so a closed box is hollow; ground under a building
+      // would leave a walkable floor inside it. The ground leaves the footprints out and each
+      // building reaches down to the ground's bottom instead.
+      for (const GroundPiece& p : pieces)
+        b.add_box({c.xs[p.x_lo], kCityBottom, c.zs[p.z_lo]},
+                  {c.xs[p.x_hi], p.kerb ? kCityKerb : 0.0F, c.zs[p.z_hi]});
       for (int i = 0; i < 4; ++i) {
         const int cx = i & 1;
         const int cz = i >> 1;
-        const float lo_x = xs[cx] + (cx == 1 ? 0.5F * gap_x : 0.0F);
-        const float hi_x = xs[cx + 1] - (cx == 0 ? 0.5F * gap_x : 0.0F);
-        const float lo_z = zs[cz] + (cz == 1 ? 0.5F * gap_z : 0.0F);
-        const float hi_z = zs[cz + 1] - (cz == 0 ? 0.5F * gap_z : 0.0F);
-        const std::uint64_t hb = block_hash(ux, uz, 2 + static_cast<std::uint64_t>(i));
-        const float top = kKerb + kHeights[hb & 7U];
-        b.add_box({lo_x, kKerb, lo_z}, {hi_x, top, hi_z});
-        // a 3 x 3 x 2.5 m roof hut in one corner of the roof
-        const float hut_x = (hb >> 3U) & 1U ? lo_x + 1.0F : hi_x - 4.0F;
-        const float hut_z = (hb >> 4U) & 1U ? lo_z + 1.0F : hi_z - 4.0F;
-        b.add_box({hut_x, top, hut_z}, {hut_x + 3.0F, top + 2.5F, hut_z + 3.0F});
+        b.add_box({c.xs[2 + 2 * cx], kCityBottom, c.zs[2 + 2 * cz]},
+                  {c.xs[3 + 2 * cx], c.roof[i], c.zs[3 + 2 * cz]});
+        b.add_box({c.hut[i].x, c.roof[i], c.hut[i].y},
+                  {c.hut[i].x + 3.0F, c.roof[i] + 2.5F, c.hut[i].y + 3.0F});
       }
     }
   }
@@ -164,6 +256,24 @@ Result<TriangleMesh> builtin_scene(std::string_view spec) {
   }
   if (name == "demo") return invalid_spec(spec, "demo takes no arguments");
   return invalid_spec(spec, "unknown scene");
+}
+
+std::vector<AABB> city_buildings(int n) {
+  std::vector<AABB> out;
+  if (n < 1 || n > kMaxCityBlocks) return out;
+  out.reserve(static_cast<std::size_t>(n) * static_cast<std::size_t>(n) * 4U);
+  for (int bz = 0; bz < n; ++bz) {
+    for (int bx = 0; bx < n; ++bx) {
+      const CityBlock c = city_block(bx, bz);
+      for (int i = 0; i < 4; ++i) {
+        const int cx = i & 1;
+        const int cz = i >> 1;
+        out.push_back({{c.xs[2 + 2 * cx], kCityBottom, c.zs[2 + 2 * cz]},
+                       {c.xs[3 + 2 * cx], c.roof[i], c.zs[3 + 2 * cz]}});
+      }
+    }
+  }
+  return out;
 }
 
 std::vector<std::string> builtin_scene_names() {

@@ -2,6 +2,7 @@
 // deterministic, with exact triangle counts; scene specs and the OBJ writer.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <map>
@@ -9,9 +10,12 @@
 #include <random>
 #include <utility>
 
+#include "leapnav/core/config.hpp"
+#include "leapnav/core/context.hpp"
 #include "leapnav/io/obj.hpp"
 #include "leapnav/io/scene_builder.hpp"
 #include "leapnav/io/scenes.hpp"
+#include "leapnav/mesh/build.hpp"
 
 using namespace leapnav;
 using namespace leapnav::io;
@@ -226,12 +230,13 @@ TEST_SUITE("io.scenes") {
     }
   }
 
-  TEST_CASE("city:N has 120 N^2 triangles and N^2 times the area, deterministically") {
+  TEST_CASE("city:N has 252 N^2 triangles and N^2 times the area, deterministically") {
     for (const int n : {1, 2, 3, 5}) {
       CAPTURE(n);
       const auto city = builtin_scene("city:" + std::to_string(n));
       REQUIRE(city.ok());
-      CHECK(city->triangles.size() == static_cast<std::size_t>(120 * n * n));
+      // per block: 13 ground and kerb pieces, 4 buildings and 4 roof huts, 12 triangles each
+      CHECK(city->triangles.size() == static_cast<std::size_t>(252 * n * n));
       const AABB box = city->bounds();
       CHECK(box.size().x == doctest::Approx(40.0 * n));
       CHECK(box.size().z == doctest::Approx(40.0 * n));
@@ -240,7 +245,77 @@ TEST_SUITE("io.scenes") {
     }
     const auto city = builtin_scene("city:3");
     check_outward_solids(*city);
+    // the ground (streets y 0, kerbs y 0.15) covers the blocks exactly once, minus the footprints
+    double ground = 0.0;
+    for (std::size_t t = 0; t < city->triangles.size(); ++t) {
+      const Vec3 n = normal_of(*city, t);
+      if (n.y > 0 && city->vertices[city->triangles[t][0]].y <= 0.15F) ground += 0.5 * n.y;
+    }
+    double footprints = 0.0;
+    for (const AABB& b : city_buildings(3))
+      footprints += static_cast<double>(b.max.x - b.min.x) * (b.max.z - b.min.z);
+    CHECK(ground == doctest::Approx(120.0 * 120.0 - footprints).epsilon(1e-6));
     CHECK(triangle_mesh_hash(*builtin_scene("city:2")) != triangle_mesh_hash(*city));
+  }
+
+  TEST_CASE("city:N's buildings are four per block, inside their block's kerb, roofs 4.15..24.15") {
+    CHECK(city_buildings(0).empty());
+    CHECK(city_buildings(kMaxCityBlocks + 1).empty());
+    const std::vector<AABB> buildings = city_buildings(3);
+    REQUIRE(buildings.size() == 36);
+    for (std::size_t k = 0; k < buildings.size(); ++k) {
+      CAPTURE(k);
+      const AABB& b = buildings[k];
+      const float x0 = 40.0F * static_cast<float>((k / 4) % 3);
+      const float z0 = 40.0F * static_cast<float>(k / 12);
+      CHECK(b.min.x >= x0 + 6.0F);
+      CHECK(b.max.x <= x0 + 34.0F);
+      CHECK(b.min.z >= z0 + 6.0F);
+      CHECK(b.max.z <= z0 + 34.0F);
+      CHECK(b.max.x - b.min.x >= 5.0F);
+      CHECK(b.max.z - b.min.z >= 5.0F);
+      CHECK(b.min.y == -1.0F);
+      CHECK(b.max.y >= 4.15F);
+      CHECK(b.max.y <= 24.15F);
+    }
+    // block (bx, bz) is the same in every city that has it
+    const std::vector<AABB> two = city_buildings(2);
+    REQUIRE(two.size() == 16);
+    CHECK(std::equal(two.begin(), two.begin() + 8, buildings.begin()));
+    CHECK(std::equal(two.begin() + 8, two.end(), buildings.begin() + 12));
+  }
+
+  TEST_CASE("city:2's navmesh has no floor inside a building, only on roofs and the ground") {
+    const auto city = builtin_scene("city:2");
+    REQUIRE(city.ok());
+    const auto config = named_config("default");
+    REQUIRE(config.ok());
+    BuildContext ctx;
+    const auto out = mesh::build_navmesh(*city, *config, ctx);
+    REQUIRE(out.ok());
+    const mesh::NavMesh& nav = out->navmesh;
+    REQUIRE(mesh::validate(nav).ok());
+    REQUIRE(nav.polygon_count() > 0);
+    const std::vector<AABB> buildings = city_buildings(2);
+    int inside = 0;
+    int on_roofs = 0;
+    for (std::uint32_t p = 0; p < nav.polygon_count(); ++p) {
+      const auto poly = nav.polygon(mesh::PolyId{p});
+      Vec3 centre{0, 0, 0};
+      for (const std::uint32_t v : poly) centre = centre + nav.vertices[v];
+      centre = centre * (1.0F / static_cast<float>(poly.size()));
+      for (const AABB& b : buildings) {
+        if (centre.x <= b.min.x || centre.x >= b.max.x || centre.z <= b.min.z ||
+            centre.z >= b.max.z)
+          continue;
+        if (centre.y < b.max.y - 0.5F)
+          ++inside;
+        else
+          ++on_roofs;
+      }
+    }
+    CHECK(inside == 0);
+    CHECK(on_roofs >= 8);  // every roof is walkable, beside its hut
   }
 
   TEST_CASE("invalid scene specs are rejected listing the valid forms") {

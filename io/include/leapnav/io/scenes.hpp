@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "leapnav/core/geometry.hpp"
 #include "leapnav/core/result.hpp"
 #include "leapnav/core/triangle_mesh.hpp"
 #include "leapnav/io/obj.hpp"
@@ -31,12 +32,22 @@ inline constexpr int kMaxCityBlocks = 256;
 ///   z 28..39 and stepping stones x 6..10, 12..16, 20..24, 30..34, z 35..39 at y 0 (gaps 1, 2, 4
 ///   and 6 m), and stairs back up at x 36..40, z 28..34.4.
 /// - "city:N" (N in 1..kMaxCityBlocks): N x N blocks of 40 m (30 m blocks, 10 m streets), each
-///   with a ground tile, a kerb slab and four flat-roofed buildings with a roof hut, separated by
-///   gaps of 1 to 5 m; roofs 4 to 24 m up. Block (i, j) covers x 40i..40i+40, z 40j..40j+40 with
-///   its kerb (y 0.15) at 40i+5..40i+35; streets are at y 0. Exactly 120 * N² triangles; area
-///   grows with N².
+///   with a ground tile, a kerb slab and four flat-roofed buildings with a 3 x 3 x 2.5 m roof hut,
+///   separated by gaps of 1 to 5 m; roofs 4 to 24 m above the kerb (city_buildings gives them).
+///   Block (i, j) covers x 40i..40i+40, z 40j..40j+40 with its kerb (y 0.15) at 40i+5..40i+35;
+///   streets are at y 0. The ground is solid from y -1 and leaves the building footprints out:
+///   the block is cut into a grid at the footprints' x and z edges and the cells not under a
+///   building are merged into 13 boxes. Each building is one box from y -1 to its roof, so no
+///   upward face lies inside it (the voxel stage sees surfaces, not solids: ground inside a
+///   building would be a walkable floor there). Exactly 252 * N² triangles (21 boxes per block);
+///   area grows with N².
 /// Errors: InvalidArgument naming the spec and listing the valid forms.
 [[nodiscard]] Result<TriangleMesh> builtin_scene(std::string_view spec);
+
+/// The buildings of "city:N" (N in 1..kMaxCityBlocks, else empty), four per block, blocks in
+/// rows of increasing z then x: box i spans its footprint in x and z and in y from the ground
+/// tiles' bottom (-1) to its flat roof (its roof hut excluded) [units: m].
+[[nodiscard]] std::vector<AABB> city_buildings(int n);
 
 /// The built-in scene names: "city", "demo" (city needs ":N").
 [[nodiscard]] std::vector<std::string> builtin_scene_names();
