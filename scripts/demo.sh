@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The main job on the built-in demo scene: install what is missing, build Release, build the demo
-# level's navmesh, and write it, its statistics, exports and a picture under out/.
+# level's navmesh with jump links (the thesis's C1 and C2 jumps), check the links exactly against
+# the triangles, and write the navmesh, its statistics, exports and pictures under out/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -11,9 +12,12 @@ leapnav=build/release/bin/leapnav
 mkdir -p out
 
 "$leapnav" scene demo -o out/demo.obj
-"$leapnav" build builtin:demo -o out/demo.lnav --stats out/demo_stats.json
+"$leapnav" build builtin:demo --jump C1 --jump C2 --step 2 -o out/demo.lnav --stats out/demo_stats.json
 "$leapnav" info out/demo.lnav
+"$leapnav" check-links out/demo.lnav builtin:demo
 "$leapnav" export out/demo.lnav -o out/demo_navmesh.json
 "$leapnav" export out/demo.lnav -o out/demo_navmesh.obj
 "$leapnav" render out/demo.lnav -o out/demo.svg --png
+"$leapnav" render out/demo.lnav -o out/demo_links.svg --png --links --max-links 300
+"$leapnav" render out/demo.lnav -o out/demo_path.svg --png --from 2.2,0.1,32.5 --to 32,0.1,18
 echo "demo: outputs in out/: $(ls out | tr '\n' ' ')"

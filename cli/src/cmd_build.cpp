@@ -4,16 +4,34 @@
 #include "common.hpp"
 #include "leapnav/core/hash.hpp"
 #include "leapnav/io/navmesh_file.hpp"
+#include "leapnav/jumplinks/jump_links.hpp"
 #include "leapnav/mesh/build.hpp"
 
 namespace leapnav::cli {
 
 nlohmann::json voxel_stats_json(const voxel::VoxelOutput& out);
 
+Result<jump::JumpConfig> parse_jump(std::string_view spec) {
+  if (spec == "C1") return jump::kJumpC1;
+  if (spec == "C2") return jump::kJumpC2;
+  if (spec == "C3") return jump::kJumpC3;
+  auto point = parse_point(spec, "--jump");
+  if (!point) {
+    return make_error(ErrorCode::InvalidArgument,
+                      "--jump: '" + std::string(spec) + "' is not h,d,max_fall or C1, C2, C3");
+  }
+  jump::JumpConfig config{point->x, point->y, point->z};
+  if (auto s = jump::validate(config); !s) return std::move(s).error();
+  return config;
+}
+
 void register_build_command(CLI::App& root, Registry& registry) {
   struct Options {
     BuildOptions build;
     std::string output;
+    std::vector<std::string> jumps;
+    int step = 1;
+    float epsilon = 0.25F;
   };
   auto options = std::make_shared<Options>();
   CLI::App* app = root.add_subcommand("build", "Build the navmesh of a scene and save it (.lnav)");
@@ -21,6 +39,17 @@ void register_build_command(CLI::App& root, Registry& registry) {
   app->add_option("--output,-o", options->output, "Navmesh file to write (.lnav)")->required();
   app->add_option("--stats", options->build.stats_path,
                   "Write statistics as JSON to this file (- = stdout)");
+  app->add_option("--jump", options->jumps,
+                  "Generate jump links for a jump h,d,max_fall [units: m], or a thesis preset C1 "
+                  "(1,2.5,2.5), C2 (3,7.5,7.5), C3 (5,12.5,12.5); repeat for several");
+  app->add_option(
+         "--step", options->step,
+         "Jump sample spacing: columns whose grid x and z are multiples of this [units: cells]")
+      ->check(CLI::Range(1, 1 << 16))
+      ->capture_default_str();
+  app->add_option("--epsilon", options->epsilon,
+                  "Zhao-Saalfeld tolerance of land segments [units: m]")
+      ->capture_default_str();
   registry.push_back({app, [options]() -> int {
                         const BuildOptions& opt = options->build;
                         auto mesh = load_scene_arg(opt);
@@ -29,16 +58,42 @@ void register_build_command(CLI::App& root, Registry& registry) {
                         if (!config) return report(config.error());
                         BuildContext ctx;
                         configure_context(ctx, opt);
+                        jump::JumpLinkOptions jump_options;
+                        jump_options.step = options->step;
+                        jump_options.epsilon = options->epsilon;
+                        for (const std::string& spec : options->jumps) {
+                          auto jump = parse_jump(spec);
+                          if (!jump) return report(jump.error());
+                          jump_options.jumps.push_back(*jump);
+                        }
+                        if (!jump_options.jumps.empty()) {
+                          if (auto s = jump::validate(jump_options); !s) return report(s.error());
+                        }
                         auto out = mesh::build_navmesh(*mesh, *config, ctx);
                         if (!out) return report(out.error());
-                        if (auto s = io::save_navmesh(out->navmesh, options->output); !s)
+                        io::NavFile file{std::move(out->navmesh), std::nullopt};
+                        if (!jump_options.jumps.empty()) {
+                          auto links = jump::build_jump_links(out->voxels.solid,
+                                                              out->voxels.compact, file.navmesh,
+                                                              config->agent, jump_options, ctx);
+                          if (!links) return report(links.error());
+                          file.links = std::move(links).value();
+                        }
+                        if (auto s = io::save_nav_file(file, options->output); !s)
                           return report(s.error());
-                        const std::string hash = hash_to_hex(mesh::content_hash(out->navmesh));
+                        const mesh::NavMesh& navmesh = file.navmesh;
+                        const std::string hash = hash_to_hex(mesh::content_hash(navmesh));
                         std::cout << opt.scene << ": " << out->stats.polygons << " polygons, "
                                   << out->stats.vertices << " vertices, " << out->stats.regions
                                   << " regions, navmesh area " << out->stats.navmesh_area
                                   << " m2 (walkable " << out->stats.walkable_area << " m2), hash "
-                                  << hash << " -> " << options->output << '\n';
+                                  << hash;
+                        if (file.links) {
+                          std::cout << ", " << file.links->links.size() << " jump links from "
+                                    << file.links->stats.sample_points << " sample points ("
+                                    << file.links->memory_bytes() << " bytes)";
+                        }
+                        std::cout << " -> " << options->output << '\n';
                         if (!opt.stats_path.empty()) {
                           nlohmann::json stats = voxel_stats_json(out->voxels);
                           stats["scene"] = opt.scene;
@@ -51,6 +106,14 @@ void register_build_command(CLI::App& root, Registry& registry) {
                           stats["walkable_area"] = out->stats.walkable_area;
                           stats["timings_ms"] = timings_json(ctx);
                           stats["hash"] = hash;
+                          if (file.links) {
+                            stats["sample_points"] = file.links->stats.sample_points;
+                            stats["jump_links"] = file.links->links.size();
+                            stats["jump_bytes"] = file.links->memory_bytes();
+                            stats["jump_hash"] = hash_to_hex(jump::content_hash(*file.links));
+                            stats["step"] = jump_options.step;
+                            stats["epsilon"] = jump_options.epsilon;
+                          }
                           stats["warnings"] = ctx.warnings();
                           if (auto s = write_json(opt.stats_path, stats); !s)
                             return report(s.error());

@@ -9,13 +9,16 @@
 #include "leapnav/io/export.hpp"
 #include "leapnav/io/navmesh_file.hpp"
 #include "leapnav/io/render.hpp"
+#include "leapnav/io/scenes.hpp"
+#include "leapnav/jumplinks/link_check.hpp"
 #include "leapnav/mesh/navmesh.hpp"
 #include "leapnav/planning/query.hpp"
 
 namespace leapnav::cli {
 namespace {
 
-nlohmann::json info_json(const mesh::NavMesh& navmesh, const std::string& file) {
+nlohmann::json info_json(const io::NavFile& nav, const std::string& file) {
+  const mesh::NavMesh& navmesh = nav.navmesh;
   AABB bounds;
   for (const Vec3& v : navmesh.vertices) bounds.extend(v);
   double area = 0.0;
@@ -36,7 +39,17 @@ nlohmann::json info_json(const mesh::NavMesh& navmesh, const std::string& file) 
   }
   j["config"] = nlohmann::json::parse(io::config_to_json(navmesh.config));
   j["hash"] = hash_to_hex(mesh::content_hash(navmesh));
-  const Status valid = mesh::validate(navmesh);
+  Status valid = mesh::validate(navmesh);
+  if (nav.links) {
+    j["jump_links"] = nav.links->links.size();
+    j["jump_bytes"] = nav.links->memory_bytes();
+    nlohmann::json configs = nlohmann::json::array();
+    for (const auto& c : nav.links->configs)
+      configs.push_back({{"h", c.height}, {"d", c.distance}, {"max_fall", c.max_fall}});
+    j["jump_configs"] = configs;
+    j["jump_hash"] = hash_to_hex(jump::content_hash(*nav.links));
+    if (valid.ok()) valid = jump::validate(*nav.links, navmesh);
+  }
   j["valid"] = valid.ok();
   if (!valid.ok()) j["validation_error"] = valid.error().message;
   return j;
@@ -89,9 +102,10 @@ void register_navmesh_commands(CLI::App& root, Registry& registry) {
   info_app->add_option("file", info->file, "Navmesh file (.lnav)")->required();
   info_app->add_flag("--json", info->json, "Print JSON");
   registry.push_back({info_app, [info]() -> int {
-                        auto navmesh = io::load_navmesh(info->file);
-                        if (!navmesh) return report(navmesh.error());
-                        const nlohmann::json j = info_json(*navmesh, info->file);
+                        auto nav = io::load_nav_file(info->file);
+                        if (!nav) return report(nav.error());
+                        const mesh::NavMesh* navmesh = &nav->navmesh;
+                        const nlohmann::json j = info_json(*nav, info->file);
                         if (info->json) {
                           std::cout << j.dump(2) << '\n';
                         } else {
@@ -108,6 +122,11 @@ void register_navmesh_commands(CLI::App& root, Registry& registry) {
                                     << navmesh->config.agent.max_slope_deg << " deg\n";
                           if (j.contains("bounds"))
                             std::cout << "  bounds " << j["bounds"].dump() << '\n';
+                          if (nav->links) {
+                            std::cout << "  jump links " << nav->links->links.size() << " ("
+                                      << nav->links->memory_bytes() << " bytes), configurations "
+                                      << j["jump_configs"].dump() << '\n';
+                          }
                           std::cout
                               << "  hash " << j["hash"].get<std::string>() << "\n  validation: "
                               << (j["valid"].get<bool>() ? std::string("ok")
@@ -124,19 +143,21 @@ void register_navmesh_commands(CLI::App& root, Registry& registry) {
   auto exp = std::make_shared<ExportOptions>();
   CLI::App* export_app =
       root.add_subcommand("export", "Export a navmesh as JSON or OBJ (by the output's extension)");
-  export_app->add_option("file", exp->file, "Navmesh file (.lnav)")->required();
+  export_app->add_option("file", exp->file, "Navmesh file (.lnav); its jump links are included")
+      ->required();
   export_app->add_option("--output,-o", exp->output, "Output: .json or .obj")->required();
   registry.push_back({export_app, [exp]() -> int {
-                        auto navmesh = io::load_navmesh(exp->file);
-                        if (!navmesh) return report(navmesh.error());
+                        auto nav = io::load_nav_file(exp->file);
+                        if (!nav) return report(nav.error());
+                        const jump::JumpLinkSet* links = nav->links ? &*nav->links : nullptr;
                         const std::string ext =
                             std::filesystem::path(exp->output).extension().string();
                         std::string text;
-                        if (ext == ".json")
-                          text = io::export_navmesh_json(*navmesh);
-                        else if (ext == ".obj")
-                          text = io::export_navmesh_obj(*navmesh);
-                        else {
+                        if (ext == ".json") {
+                          text = io::export_navmesh_json(nav->navmesh, links);
+                        } else if (ext == ".obj") {
+                          text = io::export_navmesh_obj(nav->navmesh, links);
+                        } else {
                           std::cerr << "leapnav export: the output must end in .json or .obj\n";
                           return kExitUsage;
                         }
@@ -152,6 +173,8 @@ void register_navmesh_commands(CLI::App& root, Registry& registry) {
     int size = 1024;
     std::string from;
     std::string to;
+    bool links = false;
+    std::size_t max_links = 400;
   };
   auto render = std::make_shared<RenderCliOptions>();
   CLI::App* render_app = root.add_subcommand("render", "Draw a navmesh top-down as SVG (and PNG)");
@@ -167,11 +190,28 @@ void register_navmesh_commands(CLI::App& root, Registry& registry) {
                        "Also write a PNG next to the SVG (needs rsvg-convert)");
   render_app->add_option("--from", render->from, "Draw the path from this point x,y,z [units: m]");
   render_app->add_option("--to", render->to, "... to this point x,y,z (with --from)");
+  render_app->add_flag("--links", render->links,
+                       "Draw the file's jump links: start points, land segments, arcs");
+  render_app
+      ->add_option("--max-links", render->max_links,
+                   "Most jump links drawn (evenly subsampled); 0 = all")
+      ->capture_default_str();
   registry.push_back(
       {render_app, [render]() -> int {
-         auto navmesh = io::load_navmesh(render->file);
-         if (!navmesh) return report(navmesh.error());
+         auto nav = io::load_nav_file(render->file);
+         if (!nav) return report(nav.error());
+         const mesh::NavMesh* navmesh = &nav->navmesh;
          io::RenderOptions options;
+         if (render->links) {
+           if (!nav->links) {
+             std::cerr << "leapnav render: " << render->file
+                       << " has no jump links (build it with --jump)\n";
+             return kExitBadInput;
+           }
+           io::JumpLinkOverlayOptions link_options;
+           link_options.max_links = render->max_links;
+           options.overlays = io::jump_link_overlays(*nav->links, link_options);
+         }
          options.fill = render->fill == "height" ? io::FillMode::Height : io::FillMode::Region;
          options.max_size_px = render->size;
          options.title = std::filesystem::path(render->file).filename().string();
@@ -191,6 +231,65 @@ void register_navmesh_commands(CLI::App& root, Registry& registry) {
          if (auto s = write_text(render->output, io::render_svg(*navmesh, options)); !s)
            return report(s.error());
          if (render->png) return write_png(render->output);
+         return kExitOk;
+       }});
+}
+
+void register_check_links_command(CLI::App& root, Registry& registry) {
+  struct Options {
+    std::string file;
+    std::string scene;
+    std::string up = "y";
+    bool json = false;
+    int threads = 0;
+  };
+  auto opt = std::make_shared<Options>();
+  CLI::App* app = root.add_subcommand(
+      "check-links",
+      "Check every jump link of a navmesh file exactly against the scene's triangles: the agent's "
+      "cylinder swept along fitted arcs to points of each land segment, and the landing");
+  app->add_option("file", opt->file, "Navmesh file with jump links (.lnav)")->required();
+  app->add_option("scene", opt->scene, "The scene it was built from (OBJ or builtin:...)")
+      ->required();
+  app->add_option("--up", opt->up, "Up axis of the OBJ input: y or z")
+      ->check(CLI::IsMember({"y", "z"}))
+      ->capture_default_str();
+  app->add_option("--threads,-j", opt->threads, "Worker threads; 0 = all")
+      ->check(CLI::Range(0, 1024))
+      ->capture_default_str();
+  app->add_flag("--json", opt->json, "Print the report as JSON");
+  registry.push_back(
+      {app, [opt]() -> int {
+         auto nav = io::load_nav_file(opt->file);
+         if (!nav) return report(nav.error());
+         if (!nav->links) {
+           return report(make_error(ErrorCode::InvalidArgument,
+                                    opt->file + ": has no jump links (build it with --jump)"));
+         }
+         io::ObjOptions obj;
+         obj.up = opt->up == "z" ? io::UpAxis::Z : io::UpAxis::Y;
+         auto scene = io::load_scene(opt->scene, obj);
+         if (!scene) return report(scene.error());
+         jump::LinkCheckOptions check;
+         check.threads = opt->threads;
+         const auto r =
+             jump::check_links(*nav->links, *scene, nav->navmesh, nav->navmesh.config.agent, check);
+         nlohmann::json j{{"links_checked", r.links_checked},
+                          {"links_failed", r.links_failed},
+                          {"trajectories_checked", r.trajectories_checked},
+                          {"collision_failures", r.collision_failures},
+                          {"landing_failures", r.landing_failures},
+                          {"worst_penetration", r.worst_penetration},
+                          {"failed_links", r.failed_links}};
+         if (opt->json) {
+           std::cout << j.dump(2) << '\n';
+         } else {
+           std::cout << opt->file << ": " << r.links_checked << " links checked ("
+                     << r.trajectories_checked << " trajectories), " << r.links_failed
+                     << " failing (" << r.collision_failures << " collisions, "
+                     << r.landing_failures << " landings), worst penetration "
+                     << r.worst_penetration << " m\n";
+         }
          return kExitOk;
        }});
 }

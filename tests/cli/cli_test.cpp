@@ -183,6 +183,48 @@ TEST_SUITE("cli.commands") {
     CHECK(r.exit_code == 1);
     CHECK(r.output.find("bad_queries.txt:1") != std::string::npos);
   }
+  TEST_CASE("build --jump stores links that info, export, render and check-links read") {
+    const std::string lnav = (temp_dir() / "demo_jumps.lnav").string();
+    const std::string stats = (temp_dir() / "demo_jumps.json").string();
+    Run r = run_cli("build builtin:demo --jump C1 --jump 3,7.5,7.5 --step 4 -o " + lnav +
+                    " --stats " + stats);
+    REQUIRE(r.exit_code == 0);
+    std::ifstream in(stats);
+    const std::string json((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    for (const char* key :
+         {"\"sample_points\"", "\"jump_links\"", "\"jump_bytes\"", "\"jump_search\""}) {
+      CHECK_MESSAGE(json.find(key) != std::string::npos, key);
+    }
+    r = run_cli("info " + lnav + " --json");
+    CHECK(r.exit_code == 0);
+    CHECK(r.output.find("\"jump_links\"") != std::string::npos);
+    const std::string exported = (temp_dir() / "demo_jumps_export.json").string();
+    REQUIRE(run_cli("export " + lnav + " -o " + exported).exit_code == 0);
+    std::ifstream ein(exported);
+    const std::string ejson((std::istreambuf_iterator<char>(ein)),
+                            std::istreambuf_iterator<char>());
+    CHECK(ejson.find("\"links\"") != std::string::npos);
+    CHECK(ejson.find("\"land_polygon\"") != std::string::npos);
+    CHECK(run_cli("render " + lnav + " --links -o " + (temp_dir() / "links.svg").string())
+              .exit_code == 0);
+    r = run_cli("check-links " + lnav + " builtin:demo --json");
+    REQUIRE(r.exit_code == 0);
+    CHECK(r.output.find("\"links_failed\": 0") != std::string::npos);
+  }
+  TEST_CASE("bad jump parameters and files without links are refused") {
+    CHECK(run_cli("build builtin:demo --jump 0,2.5,2.5 -o " + (temp_dir() / "x.lnav").string())
+              .exit_code == 1);
+    CHECK(
+        run_cli("build builtin:demo --jump C9 -o " + (temp_dir() / "x.lnav").string()).exit_code ==
+        1);
+    CHECK(run_cli("build builtin:demo --jump C1 --step 0 -o " + (temp_dir() / "x.lnav").string())
+              .exit_code == 2);
+    const std::string plain = (temp_dir() / "plain.lnav").string();
+    REQUIRE(run_cli("build builtin:demo -o " + plain).exit_code == 0);
+    const Run r = run_cli("check-links " + plain + " builtin:demo");
+    CHECK(r.exit_code == 1);
+    CHECK(r.output.find("no jump links") != std::string::npos);
+  }
   TEST_CASE("scene exports a built-in scene that loads back") {
     const std::string obj = (temp_dir() / "scene_demo.obj").string();
     REQUIRE(run_cli("scene demo -o " + obj).exit_code == 0);
