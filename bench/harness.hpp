@@ -41,6 +41,8 @@ struct Options {
   bool validate_hash = false;
   std::size_t queries = 10000;     ///< random pairs per level in the query suite
   std::size_t gap_queries = 1000;  ///< of which compared with the exact reference
+  std::vector<int> steps{1, 2, 4, 6, 8, 10, 12, 14, 16};  ///< jump sample steps
+  bool check_links = true;  ///< run the exact soundness checker on every generated link set
 };
 
 /// Collects rows, prints them as CSV and as a table, and records hash mismatches.
@@ -68,5 +70,6 @@ class Report {
 void run_build_suite(const Options& options, Report& report);
 void run_obj_suite(const Options& options, Report& report);
 void run_query_suite(const Options& options, Report& report);
+void run_jump_suite(const Options& options, Report& report);
 
 }  // namespace leapnav::bench

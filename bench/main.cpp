@@ -12,10 +12,10 @@ int main(int argc, char** argv) {
   using namespace leapnav::bench;
   Options options;
   options.shared_dir = LEAPNAV_SHARED_DIR;
-  std::vector<std::string> suites{"build", "obj", "query"};
+  std::vector<std::string> suites{"build", "obj", "query", "jump"};
   std::string csv_path;
   CLI::App app{"leapnav benchmarks: CSV + table; never asserts a time"};
-  app.add_option("--suite", suites, "Suites to run: build, obj, query")->delimiter(',');
+  app.add_option("--suite", suites, "Suites to run: build, obj, query, jump")->delimiter(',');
   app.add_option("--repeat", options.repeat, "Repetitions per measurement")
       ->check(CLI::Range(1, 10000));
   app.add_option("--threads", options.threads, "Thread counts (0 = all)")->delimiter(',');
@@ -23,6 +23,9 @@ int main(int argc, char** argv) {
       ->delimiter(',');
   app.add_option("--configs", options.configs, "Configurations")->delimiter(',');
   app.add_option("--city", options.city_sizes, "city:N sizes for scaling")->delimiter(',');
+  app.add_option("--steps", options.steps, "Jump sample steps (jump suite)")->delimiter(',');
+  app.add_flag("!--no-check-links", options.check_links,
+               "Skip the exact soundness check of the generated links (jump suite)");
   app.add_option("--queries", options.queries, "Random query pairs per level (query suite)");
   app.add_option("--gap-queries", options.gap_queries,
                  "Of those, compared with the exact reference");
@@ -40,6 +43,8 @@ int main(int argc, char** argv) {
       run_obj_suite(options, report);
     } else if (suite == "query") {
       run_query_suite(options, report);
+    } else if (suite == "jump") {
+      run_jump_suite(options, report);
     } else {
       std::cerr << "bench: unknown suite " << suite << '\n';
       return 2;
