@@ -3,6 +3,7 @@
 #include <cmath>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "leapnav/core/config.hpp"
 #include "leapnav/core/context.hpp"
@@ -88,6 +89,20 @@ void check_level(const char* file, std::uint64_t seed) {
                             << 100.0 * excess_sum / found << " %, max " << 100.0 * excess_max
                             << " %");
   CHECK(excess_sum / found < 0.01);
+
+  // the batch API answers the same on 1 and 2 threads
+  std::vector<plan::PathRequest> requests;
+  for (std::size_t i = 0; i + 1 < points.size(); i += 2) {
+    requests.push_back({points[i].point, points[i + 1].point});
+  }
+  const auto one = plan::find_paths(planner, requests, {}, 1);
+  const auto two = plan::find_paths(planner, requests, {}, 2);
+  REQUIRE(one.size() == two.size());
+  for (std::size_t i = 0; i < one.size(); ++i) {
+    REQUIRE(one[i].ok());
+    REQUIRE(two[i].ok());
+    CHECK(one[i]->points == two[i]->points);
+  }
 }
 
 }  // namespace
