@@ -1,5 +1,6 @@
 // SceneBuilder solids. Every solid is emitted from one set of shared corners as a closed surface
-// whose triangles wind so that cross(b - a, c - a) points outwards (top faces up).
+// whose triangles wind so that cross(b - a, c - a) points outwards (top faces up); height grids
+// are open surfaces whose triangles all face up.
 #include "leapnav/io/scene_builder.hpp"
 
 #include <cmath>
@@ -159,6 +160,37 @@ void SceneBuilder::add_prism(Vec3 base_center, float radius, float height, int s
     const std::uint32_t j = (k + 1) % n;
     add_face(bottom(k), bottom(j), top(j));
     add_face(bottom(k), top(j), top(k));
+  }
+}
+
+void SceneBuilder::add_height_grid(Vec2 origin, float spacing, int cells_x, int cells_z,
+                                   const std::function<float(float, float)>& height) {
+  LEAPNAV_ASSERT(cells_x >= 1 && cells_z >= 1 && positive(spacing),
+                 "height grid needs cells and a positive spacing");
+  const auto nx = static_cast<std::uint64_t>(cells_x) + 1U;
+  const auto nz = static_cast<std::uint64_t>(cells_z) + 1U;
+  LEAPNAV_ASSERT(mesh_.vertices.size() + nx * nz <= std::uint64_t{0xFFFFFFFFU},
+                 "height grid vertices must fit 32-bit indices");
+  const auto first = static_cast<std::uint64_t>(mesh_.vertices.size());
+  mesh_.vertices.reserve(mesh_.vertices.size() + nx * nz);
+  mesh_.triangles.reserve(mesh_.triangles.size() + 2U * (nx - 1U) * (nz - 1U));
+  for (std::uint64_t j = 0; j < nz; ++j) {
+    const float z = origin.y + static_cast<float>(j) * spacing;
+    for (std::uint64_t i = 0; i < nx; ++i) {
+      const float x = origin.x + static_cast<float>(i) * spacing;
+      add_vertex({x, height(x, z), z});
+    }
+  }
+  const auto at = [&](std::uint64_t i, std::uint64_t j) {
+    return static_cast<std::uint32_t>(first + j * nx + i);
+  };
+  // note: cross((i, j + 1) - (i, j), (i + 1, j) - (i, j)) has y = spacing² > 0 whatever the
+  // heights, so both triangles of a cell face up.
+  for (std::uint64_t j = 0; j + 1 < nz; ++j) {
+    for (std::uint64_t i = 0; i + 1 < nx; ++i) {
+      add_face(at(i, j), at(i, j + 1), at(i + 1, j));
+      add_face(at(i + 1, j), at(i, j + 1), at(i + 1, j + 1));
+    }
   }
 }
 

@@ -1,12 +1,14 @@
 // Built-in scenes: the hand-made "demo" level and the generated "city:N" grid, both assembled from
 // SceneBuilder solids with fixed arithmetic only (no randomness beyond an integer hash of the block
-// coordinates), so every run gives the same triangles.
+// coordinates), and the "terrain:N" height grid of fixed sine waves, so every run gives the same
+// triangles.
 #include "leapnav/io/scenes.hpp"
 
 #include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <iterator>
+#include <numbers>
 #include <vector>
 
 #include "leapnav/core/hash.hpp"
@@ -15,7 +17,8 @@
 namespace leapnav::io {
 namespace {
 
-constexpr std::string_view kValidForms = "valid: demo, city:N with N in 1..256";
+constexpr std::string_view kValidForms =
+    "valid: demo, city:N with N in 1..256, terrain:N with N in 1..256";
 
 /// The demo level (see builtin_scene). Ground is solid down to y = -4.5 so every drop has walls.
 TriangleMesh demo_scene() {
@@ -230,6 +233,27 @@ TriangleMesh city_scene(int n) {
   return b.take();
 }
 
+/// Height of the rolling terrain at (x, z) [m]: four fixed waves (wavelengths 11 to 97 m,
+/// amplitudes 0.8 to 4 m) within about +-9 m. Their steepest sums exceed 45 deg only in places.
+float terrain_height(float x, float z) {
+  constexpr double kTau = 2.0 * std::numbers::pi;
+  const auto dx = static_cast<double>(x);
+  const auto dz = static_cast<double>(z);
+  return static_cast<float>(
+      4.0 * std::sin(kTau * dx / 97.0 + 0.3) * std::cos(kTau * dz / 83.0 - 0.5) +
+      2.5 * std::sin(kTau * (dx + 0.6 * dz) / 41.0 + 1.3) +
+      2.0 * std::cos(kTau * dx / 23.0 - 0.7) * std::sin(kTau * dz / 19.0 + 0.4) +
+      0.8 * std::sin(kTau * (0.8 * dx - dz) / 11.0 + 2.1));
+}
+
+/// N x N terrain tiles of 40 m as one 1 m height grid (see builtin_scene).
+TriangleMesh terrain_scene(int n) {
+  constexpr int kCellsPerTile = 40;
+  SceneBuilder b("builtin:terrain:" + std::to_string(n));
+  b.add_height_grid({0.0F, 0.0F}, 1.0F, kCellsPerTile * n, kCellsPerTile * n, terrain_height);
+  return b.take();
+}
+
 Error invalid_spec(std::string_view spec, std::string_view why) {
   return make_error(ErrorCode::InvalidArgument, "built-in scene '" + std::string(spec) +
                                                     "': " + std::string(why) + " (" +
@@ -242,17 +266,19 @@ Result<TriangleMesh> builtin_scene(std::string_view spec) {
   if (spec == "demo") return demo_scene();
   const std::size_t colon = spec.find(':');
   const std::string_view name = spec.substr(0, colon);
-  if (name == "city") {
-    if (colon == std::string_view::npos) return invalid_spec(spec, "city needs a size N");
+  if (name == "city" || name == "terrain") {
+    if (colon == std::string_view::npos)
+      return invalid_spec(spec, std::string(name) + " needs a size N");
     const std::string_view arg = spec.substr(colon + 1);
     int n = 0;
     const auto [end, ec] = std::from_chars(arg.data(), arg.data() + arg.size(), n);
     if (arg.empty() || end != arg.data() + arg.size() ||
         (ec != std::errc() && ec != std::errc::result_out_of_range))
       return invalid_spec(spec, "N '" + std::string(arg) + "' is not an integer");
-    if (ec == std::errc::result_out_of_range || n < 1 || n > kMaxCityBlocks)
+    const int max_n = name == "city" ? kMaxCityBlocks : kMaxTerrainTiles;
+    if (ec == std::errc::result_out_of_range || n < 1 || n > max_n)
       return invalid_spec(spec, "N = " + std::string(arg) + " is out of range");
-    return city_scene(n);
+    return name == "city" ? city_scene(n) : terrain_scene(n);
   }
   if (name == "demo") return invalid_spec(spec, "demo takes no arguments");
   return invalid_spec(spec, "unknown scene");
@@ -277,7 +303,7 @@ std::vector<AABB> city_buildings(int n) {
 }
 
 std::vector<std::string> builtin_scene_names() {
-  return {"city", "demo"};
+  return {"city", "demo", "terrain"};
 }
 
 Result<TriangleMesh> load_scene(std::string_view spec, const ObjOptions& options) {

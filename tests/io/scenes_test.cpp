@@ -318,6 +318,75 @@ TEST_SUITE("io.scenes") {
     CHECK(on_roofs >= 8);  // every roof is walkable, beside its hut
   }
 
+  TEST_CASE("terrain:N has 3200 N^2 upward triangles on a 1 m grid, deterministically") {
+    for (const int n : {1, 2, 3}) {
+      CAPTURE(n);
+      const auto terrain = builtin_scene("terrain:" + std::to_string(n));
+      REQUIRE(terrain.ok());
+      REQUIRE(validate(*terrain).ok());
+      CHECK(terrain->name == "builtin:terrain:" + std::to_string(n));
+      CHECK(terrain->triangles.size() == static_cast<std::size_t>(3200 * n * n));
+      CHECK(terrain->vertices.size() == static_cast<std::size_t>((40 * n + 1) * (40 * n + 1)));
+      const AABB box = terrain->bounds();
+      CHECK(box.min.x == 0.0F);
+      CHECK(box.min.z == 0.0F);
+      CHECK(box.max.x == 40.0F * static_cast<float>(n));
+      CHECK(box.max.z == 40.0F * static_cast<float>(n));
+      CHECK(box.min.y > -10.0F);
+      CHECK(box.max.y < 10.0F);
+      CHECK(box.size().y > 5.0F);  // hills, not a plane
+      const auto again = builtin_scene("terrain:" + std::to_string(n));
+      REQUIRE(again.ok());
+      CHECK(triangle_mesh_hash(*terrain) == triangle_mesh_hash(*again));
+
+      // every triangle faces up and spans one 1 m grid cell (area 0.5 in xz); most are walkable
+      // at 45 deg, some are too steep
+      std::size_t up = 0;
+      std::size_t steep = 0;
+      for (std::size_t t = 0; t < terrain->triangles.size(); ++t) {
+        const Vec3 normal = normal_of(*terrain, t);
+        if (normal.y > 0 && normal.y == doctest::Approx(1.0)) ++up;
+        if (normal.y / length(normal) < std::cos(3.14159265358979323846 / 4.0)) ++steep;
+      }
+      CHECK(up == terrain->triangles.size());
+      CHECK(steep > terrain->triangles.size() / 100);
+      CHECK(steep < terrain->triangles.size() / 4);
+    }
+    // an open surface: every inner edge is shared by two triangles in opposite directions and
+    // the boundary is the 4 * 40 outer grid edges
+    const auto one = builtin_scene("terrain:1");
+    std::map<std::pair<std::uint32_t, std::uint32_t>, int> edges;
+    for (const auto& t : one->triangles)
+      for (std::size_t i = 0; i < 3; ++i) ++edges[{t[i], t[(i + 1) % 3]}];
+    int boundary = 0;
+    for (const auto& [edge, count] : edges) {
+      CHECK(count == 1);
+      if (edges.find({edge.second, edge.first}) == edges.end()) ++boundary;
+    }
+    CHECK(boundary == 160);
+    CHECK(triangle_mesh_hash(*builtin_scene("terrain:2")) != triangle_mesh_hash(*one));
+  }
+
+  TEST_CASE("terrain:1 builds a valid navmesh over most of its area") {
+    const auto terrain = builtin_scene("terrain:1");
+    REQUIRE(terrain.ok());
+    const auto config = named_config("default");
+    REQUIRE(config.ok());
+    BuildContext ctx;
+    const auto out = mesh::build_navmesh(*terrain, *config, ctx);
+    REQUIRE(out.ok());
+    const mesh::NavMesh& nav = out->navmesh;
+    REQUIRE(mesh::validate(nav).ok());
+    CHECK(nav.polygon_count() > 0);
+    CHECK(out->stats.navmesh_area > 0.5 * 1600.0);
+    CHECK(out->stats.navmesh_area < 1600.0);
+    const AABB box = terrain->bounds();
+    for (const Vec3& v : nav.vertices) {
+      CHECK(v.y >= box.min.y - 0.5F);
+      CHECK(v.y <= box.max.y + 0.5F);
+    }
+  }
+
   TEST_CASE("invalid scene specs are rejected listing the valid forms") {
     const std::pair<const char*, const char*> cases[] = {
         {"city:0", "built-in scene 'city:0': N = 0 is out of range"},
@@ -328,6 +397,11 @@ TEST_SUITE("io.scenes") {
         {"city:2x", "built-in scene 'city:2x': N '2x' is not an integer"},
         {"city:", "built-in scene 'city:': N '' is not an integer"},
         {"city", "built-in scene 'city': city needs a size N"},
+        {"terrain", "built-in scene 'terrain': terrain needs a size N"},
+        {"terrain:0", "built-in scene 'terrain:0': N = 0 is out of range"},
+        {"terrain:257", "built-in scene 'terrain:257': N = 257 is out of range"},
+        {"terrain:1.5", "built-in scene 'terrain:1.5': N '1.5' is not an integer"},
+        {"terrain:", "built-in scene 'terrain:': N '' is not an integer"},
         {"demo:2", "built-in scene 'demo:2': demo takes no arguments"},
         {"castle", "built-in scene 'castle': unknown scene"},
         {"", "built-in scene '': unknown scene"},
@@ -338,9 +412,10 @@ TEST_SUITE("io.scenes") {
       REQUIRE_FALSE(result.ok());
       CHECK(result.error().code == ErrorCode::InvalidArgument);
       CHECK(result.error().message ==
-            std::string(message) + " (valid: demo, city:N with N in 1..256)");
+            std::string(message) +
+                " (valid: demo, city:N with N in 1..256, terrain:N with N in 1..256)");
     }
-    CHECK(builtin_scene_names() == std::vector<std::string>{"city", "demo"});
+    CHECK(builtin_scene_names() == std::vector<std::string>{"city", "demo", "terrain"});
   }
 
   TEST_CASE("load_scene takes builtin: specs and OBJ paths") {

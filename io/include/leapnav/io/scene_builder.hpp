@@ -1,11 +1,12 @@
-// SceneBuilder: closed, convex solids (boxes, oriented blocks, ramps, stairs, prisms) assembled
-// into a TriangleMesh for built-in and test scenes. Every solid is a closed surface with every
-// triangle wound so that cross(b - a, c - a) points out of the solid: top faces face up
-// (normal.y > 0), which is how the voxel stage recognises walkable floor.
+// SceneBuilder: closed, convex solids (boxes, oriented blocks, ramps, stairs, prisms) and open
+// height grids assembled into a TriangleMesh for built-in and test scenes. Every solid is a closed
+// surface with every triangle wound so that cross(b - a, c - a) points out of the solid: top faces
+// face up (normal.y > 0), which is how the voxel stage recognises walkable floor.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 
 #include "leapnav/core/geometry.hpp"
@@ -48,6 +49,14 @@ class SceneBuilder {
   /// corners on a circle of `radius` around `base_center` (first corner towards +x), extruded
   /// `height` up (4 * sides - 4 triangles).
   void add_prism(Vec3 base_center, float radius, float height, int sides = 8);
+
+  /// A height-grid surface (open, not a solid): (cells_x + 1) x (cells_z + 1) shared vertices at
+  /// x = origin.x + i * spacing, z = origin.y + j * spacing (origin is (x, z)), y = height(x, z),
+  /// and two triangles per cell, split along the same diagonal and wound to face up
+  /// (2 * cells_x * cells_z triangles). cells_x, cells_z >= 1, spacing > 0 [m]; the vertex
+  /// count must fit 32-bit indices.
+  void add_height_grid(Vec2 origin, float spacing, int cells_x, int cells_z,
+                       const std::function<float(float x, float z)>& height);
 
   [[nodiscard]] std::size_t triangle_count() const { return mesh_.triangles.size(); }
   [[nodiscard]] std::size_t vertex_count() const { return mesh_.vertices.size(); }

@@ -1,6 +1,7 @@
-// Built-in scenes ("builtin:demo", "builtin:city:N"), the scene spec resolver used by the CLI and
-// benches, and an OBJ writer. Scenes are built from SceneBuilder solids, so they are closed and
-// outward-wound, and they are deterministic: the same spec gives the same bytes on every run.
+// Built-in scenes ("builtin:demo", "builtin:city:N", "builtin:terrain:N"), the scene spec resolver
+// used by the CLI and benches, and an OBJ writer. demo and city are built from SceneBuilder solids,
+// so they are closed and outward-wound; terrain is an open height grid facing up. They are
+// deterministic: the same spec gives the same bytes on every run (terrain: with the same libm).
 #pragma once
 
 #include <cstdint>
@@ -18,6 +19,8 @@ namespace leapnav::io {
 
 /// Largest N of "city:N".
 inline constexpr int kMaxCityBlocks = 256;
+/// Largest N of "terrain:N".
+inline constexpr int kMaxTerrainTiles = 256;
 
 /// A built-in scene by spec (without the "builtin:" prefix):
 /// - "demo": a 40 x 40 m test level for the default agent (height 2, radius 0.6, climb 0.9), x and
@@ -41,6 +44,12 @@ inline constexpr int kMaxCityBlocks = 256;
 ///   upward face lies inside it (the voxel stage sees surfaces, not solids: ground inside a
 ///   building would be a walkable floor there). Exactly 252 * N² triangles (21 boxes per block);
 ///   area grows with N².
+/// - "terrain:N" (N in 1..kMaxTerrainTiles): N x N tiles of 40 m of smooth rolling hills, x and z
+///   in 0..40N, y within about -9..9 m: a regular height grid with 1 m spacing (shared vertices,
+///   two triangles per 1 m cell, every triangle facing up) sampled from a fixed sum of four sine
+///   waves (wavelengths 11 to 97 m). Most slopes are walkable at 45 deg; about 11 % of the
+///   triangles are steeper (up to about 58 deg). An open surface, not a closed solid. Exactly
+///   3200 * N² triangles and (40N + 1)² vertices (terrain:256: 210 M triangles, about 3.8 GB).
 /// Errors: InvalidArgument naming the spec and listing the valid forms.
 [[nodiscard]] Result<TriangleMesh> builtin_scene(std::string_view spec);
 
@@ -49,7 +58,7 @@ inline constexpr int kMaxCityBlocks = 256;
 /// tiles' bottom (-1) to its flat roof (its roof hut excluded) [units: m].
 [[nodiscard]] std::vector<AABB> city_buildings(int n);
 
-/// The built-in scene names: "city", "demo" (city needs ":N").
+/// The built-in scene names: "city", "demo", "terrain" (city and terrain need ":N").
 [[nodiscard]] std::vector<std::string> builtin_scene_names();
 
 /// "builtin:NAME[:ARGS]" gives builtin_scene("NAME[:ARGS]"); anything else is an OBJ path read
