@@ -367,7 +367,7 @@ RegionOutput build_region_contours(const Inputs& in, std::uint16_t region_id,
 Result<ContourSet> build_contours(const voxel::CompactHeightfield& chf, const RegionField& regions,
                                   const VoxelParams& params, BuildContext& ctx) {
   auto timer = ctx.scoped_timer("contours");
-  LEAPNAV_TRY(detail::check_heightfield(chf, "contours", false));
+  LEAPNAV_TRY(detail::check_heightfield_arrays(chf, "contours", false));
   const std::size_t span_count = chf.spans.size();
   if (regions.span_region.size() != span_count) {
     return make_error(ErrorCode::InvalidArgument,
@@ -389,7 +389,8 @@ Result<ContourSet> build_contours(const voxel::CompactHeightfield& chf, const Re
   }
   LEAPNAV_TRY(ctx.check_memory("contours", static_cast<std::uint64_t>(span_count) * 24));
   const int threads = ctx.threads();
-  const SpanGraph graph = detail::make_span_graph(chf, threads);
+  LEAPNAV_TRY_ASSIGN(const SpanGraph graph,
+                     detail::make_checked_span_graph(chf, "contours", threads));
   const Inputs in{chf, graph, regions.span_region, params.max_edge_error_cells,
                   params.max_edge_len_cells};
 

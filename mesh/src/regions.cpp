@@ -320,11 +320,12 @@ void merge_small_regions(std::vector<RegionInfo>& info, int merge_cells) {
 Result<RegionField> build_regions(const voxel::CompactHeightfield& chf, const VoxelParams& params,
                                   BuildContext& ctx) {
   auto timer = ctx.scoped_timer("regions");
-  LEAPNAV_TRY(detail::check_heightfield(chf, "regions", true));
+  LEAPNAV_TRY(detail::check_heightfield_arrays(chf, "regions", true));
   const std::size_t span_count = chf.spans.size();
   LEAPNAV_TRY(ctx.check_memory("regions", static_cast<std::uint64_t>(span_count) * 40));
   const int threads = ctx.threads();
-  const SpanGraph graph = detail::make_span_graph(chf, threads);
+  LEAPNAV_TRY_ASSIGN(const SpanGraph graph,
+                     detail::make_checked_span_graph(chf, "regions", threads));
 
   Watershed ws{chf,
                graph,

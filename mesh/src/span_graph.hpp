@@ -37,6 +37,15 @@ struct SpanGraph {
 [[nodiscard]] Status check_heightfield(const voxel::CompactHeightfield& chf, std::string_view stage,
                                        bool need_distance);
 
+/// The array part of check_heightfield(): grid size, CSR offsets, area and distance sizes.
+[[nodiscard]] Status check_heightfield_arrays(const voxel::CompactHeightfield& chf,
+                                              std::string_view stage, bool need_distance);
+
+/// The connection table of a heightfield that passed check_heightfield_arrays(), checking each
+/// connection on the way (in parallel); the error is check_heightfield()'s for the same input.
+[[nodiscard]] Result<SpanGraph> make_checked_span_graph(const voxel::CompactHeightfield& chf,
+                                                        std::string_view stage, int threads);
+
 /// The connection table of a heightfield that passed check_heightfield().
 [[nodiscard]] SpanGraph make_span_graph(const voxel::CompactHeightfield& chf, int threads);
 
