@@ -1,11 +1,13 @@
 // The obstacle field (thesis §5.2) for a cylinder of the agent's radius and height: each solid
 // span [min, max) blocks, in its own column and in every column within the radius, the feet
-// heights [min - ceil(height / ch), max). Per column the blocked intervals are sorted and merged;
-// a merged run's top is a walkable voxel when it is the floor of an open span. Rows run in
-// parallel into per-row buffers joined in row order, so the output is thread-count independent.
+// heights [min - ceil(height / ch), max). Per column the blocked voxels are bit rows OR-ed over
+// the offsets and read back as maximal runs; a run's top is a walkable voxel when it is the floor
+// of an open span. Rows run in parallel with per-column writes (counts, prefix sum, fill), so the
+// output is thread-count independent.
 #include "leapnav/jumplinks/obstacle_field.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <string>
 #include <utility>
@@ -68,63 +70,109 @@ Result<ObstacleField> build_obstacle_field(const voxel::Heightfield& solid,
   LEAPNAV_TRY(ctx.check_memory("obstacle field", static_cast<std::uint64_t>(solid.spans.size()) *
                                                      offsets.size() * sizeof(ObstacleSpan)));
 
-  const auto width = static_cast<std::size_t>(grid.width);
-  const auto depth = static_cast<std::size_t>(grid.depth);
-  std::vector<std::vector<ObstacleSpan>> row_spans(depth);
-  std::vector<std::uint32_t> counts(columns, 0);
+  // note: per column, blocked feet heights as bit rows: own solid spans grown down, then OR-ed
+  // over the blocking offsets, then read back as maximal runs (touching intervals merge exactly
+  // as in an interval union); linear in columns x offsets x words and cache friendly
+  int top = 1;
+  for (const voxel::Span& span : solid.spans) top = std::max(top, static_cast<int>(span.max));
+  const auto words = static_cast<std::size_t>((top + 63) / 64);
+  LEAPNAV_TRY(ctx.check_memory("obstacle field bits", 2 * columns * words * sizeof(std::uint64_t)));
+  std::vector<std::uint64_t> own(columns * words, 0);
   const int grow = field.grow_down;
-  parallel_for(ctx.threads(), 0, depth, 4, [&](std::size_t z0, std::size_t z1) {
-    std::vector<std::pair<int, int>> intervals;
-    for (std::size_t zs = z0; zs < z1; ++zs) {
-      const int z = static_cast<int>(zs);
-      std::vector<ObstacleSpan>& out = row_spans[zs];
-      for (std::size_t xs = 0; xs < width; ++xs) {
-        const int x = static_cast<int>(xs);
-        intervals.clear();
-        for (const Offset& o : offsets) {
-          const int nx = x + o.dx;
-          const int nz = z + o.dz;
-          if (!grid.in_bounds(nx, nz)) continue;
-          const std::size_t c = grid.column_index(nx, nz);
-          for (std::uint32_t s = solid.first(c); s < solid.end(c); ++s) {
-            const voxel::Span& span = solid.spans[s];
-            intervals.emplace_back(std::max(0, static_cast<int>(span.min) - grow),
-                                   static_cast<int>(span.max));
-          }
-        }
-        std::sort(intervals.begin(), intervals.end());
-        const std::size_t column = grid.column_index(x, z);
-        const std::size_t before = out.size();
-        for (const auto& [lo, hi] : intervals) {
-          if (hi <= lo) continue;
-          if (out.size() > before && lo <= static_cast<int>(out.back().max)) {
-            out.back().max =
-                static_cast<std::uint16_t>(std::max(static_cast<int>(out.back().max), hi));
-          } else {
-            out.push_back(
-                {static_cast<std::uint16_t>(lo), static_cast<std::uint16_t>(hi), kNoWalkableSpan});
-          }
-        }
-        // a merged run's top is walkable when an open span's floor sits exactly there
-        std::size_t k = before;
-        for (std::uint32_t s = open.first(column); s < open.end(column); ++s) {
-          const std::uint16_t y = open.spans[s].y;
-          while (k < out.size() && out[k].max < y) ++k;
-          if (k < out.size() && out[k].max == y) out[k].walkable_span = s;
-        }
-        counts[column] = static_cast<std::uint32_t>(out.size() - before);
+  const auto set_range = [](std::uint64_t* bits, int lo, int hi) {
+    for (int w = lo >> 6; w <= (hi - 1) >> 6; ++w) {
+      std::uint64_t mask = ~std::uint64_t{0};
+      if (w == lo >> 6) mask &= ~std::uint64_t{0} << (lo & 63);
+      if (w == (hi - 1) >> 6) mask &= ~std::uint64_t{0} >> (63 - ((hi - 1) & 63));
+      bits[w] |= mask;
+    }
+  };
+  const std::size_t grain = 16;
+  const auto depth = static_cast<std::size_t>(grid.depth);
+  const auto width = static_cast<std::size_t>(grid.width);
+  parallel_for(ctx.threads(), 0, depth, grain, [&](std::size_t z0, std::size_t z1) {
+    for (std::size_t c = z0 * width; c < z1 * width; ++c) {
+      for (std::uint32_t s = solid.first(c); s < solid.end(c); ++s) {
+        const voxel::Span& span = solid.spans[s];
+        const int lo = std::max(0, static_cast<int>(span.min) - grow);
+        const int hi = static_cast<int>(span.max);
+        if (hi > lo) set_range(own.data() + c * words, lo, hi);
       }
     }
   });
+  std::vector<std::uint64_t> blocked(columns * words, 0);
+  std::vector<std::uint32_t> counts(columns, 0);
+  parallel_for(ctx.threads(), 0, depth, grain, [&](std::size_t z0, std::size_t z1) {
+    for (std::size_t zs = z0; zs < z1; ++zs) {
+      const int z = static_cast<int>(zs);
+      for (const Offset& o : offsets) {
+        const int nz = z + o.dz;
+        if (nz < 0 || nz >= grid.depth) continue;
+        const int x0 = std::max(0, -o.dx);
+        const int x1 = std::min(grid.width, grid.width - o.dx);
+        // a row shifted by dx: both ranges are contiguous, one flat (vectorisable) loop
+        if (x1 <= x0) continue;
+        const std::uint64_t* src = own.data() + grid.column_index(x0 + o.dx, nz) * words;
+        std::uint64_t* dst = blocked.data() + grid.column_index(x0, z) * words;
+        const std::size_t n = static_cast<std::size_t>(x1 - x0) * words;
+        for (std::size_t k = 0; k < n; ++k) dst[k] |= src[k];
+      }
+      for (std::size_t c = zs * width; c < (zs + 1) * width; ++c) {
+        const std::uint64_t* bits = blocked.data() + c * words;
+        std::uint32_t runs = 0;
+        std::uint64_t carry = 0;
+        for (std::size_t w = 0; w < words; ++w) {
+          // note: few runs per word; clearing bits beats a library popcount call
+          for (std::uint64_t starts = bits[w] & ~((bits[w] << 1) | carry); starts != 0;
+               starts &= starts - 1)
+            ++runs;
+          carry = bits[w] >> 63;
+        }
+        counts[c] = runs;
+      }
+    }
+  });
+  std::vector<std::uint64_t>().swap(own);
 
   field.column_first.assign(columns + 1, 0);
   for (std::size_t c = 0; c < columns; ++c)
     field.column_first[c + 1] = field.column_first[c] + counts[c];
-  field.spans.reserve(field.column_first[columns]);
-  for (auto& row : row_spans) {
-    field.spans.insert(field.spans.end(), row.begin(), row.end());
-    std::vector<ObstacleSpan>().swap(row);
-  }
+  field.spans.resize(field.column_first[columns]);
+  parallel_for(ctx.threads(), 0, depth, grain, [&](std::size_t z0, std::size_t z1) {
+    for (std::size_t c = z0 * width; c < z1 * width; ++c) {
+      const std::uint64_t* bits = blocked.data() + c * words;
+      ObstacleSpan* out = field.spans.data() + field.column_first[c];
+      std::size_t n = 0;
+      int k = 0;
+      const int limit = static_cast<int>(words * 64);
+      // runs: find the next set bit, then the next clear bit
+      const auto next = [&](int from, bool want_set) {
+        while (from < limit) {
+          const std::size_t w = static_cast<std::size_t>(from >> 6);
+          std::uint64_t v = want_set ? bits[w] : ~bits[w];
+          v &= ~std::uint64_t{0} << (from & 63);
+          if (v != 0) return static_cast<int>(w * 64) + std::countr_zero(v);
+          from = static_cast<int>(w + 1) * 64;
+        }
+        return limit;
+      };
+      while (true) {
+        const int lo = next(k, true);
+        if (lo >= limit) break;
+        const int hi = next(lo, false);
+        out[n++] = {static_cast<std::uint16_t>(lo), static_cast<std::uint16_t>(hi),
+                    kNoWalkableSpan};
+        k = hi;
+      }
+      // a run's top is walkable when an open span's floor sits exactly there
+      std::size_t r = 0;
+      for (std::uint32_t s = open.first(c); s < open.end(c); ++s) {
+        const std::uint16_t y = open.spans[s].y;
+        while (r < n && out[r].max < y) ++r;
+        if (r < n && out[r].max == y) out[r].walkable_span = s;
+      }
+    }
+  });
   return field;
 }
 
