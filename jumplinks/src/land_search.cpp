@@ -20,6 +20,16 @@ namespace {
 
 using I64 = std::int64_t;
 
+// A pending piece of the search: a wedge [(bx, by), (tx, ty)] scanned from cell (i, j), or a land
+// voxel to emit.
+struct ScanTask {
+  int i = 0;
+  int j = 0;
+  I64 bx = 1, by = 0, tx = 0, ty = 1;
+  bool emit = false;
+  LandVoxel voxel;
+};
+
 // Whether a blocked voxel of a column's (or strip's) bit rows lies in [k0, k1] (absolute).
 inline bool band_blocked(const std::uint64_t* words, int word_count, int k0, int k1) {
   k0 = std::max(k0, 0);
@@ -51,11 +61,14 @@ bool inside_convex(const mesh::NavMesh& navmesh, std::uint32_t poly, float px, f
     const Vec3 b = navmesh.vertices[navmesh.poly_vertices[begin + (k + 1) % count]];
     const double ex = static_cast<double>(b.x) - a.x;
     const double ez = static_cast<double>(b.z) - a.z;
+    const double cross =
+        ex * (static_cast<double>(pz) - a.z) - ez * (static_cast<double>(px) - a.x);
+    // note: a point on the inner side passes whatever the edge length; only the others pay for
+    // the normalisation
+    if (cross >= 0.0) continue;
     const double len = std::sqrt(ex * ex + ez * ez);
     if (len == 0.0) continue;
-    const double side =
-        (ex * (static_cast<double>(pz) - a.z) - ez * (static_cast<double>(px) - a.x)) / len;
-    if (side < -tolerance) return false;
+    if (cross / len < -tolerance) return false;
   }
   return true;
 }
@@ -79,14 +92,28 @@ std::vector<std::uint32_t> centre_polygons(const voxel::CompactHeightfield& open
           for (int x = 0; x < grid.width; ++x) {
             const std::size_t column = grid.column_index(x, z);
             for (std::uint32_t s = open.first(column); s < open.end(column); ++s) {
+              const voxel::CompactSpan& span = open.spans[s];
+              const float px = grid.origin.x + (static_cast<float>(x) + 0.5F) * cs;
+              const float pz = grid.origin.z + (static_cast<float>(z) + 0.5F) * cs;
+              const float py = grid.origin.y + static_cast<float>(span.y) * ch;
+              const auto contains = [&](std::uint32_t p) {
+                const AABB& b = navmesh.poly_bounds[p];
+                if (py < b.min.y - slack || py > b.max.y + slack) return false;
+                return inside_convex(navmesh, p, px, pz, 1e-4F * cs);
+              };
+              // the span's own polygon is the first candidate and nearly always the answer
+              const std::uint32_t own = navmesh.span_poly[s];
+              if (own != mesh::kNoPoly && own < polys && contains(own)) {
+                result[s] = own;
+                continue;
+              }
               candidates.clear();
               const auto add = [&](std::uint32_t p) {
                 if (p == mesh::kNoPoly || p >= polys) return;
                 if (std::find(candidates.begin(), candidates.end(), p) == candidates.end())
                   candidates.push_back(p);
               };
-              add(navmesh.span_poly[s]);
-              const voxel::CompactSpan& span = open.spans[s];
+              add(own);
               for (int dir = 0; dir < 4; ++dir) {
                 if (span.neighbor[static_cast<std::size_t>(dir)] == voxel::kNotConnected) continue;
                 const int nx = x + voxel::dir_dx(dir);
@@ -104,13 +131,8 @@ std::vector<std::uint32_t> centre_polygons(const voxel::CompactHeightfield& open
                 for (const std::uint32_t p : navmesh.neighbors(mesh::PolyId{navmesh.span_poly[s]}))
                   add(p);
               }
-              const float px = grid.origin.x + (static_cast<float>(x) + 0.5F) * cs;
-              const float pz = grid.origin.z + (static_cast<float>(z) + 0.5F) * cs;
-              const float py = grid.origin.y + static_cast<float>(span.y) * ch;
               for (const std::uint32_t p : candidates) {
-                const AABB& b = navmesh.poly_bounds[p];
-                if (py < b.min.y - slack || py > b.max.y + slack) continue;
-                if (inside_convex(navmesh, p, px, pz, 1e-4F * cs)) {
+                if (p != own && contains(p)) {
                   result[s] = p;
                   break;
                 }
@@ -190,8 +212,14 @@ LandSearch::LandSearch(const ObstacleField& field, const JumpConfig& config) : f
       const std::size_t c = grid.column_index(x, z);
       std::uint64_t* bits = column_bits_.data() + c * static_cast<std::size_t>(words_);
       for (std::uint32_t s = field.first(c); s < field.end(c); ++s) {
-        for (int k = field.spans[s].min; k < field.spans[s].max; ++k)
-          bits[k >> 6] |= std::uint64_t{1} << (k & 63);
+        const int lo = field.spans[s].min;
+        const int hi = field.spans[s].max - 1;
+        for (int w = lo >> 6; w <= hi >> 6; ++w) {
+          std::uint64_t mask = ~std::uint64_t{0};
+          if (w == lo >> 6) mask &= ~std::uint64_t{0} << (lo & 63);
+          if (w == hi >> 6) mask &= ~std::uint64_t{0} >> (63 - (hi & 63));
+          bits[w] |= mask;
+        }
       }
       for (int level = 0; level < 2; ++level) {
         const int shift = kStripShift[level];
@@ -224,58 +252,38 @@ void LandSearch::find(int x, int z, int y, std::uint32_t start_poly,
                       std::span<const std::uint32_t> centre_poly, std::vector<LandVoxel>& out,
                       std::uint64_t* cells_visited) const {
   std::uint64_t cells = 0;
-  for (int quadrant = 0; quadrant < 4; ++quadrant)
-    scan(x, z, quadrant, y, start_poly, centre_poly, out, cells);
+  scan<0>(x, z, y, start_poly, centre_poly, out, cells);
+  scan<1>(x, z, y, start_poly, centre_poly, out, cells);
+  scan<2>(x, z, y, start_poly, centre_poly, out, cells);
+  scan<3>(x, z, y, start_poly, centre_poly, out, cells);
   if (cells_visited != nullptr) *cells_visited += cells;
 }
 
-void LandSearch::scan(int qx, int qz, int quadrant, int y, std::uint32_t start_poly,
+template <int Quadrant>
+void LandSearch::scan(int qx, int qz, int y, std::uint32_t start_poly,
                       std::span<const std::uint32_t> centre_poly, std::vector<LandVoxel>& out,
                       std::uint64_t& cells) const {
   if (extent_ == 0) return;
   const ObstacleField& field = *field_;
   const GridSpec& grid = field.grid;
-  struct Task {
-    int i = 0;
-    int j = 0;
-    I64 bx = 1, by = 0, tx = 0, ty = 1;
-    bool emit = false;
-    LandVoxel voxel;
-  };
-  std::vector<Task> stack;
-  stack.push_back(Task{});
+  // note: one stack per thread, reused across scans (a fresh vector per quadrant and sample
+  // made allocation a visible share of the search)
+  thread_local std::vector<ScanTask> stack;
+  stack.clear();
+  stack.push_back(ScanTask{});
   // rotation into the quadrant: column of cell (i, j) is (ox + ix*i + jx*j, oz + iz*i + jz*j)
-  int ox = qx, oz = qz, ix = 1, iz = 0, jx = 0, jz = 1;
-  switch (quadrant) {
-    case 0:
-      break;
-    case 1:
-      ox = qx - 1;
-      ix = 0;
-      iz = 1;
-      jx = -1;
-      jz = 0;
-      break;
-    case 2:
-      ox = qx - 1;
-      oz = qz - 1;
-      ix = -1;
-      iz = 0;
-      jx = 0;
-      jz = -1;
-      break;
-    default:
-      oz = qz - 1;
-      ix = 0;
-      iz = -1;
-      jx = 1;
-      jz = 0;
-      break;
-  }
+  // note: the quadrant is a template argument so that the rotation folds into the address
+  // arithmetic and the per-cell branches on the row direction disappear
+  constexpr int ix = Quadrant == 0 ? 1 : Quadrant == 2 ? -1 : 0;
+  constexpr int iz = Quadrant == 1 ? 1 : Quadrant == 3 ? -1 : 0;
+  constexpr int jx = -iz;
+  constexpr int jz = ix;
+  const int ox = Quadrant == 1 || Quadrant == 2 ? qx - 1 : qx;
+  const int oz = Quadrant == 2 || Quadrant == 3 ? qz - 1 : qz;
   const auto row_last = [&](int j) {
     return j < extent_ ? row_last_[static_cast<std::size_t>(j)] : -1;
   };
-  const bool along_x = ix != 0;  // rows run along world x (else along z)
+  constexpr bool along_x = ix != 0;  // rows run along world x (else along z)
   // leftmost cell of row j partially below the ray through (tx, ty), or -1
   const auto leftmost = [](I64 tx, I64 ty, int j) -> int {
     if (ty <= 0) return -1;
@@ -285,7 +293,7 @@ void LandSearch::scan(int qx, int qz, int quadrant, int y, std::uint32_t start_p
   };
 
   while (!stack.empty()) {
-    const Task task = stack.back();
+    const ScanTask task = stack.back();
     stack.pop_back();
     if (task.emit) {
       out.push_back(task.voxel);
@@ -317,11 +325,11 @@ void LandSearch::scan(int qx, int qz, int quadrant, int y, std::uint32_t start_p
           const int size = 1 << shift;
           const int mask = size - 1;
           int run = 0;
-          if (ix > 0)
+          if constexpr (ix > 0)
             run = size - (cx & mask);
-          else if (ix < 0)
+          else if constexpr (ix < 0)
             run = (cx & mask) + 1;
-          else if (iz > 0)
+          else if constexpr (iz > 0)
             run = size - (cz & mask);
           else
             run = (cz & mask) + 1;
@@ -388,7 +396,7 @@ void LandSearch::scan(int qx, int qz, int quadrant, int y, std::uint32_t start_p
         if (below_top) {
           const int k = leftmost(tx, ty, j + 1);
           if (k >= 0 && k <= row_last(j + 1) && cross(i, j + 1, tx, ty) > 0) {
-            Task upper;
+            ScanTask upper;
             upper.i = k;
             upper.j = j + 1;
             upper.bx = i;
@@ -406,7 +414,7 @@ void LandSearch::scan(int qx, int qz, int quadrant, int y, std::uint32_t start_p
           if (top_voxel && !rises_into) {
             const std::uint32_t poly = centre_poly[hit_span->walkable_span];
             if (poly != mesh::kNoPoly && poly != start_poly) {
-              Task emit;
+              ScanTask emit;
               emit.emit = true;
               emit.voxel = LandVoxel{cx, cz, hit_span->walkable_span, poly};
               stack.push_back(emit);
@@ -414,7 +422,7 @@ void LandSearch::scan(int qx, int qz, int quadrant, int y, std::uint32_t start_p
           }
         }
         if (above_bottom && i + 1 <= row_last(j) && cross(bx, by, i + 1, j) > 0) {
-          Task right;
+          ScanTask right;
           right.i = i + 1;
           right.j = j;
           right.bx = bx;

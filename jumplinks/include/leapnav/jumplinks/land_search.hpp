@@ -61,7 +61,8 @@ class LandSearch {
     std::int32_t k_low = 0;
     std::int32_t k_high = 0;
   };
-  void scan(int qx, int qz, int quadrant, int y, std::uint32_t start_poly,
+  template <int Quadrant>
+  void scan(int qx, int qz, int y, std::uint32_t start_poly,
             std::span<const std::uint32_t> centre_poly, std::vector<LandVoxel>& out,
             std::uint64_t& cells) const;
 
