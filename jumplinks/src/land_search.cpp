@@ -317,6 +317,9 @@ void LandSearch::scan(int qx, int qz, int y, std::uint32_t start_poly,
           arcs_.data() + static_cast<std::size_t>(j) * static_cast<std::size_t>(extent_);
       const int row_x = ox + jx * j;
       const int row_z = oz + jz * j;
+      // note: a strip found blocked stays untested up to its end (the finer level or the cell
+      // decides there); a band only shrinks as the head moves on, so this only skips less
+      int blocked_until[2] = {-1, -1};
       while (i <= i_end) {
         const int cx = row_x + ix * i;
         const int cz = row_z + iz * i;
@@ -355,6 +358,7 @@ void LandSearch::scan(int qx, int qz, int y, std::uint32_t start_poly,
         const int along = along_x ? cx : cz;
         bool skipped = false;
         for (int level = 0; level < 2 && !skipped; ++level) {
+          if (i < blocked_until[level]) continue;
           const int shift = kStripShift[level];
           const int run = run_in(shift);
           const int strip = along >> shift;
@@ -366,6 +370,8 @@ void LandSearch::scan(int qx, int qz, int y, std::uint32_t start_poly,
             cells += static_cast<std::uint64_t>(run);
             i += run;
             skipped = true;
+          } else {
+            blocked_until[level] = i + run;
           }
         }
         if (skipped) continue;
