@@ -207,34 +207,43 @@ LandSearch::LandSearch(const ObstacleField& field, const JumpConfig& config) : f
                                static_cast<std::size_t>(words_),
                            0);
   }
-  for (int z = 0; z < grid.depth; ++z) {
-    for (int x = 0; x < grid.width; ++x) {
-      const std::size_t c = grid.column_index(x, z);
-      std::uint64_t* bits = column_bits_.data() + c * static_cast<std::size_t>(words_);
-      for (std::uint32_t s = field.first(c); s < field.end(c); ++s) {
-        const int lo = field.spans[s].min;
-        const int hi = field.spans[s].max - 1;
-        for (int w = lo >> 6; w <= hi >> 6; ++w) {
-          std::uint64_t mask = ~std::uint64_t{0};
-          if (w == lo >> 6) mask &= ~std::uint64_t{0} << (lo & 63);
-          if (w == hi >> 6) mask &= ~std::uint64_t{0} >> (63 - (hi & 63));
-          bits[w] |= mask;
-        }
-      }
-      for (int level = 0; level < 2; ++level) {
-        const int shift = kStripShift[level];
-        std::uint64_t* sx =
-            along_x_[level].data() + static_cast<std::size_t>((x >> shift) + z * strips_x_[level]) *
-                                         static_cast<std::size_t>(words_);
-        std::uint64_t* sz =
-            along_z_[level].data() + static_cast<std::size_t>((z >> shift) + x * strips_z_[level]) *
-                                         static_cast<std::size_t>(words_);
-        for (int w = 0; w < words_; ++w) {
-          sx[w] |= bits[w];
-          sz[w] |= bits[w];
-        }
+  const auto words = static_cast<std::size_t>(words_);
+  for (std::size_t c = 0; c < static_cast<std::size_t>(grid.column_count()); ++c) {
+    std::uint64_t* bits = column_bits_.data() + c * words;
+    for (std::uint32_t s = field.first(c); s < field.end(c); ++s) {
+      const int lo = field.spans[s].min;
+      const int hi = field.spans[s].max - 1;
+      for (int w = lo >> 6; w <= hi >> 6; ++w) {
+        std::uint64_t mask = ~std::uint64_t{0};
+        if (w == lo >> 6) mask &= ~std::uint64_t{0} << (lo & 63);
+        if (w == hi >> 6) mask &= ~std::uint64_t{0} >> (63 - (hi & 63));
+        bits[w] |= mask;
       }
     }
+  }
+  // strips of 4 from the columns, strips of 16 from those (the shifts nest: 16 = 4 x 4)
+  static_assert(kStripShift[0] == kStripShift[1] + 2);
+  const auto or_into = [words](std::uint64_t* dst, const std::uint64_t* src) {
+    for (std::size_t w = 0; w < words; ++w) dst[w] |= src[w];
+  };
+  for (int z = 0; z < grid.depth; ++z) {
+    for (int x = 0; x < grid.width; ++x) {
+      const std::uint64_t* bits = column_bits_.data() + grid.column_index(x, z) * words;
+      or_into(along_x_[1].data() + static_cast<std::size_t>((x >> 2) + z * strips_x_[1]) * words,
+              bits);
+      or_into(along_z_[1].data() + static_cast<std::size_t>((z >> 2) + x * strips_z_[1]) * words,
+              bits);
+    }
+  }
+  for (int z = 0; z < grid.depth; ++z) {
+    for (int sx = 0; sx < strips_x_[1]; ++sx)
+      or_into(along_x_[0].data() + static_cast<std::size_t>((sx >> 2) + z * strips_x_[0]) * words,
+              along_x_[1].data() + static_cast<std::size_t>(sx + z * strips_x_[1]) * words);
+  }
+  for (int x = 0; x < grid.width; ++x) {
+    for (int sz = 0; sz < strips_z_[1]; ++sz)
+      or_into(along_z_[0].data() + static_cast<std::size_t>((sz >> 2) + x * strips_z_[0]) * words,
+              along_z_[1].data() + static_cast<std::size_t>(sz + x * strips_z_[1]) * words);
   }
   // note: the start cell touches the start floor at t = 0 by construction; a touch is not a hit,
   // so its low end must stay exact rather than rounded outward.
