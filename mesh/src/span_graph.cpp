@@ -137,6 +137,7 @@ Result<SpanGraph> make_checked_span_graph(const voxel::CompactHeightfield& chf,
       const int z = static_cast<int>(zz);
       for (int x = 0; x < grid.width; ++x) {
         const std::size_t c = zz * width + static_cast<std::size_t>(x);
+        const bool border = x == 0 || z == 0 || x + 1 == grid.width || z + 1 == grid.depth;
         for (std::uint32_t i = column_first[c]; i < column_first[c + 1]; ++i) {
           graph.column[i] = static_cast<std::uint32_t>(c);
           const auto& links = chf.spans[i].neighbor;
@@ -147,7 +148,8 @@ Result<SpanGraph> make_checked_span_graph(const voxel::CompactHeightfield& chf,
               out[dir] = kNoSpan;
               continue;
             }
-            const bool inside = grid.in_bounds(x + voxel::dir_dx(dir), z + voxel::dir_dz(dir));
+            const bool inside =
+                !border || grid.in_bounds(x + voxel::dir_dx(dir), z + voxel::dir_dz(dir));
             const auto nc = static_cast<std::size_t>(static_cast<std::ptrdiff_t>(c) + step[dir]);
             if (!inside || link >= column_first[nc + 1] - column_first[nc]) {
               failures[z0 / kRows] = {i, !inside};
