@@ -16,6 +16,11 @@ if [[ -x build/release/bin/leapnav ]]; then
   mkdir -p "$out/corpus/fuzz_obj"
   build/release/bin/leapnav scene demo -o "$out/corpus/fuzz_obj/demo.obj" >/dev/null || true
   build/release/bin/leapnav scene city:1 -o "$out/corpus/fuzz_obj/city1.obj" >/dev/null || true
+  mkdir -p "$out/corpus/fuzz_navmesh_file"
+  build/release/bin/leapnav build builtin:demo -o "$out/corpus/fuzz_navmesh_file/demo.lnav" \
+    >/dev/null || true
+  build/release/bin/leapnav build builtin:demo --jump C1 --step 8 \
+    -o "$out/corpus/fuzz_navmesh_file/demo_links.lnav" >/dev/null || true
 fi
 
 status=0
