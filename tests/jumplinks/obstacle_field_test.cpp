@@ -1,5 +1,9 @@
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <cstdlib>
+#include <random>
+
 #include "jumplinks/jump_scene.hpp"
 #include "leapnav/core/context.hpp"
 #include "leapnav/jumplinks/obstacle_field.hpp"
@@ -12,6 +16,67 @@ namespace {
 std::vector<ObstacleSpan> column(const ObstacleField& f, int x, int z) {
   const std::size_t c = f.grid.column_index(x, z);
   return {f.spans.begin() + f.first(c), f.spans.begin() + f.end(c)};
+}
+
+// Random solid columns (several disjoint spans, heights up to several 64-voxel words) with an
+// open span on top of some solid spans; no navmesh needed.
+struct RandomField {
+  voxel::Heightfield solid;
+  voxel::CompactHeightfield open;
+};
+
+RandomField random_field(std::mt19937& rng, int width, int depth, int height) {
+  RandomField f;
+  GridSpec grid;
+  grid.cell_size = 0.25F;
+  grid.cell_height = 0.25F;
+  grid.width = width;
+  grid.depth = depth;
+  grid.height = height;
+  f.solid.grid = grid;
+  f.open.grid = grid;
+  const auto columns = static_cast<std::size_t>(grid.column_count());
+  f.solid.column_first.assign(columns + 1, 0);
+  f.open.column_first.assign(columns + 1, 0);
+  for (std::size_t c = 0; c < columns; ++c) {
+    int y = static_cast<int>(rng() % 8);
+    const int count = static_cast<int>(rng() % 4);
+    for (int k = 0; k < count && y < height - 2; ++k) {
+      const int top = std::min(height - 1, y + 1 + static_cast<int>(rng() % 90));
+      f.solid.spans.push_back(
+          {static_cast<std::uint16_t>(y), static_cast<std::uint16_t>(top), voxel::kNullArea});
+      if (rng() % 2 == 0) {
+        voxel::CompactSpan open;
+        open.y = static_cast<std::uint16_t>(top);
+        f.open.spans.push_back(open);
+      }
+      y = top + 1 + static_cast<int>(rng() % 20);
+    }
+    f.solid.column_first[c + 1] = static_cast<std::uint32_t>(f.solid.spans.size());
+    f.open.column_first[c + 1] = static_cast<std::uint32_t>(f.open.spans.size());
+  }
+  return f;
+}
+
+// Reference: voxel k of column (x, z) is blocked when some solid span of a column within the
+// radius covers it after growing down.
+bool reference_blocked(const voxel::Heightfield& solid, const AgentConfig& agent, int grow, int x,
+                       int z, int k) {
+  const GridSpec& g = solid.grid;
+  const int limit = static_cast<int>(agent.radius / g.cell_size) + 2;
+  for (int dz = -limit; dz <= limit; ++dz) {
+    for (int dx = -limit; dx <= limit; ++dx) {
+      const double gx = std::max(std::abs(dx) - 1, 0) * static_cast<double>(g.cell_size);
+      const double gz = std::max(std::abs(dz) - 1, 0) * static_cast<double>(g.cell_size);
+      const double r = agent.radius;
+      if (!(dx == 0 && dz == 0) && !(gx * gx + gz * gz < r * r)) continue;
+      if (!g.in_bounds(x + dx, z + dz)) continue;
+      const std::size_t c = g.column_index(x + dx, z + dz);
+      for (std::uint32_t s = solid.first(c); s < solid.end(c); ++s)
+        if (k >= solid.spans[s].min - grow && k < solid.spans[s].max) return true;
+    }
+  }
+  return false;
 }
 
 }  // namespace
@@ -73,6 +138,44 @@ TEST_SUITE("jumplinks.obstacle_field") {
     // 3 columns left of the slab (x = 5) still blocked, 4 columns left (x = 4) not
     CHECK(column(*field, 5, 4).size() == 2);
     CHECK(column(*field, 4, 4).size() == 1);
+  }
+
+  TEST_CASE("random tall columns match a voxel-by-voxel reference for 1 and 2 threads") {
+    std::mt19937 rng(20261121);
+    for (int round = 0; round < 4; ++round) {
+      const RandomField f = random_field(rng, 9 + round, 7, 300);
+      AgentConfig agent{1.8F, round % 2 == 0 ? 0.25F : 0.6F, 0.5F, 45.0F};
+      BuildContext one;
+      one.set_threads(1);
+      BuildContext two;
+      two.set_threads(2);
+      const auto field = build_obstacle_field(f.solid, f.open, agent, one);
+      const auto again = build_obstacle_field(f.solid, f.open, agent, two);
+      REQUIRE(field.ok());
+      REQUIRE(again.ok());
+      CHECK(validate(*field, f.open).ok());
+      CHECK(field->spans == again->spans);
+      CHECK(field->column_first == again->column_first);
+      const GridSpec& g = f.solid.grid;
+      for (int z = 0; z < g.depth; ++z) {
+        for (int x = 0; x < g.width; ++x) {
+          const auto runs = column(*field, x, z);
+          std::size_t r = 0;
+          for (int k = 0; k < g.height; ++k) {
+            while (r < runs.size() && runs[r].max <= k) ++r;
+            const bool got = r < runs.size() && runs[r].min <= k;
+            REQUIRE(got == reference_blocked(f.solid, agent, field->grow_down, x, z, k));
+          }
+          const std::size_t c = g.column_index(x, z);
+          for (const ObstacleSpan& run : runs) {
+            std::uint32_t expected = kNoWalkableSpan;
+            for (std::uint32_t s = f.open.first(c); s < f.open.end(c); ++s)
+              if (f.open.spans[s].y == run.max) expected = s;
+            CHECK(run.walkable_span == expected);
+          }
+        }
+      }
+    }
   }
 
   TEST_CASE("a grid mismatch is an error") {
