@@ -17,6 +17,7 @@ namespace {
 struct BuildRun {
   std::vector<std::pair<std::string, double>> stage_ms;
   double total_ms = 0;
+  double cpu_ms = 0;
   std::uint64_t hash = 0;
   std::string counts;
   std::uint64_t bytes = 0;
@@ -30,9 +31,11 @@ std::uint64_t vector_bytes(const std::vector<T>& v) {
 Result<BuildRun> run_once(const TriangleMesh& mesh, const BuildConfig& config, int threads) {
   BuildContext ctx;
   ctx.set_threads(threads);
+  const double cpu0 = process_cpu_ms();
   const auto start = std::chrono::steady_clock::now();
   auto out = mesh::build_navmesh(mesh, config, ctx);
   const auto end = std::chrono::steady_clock::now();
+  const double cpu1 = process_cpu_ms();
   if (!out) return std::move(out).error();
   BuildRun run;
   run.stage_ms = ctx.timings();
@@ -42,6 +45,7 @@ Result<BuildRun> run_once(const TriangleMesh& mesh, const BuildConfig& config, i
     voxel_ms += ctx.time_of(stage);
   run.stage_ms.emplace_back("voxel_stages", voxel_ms);
   run.total_ms = std::chrono::duration<double, std::milli>(end - start).count();
+  run.cpu_ms = cpu1 - cpu0;
   run.hash = mesh::content_hash(out->navmesh);
   const auto& voxels = out->voxels;
   std::ostringstream counts;
@@ -68,6 +72,7 @@ void bench_scene(const std::string& scene, const TriangleMesh& mesh, const Build
     std::map<std::string, std::vector<double>> per_stage;
     std::vector<std::string> stage_order;
     std::vector<double> totals;
+    std::vector<double> cpu;
     BuildRun last;
     bool failed = false;
     for (int r = 0; r < options.repeat; ++r) {
@@ -82,6 +87,7 @@ void bench_scene(const std::string& scene, const TriangleMesh& mesh, const Build
         per_stage[stage].push_back(ms);
       }
       totals.push_back(run->total_ms);
+      cpu.push_back(run->cpu_ms);
       if (!reference_hash) reference_hash = run->hash;
       if (run->hash != *reference_hash) {
         report.mismatch(scene + "/" + config.name + " threads=" + std::to_string(threads) +
@@ -96,7 +102,8 @@ void bench_scene(const std::string& scene, const TriangleMesh& mesh, const Build
           {scene, config.name, stage, t, summarize(per_stage[stage]), hash_to_hex(last.hash), ""});
     }
     report.add({scene, config.name, "total", t, summarize(totals), hash_to_hex(last.hash),
-                last.counts + " bytes=" + std::to_string(last.bytes)});
+                last.counts + " bytes=" + std::to_string(last.bytes) +
+                    " cpu_ms_median=" + std::to_string(summarize(cpu).median)});
   }
 }
 

@@ -38,11 +38,13 @@ void run_jump_suite(const Options& options, Report& report) {
         std::optional<std::uint64_t> reference_hash;
         for (const int threads : options.threads) {
           std::vector<double> ms;
+          std::vector<double> cpu;
           std::optional<jump::JumpLinkSet> last;
           const int repeat = step <= 2 ? std::max(1, options.repeat / 4) : options.repeat;
           for (int r = 0; r < repeat; ++r) {
             BuildContext ctx;
             ctx.set_threads(threads);
+            const double c0 = process_cpu_ms();
             const auto t0 = std::chrono::steady_clock::now();
             auto links = jump::build_jump_links(built->voxels.solid, built->voxels.compact,
                                                 built->navmesh, config.agent, jump_options, ctx);
@@ -52,6 +54,7 @@ void run_jump_suite(const Options& options, Report& report) {
               break;
             }
             ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+            cpu.push_back(process_cpu_ms() - c0);
             const std::uint64_t hash = jump::content_hash(*links);
             if (!reference_hash) reference_hash = hash;
             if (hash != *reference_hash) {
@@ -64,7 +67,8 @@ void run_jump_suite(const Options& options, Report& report) {
           std::ostringstream extra;
           extra << "jump=" << name << " step=" << step << " links=" << last->links.size()
                 << " sample_points=" << last->stats.sample_points
-                << " MB=" << static_cast<double>(last->memory_bytes()) / 1e6;
+                << " MB=" << static_cast<double>(last->memory_bytes()) / 1e6
+                << " cpu_ms_median=" << summarize(cpu).median;
           if (options.check_links && threads == options.threads.front()) {
             jump::LinkCheckOptions check;
             const auto result =

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <ctime>
 #include <iomanip>
 #include <iostream>
 #include <numeric>
@@ -77,6 +78,12 @@ std::optional<TriangleMesh> load_bench_scene(const std::string& name, const Opti
     return std::nullopt;
   }
   return std::move(mesh).value();
+}
+
+double process_cpu_ms() {
+  timespec ts{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) / 1e6;
 }
 
 int effective_threads(int threads) {

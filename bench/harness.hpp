@@ -64,6 +64,10 @@ class Report {
 [[nodiscard]] std::optional<TriangleMesh> load_bench_scene(const std::string& name,
                                                            const Options& options);
 
+/// CPU time consumed by this process so far, all threads [units: ms]. On a shared, loaded machine
+/// the single-threaded CPU time is the robust measure of work; wall time includes waiting.
+[[nodiscard]] double process_cpu_ms();
+
 /// The thread count printed for `threads` (0 = all hardware threads).
 [[nodiscard]] int effective_threads(int threads);
 

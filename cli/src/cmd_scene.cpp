@@ -16,7 +16,9 @@ void register_scene_commands(CLI::App& root, Registry& registry) {
   auto options = std::make_shared<Options>();
   CLI::App* app = root.add_subcommand(
       "scene", "Export a built-in scene as OBJ (`leapnav scene demo -o demo.obj`), or --list them");
-  app->add_option("name", options->name, "Scene: demo, city:N (N x N blocks, 1..256)");
+  app->add_option(
+      "name", options->name,
+      "Scene: demo, city:N (N x N blocks, 1..256), terrain:N (N x N rolling-hill tiles, 1..256)");
   app->add_option("--output,-o", options->output, "OBJ file to write");
   app->add_flag("--list", options->list, "List the built-in scenes");
   registry.push_back({app, [options]() -> int {
