@@ -120,8 +120,10 @@ void run_build_suite(const Options& options, Report& report) {
     }
   }
   const auto config = named_config("default");
-  for (const int n : options.city_sizes) {
-    const std::string scene = "city:" + std::to_string(n);
+  std::vector<std::string> generated;
+  for (const int n : options.city_sizes) generated.push_back("city:" + std::to_string(n));
+  for (const int n : options.terrain_sizes) generated.push_back("terrain:" + std::to_string(n));
+  for (const std::string& scene : generated) {
     const auto mesh = load_bench_scene(scene, options);
     if (!mesh) continue;
     bench_scene(scene, *mesh, *config, options, report);

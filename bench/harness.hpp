@@ -37,6 +37,7 @@ struct Options {
   std::vector<std::string> scenes{"dungeon", "nav_test"};
   std::vector<std::string> configs{"default", "thesis"};
   std::vector<int> city_sizes{1, 2, 4, 8};
+  std::vector<int> terrain_sizes{1, 2};  ///< rolling terrain, where the heights stage is timed
   std::filesystem::path shared_dir;
   bool validate_hash = false;
   std::size_t queries = 10000;     ///< random pairs per level in the query suite

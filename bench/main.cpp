@@ -29,6 +29,7 @@ int main(int argc, char** argv) {
   app.add_option("--queries", options.queries, "Random query pairs per level (query suite)");
   app.add_option("--gap-queries", options.gap_queries,
                  "Of those, compared with the exact reference");
+  app.add_option("--terrain", options.terrain_sizes, "terrain:N sizes")->delimiter(',');
   app.add_option("--shared", options.shared_dir, "The shared/ folder with meshes/");
   app.add_option("--csv", csv_path, "Also write the CSV to this file");
   app.add_flag("--validate-hash", options.validate_hash,
