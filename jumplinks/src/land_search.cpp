@@ -37,6 +37,8 @@ inline bool band_blocked(const std::uint64_t* words, int word_count, int k0, int
   if (k0 > k1) return false;
   const int w0 = k0 >> 6;
   const int w1 = k1 >> 6;
+  // note: (2 << (k1 - k0)) - 1 is k1 - k0 + 1 low bits, wrapping to all 64 when that is 64
+  if (w0 == w1) return ((words[w0] >> (k0 & 63)) & ((std::uint64_t{2} << (k1 - k0)) - 1)) != 0;
   for (int w = w0; w <= w1; ++w) {
     std::uint64_t mask = ~std::uint64_t{0};
     if (w == w0) mask &= ~std::uint64_t{0} << (k0 & 63);
