@@ -171,7 +171,8 @@ LandSearch::LandSearch(const ObstacleField& field, const JumpConfig& config) : f
     for (int i = 0; i < extent_; ++i) {
       const double t0 = cs * std::sqrt(static_cast<double>(i) * i + static_cast<double>(j) * j);
       const double t1 = cs * std::sqrt((i + 1.0) * (i + 1.0) + (j + 1.0) * (j + 1.0));
-      CellArc& arc = arcs_[static_cast<std::size_t>(i + j * extent_)];
+      CellArc& arc = arcs_[static_cast<std::size_t>(i) +
+                           static_cast<std::size_t>(j) * static_cast<std::size_t>(extent_)];
       arc.t0 = static_cast<float>(t0);
       arc.t1 = static_cast<float>(t1);
       const HeightRange all = arc_range(h, d, t0, t1);

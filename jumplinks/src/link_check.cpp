@@ -156,7 +156,8 @@ TriangleGrid bin_triangles(const TriangleMesh& mesh) {
     grid.cells(grid.boxes[t], ax, az, bx, bz);
     for (int z = az; z <= bz; ++z)
       for (int x = ax; x <= bx; ++x)
-        grid.items[counts[static_cast<std::size_t>(x + z * grid.nx)]++] =
+        grid.items[counts[static_cast<std::size_t>(x) +
+                          static_cast<std::size_t>(z) * static_cast<std::size_t>(grid.nx)]++] =
             static_cast<std::uint32_t>(t);
   }
   return grid;
@@ -224,7 +225,8 @@ class Checker {
     double worst = 0.0;
     for (int z = az; z <= bz; ++z) {
       for (int x = ax; x <= bx; ++x) {
-        const auto bin = static_cast<std::size_t>(x + z * grid_.nx);
+        const auto bin = static_cast<std::size_t>(x) +
+                         static_cast<std::size_t>(z) * static_cast<std::size_t>(grid_.nx);
         for (std::uint32_t k = grid_.first[bin]; k < grid_.first[bin + 1]; ++k) {
           const std::uint32_t t = grid_.items[k];
           if (stamp_[t] == generation_) continue;
