@@ -109,6 +109,51 @@ TEST_SUITE("cli.errors") {
     CHECK(r.exit_code == 1);
     CHECK(r.output.find("[memory_limit]") != std::string::npos);
   }
+  TEST_CASE("a face with two vertices and a malformed number are parse errors with their line") {
+    Run r = run_cli("voxelize " + write_file("short.obj", "v 0 0 0\nv 1 0 0\nv 0 0 1\nf 1 2\n"));
+    CHECK(r.exit_code == 1);
+    CHECK(r.output.find("short.obj:4: face has 2 vertices") != std::string::npos);
+    r = run_cli("voxelize " + write_file("badnum.obj", "v 0 0 0\nv 1 0 x\n"));
+    CHECK(r.exit_code == 1);
+    CHECK(r.output.find("badnum.obj:2: malformed number 'x'") != std::string::npos);
+  }
+  TEST_CASE("an unknown configuration key or name is refused naming it") {
+    Run r = run_cli("voxelize builtin:demo --config " +
+                    write_file("unknown.json", R"({"agent": {"hieght": 2}})"));
+    CHECK(r.exit_code == 1);
+    CHECK(r.output.find("unknown key 'agent.hieght'") != std::string::npos);
+    r = run_cli("voxelize builtin:demo --config nope");
+    CHECK(r.exit_code == 1);
+    CHECK(r.output.find("unknown configuration 'nope'") != std::string::npos);
+  }
+  TEST_CASE("a built-in scene out of range lists the valid forms") {
+    const Run r = run_cli("voxelize builtin:city:0");
+    CHECK(r.exit_code == 1);
+    CHECK(r.output.find("valid: demo, city:N") != std::string::npos);
+  }
+  TEST_CASE("damaged navmesh files: flipped byte, newer version, truncation, bad magic") {
+    const std::string lnav = (temp_dir() / "good.lnav").string();
+    REQUIRE(run_cli("build builtin:demo -o " + lnav).exit_code == 0);
+    std::ifstream in(lnav, std::ios::binary);
+    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    REQUIRE(bytes.size() > 1000);
+    std::string flipped = bytes;
+    flipped[100] = static_cast<char>(flipped[100] ^ 0x5A);
+    Run r = run_cli("info " + write_file("flipped.lnav", flipped));
+    CHECK(r.exit_code == 1);
+    CHECK(r.output.find("checksum mismatch") != std::string::npos);
+    std::string newer = bytes;
+    newer[4] = 99;
+    r = run_cli("info " + write_file("newer.lnav", newer));
+    CHECK(r.exit_code == 1);
+    CHECK(r.output.find("[unsupported_version]") != std::string::npos);
+    r = run_cli("info " + write_file("trunc.lnav", bytes.substr(0, 500)));
+    CHECK(r.exit_code == 1);
+    CHECK(r.output.find("truncated") != std::string::npos);
+    r = run_cli("info " + write_file("magic.lnav", "XNAV" + bytes.substr(4)));
+    CHECK(r.exit_code == 1);
+    CHECK(r.output.find("bad magic") != std::string::npos);
+  }
   TEST_CASE("usage errors exit with 2") {
     CHECK(run_cli("voxelize").exit_code == 2);
     CHECK(run_cli("no-such-command").exit_code == 2);
