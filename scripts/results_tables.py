@@ -49,23 +49,28 @@ def main(path):
                   "polygons", "heights", "span_map", "voxel_stages", "total"]
         print("### Build (median ms per stage)\n")
         print("| scene | config | threads | " + " | ".join(stages) +
-              " | Recast total | ratio | polygons (Recast) | regions |")
-        print("|" + "---|" * (len(stages) + 7))
+              " | CPU ms | Recast total | wall ratio | CPU ratio | polygons (Recast) | regions |")
+        print("|" + "---|" * (len(stages) + 9))
         for (scene, config, threads), st in sorted(build.items()):
             cells = [f"{float(st[s]['ms_median']):.2f}" if s in st else "" for s in stages]
             total = float(st["total"]["ms_median"]) if "total" in st else None
             ref = RECAST_TOTAL.get((scene, config))
             ratio = f"{total / ref:.2f}x" if total and ref else ""
             ex = extras(st["total"]) if "total" in st else {}
+            cpu = float(ex["cpu_ms_median"]) if "cpu_ms_median" in ex else None
+            cpu_ratio = f"{cpu / ref:.2f}x" if cpu and ref and threads == 1 else ""
             polys = ex.get("polygons", "")
             if (scene, config) in RECAST_POLYS:
                 polys += f" ({RECAST_POLYS[(scene, config)]})"
+            cpu_text = f"{cpu:.2f}" if cpu else ""
             print(f"| {scene} | {config} | {threads} | " + " | ".join(cells) +
-                  f" | {ref or ''} | {ratio} | {polys} | {ex.get('regions', '')} |")
+                  f" | {cpu_text} | {ref or ''} | {ratio} | {cpu_ratio} | {polys} |"
+                  f" {ex.get('regions', '')} |")
         print()
     jumps = [r for r in rows if r["stage"].startswith("jump_")]
     if jumps:
-        print("### Jump links: generation time, seconds (leapnav / thesis)\n")
+        print("### Jump links: generation time, seconds (leapnav / thesis, speed-up)\n")
+        print("One thread: process CPU time; all threads: wall time.\n")
         by = defaultdict(dict)
         for r in jumps:
             ex = extras(r)
@@ -77,7 +82,10 @@ def main(path):
             out = []
             for i, s in enumerate(STEPS):
                 if s in cells:
-                    t = float(cells[s][0]["ms_median"]) / 1000.0
+                    row, ex = cells[s]
+                    t = float(row["ms_median"]) / 1000.0
+                    if threads == 1 and "cpu_ms_median" in ex:
+                        t = float(ex["cpu_ms_median"]) / 1000.0
                     speed = f" ({ref[i] / t:.0f}x)" if ref[i] and t > 0 else ""
                     out.append(f"{t:.4f} / {ref[i]}{speed}")
                 else:
