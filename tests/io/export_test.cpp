@@ -9,6 +9,7 @@
 
 #include "io/links_fixture.hpp"
 #include "io/navmesh_fixture.hpp"
+#include "io/svg_checks.hpp"
 #include "leapnav/core/context.hpp"
 #include "leapnav/io/export.hpp"
 #include "leapnav/io/obj.hpp"
@@ -19,47 +20,8 @@
 using namespace leapnav;
 using namespace leapnav::io;
 
-namespace {
-
-std::size_t count(const std::string& text, std::string_view what) {
-  std::size_t n = 0;
-  for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
-  return n;
-}
-
-/// Every number in a coordinate attribute is finite and inside the picture.
-void check_numbers(const std::string& svg) {
-  const auto size_of = [&](std::string_view key) {
-    const std::size_t at = svg.find(key);
-    REQUIRE(at != std::string::npos);
-    return std::strtod(svg.c_str() + at + key.size(), nullptr);
-  };
-  const double width = size_of("width=\"");
-  const double height = size_of("height=\"");
-  CHECK(width > 0);
-  CHECK(height > 0);
-  int checked = 0;
-  for (const std::string_view key :
-       {" points=\"", " x1=\"", " y1=\"", " x2=\"", " y2=\"", " cx=\"", " cy=\""}) {
-    for (std::size_t at = svg.find(key); at != std::string::npos; at = svg.find(key, at + 1)) {
-      const char* p = svg.c_str() + at + key.size();
-      while (*p != '"') {
-        char* end = nullptr;
-        const double v = std::strtod(p, &end);
-        REQUIRE(end != p);
-        CHECK(std::isfinite(v));
-        CHECK(v >= -1.0);
-        CHECK(v <= std::max(width, height) + 1.0);
-        ++checked;
-        p = end;
-        while (*p == ',' || *p == ' ') ++p;
-      }
-    }
-  }
-  CHECK(checked > 0);
-}
-
-}  // namespace
+using leapnav::test::check_numbers;
+using leapnav::test::count_of;
 
 TEST_SUITE("io.export") {
   TEST_CASE("the JSON export has every vertex and polygon with -1 for boundary edges") {
@@ -84,8 +46,8 @@ TEST_SUITE("io.export") {
   TEST_CASE("the OBJ export has one upward-facing face per polygon") {
     const mesh::NavMesh m = test::small_navmesh();
     const std::string text = export_navmesh_obj(m);
-    CHECK(count(text, "\nf ") == 3);
-    CHECK(count(text, "\ng region_") == 2);
+    CHECK(count_of(text, "\nf ") == 3);
+    CHECK(count_of(text, "\ng region_") == 2);
     const auto back = parse_obj(text, "nav.obj");
     REQUIRE(back.ok());
     CHECK(back->vertices == m.vertices);
@@ -133,9 +95,9 @@ TEST_SUITE("io.export") {
     CHECK(export_navmesh_obj(m, nullptr) == export_navmesh_obj(m));
     const std::string text = export_navmesh_obj(m, &links);
     CHECK(text.rfind(export_navmesh_obj(m), 0) == 0);  // the navmesh part is unchanged
-    CHECK(count(text, "\ng jump_links\n") == 1);
-    CHECK(count(text, "\nl ") == 12);
-    CHECK(count(text, "\n# link ") == 4);
+    CHECK(count_of(text, "\ng jump_links\n") == 1);
+    CHECK(count_of(text, "\nl ") == 12);
+    CHECK(count_of(text, "\n# link ") == 4);
     // link 0: vertices 10, 11, 12 after the navmesh's 9
     CHECK(text.find("# link 0\nv 1 0 1\nv 0.5 2 0.5\nv 1.5 2 0.5\nl 10 11\nl 10 12\nl 11 12\n") !=
           std::string::npos);
@@ -157,7 +119,7 @@ TEST_SUITE("io.export") {
       CHECK(l["land_polygon"] < json["polygons"].size());
     }
     const std::string obj = export_navmesh_obj(demo->navmesh, &*demo->links);
-    CHECK(count(obj, "\nl ") == 3 * demo->links->links.size());
+    CHECK(count_of(obj, "\nl ") == 3 * demo->links->links.size());
   }
 }
 
@@ -166,11 +128,11 @@ TEST_SUITE("io.render") {
     const mesh::NavMesh m = test::small_navmesh();
     const std::string svg = render_svg(m, {});
     CHECK(svg.rfind("<svg xmlns=\"http://www.w3.org/2000/svg\"", 0) == 0);
-    CHECK(count(svg, "class=\"poly\"") == 3);
-    CHECK(count(svg, "class=\"internal\"") == 2);
-    CHECK(count(svg, "class=\"boundary\"") == 9);
-    CHECK(count(svg, "<svg") == 1);
-    CHECK(count(svg, "</svg>") == 1);
+    CHECK(count_of(svg, "class=\"poly\"") == 3);
+    CHECK(count_of(svg, "class=\"internal\"") == 2);
+    CHECK(count_of(svg, "class=\"boundary\"") == 9);
+    CHECK(count_of(svg, "<svg") == 1);
+    CHECK(count_of(svg, "</svg>") == 1);
     CHECK(svg.find("data-poly=\"2\"") > svg.find("data-poly=\"1\""));
     CHECK(svg.find("data-poly=\"1\"") > svg.find("data-poly=\"0\""));
     CHECK(svg.find("3 polygons, 2 regions") != std::string::npos);
@@ -215,13 +177,13 @@ TEST_SUITE("io.render") {
     jumps.label = "jumps";
     options.overlays = {path, dots, jumps};
     const std::string svg = render_svg(test::small_navmesh(), options);
-    CHECK(count(svg, "class=\"overlay-polyline\"") == 1);
-    CHECK(count(svg, "class=\"overlay-point\"") == 2);
-    CHECK(count(svg, "class=\"overlay-arc\"") == 1);
-    CHECK(count(svg, "class=\"overlay-arrow\"") == 1);
-    CHECK(count(svg, "stroke-dasharray") == 2);  // the arc and its legend line
-    CHECK(count(svg, ">path &amp; more</text>") == 1);
-    CHECK(count(svg, ">jumps</text>") == 1);
+    CHECK(count_of(svg, "class=\"overlay-polyline\"") == 1);
+    CHECK(count_of(svg, "class=\"overlay-point\"") == 2);
+    CHECK(count_of(svg, "class=\"overlay-arc\"") == 1);
+    CHECK(count_of(svg, "class=\"overlay-arrow\"") == 1);
+    CHECK(count_of(svg, "stroke-dasharray") == 2);  // the arc and its legend line
+    CHECK(count_of(svg, ">path &amp; more</text>") == 1);
+    CHECK(count_of(svg, ">jumps</text>") == 1);
     CHECK(svg.find(">t&lt;1&gt;</text>") != std::string::npos);
     CHECK(svg.find("width=\"520.00\"") != std::string::npos);  // 6 m * 20 px + margins < minimum
     check_numbers(svg);
@@ -230,7 +192,7 @@ TEST_SUITE("io.render") {
   TEST_CASE("an empty navmesh gives a picture saying so") {
     const std::string svg = render_svg(mesh::NavMesh{}, {});
     CHECK(svg.find("empty navmesh") != std::string::npos);
-    CHECK(count(svg, "class=\"poly\"") == 0);
+    CHECK(count_of(svg, "class=\"poly\"") == 0);
   }
 
   TEST_CASE("the demo navmesh renders every polygon") {
@@ -241,15 +203,15 @@ TEST_SUITE("io.render") {
     REQUIRE(built.ok());
     const mesh::NavMesh& m = built->navmesh;
     const std::string svg = render_svg(m, {});
-    CHECK(count(svg, "class=\"poly\"") == m.polygon_count());
+    CHECK(count_of(svg, "class=\"poly\"") == m.polygon_count());
     std::size_t edges = 0;
     std::size_t boundary = 0;
     for (const std::uint32_t q : m.poly_neighbors) {
       ++edges;
       if (q == mesh::kNoPoly) ++boundary;
     }
-    CHECK(count(svg, "class=\"boundary\"") == boundary);
-    CHECK(count(svg, "class=\"internal\"") == edges - boundary);
+    CHECK(count_of(svg, "class=\"boundary\"") == boundary);
+    CHECK(count_of(svg, "class=\"internal\"") == edges - boundary);
     check_numbers(svg);
     const auto json = nlohmann::json::parse(export_navmesh_json(m));
     CHECK(json["polygons"].size() == m.polygon_count());

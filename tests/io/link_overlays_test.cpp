@@ -10,52 +10,14 @@
 
 #include "io/links_fixture.hpp"
 #include "io/navmesh_fixture.hpp"
+#include "io/svg_checks.hpp"
 #include "leapnav/io/render.hpp"
 
 using namespace leapnav;
 using namespace leapnav::io;
 
-namespace {
-
-std::size_t count(const std::string& text, std::string_view what) {
-  std::size_t n = 0;
-  for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
-  return n;
-}
-
-/// Every number in a coordinate attribute is finite and inside the picture.
-void check_numbers(const std::string& svg) {
-  const auto size_of = [&](std::string_view key) {
-    const std::size_t at = svg.find(key);
-    REQUIRE(at != std::string::npos);
-    return std::strtod(svg.c_str() + at + key.size(), nullptr);
-  };
-  const double width = size_of("width=\"");
-  const double height = size_of("height=\"");
-  CHECK(width > 0);
-  CHECK(height > 0);
-  int checked = 0;
-  for (const std::string_view key :
-       {" points=\"", " x1=\"", " y1=\"", " x2=\"", " y2=\"", " cx=\"", " cy=\""}) {
-    for (std::size_t at = svg.find(key); at != std::string::npos; at = svg.find(key, at + 1)) {
-      const char* p = svg.c_str() + at + key.size();
-      while (*p != '"') {
-        char* end = nullptr;
-        const double v = std::strtod(p, &end);
-        REQUIRE(end != p);
-        CHECK(std::isfinite(v));
-        CHECK(v >= -1.0);
-        CHECK(v <= std::max(width, height) + 1.0);
-        ++checked;
-        p = end;
-        while (*p == ',' || *p == ' ') ++p;
-      }
-    }
-  }
-  CHECK(checked > 0);
-}
-
-}  // namespace
+using leapnav::test::check_numbers;
+using leapnav::test::count_of;
 
 TEST_SUITE("io.render") {
   TEST_CASE("jump link overlays: arcs to both segment ends, segments, start dots, legend") {
@@ -81,11 +43,11 @@ TEST_SUITE("io.render") {
     RenderOptions options;
     options.overlays = overlays;
     const std::string svg = render_svg(test::small_navmesh(), options);
-    CHECK(count(svg, "class=\"overlay-arc\"") == 7);
-    CHECK(count(svg, "class=\"overlay-arrow\"") == 7);
-    CHECK(count(svg, "class=\"overlay-segment\"") == 4);
-    CHECK(count(svg, "class=\"overlay-point\"") == 4);
-    CHECK(count(svg, ">jump C") == 2);
+    CHECK(count_of(svg, "class=\"overlay-arc\"") == 7);
+    CHECK(count_of(svg, "class=\"overlay-arrow\"") == 7);
+    CHECK(count_of(svg, "class=\"overlay-segment\"") == 4);
+    CHECK(count_of(svg, "class=\"overlay-point\"") == 4);
+    CHECK(count_of(svg, ">jump C") == 2);
     check_numbers(svg);
     CHECK(jump_link_overlays(jump::JumpLinkSet{}).empty());
   }
@@ -112,7 +74,7 @@ TEST_SUITE("io.render") {
     RenderOptions render;
     render.overlays = jump_link_overlays(links);
     const std::string svg = render_svg(demo->navmesh, render);
-    CHECK(count(svg, "class=\"overlay-point\"") == std::min<std::size_t>(n, 400));
+    CHECK(count_of(svg, "class=\"overlay-point\"") == std::min<std::size_t>(n, 400));
     check_numbers(svg);
     if (const char* out = std::getenv("LEAPNAV_RENDER_OUT")) {
       std::ofstream(out) << svg;
