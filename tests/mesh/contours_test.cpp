@@ -14,6 +14,7 @@
 
 #include "leapnav/mesh/contours.hpp"
 #include "leapnav/mesh/regions.hpp"
+#include "mesh/region_fixture.hpp"
 #include "support/chf_builder.hpp"
 
 namespace {
@@ -61,21 +62,16 @@ struct Built {
 
 Built build(const leapnav::voxel::CompactHeightfield& chf, const VoxelParams& params,
             int threads = 1) {
-  const auto chf_status = leapnav::voxel::validate(chf);
-  REQUIRE_MESSAGE(chf_status.ok(), (chf_status.ok() ? "" : chf_status.error().message));
+  RegionField regions = leapnav::test::regions_of(chf, params, threads);
   BuildContext ctx;
   ctx.set_threads(threads);
-  auto regions = leapnav::mesh::build_regions(chf, params, ctx);
-  REQUIRE(regions.ok());
-  const auto region_status = leapnav::mesh::validate(*regions, chf);
-  REQUIRE_MESSAGE(region_status.ok(), (region_status.ok() ? "" : region_status.error().message));
-  auto contours = leapnav::mesh::build_contours(chf, *regions, params, ctx);
+  auto contours = leapnav::mesh::build_contours(chf, regions, params, ctx);
   REQUIRE(contours.ok());
   const auto status = leapnav::mesh::validate(*contours);
   const std::string message =
       (status.ok() ? std::string() : status.error().message) + "\n" + describe(*contours);
   REQUIRE_MESSAGE(status.ok(), message);
-  return {std::move(regions).value(), std::move(contours).value()};
+  return {std::move(regions), std::move(contours).value()};
 }
 
 std::vector<std::string> filled(int width, int depth, char c = '.') {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "leapnav/mesh/regions.hpp"
+#include "mesh/region_fixture.hpp"
 #include "support/chf_builder.hpp"
 
 namespace {
@@ -17,25 +18,13 @@ using leapnav::VoxelParams;
 using leapnav::mesh::RegionField;
 using leapnav::test::ChfLayer;
 using leapnav::test::make_chf;
+using leapnav::test::regions_of;
 
 VoxelParams params_with(int min_cells, int merge_cells) {
   VoxelParams params;
   params.min_region_cells = min_cells;
   params.merge_region_cells = merge_cells;
   return params;
-}
-
-RegionField regions_of(const leapnav::voxel::CompactHeightfield& chf, const VoxelParams& params,
-                       int threads = 1) {
-  const auto chf_status = leapnav::voxel::validate(chf);
-  REQUIRE_MESSAGE(chf_status.ok(), (chf_status.ok() ? "" : chf_status.error().message));
-  BuildContext ctx;
-  ctx.set_threads(threads);
-  auto result = leapnav::mesh::build_regions(chf, params, ctx);
-  REQUIRE(result.ok());
-  const auto status = leapnav::mesh::validate(*result, chf);
-  REQUIRE_MESSAGE(status.ok(), (status.ok() ? "" : status.error().message));
-  return std::move(result).value();
 }
 
 std::vector<std::string> filled(int width, int depth, char c = '.') {
