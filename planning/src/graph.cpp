@@ -1,6 +1,7 @@
-// Navigation graph construction (pipeline.md §3): one vertex per polygon, a walk arc per polygon
-// edge with a neighbour, CSR in polygon order then edge order, so arc ids are deterministic.
-// Islands by union-find over all arcs taken as undirected.
+// Navigation graph construction (pipeline.md §3, §5): one vertex per polygon, a walk arc per
+// polygon edge with a neighbour, then a jump arc per link group of the polygon; CSR in polygon
+// order, then edge order, then group order, so arc ids are deterministic. Islands by union-find
+// over all arcs taken as undirected.
 #include "leapnav/planning/graph.hpp"
 
 #include <numeric>
@@ -9,11 +10,19 @@
 namespace leapnav::plan {
 
 NavGraph build_graph(const mesh::NavMesh& mesh) {
+  return build_graph(mesh, nullptr);
+}
+
+NavGraph build_graph(const mesh::NavMesh& mesh, const jump::JumpLinkSet* links) {
   NavGraph graph;
   const std::size_t polygons = mesh.polygon_count();
+  if (links != nullptr && links->poly_first.size() != polygons + 1) links = nullptr;
+  const auto groups_of = [links](std::size_t p) -> std::uint32_t {
+    return links == nullptr ? 0 : links->poly_first[p + 1] - links->poly_first[p];
+  };
   graph.arc_first.assign(polygons + 1, 0);
   for (std::size_t p = 0; p < polygons; ++p) {
-    std::uint32_t count = 0;
+    std::uint32_t count = groups_of(p);
     for (std::uint32_t s = mesh.poly_first[p]; s < mesh.poly_first[p + 1]; ++s) {
       if (mesh.poly_neighbors[s] != mesh::kNoPoly) ++count;
     }
@@ -32,11 +41,18 @@ NavGraph build_graph(const mesh::NavMesh& mesh) {
       graph.arc_kind.push_back(EdgeKind::Walk);
       graph.arc_index.push_back(s);
     }
+    if (links == nullptr) continue;
+    for (std::uint32_t g = links->poly_first[p]; g < links->poly_first[p + 1]; ++g) {
+      graph.arc_source.push_back(static_cast<std::uint32_t>(p));
+      graph.arc_target.push_back(links->group_land_poly[g]);
+      graph.arc_kind.push_back(EdgeKind::Jump);
+      graph.arc_index.push_back(g);
+    }
   }
   return graph;
 }
 
-Status validate(const NavGraph& graph, const mesh::NavMesh& mesh) {
+Status validate(const NavGraph& graph, const mesh::NavMesh& mesh, const jump::JumpLinkSet* links) {
   const auto fail = [](const std::string& what) {
     return make_error(ErrorCode::Internal, "NavGraph: " + what);
   };
@@ -49,13 +65,31 @@ Status validate(const NavGraph& graph, const mesh::NavMesh& mesh) {
       graph.arc_index.size() != arcs) {
     return fail("arc arrays differ in size");
   }
+  if (links != nullptr && links->poly_first.size() != polygons + 1) {
+    return fail("link set does not match the mesh's polygon count");
+  }
   for (std::size_t p = 0; p < polygons; ++p) {
     if (graph.arc_first[p] > graph.arc_first[p + 1]) return fail("arc_first not monotone");
+    std::uint32_t next_group = links == nullptr ? 0 : links->poly_first[p];
     for (std::uint32_t a = graph.arc_first[p]; a < graph.arc_first[p + 1]; ++a) {
       const std::string where = "arc " + std::to_string(a) + ": ";
       if (graph.arc_source[a] != p) return fail(where + "source does not match arc_first");
       if (graph.arc_target[a] >= polygons) return fail(where + "target out of range");
-      if (graph.arc_kind[a] != EdgeKind::Walk) continue;
+      if (graph.arc_kind[a] == EdgeKind::Jump) {
+        if (links == nullptr) return fail(where + "jump arc without a link set");
+        if (graph.arc_index[a] != next_group || next_group >= links->poly_first[p + 1]) {
+          return fail(where + "jump arc is not the next link group of its source polygon");
+        }
+        if (links->group_land_poly[next_group] != graph.arc_target[a]) {
+          return fail(where + "jump arc's target is not its group's land polygon");
+        }
+        ++next_group;
+        continue;
+      }
+      if (graph.arc_kind[a] != EdgeKind::Walk) return fail(where + "unknown kind");
+      if (a > graph.arc_first[p] && graph.arc_kind[a - 1] != EdgeKind::Walk) {
+        return fail(where + "walk arc after a jump arc");
+      }
       const std::uint32_t slot = graph.arc_index[a];
       if (slot < mesh.poly_first[p] || slot >= mesh.poly_first[p + 1]) {
         return fail(where + "portal slot outside its source polygon");
@@ -69,6 +103,9 @@ Status validate(const NavGraph& graph, const mesh::NavMesh& mesh) {
         if (graph.arc_kind[b] == EdgeKind::Walk && graph.arc_target[b] == p) reverse = true;
       }
       if (!reverse) return fail(where + "walk arc without its reverse");
+    }
+    if (links != nullptr && next_group != links->poly_first[p + 1]) {
+      return fail("polygon " + std::to_string(p) + ": a link group has no jump arc");
     }
   }
   return {};

@@ -43,12 +43,56 @@ std::uint32_t Planner::island(mesh::PolyId p) const {
   return impl_->island[mesh::index(p)];
 }
 
+const jump::JumpLinkSet* Planner::links() const {
+  return impl_->links;
+}
+
 Result<Planner> Planner::create(const mesh::NavMesh& mesh) {
+  return create(mesh, nullptr);
+}
+
+Result<Planner> Planner::create(const mesh::NavMesh& mesh, const jump::JumpLinkSet* links) {
   LEAPNAV_TRY(mesh::validate(mesh));
+  if (links != nullptr) LEAPNAV_TRY(jump::validate(*links, mesh));
   auto impl = std::make_unique<Impl>();
   impl->mesh = &mesh;
-  impl->graph = build_graph(mesh);
-  impl->island = connected_components(impl->graph);
+  impl->links = links;
+  impl->graph = build_graph(mesh, links);
+  if (links == nullptr) {
+    impl->island = connected_components(impl->graph);
+    impl->jump_island = impl->island;
+  } else {
+    impl->island = connected_components(build_graph(mesh));
+    impl->jump_island = connected_components(impl->graph);
+    const std::size_t groups = links->group_land_poly.size();
+    impl->group_takeoff.resize(groups);
+    impl->group_landing.resize(groups);
+    impl->group_length.resize(groups);
+    impl->group_configs.assign(groups, 0);
+    for (std::size_t g = 0; g < groups; ++g) {
+      double sx = 0.0;
+      double sz = 0.0;
+      double lx = 0.0;
+      double lz = 0.0;
+      std::uint64_t bits = 0;
+      const std::uint32_t first = links->group_first[g];
+      const std::uint32_t last = links->group_first[g + 1];
+      for (std::uint32_t k = first; k < last; ++k) {
+        const jump::JumpLink& link = links->links[k];
+        sx += link.start.x;
+        sz += link.start.z;
+        lx += 0.5 * (static_cast<double>(link.land_a.x) + link.land_b.x);
+        lz += 0.5 * (static_cast<double>(link.land_a.z) + link.land_b.z);
+        bits |= config_bit(link.config);
+      }
+      const double n = last > first ? static_cast<double>(last - first) : 1.0;
+      impl->group_takeoff[g] = {static_cast<float>(sx / n), static_cast<float>(sz / n)};
+      impl->group_landing[g] = {static_cast<float>(lx / n), static_cast<float>(lz / n)};
+      impl->group_length[g] = distance(impl->group_takeoff[g], impl->group_landing[g]);
+      impl->group_configs[g] = bits;
+      impl->all_configs |= bits;
+    }
+  }
   impl->xz_vertices.reserve(mesh.vertices.size());
   for (const Vec3& v : mesh.vertices) impl->xz_vertices.push_back(xz(v));
   const std::size_t arcs = impl->graph.arc_count();
@@ -56,7 +100,13 @@ Result<Planner> Planner::create(const mesh::NavMesh& mesh) {
   impl->arc_right.resize(arcs);
   impl->arc_mid.resize(arcs);
   for (std::size_t a = 0; a < arcs; ++a) {
-    if (impl->graph.arc_kind[a] != EdgeKind::Walk) continue;
+    if (impl->graph.arc_kind[a] != EdgeKind::Walk) {
+      const Vec2 landing = impl->group_landing[impl->graph.arc_index[a]];
+      impl->arc_left[a] = landing;
+      impl->arc_right[a] = landing;
+      impl->arc_mid[a] = landing;
+      continue;
+    }
     const std::uint32_t slot = impl->graph.arc_index[a];
     const std::uint32_t p = impl->graph.arc_source[a];
     const std::uint32_t next = slot + 1 == mesh.poly_first[p + 1] ? mesh.poly_first[p] : slot + 1;

@@ -1,5 +1,6 @@
 // Private planning data shared by the query code: the R-tree over polygon bounds (Boost.Geometry,
-// kept out of the public headers), portal ends per arc, and xz vertex positions.
+// kept out of the public headers), portal ends per arc, xz vertex positions, and per link group
+// its representative jump and the configurations of its links.
 #pragma once
 
 #include <boost/geometry.hpp>
@@ -9,6 +10,13 @@
 #include <vector>
 
 #include "leapnav/planning/query.hpp"
+
+namespace leapnav::plan {
+/// The QueryOptions::jump_configs bit of configuration index c.
+[[nodiscard]] constexpr std::uint64_t config_bit(std::uint32_t c) {
+  return std::uint64_t{1} << (c < 63 ? c : 63);
+}
+}  // namespace leapnav::plan
 
 namespace leapnav::plan {
 
@@ -22,8 +30,18 @@ using Rtree = bgi::rtree<RtreeValue, bgi::quadratic<16>>;
 struct Planner::Impl {
   const mesh::NavMesh* mesh = nullptr;
   NavGraph graph;
-  std::vector<std::uint32_t> island;  ///< per polygon
-  std::vector<Vec2> xz_vertices;      ///< mesh vertices in xz
+  std::vector<std::uint32_t> island;  ///< per polygon, walk arcs only
+  /// Per polygon, walk and jump arcs taken as undirected (equal to island without links).
+  std::vector<std::uint32_t> jump_island;
+  const jump::JumpLinkSet* links = nullptr;
+  /// Per link group: representative takeoff and landing (xz), their distance, and the bits
+  /// (QueryOptions::jump_configs) of its links' configurations.
+  std::vector<Vec2> group_takeoff;
+  std::vector<Vec2> group_landing;
+  std::vector<float> group_length;
+  std::vector<std::uint64_t> group_configs;
+  std::uint64_t all_configs = 0;  ///< union of group_configs
+  std::vector<Vec2> xz_vertices;  ///< mesh vertices in xz
   /// Per arc: the portal's ends as seen walking from the source polygon, and its midpoint.
   std::vector<Vec2> arc_left;
   std::vector<Vec2> arc_right;
@@ -34,6 +52,10 @@ struct Planner::Impl {
   bool locate(Vec3 point, Vec3 extent, Location& out) const;
   /// The point of polygon p nearest `point` in xz (the point itself when inside).
   [[nodiscard]] Vec2 closest_point(std::uint32_t p, Vec2 point, bool& inside) const;
+  /// Whether queries with these options plan over jumps.
+  [[nodiscard]] bool jumps_enabled(const QueryOptions& options) const {
+    return links != nullptr && options.jumps && (all_configs & options.jump_configs) != 0;
+  }
   /// height_at with a fallback to the vertex plane when the detail gives no finite height.
   [[nodiscard]] float height(std::uint32_t p, Vec2 point) const;
 };

@@ -1,15 +1,19 @@
-// Path queries (pipeline.md §3): locate both ends, A* over the graph's arcs, then the funnel.
+// Path queries (pipeline.md §3, §5): locate both ends, A* over the graph's arcs, then the funnel.
 // A* search nodes are arcs: "entered the arc's target polygon at the arc's crossing point", plus a
-// goal node; the cost of moving from one arc to the next is the xz distance between their crossing
-// points, and the heuristic the straight xz distance to the goal (admissible and consistent, so a
-// closed node is final and the cost equals Dijkstra's on the same arc graph). Node state lives in
-// per-query buffers stamped with a generation counter; the open list is a binary heap.
+// goal node; the cost of moving from one arc to the next walk arc is the xz distance between their
+// crossing points. A jump arc's crossing point is its group's representative landing; reaching it
+// from point p costs |p - takeoff| + |takeoff - landing| + jump_cost. The heuristic, the straight
+// xz distance to the goal, is admissible and consistent for both (triangle inequality, jump_cost
+// >= 0), so a closed node is final and the cost equals Dijkstra's on the same arc graph. Node
+// state lives in per-query buffers stamped with a generation counter; the open list is a binary
+// heap.
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <optional>
 #include <string>
 
+#include "jump_path.hpp"
 #include "leapnav/core/parallel.hpp"
 #include "planner_impl.hpp"
 
@@ -40,6 +44,12 @@ Status check_options(const QueryOptions& options) {
   }
   if (options.max_nodes == 0) {
     return make_error(ErrorCode::InvalidArgument, "find_path: max_nodes must be at least 1");
+  }
+  if (!std::isfinite(options.jump_cost)) {
+    return make_error(ErrorCode::NonFinite, "find_path: jump cost is not finite");
+  }
+  if (options.jump_cost < 0.0F) {
+    return make_error(ErrorCode::InvalidArgument, "find_path: jump cost is negative");
   }
   return {};
 }
@@ -118,16 +128,19 @@ struct NavQuery::Scratch {
   std::vector<std::uint32_t> arcs;
   std::vector<Portal> portals;
   std::vector<Corner> corners;
+  detail::JumpPathScratch jump;
   double last_cost = 0.0;
 
   /// A* from src (in polygon src_poly) to dst; leaves the arcs of the path found (or, out of
-  /// nodes, of the path to the reached node nearest dst) in `arcs`, in search order.
+  /// nodes, of the path to the reached node nearest dst) in `arcs`, in search order. Jump arcs
+  /// are taken only when `jumps`.
   Outcome search(const Planner::Impl& impl, std::uint32_t src_poly, Vec2 src,
-                 std::uint32_t dst_poly, Vec2 dst, const QueryOptions& options);
+                 std::uint32_t dst_poly, Vec2 dst, const QueryOptions& options, bool jumps);
 };
 
 Outcome NavQuery::Scratch::search(const Planner::Impl& impl, std::uint32_t src_poly, Vec2 src,
-                                  std::uint32_t dst_poly, Vec2 dst, const QueryOptions& options) {
+                                  std::uint32_t dst_poly, Vec2 dst, const QueryOptions& options,
+                                  bool jumps) {
   const NavGraph& graph = impl.graph;
   Outcome outcome;
   arcs.clear();
@@ -176,7 +189,14 @@ Outcome NavQuery::Scratch::search(const Planner::Impl& impl, std::uint32_t src_p
   const auto relax = [&](std::uint32_t a, std::uint32_t parent, Vec2 from, float g_from) {
     Node& node = touch(a);
     if (node.closed != 0) return;
-    const float g = g_from + dist(from, node.pos);
+    float g = 0.0F;
+    if (graph.arc_kind[a] == EdgeKind::Walk) {
+      g = g_from + dist(from, node.pos);
+    } else {
+      const std::uint32_t group = graph.arc_index[a];
+      g = g_from + dist(from, impl.group_takeoff[group]) + impl.group_length[group] +
+          options.jump_cost;
+    }
     if (g < node.g) {
       node.g = g;
       node.parent = parent;
@@ -188,8 +208,11 @@ Outcome NavQuery::Scratch::search(const Planner::Impl& impl, std::uint32_t src_p
       }
     }
   };
+  const auto jump_allowed = [&](std::uint32_t a) {
+    return jumps && (impl.group_configs[graph.arc_index[a]] & options.jump_configs) != 0;
+  };
   for (std::uint32_t a = graph.out_begin(src_poly); a < graph.out_end(src_poly); ++a) {
-    if (graph.arc_kind[a] == EdgeKind::Walk) relax(a, kStartNode, src, 0.0F);
+    if (graph.arc_kind[a] == EdgeKind::Walk || jump_allowed(a)) relax(a, kStartNode, src, 0.0F);
   }
   while (!heap.empty()) {
     std::pop_heap(heap.begin(), heap.end(), heap_less);
@@ -221,9 +244,13 @@ Outcome NavQuery::Scratch::search(const Planner::Impl& impl, std::uint32_t src_p
     }
     const std::uint32_t back = graph.arc_source[n];
     for (std::uint32_t a = graph.out_begin(q); a < graph.out_end(q); ++a) {
-      // note: leaving through the portal just entered never helps (triangle inequality); jump
-      // arcs are not planned over yet.
-      if (graph.arc_target[a] == back || graph.arc_kind[a] != EdgeKind::Walk) continue;
+      // note: walking back into the polygon just left never helps (triangle inequality in that
+      // convex polygon); a jump back may.
+      if (graph.arc_kind[a] == EdgeKind::Walk) {
+        if (graph.arc_target[a] == back) continue;
+      } else if (!jump_allowed(a)) {
+        continue;
+      }
       relax(a, n, here, g_here);
     }
   }
@@ -281,20 +308,23 @@ Status NavQuery::find_path(Vec3 start, Vec3 goal, const QueryOptions& options, P
   const std::uint32_t goal_poly = mesh::index(to.poly);
   const Vec2 s2 = xz(from.point);
   const Vec2 g2 = xz(to.point);
-  if (impl.island[start_poly] != impl.island[goal_poly]) {
+  const bool jumps = impl.jumps_enabled(options);
+  const std::vector<std::uint32_t>& islands = jumps ? impl.jump_island : impl.island;
+  if (islands[start_poly] != islands[goal_poly]) {
     out.status = PathStatus::NoPath;
     return {};
   }
 
-  // note: the search always runs from the lower polygon id to the higher, so a query and its
-  // reverse search identically and their paths are mirror images (equal lengths); only a Partial
-  // result is searched again in the requested direction.
-  bool swapped = start_poly > goal_poly;
-  Outcome outcome = swapped ? s.search(impl, goal_poly, g2, start_poly, s2, options)
-                            : s.search(impl, start_poly, s2, goal_poly, g2, options);
+  // note: walking only, the search always runs from the lower polygon id to the higher, so a
+  // query and its reverse search identically and their paths are mirror images (equal lengths);
+  // only a Partial result is searched again in the requested direction. Jump arcs are directed,
+  // so with jumps the search runs forwards.
+  bool swapped = !jumps && start_poly > goal_poly;
+  Outcome outcome = swapped ? s.search(impl, goal_poly, g2, start_poly, s2, options, jumps)
+                            : s.search(impl, start_poly, s2, goal_poly, g2, options, jumps);
   if (swapped && outcome.out_of_nodes) {
     swapped = false;
-    outcome = s.search(impl, start_poly, s2, goal_poly, g2, options);
+    outcome = s.search(impl, start_poly, s2, goal_poly, g2, options, jumps);
   }
   out.nodes_expanded = outcome.expanded;
   if (!outcome.reached && !outcome.out_of_nodes) {
@@ -305,6 +335,9 @@ Status NavQuery::find_path(Vec3 start, Vec3 goal, const QueryOptions& options, P
   // corridor and portals as walked from the start
   out.corridor.push_back(from.poly);
   s.portals.clear();
+  bool has_jump = false;
+  for (const std::uint32_t arc : s.arcs)
+    has_jump = has_jump || graph.arc_kind[arc] == EdgeKind::Jump;
   if (swapped) {
     for (auto it = s.arcs.rbegin(); it != s.arcs.rend(); ++it) {
       out.corridor.push_back(mesh::PolyId{graph.arc_source[*it]});
@@ -318,6 +351,7 @@ Status NavQuery::find_path(Vec3 start, Vec3 goal, const QueryOptions& options, P
   }
   const bool reached = outcome.reached;
   if (reached) s.last_cost = outcome.cost;
+  out.search_cost = s.last_cost;
   Vec3 end = to.point;
   if (reached) {
     out.status = PathStatus::Found;
@@ -327,6 +361,11 @@ Status NavQuery::find_path(Vec3 start, Vec3 goal, const QueryOptions& options, P
     bool inside = false;
     const Vec2 e = impl.closest_point(last, g2, inside);
     end = {e.x, impl.height(last, e), e.y};
+  }
+
+  if (has_jump) {
+    detail::assemble_jump_path(impl, s.arcs, from.point, end, options, s.jump, out);
+    return {};
   }
 
   // funnel, corners lifted to 3-D

@@ -1,8 +1,9 @@
-// The navigation graph: one vertex per navmesh polygon, one directed arc per way out of a polygon.
-// A walk arc exists for every shared polygon edge (the portal), once in each direction, so the
-// undirected walk edge is the arc pair; directed jump arcs (link ids) are added by the jump stage.
-// CSR layout: the arcs out of polygon p are [arc_first[p], arc_first[p + 1]), walk arcs in the
-// order of p's edges, then jump arcs by link id. boost_graph.hpp adapts it to Boost.Graph.
+// The navigation graph (thesis §6.1): one vertex per navmesh polygon, one directed arc per way out
+// of a polygon. A walk arc exists for every shared polygon edge (the portal), once in each
+// direction, so the undirected walk edge is the arc pair; a directed jump arc exists for every
+// JumpLinkSet group (start polygon -> land polygon with at least one link). CSR layout: the arcs
+// out of polygon p are [arc_first[p], arc_first[p + 1]), walk arcs in the order of p's edges, then
+// jump arcs in group order. boost_graph.hpp adapts it to Boost.Graph.
 #pragma once
 
 #include <cstdint>
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "leapnav/core/result.hpp"
+#include "leapnav/jumplinks/jump_links.hpp"
 #include "leapnav/mesh/navmesh.hpp"
 
 namespace leapnav::plan {
@@ -17,7 +19,7 @@ namespace leapnav::plan {
 /// How an arc is traversed.
 enum class EdgeKind : std::uint8_t {
   Walk,  ///< through a portal; arc_index is the portal's slot in NavMesh::poly_vertices
-  Jump,  ///< along a jump link; arc_index is the link id
+  Jump,  ///< along one of a JumpLinkSet group's links; arc_index is the group id
 };
 
 /// An arc index into NavGraph's arc arrays.
@@ -34,7 +36,8 @@ struct NavGraph {
   std::vector<std::uint32_t> arc_target;  ///< the polygon an arc enters
   std::vector<EdgeKind> arc_kind;
   /// Walk: slot s of the portal in NavMesh::poly_vertices (the edge from vertex s to the next
-  /// vertex of the source polygon, wrapping); Jump: the link id.
+  /// vertex of the source polygon, wrapping); Jump: the group id in JumpLinkSet (its links are
+  /// [group_first[g], group_first[g + 1])).
   std::vector<std::uint32_t> arc_index;
 
   [[nodiscard]] std::size_t vertex_count() const {
@@ -50,10 +53,18 @@ struct NavGraph {
 /// The mesh must satisfy mesh::validate (symmetric adjacency); this is not re-checked here.
 [[nodiscard]] NavGraph build_graph(const mesh::NavMesh& mesh);
 
+/// The walk graph plus one jump arc per group of `links` (after the walk arcs of the group's start
+/// polygon, in group order). `links` may be null (the walk graph); otherwise it must satisfy
+/// jump::validate against the mesh (not re-checked here).
+[[nodiscard]] NavGraph build_graph(const mesh::NavMesh& mesh, const jump::JumpLinkSet* links);
+
 /// Invariants against the mesh: CSR sizes, sources and targets in range and matching arc_first,
-/// walk arcs naming a slot of their source polygon whose neighbour is their target, and every
-/// walk arc having its reverse.
-[[nodiscard]] Status validate(const NavGraph& graph, const mesh::NavMesh& mesh);
+/// walk arcs naming a slot of their source polygon whose neighbour is their target, every walk
+/// arc having its reverse, walk arcs before jump arcs, and (with `links`) jump arcs naming a group
+/// of their source polygon whose land polygon is their target, one arc per group. Without `links`
+/// any jump arc is an error.
+[[nodiscard]] Status validate(const NavGraph& graph, const mesh::NavMesh& mesh,
+                              const jump::JumpLinkSet* links = nullptr);
 
 /// Connected components of the graph with arcs taken as undirected: component id per polygon,
 /// numbered 0, 1, ... in order of the lowest polygon id they contain.

@@ -1,5 +1,5 @@
 // Path queries' value types: the request, the options and the result. A path is a list of
-// segments over one flat point array so that walk and (later) jump segments alternate without
+// segments over one flat point array so that walk and jump segments alternate without
 // per-segment allocations; consecutive segments share their joining point.
 #pragma once
 
@@ -28,7 +28,7 @@ enum class PathStatus : std::uint8_t {
 
 enum class SegmentKind : std::uint8_t {
   Walk,  ///< a polyline on the mesh through the segment's corridor
-  Jump,  ///< a ballistic jump from points[first] to points[first + 1] (jump stage)
+  Jump,  ///< a ballistic jump from points[first] to points[first + 1] (last = first + 1)
 };
 
 inline constexpr std::uint32_t kNoLink = 0xFFFFFFFFU;
@@ -41,9 +41,14 @@ struct PathSegment {
   std::uint32_t last = 0;
   std::uint32_t corridor_first = 0;
   std::uint32_t corridor_last = 0;
-  float jump_height = 0.0F;      ///< Jump only: apex height above the start, h [units: m]
-  float jump_distance = 0.0F;    ///< Jump only: fitted horizontal distance d' [units: m]
-  std::uint32_t link = kNoLink;  ///< Jump only: the jump link id
+  /// Jump only: apex height above the start, h of the link's configuration [units: m].
+  float jump_height = 0.0F;
+  /// Jump only: the distance d' of the arc with height h through the start and the landing,
+  /// jump::fit_distance(h, start, landing) (thesis §7.2) [units: m].
+  float jump_distance = 0.0F;
+  /// Jump only: the link's index in JumpLinkSet::links. Its corridor range is the pair (start
+  /// polygon, land polygon).
+  std::uint32_t link = kNoLink;
 };
 
 /// Where to search from and to.
@@ -59,6 +64,11 @@ enum class CrossingPoint : std::uint8_t {
   ClosestToLine,  ///< the portal point closest to the segment start-goal
 };
 
+/// The default jump cost [units: m]: a jump is taken only when it saves more than 4 m of walking
+/// (about the 1 s a take-off and a landing take at a 4 m/s run), so short detours around a gap or
+/// down a ramp are walked and jumps are kept for real shortcuts.
+inline constexpr float kDefaultJumpCost = 4.0F;
+
 struct QueryOptions {
   /// Half size of the box searched around the start and the goal for a polygon [units: m]
   /// [range: >= 0, finite].
@@ -66,6 +76,16 @@ struct QueryOptions {
   /// Largest number of A* node expansions before returning a Partial path [range: >= 1].
   std::uint32_t max_nodes = 65536;
   CrossingPoint crossing = CrossingPoint::Midpoint;
+  /// Plan over jump links when the Planner has them. Off (or no links, or no allowed link in
+  /// the set) gives exactly the walk-only planner's paths.
+  bool jumps = true;
+  /// Added to a jump arc's A* cost (thesis §6.1 "jump cost") [units: m] [range: >= 0, finite].
+  /// Not part of Path::length; Path::search_cost includes it.
+  float jump_cost = kDefaultJumpCost;
+  /// The jump configurations the agent can do: bit i allows JumpLinkSet::configs[i] (i < 63);
+  /// bit 63 allows every configuration with index >= 63. A link group without an allowed link
+  /// is not traversable, and an allowed group's jumps use allowed links only.
+  std::uint64_t jump_configs = ~std::uint64_t{0};
 };
 
 /// A path on the mesh. Empty (no points, no segments) unless the status is Found or Partial.
@@ -78,12 +98,17 @@ struct Path {
   std::vector<PathSegment> segments;
   /// The polygons crossed, start polygon first.
   std::vector<mesh::PolyId> corridor;
-  /// Length of the corners' polyline in the xz plane, the quantity the planner minimises [units:
-  /// m].
+  /// Length of the polyline through all points (walk corners and each jump's start -> landing
+  /// chord) in the xz plane, the quantity the local planner minimises; jump costs are not included
+  /// [units: m].
   double length = 0.0;
-  /// Length of the polyline through the 3-D points [units: m].
+  /// Length of the polyline through the 3-D points, jumps as straight chords [units: m].
   double length_3d = 0.0;
+  /// The A* cost of the global path (Found only): the crossing-point polyline in xz plus, per
+  /// jump arc, the group's representative jump length and QueryOptions::jump_cost [units: m].
+  double search_cost = 0.0;
   std::uint32_t nodes_expanded = 0;  ///< A* expansions this query used
+  std::uint32_t jump_count = 0;      ///< number of Jump segments
 
   void clear() {
     status = PathStatus::NoPath;
@@ -92,7 +117,9 @@ struct Path {
     corridor.clear();
     length = 0.0;
     length_3d = 0.0;
+    search_cost = 0.0;
     nodes_expanded = 0;
+    jump_count = 0;
   }
 };
 

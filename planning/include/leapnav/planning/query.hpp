@@ -1,9 +1,10 @@
-// Path queries on a navmesh (pipeline.md §3, thesis §3.2): locate the start and goal polygons
-// through an R-tree over polygon bounds, A* over the navigation graph whose search nodes are the
-// arcs (entering a polygon through a portal at a fixed crossing point), then the simple stupid
-// funnel over the corridor's portals. A Planner is immutable and shared between threads; each
-// thread queries through its own NavQuery, which owns the search buffers (no allocation per query
-// once they have grown).
+// Path queries on a navmesh (pipeline.md §3 and §5, thesis §3.2 and §6): locate the start and goal
+// polygons through an R-tree over polygon bounds, A* over the navigation graph whose search nodes
+// are the arcs (entering a polygon through a portal at a fixed crossing point, or by a jump at its
+// link group's representative landing point), then the simple stupid funnel over the corridor's
+// portals, or with jumps the modified funnel per sub-corridor with a greedy link choice. A Planner
+// is immutable and shared between threads; each thread queries through its own NavQuery, which
+// owns the search buffers (no allocation per query once they have grown).
 #pragma once
 
 #include <cstdint>
@@ -14,6 +15,7 @@
 
 #include "leapnav/core/geometry.hpp"
 #include "leapnav/core/result.hpp"
+#include "leapnav/jumplinks/jump_links.hpp"
 #include "leapnav/mesh/navmesh.hpp"
 #include "leapnav/planning/funnel.hpp"
 #include "leapnav/planning/graph.hpp"
@@ -32,11 +34,18 @@ struct Location {
 };
 
 /// The shared, read-only planning data of one navmesh: the graph, islands, portal geometry and
-/// the spatial index. Holds a pointer to the mesh, which must outlive it and stay unchanged.
+/// the spatial index. Holds a pointer to the mesh (and the link set), which must outlive it and
+/// stay unchanged.
 class Planner {
  public:
-  /// Checks the mesh with mesh::validate and builds the planning data.
+  /// Checks the mesh with mesh::validate and builds the planning data (walking only).
   [[nodiscard]] static Result<Planner> create(const mesh::NavMesh& mesh);
+  /// The same with jump links: `links` is checked with jump::validate against the mesh and gets
+  /// one jump arc per group (start polygon -> land polygon). Null means walking only. A group's
+  /// representative points are the mean of its links' starts and the mean of their land segments'
+  /// midpoints (xz); its jump arc costs |takeoff - landing| + QueryOptions::jump_cost.
+  [[nodiscard]] static Result<Planner> create(const mesh::NavMesh& mesh,
+                                              const jump::JumpLinkSet* links);
 
   Planner(Planner&&) noexcept;
   Planner& operator=(Planner&&) noexcept;
@@ -46,7 +55,9 @@ class Planner {
 
   [[nodiscard]] const mesh::NavMesh& mesh() const;
   [[nodiscard]] const NavGraph& graph() const;
-  /// The island (connected component of the graph) of polygon p.
+  /// The link set given to create (null when walking only).
+  [[nodiscard]] const jump::JumpLinkSet* links() const;
+  /// The island (connected component of the walk graph) of polygon p.
   [[nodiscard]] std::uint32_t island(mesh::PolyId p) const;
 
   /// Among the polygons whose bounds meet the box point ± extent, the one whose surface is
@@ -82,7 +93,8 @@ class NavQuery {
   [[nodiscard]] Status find_path(Vec3 start, Vec3 goal, const QueryOptions& options, Path& out);
 
   /// The A* cost of the last Found query: the length of the crossing-point polyline from the start
-  /// through the corridor's crossing points to the goal, in xz [units: m].
+  /// through the corridor's crossing points to the goal, in xz, plus per jump its group's
+  /// representative length and the jump cost (Path::search_cost) [units: m].
   [[nodiscard]] double last_search_cost() const;
 
  private:
