@@ -11,6 +11,7 @@
 #include "leapnav/mesh/polygons.hpp"
 #include "leapnav/mesh/regions.hpp"
 #include "leapnav/mesh/span_map.hpp"
+#include "span_graph.hpp"
 
 namespace leapnav::mesh {
 
@@ -23,15 +24,22 @@ Result<BuildOutput> build_navmesh(const TriangleMesh& mesh, const BuildConfig& c
   const voxel::CompactHeightfield& field = out.voxels.compact;
 
   LEAPNAV_TRY(ctx.check_cancel("regions"));
+  // note: one connection table for the region and contour stages
+  detail::SpanGraph graph;
   {
     auto timer = ctx.scoped_timer("regions");
-    LEAPNAV_TRY_ASSIGN(out.regions, build_regions(field, params, ctx));
+    LEAPNAV_TRY(detail::check_heightfield_arrays(field, "regions", true));
+    LEAPNAV_TRY(ctx.check_memory("regions", static_cast<std::uint64_t>(field.spans.size()) * 40));
+    LEAPNAV_TRY_ASSIGN(graph, detail::make_checked_span_graph(field, "regions", ctx.threads()));
+    LEAPNAV_TRY_ASSIGN(out.regions, detail::build_regions_on(field, graph, params, ctx));
   }
   LEAPNAV_TRY(ctx.check_cancel("contours"));
   {
     auto timer = ctx.scoped_timer("contours");
-    LEAPNAV_TRY_ASSIGN(out.contours, build_contours(field, out.regions, params, ctx));
+    LEAPNAV_TRY_ASSIGN(out.contours,
+                       detail::build_contours_on(field, graph, out.regions, params, ctx));
   }
+  graph = {};
   LEAPNAV_TRY(ctx.check_cancel("polygons"));
   {
     auto timer = ctx.scoped_timer("polygons");

@@ -362,12 +362,9 @@ RegionOutput build_region_contours(const Inputs& in, std::uint16_t region_id,
   return out;
 }
 
-}  // namespace
-
-Result<ContourSet> build_contours(const voxel::CompactHeightfield& chf, const RegionField& regions,
-                                  const VoxelParams& params, BuildContext& ctx) {
-  auto timer = ctx.scoped_timer("contours");
-  LEAPNAV_TRY(detail::check_heightfield_arrays(chf, "contours", false));
+// The checks of `regions` and `params` against a heightfield whose arrays are consistent.
+Status check_contour_inputs(const voxel::CompactHeightfield& chf, const RegionField& regions,
+                            const VoxelParams& params) {
   const std::size_t span_count = chf.spans.size();
   if (regions.span_region.size() != span_count) {
     return make_error(ErrorCode::InvalidArgument,
@@ -387,10 +384,15 @@ Result<ContourSet> build_contours(const voxel::CompactHeightfield& chf, const Re
     return make_error(ErrorCode::InvalidArgument,
                       "contours: max_edge_error_cells and max_edge_len_cells must be >= 0");
   }
-  LEAPNAV_TRY(ctx.check_memory("contours", static_cast<std::uint64_t>(span_count) * 24));
+  return {};
+}
+
+// build_contours() after the checks.
+Result<ContourSet> contours_of(const voxel::CompactHeightfield& chf, const SpanGraph& graph,
+                               const RegionField& regions, const VoxelParams& params,
+                               BuildContext& ctx) {
+  const std::size_t span_count = chf.spans.size();
   const int threads = ctx.threads();
-  LEAPNAV_TRY_ASSIGN(const SpanGraph graph,
-                     detail::make_checked_span_graph(chf, "contours", threads));
   const Inputs in{chf, graph, regions.span_region, params.max_edge_error_cells,
                   params.max_edge_len_cells};
 
@@ -451,6 +453,27 @@ Result<ContourSet> build_contours(const voxel::CompactHeightfield& chf, const Re
     }
   }
   return out;
+}
+
+}  // namespace
+
+Result<ContourSet> build_contours(const voxel::CompactHeightfield& chf, const RegionField& regions,
+                                  const VoxelParams& params, BuildContext& ctx) {
+  auto timer = ctx.scoped_timer("contours");
+  LEAPNAV_TRY(detail::check_heightfield_arrays(chf, "contours", false));
+  LEAPNAV_TRY(check_contour_inputs(chf, regions, params));
+  LEAPNAV_TRY(ctx.check_memory("contours", static_cast<std::uint64_t>(chf.spans.size()) * 24));
+  LEAPNAV_TRY_ASSIGN(const SpanGraph graph,
+                     detail::make_checked_span_graph(chf, "contours", ctx.threads()));
+  return contours_of(chf, graph, regions, params, ctx);
+}
+
+Result<ContourSet> detail::build_contours_on(const voxel::CompactHeightfield& chf,
+                                             const SpanGraph& graph, const RegionField& regions,
+                                             const VoxelParams& params, BuildContext& ctx) {
+  LEAPNAV_TRY(check_contour_inputs(chf, regions, params));
+  LEAPNAV_TRY(ctx.check_memory("contours", static_cast<std::uint64_t>(chf.spans.size()) * 24));
+  return contours_of(chf, graph, regions, params, ctx);
 }
 
 Status validate(const ContourSet& contours) {

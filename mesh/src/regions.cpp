@@ -321,11 +321,18 @@ Result<RegionField> build_regions(const voxel::CompactHeightfield& chf, const Vo
                                   BuildContext& ctx) {
   auto timer = ctx.scoped_timer("regions");
   LEAPNAV_TRY(detail::check_heightfield_arrays(chf, "regions", true));
+  LEAPNAV_TRY(ctx.check_memory("regions", static_cast<std::uint64_t>(chf.spans.size()) * 40));
+  LEAPNAV_TRY_ASSIGN(const SpanGraph graph,
+                     detail::make_checked_span_graph(chf, "regions", ctx.threads()));
+  return detail::build_regions_on(chf, graph, params, ctx);
+}
+
+Result<RegionField> detail::build_regions_on(const voxel::CompactHeightfield& chf,
+                                             const SpanGraph& graph, const VoxelParams& params,
+                                             BuildContext& ctx) {
   const std::size_t span_count = chf.spans.size();
   LEAPNAV_TRY(ctx.check_memory("regions", static_cast<std::uint64_t>(span_count) * 40));
   const int threads = ctx.threads();
-  LEAPNAV_TRY_ASSIGN(const SpanGraph graph,
-                     detail::make_checked_span_graph(chf, "regions", threads));
 
   Watershed ws{chf,
                graph,

@@ -7,7 +7,10 @@
 #include <string_view>
 #include <vector>
 
+#include "leapnav/core/config.hpp"
+#include "leapnav/core/context.hpp"
 #include "leapnav/core/result.hpp"
+#include "leapnav/mesh/types.hpp"
 #include "leapnav/voxel/heightfield.hpp"
 
 namespace leapnav::mesh::detail {
@@ -48,5 +51,18 @@ struct SpanGraph {
 
 /// The connection table of a heightfield that passed check_heightfield().
 [[nodiscard]] SpanGraph make_span_graph(const voxel::CompactHeightfield& chf, int threads);
+
+/// build_regions() on a heightfield that passed check_heightfield_arrays() with its distances,
+/// with `graph` = make_checked_span_graph(chf); not timed (the caller times it).
+[[nodiscard]] Result<RegionField> build_regions_on(const voxel::CompactHeightfield& chf,
+                                                   const SpanGraph& graph,
+                                                   const VoxelParams& params, BuildContext& ctx);
+
+/// build_contours() on a heightfield that passed check_heightfield_arrays(), with `graph` =
+/// make_checked_span_graph(chf); checks `regions` and `params`; not timed.
+[[nodiscard]] Result<ContourSet> build_contours_on(const voxel::CompactHeightfield& chf,
+                                                   const SpanGraph& graph,
+                                                   const RegionField& regions,
+                                                   const VoxelParams& params, BuildContext& ctx);
 
 }  // namespace leapnav::mesh::detail
