@@ -4,6 +4,7 @@
 // excluded from the time, as in the thesis.
 #include <chrono>
 #include <iostream>
+#include <iterator>
 #include <sstream>
 
 #include "harness.hpp"
@@ -39,6 +40,9 @@ void run_jump_suite(const Options& options, Report& report) {
         for (const int threads : options.threads) {
           std::vector<double> ms;
           std::vector<double> cpu;
+          constexpr const char* kStages[] = {"jump_obstacles", "jump_samples", "jump_search",
+                                             "jump_segments"};
+          std::vector<double> stage_ms[std::size(kStages)];
           std::optional<jump::JumpLinkSet> last;
           const int repeat = step <= 2 ? std::max(1, options.repeat / 4) : options.repeat;
           for (int r = 0; r < repeat; ++r) {
@@ -55,6 +59,8 @@ void run_jump_suite(const Options& options, Report& report) {
             }
             ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
             cpu.push_back(process_cpu_ms() - c0);
+            for (std::size_t st = 0; st < std::size(kStages); ++st)
+              stage_ms[st].push_back(ctx.time_of(kStages[st]));
             const std::uint64_t hash = jump::content_hash(*links);
             if (!reference_hash) reference_hash = hash;
             if (hash != *reference_hash) {
@@ -67,8 +73,12 @@ void run_jump_suite(const Options& options, Report& report) {
           std::ostringstream extra;
           extra << "jump=" << name << " step=" << step << " links=" << last->links.size()
                 << " sample_points=" << last->stats.sample_points
+                << " cells_visited=" << last->stats.cells_visited
+                << " land_voxels=" << last->stats.land_voxels << " chains=" << last->stats.chains
                 << " MB=" << static_cast<double>(last->memory_bytes()) / 1e6
                 << " cpu_ms_median=" << summarize(cpu).median;
+          for (std::size_t st = 0; st < std::size(kStages); ++st)
+            extra << ' ' << kStages[st] << "_ms=" << summarize(stage_ms[st]).median;
           if (options.check_links && threads == options.threads.front()) {
             jump::LinkCheckOptions check;
             const auto result =
