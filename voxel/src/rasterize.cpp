@@ -1,8 +1,9 @@
 // Triangle rasterization into solid spans (pipeline.md §1, thesis §3.1). Exact convex-polygon
 // clipping against axis-aligned planes: a triangle is cut into row slabs, each row into column
-// slabs. Rows are processed in fixed bands (independent of the thread count); each band gathers
-// its fragments, orders them by (column, min, max, area) and merges them, so the spans do not
-// depend on triangle order or scheduling. Invariant: spans sorted, disjoint, not touching.
+// slabs. Rows are processed in fixed bands (independent of the thread count); a band's triangles
+// are clipped in pieces of bounded work (so crowded bands spread over the workers), then the band
+// orders its fragments by (column, min, max, area) and merges them, so the spans do not depend
+// on triangle order or scheduling. Invariant: spans sorted, disjoint, not touching.
 #include "leapnav/voxel/rasterize.hpp"
 
 #include <algorithm>
@@ -90,6 +91,17 @@ struct Band {
   std::vector<std::uint32_t> counts;  // spans per local column
   std::vector<Span> spans;
 };
+
+// A run [begin, end) of one band's triangle list, clipped by one worker.
+struct Piece {
+  std::size_t band = 0;
+  std::size_t begin = 0;
+  std::size_t end = 0;
+  std::size_t estimate = 0;  // bounding-box cells inside the band: the fragment bound
+};
+
+// note: about 20 us of clipping; small enough to balance a crowded band over the workers
+constexpr std::size_t kPieceCells = 4096;
 
 // The cells a triangle's bounding box touches: -1 marks "starts before the grid", depth or
 // width "ends after it"; last_row < first_row: the triangle misses the grid.
@@ -186,49 +198,61 @@ Result<Heightfield> rasterize(const TriangleMesh& mesh, const TriangleAreas& are
     }
   }
 
-  // at most one fragment per bounding-box cell: check the peak working memory before starting
+  // at most one fragment per bounding-box cell: the estimate per band, and pieces of each band's
+  // triangle list of about kPieceCells cells, so that a crowded band is clipped by several workers
+  // note: the pieces depend on the input only, never on the thread count
+  std::vector<Piece> pieces;
+  std::vector<std::size_t> band_first_piece(band_count + 1, 0);
   std::vector<std::size_t> band_estimate(band_count, 0);
+  std::size_t total_estimate = 0;
   std::size_t largest_estimate = 0;
   for (std::size_t b = 0; b < band_count; ++b) {
     const int band_first = static_cast<int>(b) * kBandRows;
     const int band_last = std::min(depth, band_first + kBandRows) - 1;
-    std::size_t estimate = 0;
+    band_first_piece[b] = pieces.size();
+    Piece piece{b, band_start[b], band_start[b], 0};
     for (std::size_t k = band_start[b]; k < band_start[b + 1]; ++k) {
       const TriangleCells& range = cells[band_triangles[k]];
       const int rows_in_band =
           std::min(range.last_row, band_last) - std::max(range.first_row, band_first) + 1;
       const int columns_in_grid =
           std::min(range.last_column, width - 1) - std::max(range.first_column, 0) + 1;
-      estimate += static_cast<std::size_t>(std::max(rows_in_band, 0)) *
-                  static_cast<std::size_t>(std::max(columns_in_grid, 0));
+      const std::size_t estimate = static_cast<std::size_t>(std::max(rows_in_band, 0)) *
+                                   static_cast<std::size_t>(std::max(columns_in_grid, 0));
+      if (piece.end > piece.begin && piece.estimate + estimate > kPieceCells) {
+        pieces.push_back(piece);
+        piece = {b, k, k, 0};
+      }
+      piece.end = k + 1;
+      piece.estimate += estimate;
+      band_estimate[b] += estimate;
     }
-    band_estimate[b] = estimate;
-    largest_estimate = std::max(largest_estimate, estimate);
+    if (piece.end > piece.begin) pieces.push_back(piece);
+    total_estimate += band_estimate[b];
+    largest_estimate = std::max(largest_estimate, band_estimate[b]);
   }
+  band_first_piece[band_count] = pieces.size();
   const std::size_t concurrent_bands = std::min<std::size_t>(
       band_count, static_cast<std::size_t>(threads <= 0 ? hardware_threads() : threads));
-  LEAPNAV_TRY(ctx.check_memory("rasterize: span fragments",
-                               largest_estimate * 2 * sizeof(std::uint64_t) * concurrent_bands));
+  LEAPNAV_TRY(ctx.check_memory(
+      "rasterize: span fragments",
+      (total_estimate + largest_estimate * concurrent_bands) * sizeof(std::uint64_t)));
 
-  std::vector<Band> bands(band_count);
-  parallel_for(threads, 0, band_count, 1, [&](std::size_t b0, std::size_t b1) {
-    std::vector<std::uint64_t> fragments;
-    std::vector<std::uint64_t> sorted;
-    std::vector<std::uint32_t> starts;
-    std::vector<std::uint32_t> fill;
+  // clip every piece's triangles into row and column cells
+  std::vector<std::vector<std::uint64_t>> piece_fragments(pieces.size());
+  parallel_for(threads, 0, pieces.size(), 1, [&](std::size_t p0, std::size_t p1) {
     Poly<3> row_buffers[3];
     Poly<2> cell_buffers[3];
-    for (std::size_t b = b0; b < b1; ++b) {
+    for (std::size_t p = p0; p < p1; ++p) {
       if (cancelled.load(std::memory_order_relaxed) || ctx.cancelled()) {
         cancelled.store(true, std::memory_order_relaxed);
         return;
       }
-      const int band_first = static_cast<int>(b) * kBandRows;
+      const Piece& piece = pieces[p];
+      const int band_first = static_cast<int>(piece.band) * kBandRows;
       const int band_last = std::min(depth, band_first + kBandRows) - 1;
-      const std::size_t local_columns =
-          static_cast<std::size_t>(band_last - band_first + 1) * static_cast<std::size_t>(width);
-      fragments.clear();
-      fragments.reserve(band_estimate[b]);
+      std::vector<std::uint64_t>& fragments = piece_fragments[p];
+      fragments.reserve(piece.estimate);
       const auto emit = [&](int r, int c, float min_y, float max_y, std::uint64_t area) {
         const float low = min_y - origin.y;
         const float high = max_y - origin.y;
@@ -242,27 +266,26 @@ Result<Heightfield> rasterize(const TriangleMesh& mesh, const TriangleAreas& are
                             std::uint64_t(top) << 8 | area);
       };
 
-      // clip every triangle touching the band into row and column cells
-      for (std::size_t k = band_start[b]; k < band_start[b + 1]; ++k) {
+      for (std::size_t k = piece.begin; k < piece.end; ++k) {
         const std::uint32_t t = band_triangles[k];
         const TriangleCells range = cells[t];
         const auto& tri = mesh.triangles[t];
         const std::uint64_t area = areas.area[t];
-        const Vec3 p0 = mesh.vertices[tri[0]];
-        const Vec3 p1 = mesh.vertices[tri[1]];
-        const Vec3 p2 = mesh.vertices[tri[2]];
+        const Vec3 p0v = mesh.vertices[tri[0]];
+        const Vec3 p1v = mesh.vertices[tri[1]];
+        const Vec3 p2v = mesh.vertices[tri[2]];
         if (range.first_row == range.last_row && range.first_column == range.last_column &&
             range.first_row >= 0 && range.first_column >= 0) {
           // note: inside one cell, clipping would return the triangle itself
-          emit(range.first_row, range.first_column, std::min({p0.y, p1.y, p2.y}),
-               std::max({p0.y, p1.y, p2.y}), area);
+          emit(range.first_row, range.first_column, std::min({p0v.y, p1v.y, p2v.y}),
+               std::max({p0v.y, p1v.y, p2v.y}), area);
           continue;
         }
         Poly<3>* poly = &row_buffers[0];
         Poly<3>* row = &row_buffers[1];
         Poly<3>* rest = &row_buffers[2];
         poly->count = 3;
-        const Vec3 corners[3] = {p0, p1, p2};
+        const Vec3 corners[3] = {p0v, p1v, p2v};
         for (int i = 0; i < 3; ++i) {
           poly->v[i][0] = corners[i].x;
           poly->v[i][1] = corners[i].y;
@@ -328,20 +351,45 @@ Result<Heightfield> rasterize(const TriangleMesh& mesh, const TriangleAreas& are
           }
         }
       }
+    }
+  });
+  LEAPNAV_TRY(ctx.check_cancel("rasterize"));
 
-      // order fragments by column (counting sort), then by (min, max, area) within a column
+  // per band: order its pieces' fragments by column (counting sort), then by (min, max, area)
+  // within a column, and merge
+  std::vector<Band> bands(band_count);
+  parallel_for(threads, 0, band_count, 1, [&](std::size_t b0, std::size_t b1) {
+    std::vector<std::uint64_t> sorted;
+    std::vector<std::uint32_t> starts;
+    std::vector<std::uint32_t> fill;
+    for (std::size_t b = b0; b < b1; ++b) {
+      if (cancelled.load(std::memory_order_relaxed) || ctx.cancelled()) {
+        cancelled.store(true, std::memory_order_relaxed);
+        return;
+      }
+      const int band_first = static_cast<int>(b) * kBandRows;
+      const int band_last = std::min(depth, band_first + kBandRows) - 1;
+      const std::size_t local_columns =
+          static_cast<std::size_t>(band_last - band_first + 1) * static_cast<std::size_t>(width);
       starts.assign(local_columns + 1, 0);
-      for (const std::uint64_t f : fragments) ++starts[(f >> kColumnShift) + 1];
+      std::size_t fragment_count = 0;
+      for (std::size_t p = band_first_piece[b]; p < band_first_piece[b + 1]; ++p) {
+        for (const std::uint64_t f : piece_fragments[p]) ++starts[(f >> kColumnShift) + 1];
+        fragment_count += piece_fragments[p].size();
+      }
       for (std::size_t i = 0; i < local_columns; ++i) starts[i + 1] += starts[i];
-      sorted.resize(fragments.size());
+      sorted.resize(fragment_count);
       fill.assign(starts.begin(), starts.end() - 1);
-      for (const std::uint64_t f : fragments) sorted[fill[f >> kColumnShift]++] = f & kSpanMask;
+      for (std::size_t p = band_first_piece[b]; p < band_first_piece[b + 1]; ++p) {
+        for (const std::uint64_t f : piece_fragments[p])
+          sorted[fill[f >> kColumnShift]++] = f & kSpanMask;
+        piece_fragments[p] = {};
+      }
 
-      // merge
       Band& band = bands[b];
       band.counts.assign(local_columns, 0);
       band.spans.clear();
-      band.spans.reserve(fragments.size());
+      band.spans.reserve(fragment_count);
       for (std::size_t col = 0; col < local_columns; ++col) {
         const auto first = sorted.begin() + starts[col];
         const auto last = sorted.begin() + starts[col + 1];
