@@ -132,8 +132,29 @@ std::uint64_t JumpLinkSet::memory_bytes() const {
 void index_links(JumpLinkSet& set, std::size_t polygon_count) {
   // note: gathered links arrive in a thread-independent order (configuration, sample, counter-
   // clockwise), so a stable sort on the group key is a total order on the output
-  std::stable_sort(set.links.begin(), set.links.end(),
-                   [](const JumpLink& a, const JumpLink& b) { return link_key(a) < link_key(b); });
+  const auto by_key = [](const JumpLink& a, const JumpLink& b) {
+    return link_key(a) < link_key(b);
+  };
+  std::uint32_t max_start = 0;
+  for (const JumpLink& link : set.links) max_start = std::max(max_start, link.start_poly);
+  if (set.links.size() < 64 || max_start > set.links.size() + polygon_count) {
+    std::stable_sort(set.links.begin(), set.links.end(), by_key);
+  } else {
+    // the same stable order in linear time: a stable counting scatter by start polygon, then a
+    // stable sort inside each start polygon's (short, mostly sorted) run
+    std::vector<std::uint32_t> first(std::size_t{max_start} + 2, 0);
+    for (const JumpLink& link : set.links) ++first[std::size_t{link.start_poly} + 1];
+    for (std::size_t p = 1; p < first.size(); ++p) first[p] += first[p - 1];
+    std::vector<JumpLink> sorted(set.links.size());
+    std::vector<std::uint32_t> next(first.begin(), first.end() - 1);
+    for (const JumpLink& link : set.links) sorted[next[link.start_poly]++] = link;
+    for (std::size_t p = 0; p + 1 < first.size(); ++p) {
+      const auto begin = sorted.begin() + first[p];
+      const auto end = sorted.begin() + first[p + 1];
+      if (!std::is_sorted(begin, end, by_key)) std::stable_sort(begin, end, by_key);
+    }
+    set.links = std::move(sorted);
+  }
   set.poly_first.assign(polygon_count + 1, 0);
   set.group_land_poly.clear();
   set.group_first.clear();
@@ -176,7 +197,6 @@ Result<JumpLinkSet> build_jump_links(const voxel::Heightfield& solid,
   LEAPNAV_TRY(ctx.check_cancel("jump links"));
 
   std::vector<Sample> samples;
-  std::vector<std::uint32_t> centre_poly;
   {
     auto timer = ctx.scoped_timer("jump_samples");
     for (int z = 0; z < grid.depth; z += options.step) {
@@ -190,9 +210,9 @@ Result<JumpLinkSet> build_jump_links(const voxel::Heightfield& solid,
         }
       }
     }
-    centre_poly = centre_polygons(open, navmesh, ctx.threads());
   }
   set.stats.sample_points = samples.size();
+  const CentrePolygonCache centre_poly(open, navmesh);
 
   std::vector<JumpLink> gathered;
   {

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cmath>
 
 #include "leapnav/core/parallel.hpp"
@@ -77,73 +78,93 @@ bool inside_convex(const mesh::NavMesh& navmesh, std::uint32_t poly, float px, f
 
 }  // namespace
 
-std::vector<std::uint32_t> centre_polygons(const voxel::CompactHeightfield& open,
-                                           const mesh::NavMesh& navmesh, int threads) {
-  std::vector<std::uint32_t> result(open.spans.size(), mesh::kNoPoly);
-  if (navmesh.span_poly.size() != open.spans.size()) return result;
+std::uint32_t centre_polygon(const voxel::CompactHeightfield& open, const mesh::NavMesh& navmesh,
+                             int x, int z, std::uint32_t s) {
   const GridSpec& grid = open.grid;
   const float cs = grid.cell_size;
   const float ch = grid.cell_height;
   const float slack = navmesh.config.agent.max_climb + ch;
   const std::size_t polys = navmesh.polygon_count();
-  parallel_for(
-      threads, 0, static_cast<std::size_t>(grid.depth), 8, [&](std::size_t z0, std::size_t z1) {
-        std::vector<std::uint32_t> candidates;
-        for (std::size_t zs = z0; zs < z1; ++zs) {
-          const int z = static_cast<int>(zs);
-          for (int x = 0; x < grid.width; ++x) {
-            const std::size_t column = grid.column_index(x, z);
-            for (std::uint32_t s = open.first(column); s < open.end(column); ++s) {
-              const voxel::CompactSpan& span = open.spans[s];
-              const float px = grid.origin.x + (static_cast<float>(x) + 0.5F) * cs;
-              const float pz = grid.origin.z + (static_cast<float>(z) + 0.5F) * cs;
-              const float py = grid.origin.y + static_cast<float>(span.y) * ch;
-              const auto contains = [&](std::uint32_t p) {
-                const AABB& b = navmesh.poly_bounds[p];
-                if (py < b.min.y - slack || py > b.max.y + slack) return false;
-                return inside_convex(navmesh, p, px, pz, 1e-4F * cs);
-              };
-              // the span's own polygon is the first candidate and nearly always the answer
-              const std::uint32_t own = navmesh.span_poly[s];
-              if (own != mesh::kNoPoly && own < polys && contains(own)) {
-                result[s] = own;
-                continue;
-              }
-              candidates.clear();
-              const auto add = [&](std::uint32_t p) {
-                if (p == mesh::kNoPoly || p >= polys) return;
-                if (std::find(candidates.begin(), candidates.end(), p) == candidates.end())
-                  candidates.push_back(p);
-              };
-              add(own);
-              for (int dir = 0; dir < 4; ++dir) {
-                if (span.neighbor[static_cast<std::size_t>(dir)] == voxel::kNotConnected) continue;
-                const int nx = x + voxel::dir_dx(dir);
-                const int nz = z + voxel::dir_dz(dir);
-                if (!grid.in_bounds(nx, nz)) continue;
-                const std::uint32_t n = open.neighbor_index(x, z, s, dir);
-                add(navmesh.span_poly[n]);
-                const int side = (dir + 1) & 3;
-                const voxel::CompactSpan& ns = open.spans[n];
-                if (ns.neighbor[static_cast<std::size_t>(side)] == voxel::kNotConnected) continue;
-                if (!grid.in_bounds(nx + voxel::dir_dx(side), nz + voxel::dir_dz(side))) continue;
-                add(navmesh.span_poly[open.neighbor_index(nx, nz, n, side)]);
-              }
-              if (navmesh.span_poly[s] != mesh::kNoPoly && navmesh.span_poly[s] < polys) {
-                for (const std::uint32_t p : navmesh.neighbors(mesh::PolyId{navmesh.span_poly[s]}))
-                  add(p);
-              }
-              for (const std::uint32_t p : candidates) {
-                if (p != own && contains(p)) {
-                  result[s] = p;
-                  break;
-                }
-              }
-            }
-          }
-        }
-      });
+  const voxel::CompactSpan& span = open.spans[s];
+  const float px = grid.origin.x + (static_cast<float>(x) + 0.5F) * cs;
+  const float pz = grid.origin.z + (static_cast<float>(z) + 0.5F) * cs;
+  const float py = grid.origin.y + static_cast<float>(span.y) * ch;
+  const auto contains = [&](std::uint32_t p) {
+    const AABB& b = navmesh.poly_bounds[p];
+    if (py < b.min.y - slack || py > b.max.y + slack) return false;
+    return inside_convex(navmesh, p, px, pz, 1e-4F * cs);
+  };
+  // the span's own polygon is the first candidate and nearly always the answer
+  const std::uint32_t own = navmesh.span_poly[s];
+  if (own != mesh::kNoPoly && own < polys && contains(own)) return own;
+  // note: one buffer per thread, reused (this runs once per span)
+  thread_local std::vector<std::uint32_t> candidates;
+  candidates.clear();
+  const auto add = [&](std::uint32_t p) {
+    if (p == mesh::kNoPoly || p >= polys) return;
+    if (std::find(candidates.begin(), candidates.end(), p) == candidates.end())
+      candidates.push_back(p);
+  };
+  add(own);
+  for (int dir = 0; dir < 4; ++dir) {
+    if (span.neighbor[static_cast<std::size_t>(dir)] == voxel::kNotConnected) continue;
+    const int nx = x + voxel::dir_dx(dir);
+    const int nz = z + voxel::dir_dz(dir);
+    if (!grid.in_bounds(nx, nz)) continue;
+    const std::uint32_t n = open.neighbor_index(x, z, s, dir);
+    add(navmesh.span_poly[n]);
+    const int side = (dir + 1) & 3;
+    const voxel::CompactSpan& ns = open.spans[n];
+    if (ns.neighbor[static_cast<std::size_t>(side)] == voxel::kNotConnected) continue;
+    if (!grid.in_bounds(nx + voxel::dir_dx(side), nz + voxel::dir_dz(side))) continue;
+    add(navmesh.span_poly[open.neighbor_index(nx, nz, n, side)]);
+  }
+  if (own != mesh::kNoPoly && own < polys) {
+    for (const std::uint32_t p : navmesh.neighbors(mesh::PolyId{own})) add(p);
+  }
+  for (const std::uint32_t p : candidates) {
+    if (p != own && contains(p)) return p;
+  }
+  return mesh::kNoPoly;
+}
+
+std::vector<std::uint32_t> centre_polygons(const voxel::CompactHeightfield& open,
+                                           const mesh::NavMesh& navmesh, int threads) {
+  std::vector<std::uint32_t> result(open.spans.size(), mesh::kNoPoly);
+  if (navmesh.span_poly.size() != open.spans.size()) return result;
+  const GridSpec& grid = open.grid;
+  parallel_for(threads, 0, static_cast<std::size_t>(grid.depth), 8,
+               [&](std::size_t z0, std::size_t z1) {
+                 for (std::size_t zs = z0; zs < z1; ++zs) {
+                   const int z = static_cast<int>(zs);
+                   for (int x = 0; x < grid.width; ++x) {
+                     const std::size_t column = grid.column_index(x, z);
+                     for (std::uint32_t s = open.first(column); s < open.end(column); ++s)
+                       result[s] = centre_polygon(open, navmesh, x, z, s);
+                   }
+                 }
+               });
   return result;
+}
+
+CentrePolygonCache::CentrePolygonCache(const voxel::CompactHeightfield& open,
+                                       const mesh::NavMesh& navmesh)
+    : open_(&open),
+      navmesh_(&navmesh),
+      aligned_(navmesh.span_poly.size() == open.spans.size()),
+      values_(open.spans.size(), kUnknown) {}
+
+std::uint32_t CentrePolygonCache::get(int x, int z, std::uint32_t span) const {
+  if (!aligned_) return mesh::kNoPoly;
+  // note: every thread that finds the slot empty computes the same value, so relaxed atomic
+  // accesses suffice and the result does not depend on which thread wins
+  std::atomic_ref<std::uint32_t> slot(values_[span]);
+  std::uint32_t value = slot.load(std::memory_order_relaxed);
+  if (value == kUnknown) {
+    value = centre_polygon(*open_, *navmesh_, x, z, span);
+    slot.store(value, std::memory_order_relaxed);
+  }
+  return value;
 }
 
 LandSearch::LandSearch(const ObstacleField& field, const JumpConfig& config) : field_(&field) {
@@ -260,9 +281,10 @@ LandSearch::LandSearch(const ObstacleField& field, const JumpConfig& config) : f
   }
 }
 
-void LandSearch::find(int x, int z, int y, std::uint32_t start_poly,
-                      std::span<const std::uint32_t> centre_poly, std::vector<LandVoxel>& out,
-                      std::uint64_t* cells_visited) const {
+template <class CentrePoly>
+void LandSearch::find_all(int x, int z, int y, std::uint32_t start_poly,
+                          const CentrePoly& centre_poly, std::vector<LandVoxel>& out,
+                          std::uint64_t* cells_visited) const {
   std::uint64_t cells = 0;
   scan<0>(x, z, y, start_poly, centre_poly, out, cells);
   scan<1>(x, z, y, start_poly, centre_poly, out, cells);
@@ -271,9 +293,25 @@ void LandSearch::find(int x, int z, int y, std::uint32_t start_poly,
   if (cells_visited != nullptr) *cells_visited += cells;
 }
 
-template <int Quadrant>
-void LandSearch::scan(int qx, int qz, int y, std::uint32_t start_poly,
+void LandSearch::find(int x, int z, int y, std::uint32_t start_poly,
                       std::span<const std::uint32_t> centre_poly, std::vector<LandVoxel>& out,
+                      std::uint64_t* cells_visited) const {
+  const auto lookup = [centre_poly](int, int, std::uint32_t span) { return centre_poly[span]; };
+  find_all(x, z, y, start_poly, lookup, out, cells_visited);
+}
+
+void LandSearch::find(int x, int z, int y, std::uint32_t start_poly,
+                      const CentrePolygonCache& centre_poly, std::vector<LandVoxel>& out,
+                      std::uint64_t* cells_visited) const {
+  const auto lookup = [&centre_poly](int cx, int cz, std::uint32_t span) {
+    return centre_poly.get(cx, cz, span);
+  };
+  find_all(x, z, y, start_poly, lookup, out, cells_visited);
+}
+
+template <int Quadrant, class CentrePoly>
+void LandSearch::scan(int qx, int qz, int y, std::uint32_t start_poly,
+                      const CentrePoly& centre_poly, std::vector<LandVoxel>& out,
                       std::uint64_t& cells) const {
   if (extent_ == 0) return;
   const ObstacleField& field = *field_;
@@ -311,7 +349,8 @@ void LandSearch::scan(int qx, int qz, int y, std::uint32_t start_poly,
       out.push_back(task.voxel);
       continue;
     }
-    const I64 bx = task.bx, by = task.by, tx = task.tx, ty = task.ty;
+    const I64 bx = task.bx, by = task.by;
+    I64 tx = task.tx, ty = task.ty;
     int i = task.i;
     int j = task.j;
     if (i > row_last(j) || cross(tx, ty, i + 1, j) >= 0 || cross(bx, by, i, j + 1) <= 0) continue;
@@ -389,23 +428,15 @@ void LandSearch::scan(int qx, int qz, int y, std::uint32_t start_poly,
         if (skipped) continue;
         ++cells;
         const CellArc& arc = row[i];
-        const ObstacleSpan* hit_span = nullptr;
+        bool hit = false;
         if (grid.in_bounds(cx, cz)) {
           const std::size_t column = grid.column_index(cx, cz);
-          if (band_blocked(column_bits_.data() + column * static_cast<std::size_t>(words_), words_,
-                           y + arc.k_low, y + arc.k_high)) {
-            const std::uint32_t first = field.first(column);
-            for (std::uint32_t s = field.end(column); s > first; --s) {
-              const ObstacleSpan& span = field.spans[s - 1];
-              const auto lo = static_cast<float>(static_cast<int>(span.min) - y);
-              if (lo >= arc.high) continue;
-              const auto hi = static_cast<float>(static_cast<int>(span.max) - y);
-              if (hi > arc.low) hit_span = &span;
-              break;
-            }
-          }
+          // note: the bits are exact for the open band: voxel k meets (low, high) exactly when
+          // k_low <= k <= k_high, so a blocked bit there is a run meeting the band
+          hit = band_blocked(column_bits_.data() + column * static_cast<std::size_t>(words_),
+                             words_, y + arc.k_low, y + arc.k_high);
         }
-        if (hit_span == nullptr) {
+        if (!hit) {
           ++i;
           continue;
         }
@@ -424,30 +455,43 @@ void LandSearch::scan(int qx, int qz, int y, std::uint32_t start_poly,
             stack.push_back(upper);
           }
         }
-        if (below_top && above_bottom && hit_span->walkable_span != kNoWalkableSpan) {
-          const auto lo = static_cast<float>(static_cast<int>(hit_span->min) - y);
-          const auto hi = static_cast<float>(static_cast<int>(hit_span->max) - y);
-          const bool top_voxel = arc.high > hi - 1.0F;
-          const bool rises_into = arc.has_rise && arc.rise_high > lo && arc.rise_low < hi;
-          if (top_voxel && !rises_into) {
-            const std::uint32_t poly = centre_poly[hit_span->walkable_span];
-            if (poly != mesh::kNoPoly && poly != start_poly) {
-              ScanTask emit;
-              emit.emit = true;
-              emit.voxel = LandVoxel{cx, cz, hit_span->walkable_span, poly};
-              stack.push_back(emit);
+        if (below_top && above_bottom) {
+          const std::size_t column = grid.column_index(cx, cz);
+          const ObstacleSpan* hit_span = nullptr;
+          const std::uint32_t first = field.first(column);
+          for (std::uint32_t s = field.end(column); s > first; --s) {
+            const ObstacleSpan& span = field.spans[s - 1];
+            const auto lo = static_cast<float>(static_cast<int>(span.min) - y);
+            if (lo >= arc.high) continue;
+            const auto hi = static_cast<float>(static_cast<int>(span.max) - y);
+            if (hi > arc.low) hit_span = &span;
+            break;
+          }
+          if (hit_span != nullptr && hit_span->walkable_span != kNoWalkableSpan) {
+            const auto lo = static_cast<float>(static_cast<int>(hit_span->min) - y);
+            const auto hi = static_cast<float>(static_cast<int>(hit_span->max) - y);
+            const bool top_voxel = arc.high > hi - 1.0F;
+            const bool rises_into = arc.has_rise && arc.rise_high > lo && arc.rise_low < hi;
+            if (top_voxel && !rises_into) {
+              const std::uint32_t poly = centre_poly(cx, cz, hit_span->walkable_span);
+              if (poly != mesh::kNoPoly && poly != start_poly) {
+                ScanTask emit;
+                emit.emit = true;
+                emit.voxel = LandVoxel{cx, cz, hit_span->walkable_span, poly};
+                stack.push_back(emit);
+              }
             }
           }
         }
-        if (above_bottom && i + 1 <= row_last(j) && cross(bx, by, i + 1, j) > 0) {
-          ScanTask right;
-          right.i = i + 1;
-          right.j = j;
-          right.bx = bx;
-          right.by = by;
-          right.tx = i + 1;
-          right.ty = j;
-          stack.push_back(right);
+        // note: the sub-wedge right of the hit cell would be pushed last and popped next, so it
+        // continues here in place: same row, same bottom ray, top ray through (i + 1, j); the
+        // strips found blocked stay blocked for it
+        if (above_bottom && i + 1 <= row_last(j) && cross(bx, by, i + 1, j) > 0 &&
+            cross(i + 1, j, i + 2, j) < 0 && cross(bx, by, i + 1, j + 1) > 0) {
+          tx = i + 1;
+          ty = j;
+          ++i;
+          continue;
         }
         done = true;
         break;

@@ -31,6 +31,28 @@ struct LandVoxel {
 [[nodiscard]] std::vector<std::uint32_t> centre_polygons(const voxel::CompactHeightfield& open,
                                                          const mesh::NavMesh& navmesh, int threads);
 
+/// The centre polygon (as in centre_polygons) of open span `span` in column (x, z).
+[[nodiscard]] std::uint32_t centre_polygon(const voxel::CompactHeightfield& open,
+                                           const mesh::NavMesh& navmesh, int x, int z,
+                                           std::uint32_t span);
+
+/// centre_polygons computed on first use, per span; get() may be called from several threads at
+/// once (a slot is only ever written with its one value). The heightfield and navmesh must
+/// outlive the cache.
+class CentrePolygonCache {
+ public:
+  CentrePolygonCache(const voxel::CompactHeightfield& open, const mesh::NavMesh& navmesh);
+  /// centre_polygon(open, navmesh, x, z, span); span must lie in column (x, z).
+  [[nodiscard]] std::uint32_t get(int x, int z, std::uint32_t span) const;
+
+ private:
+  static constexpr std::uint32_t kUnknown = mesh::kNoPoly - 1;
+  const voxel::CompactHeightfield* open_;
+  const mesh::NavMesh* navmesh_;
+  bool aligned_ = false;
+  mutable std::vector<std::uint32_t> values_;
+};
+
 /// Search tables for one jump configuration on one obstacle field (read-only, shareable).
 class LandSearch {
  public:
@@ -43,6 +65,10 @@ class LandSearch {
   void find(int x, int z, int y, std::uint32_t start_poly,
             std::span<const std::uint32_t> centre_poly, std::vector<LandVoxel>& out,
             std::uint64_t* cells_visited = nullptr) const;
+
+  /// As above, with centre polygons from a lazily filled cache.
+  void find(int x, int z, int y, std::uint32_t start_poly, const CentrePolygonCache& centre_poly,
+            std::vector<LandVoxel>& out, std::uint64_t* cells_visited = nullptr) const;
 
   /// Number of cells per axis the tables cover (cells fully inside the range circle).
   [[nodiscard]] int extent() const { return extent_; }
@@ -61,10 +87,12 @@ class LandSearch {
     std::int32_t k_low = 0;
     std::int32_t k_high = 0;
   };
-  template <int Quadrant>
-  void scan(int qx, int qz, int y, std::uint32_t start_poly,
-            std::span<const std::uint32_t> centre_poly, std::vector<LandVoxel>& out,
-            std::uint64_t& cells) const;
+  template <int Quadrant, class CentrePoly>
+  void scan(int qx, int qz, int y, std::uint32_t start_poly, const CentrePoly& centre_poly,
+            std::vector<LandVoxel>& out, std::uint64_t& cells) const;
+  template <class CentrePoly>
+  void find_all(int x, int z, int y, std::uint32_t start_poly, const CentrePoly& centre_poly,
+                std::vector<LandVoxel>& out, std::uint64_t* cells_visited) const;
 
   const ObstacleField* field_;
   int extent_ = 0;
