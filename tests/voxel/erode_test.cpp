@@ -98,4 +98,34 @@ TEST_SUITE("voxel.distance_field") {
     }
     CHECK(a->max_distance > 0);
   }
+  TEST_CASE("erosion and the distance field of random scenes are the same on 1 to 9 threads") {
+    // note: the transform runs in one strip of rows per thread, so this covers 1 to 9 strips
+    const VoxelParams params = test_params(4, 2, 1);
+    for (std::uint32_t seed = 1; seed <= 3; ++seed) {
+      const Heightfield hf =
+          rasterize_checked(random_scene(seed), test_grid(48, 45, 40, 0.25F, 0.1F), params);
+      BuildContext ctx;
+      auto compact = build_compact(hf, params, ctx);
+      REQUIRE(compact.ok());
+      const auto run = [&](int threads) {
+        BuildContext local;
+        local.set_threads(threads);
+        auto out = erode(*compact, params, local);
+        REQUIRE(out.ok());
+        auto field = distance_field(std::move(out).value(), local);
+        REQUIRE(field.ok());
+        require_valid(*field);
+        return std::move(field).value();
+      };
+      const CompactHeightfield one = run(1);
+      CHECK(one.max_distance > 4);
+      CHECK(count_area(one.areas, kNullArea) > count_area(compact->areas, kNullArea));
+      for (int threads = 2; threads <= 9; ++threads) {
+        const CompactHeightfield many = run(threads);
+        INFO("seed " << seed << ", " << threads << " threads");
+        CHECK(many.areas == one.areas);
+        CHECK(many.distance == one.distance);
+      }
+    }
+  }
 }

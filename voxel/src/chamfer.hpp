@@ -1,69 +1,130 @@
 // Internal: the two-pass chamfer distance transform (2 per axis step, 3 per diagonal) over the
 // connections of a compact heightfield, shared by erosion and the distance field. Diagonal steps
 // go through a connected axis neighbour (first along the pass's axis step, then across).
+// Parallel and exact: each pass runs on strips of rows at once, every strip ignoring the rows
+// before it (in pass order); then, strip after strip, rows are relaxed again from the finished
+// strip before until a row does not change. Relaxation only lowers values and is monotone, so
+// this gives the values of the sequential pass for any number of strips.
 #pragma once
 
 #include <algorithm>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
 
 #include "leapnav/core/context.hpp"
+#include "leapnav/core/parallel.hpp"
 #include "leapnav/voxel/heightfield.hpp"
 
 namespace leapnav::voxel::detail {
 
-/// Lowers dist (pre-set: 0 on boundary spans, 0xFFFF elsewhere) to chamfer distances. Returns
-/// false (dist half done) when ctx is cancelled; checked every kCancelCheckRows rows.
+/// Lowers dist (pre-set: 0 on boundary spans, 0xFFFF elsewhere) to chamfer distances, on
+/// `threads` workers (0 = all). Returns false (dist half done) when ctx is cancelled; checked
+/// every kCancelCheckRows rows.
 inline bool chamfer_transform(const CompactHeightfield& compact, std::vector<std::uint16_t>& dist,
-                              const BuildContext& ctx) {
+                              const BuildContext& ctx, int threads) {
   constexpr int kCancelCheckRows = 64;
   const GridSpec& grid = compact.grid;
-  const auto relax = [&](std::uint32_t i, std::uint32_t from, int cost) {
-    const int candidate = std::min(int{dist[from]} + cost, 0xFFFF);
-    if (candidate < dist[i]) dist[i] = static_cast<std::uint16_t>(candidate);
-  };
+  const int depth = grid.depth;
+  if (depth <= 0 || grid.width <= 0) return !ctx.cancelled();
+  std::uint16_t* d = dist.data();
   // note: column offsets instead of neighbor_index() keep the index arithmetic out of the loop
   const auto width = static_cast<std::ptrdiff_t>(grid.width);
   const std::ptrdiff_t column_step[4] = {-1, width, 1, -width};
   const auto* first = compact.column_first.data();
   const auto* spans = compact.spans.data();
-  // relaxes span i (column c) from its neighbour in dir, and from that one's neighbour in across
-  const auto relax_from = [&](std::uint32_t i, std::ptrdiff_t c, int dir, int across) {
+  // lowers span i (column c) from its neighbour in dir and, when `across_too`, from that one's
+  // neighbour in across; true when the value went down
+  const auto relax_from = [&](std::uint32_t i, std::ptrdiff_t c, int dir, int across,
+                              bool via_too) {
     const std::uint8_t link = spans[i].neighbor[static_cast<std::size_t>(dir)];
     if (link == kNotConnected) return;
     const std::ptrdiff_t ac = c + column_step[dir];
     const std::uint32_t a = first[ac] + link;
-    relax(i, a, 2);
-    const std::uint8_t link2 = spans[a].neighbor[static_cast<std::size_t>(across)];
-    if (link2 == kNotConnected) return;
-    relax(i, first[ac + column_step[across]] + link2, 3);
+    int best = std::min(int{d[a]} + 2, 0xFFFF);
+    if (via_too) {
+      const std::uint8_t link2 = spans[a].neighbor[static_cast<std::size_t>(across)];
+      if (link2 != kNotConnected)
+        best = std::min(best, int{d[first[ac + column_step[across]] + link2]} + 3);
+    }
+    if (best < d[i]) d[i] = static_cast<std::uint16_t>(best);
   };
-  // forward: from (-x) and (-z), diagonals (-x,-z) and (+x,-z)
-  for (int z = 0; z < grid.depth; ++z) {
-    if (z % kCancelCheckRows == 0 && ctx.cancelled()) return false;
-    for (int x = 0; x < grid.width; ++x) {
-      const auto c = static_cast<std::ptrdiff_t>(grid.column_index(x, z));
+  // forward row: from (-x) and (-z), diagonals (-x,-z) and (+x,-z); `above` = read row z - 1
+  const auto forward_row = [&](int z, bool above) {
+    bool changed = false;
+    const std::ptrdiff_t row = static_cast<std::ptrdiff_t>(z) * width;
+    for (std::ptrdiff_t c = row; c < row + width; ++c) {
       for (std::uint32_t i = first[c]; i < first[c + 1]; ++i) {
-        if (dist[i] == 0) continue;
-        relax_from(i, c, 0, 3);
-        relax_from(i, c, 3, 2);
+        const std::uint16_t before = d[i];
+        if (before == 0) continue;
+        relax_from(i, c, 0, 3, above);
+        if (above) relax_from(i, c, 3, 2, true);
+        changed = changed || d[i] != before;
       }
     }
-  }
-  // backward: from (+x) and (+z), diagonals (+x,+z) and (-x,+z)
-  for (int z = grid.depth - 1; z >= 0; --z) {
-    if (z % kCancelCheckRows == 0 && ctx.cancelled()) return false;
-    for (int x = grid.width - 1; x >= 0; --x) {
-      const auto c = static_cast<std::ptrdiff_t>(grid.column_index(x, z));
+    return changed;
+  };
+  // backward row: from (+x) and (+z), diagonals (+x,+z) and (-x,+z); `below` = read row z + 1
+  const auto backward_row = [&](int z, bool below) {
+    bool changed = false;
+    const std::ptrdiff_t row = static_cast<std::ptrdiff_t>(z) * width;
+    for (std::ptrdiff_t c = row + width - 1; c >= row; --c) {
       for (std::uint32_t i = first[c]; i < first[c + 1]; ++i) {
-        if (dist[i] == 0) continue;
-        relax_from(i, c, 2, 1);
-        relax_from(i, c, 1, 0);
+        const std::uint16_t before = d[i];
+        if (before == 0) continue;
+        relax_from(i, c, 2, 1, below);
+        if (below) relax_from(i, c, 1, 0, true);
+        changed = changed || d[i] != before;
       }
     }
+    return changed;
+  };
+
+  const int workers = threads <= 0 ? hardware_threads() : threads;
+  const int strips = std::clamp(workers, 1, depth);
+  const int strip_rows = (depth + strips - 1) / strips;
+  const auto strip_first = [&](int k) { return std::min(depth, k * strip_rows); };
+  std::atomic<bool> stopped{false};
+  const auto stop_at = [&](int z) {
+    if (z % kCancelCheckRows != 0) return false;
+    if (ctx.cancelled()) stopped.store(true, std::memory_order_relaxed);
+    return stopped.load(std::memory_order_relaxed);
+  };
+
+  parallel_for(threads, 0, static_cast<std::size_t>(strips), 1,
+               [&](std::size_t k0, std::size_t k1) {
+                 for (int k = static_cast<int>(k0); k < static_cast<int>(k1); ++k) {
+                   for (int z = strip_first(k); z < strip_first(k + 1); ++z) {
+                     if (stop_at(z)) return;
+                     forward_row(z, z > strip_first(k));
+                   }
+                 }
+               });
+  for (int k = 1; k < strips; ++k) {
+    for (int z = strip_first(k); z < strip_first(k + 1); ++z) {
+      if (stop_at(z)) return false;
+      if (!forward_row(z, true)) break;
+    }
   }
-  return true;
+  if (stopped.load()) return false;
+
+  parallel_for(threads, 0, static_cast<std::size_t>(strips), 1,
+               [&](std::size_t k0, std::size_t k1) {
+                 for (int k = static_cast<int>(k0); k < static_cast<int>(k1); ++k) {
+                   for (int z = strip_first(k + 1) - 1; z >= strip_first(k); --z) {
+                     if (stop_at(z)) return;
+                     backward_row(z, z < strip_first(k + 1) - 1);
+                   }
+                 }
+               });
+  for (int k = strips - 2; k >= 0; --k) {
+    for (int z = strip_first(k + 1) - 1; z >= strip_first(k); --z) {
+      if (stop_at(z)) return false;
+      if (!backward_row(z, true)) break;
+    }
+  }
+  return !stopped.load();
 }
 
 }  // namespace leapnav::voxel::detail

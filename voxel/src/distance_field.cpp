@@ -47,7 +47,7 @@ Result<CompactHeightfield> distance_field(CompactHeightfield compact, BuildConte
     }
   });
   LEAPNAV_TRY(ctx.check_cancel("distance_field"));
-  if (!detail::chamfer_transform(compact, raw, ctx))
+  if (!detail::chamfer_transform(compact, raw, ctx, threads))
     LEAPNAV_TRY(ctx.check_cancel("distance_field"));
   LEAPNAV_TRY(ctx.check_cancel("distance_field"));
 

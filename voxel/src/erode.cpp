@@ -46,7 +46,8 @@ Result<CompactHeightfield> erode(CompactHeightfield compact, const VoxelParams& 
         }
       });
   LEAPNAV_TRY(ctx.check_cancel("erode"));
-  if (!detail::chamfer_transform(compact, dist, ctx)) LEAPNAV_TRY(ctx.check_cancel("erode"));
+  if (!detail::chamfer_transform(compact, dist, ctx, ctx.threads()))
+    LEAPNAV_TRY(ctx.check_cancel("erode"));
   LEAPNAV_TRY(ctx.check_cancel("erode"));
 
   const int threshold = 2 * params.walkable_radius;
