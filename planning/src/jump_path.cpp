@@ -43,7 +43,11 @@ Vec3 on_land_segment(Vec3 a, Vec3 b, Vec2 p) {
           static_cast<float>(a.y + u * (static_cast<double>(b.y) - a.y)),
           static_cast<float>(a.z + u * dz)};
 }
-/// The link of jump k: the allowed link of its group with the lowest estimated length (§6.2.2).
+/// The link of a jump: the allowed link of its group with the lowest estimated length (§6.2.2).
+/// Links come in runs sharing a start (and configuration), so the forward estimate is computed
+/// once per run, and |start - backward apex| bounds every link's backward part from below: runs
+/// are scored from the best bound on, and a run or link whose bound cannot beat the best score
+/// is skipped. The result equals the full scan's (lowest score, then lowest link id).
 std::uint32_t choose_link(const Planner::Impl& impl, JumpPathScratch& s,
                           std::span<const Portal> next, Vec2 target, std::uint32_t group,
                           const QueryOptions& options) {
@@ -56,23 +60,55 @@ std::uint32_t choose_link(const Planner::Impl& impl, JumpPathScratch& s,
   s.back.advance();
   const FunnelState& bs = s.back.state();
   const bool back_point = bs.left == bs.apex && bs.right == bs.apex;
-  std::uint32_t best = kNoLink;
-  double best_score = std::numeric_limits<double>::infinity();
-  for (std::uint32_t l = links.group_first[group]; l < links.group_first[group + 1]; ++l) {
-    const jump::JumpLink& link = links.links[l];
-    if ((config_bit(link.config) & options.jump_configs) == 0) continue;
-    const Vec2 x = xz(link.start);
-    const Vec2 la = xz(link.land_a);
-    const Vec2 lb = xz(link.land_b);
-    const double forward = s.run.estimate(x);
-    const double bound = forward + via_length(x, la, lb, bs.apex);
-    if (!(bound < best_score)) continue;
-    const double score =
-        back_point ? bound : forward + chain_length(x, la, lb, bs.left, bs.right, bs.apex);
-    if (score < best_score) {
-      best_score = score;
-      best = l;
+  const std::uint32_t run_begin = impl.group_run_first[group];
+  const std::uint32_t run_end = impl.group_run_first[group + 1];
+  const double inf = std::numeric_limits<double>::infinity();
+  s.run_forward.clear();
+  s.run_bound.clear();
+  std::uint32_t first_run = run_begin;
+  double first_bound = inf;
+  for (std::uint32_t r = run_begin; r < run_end; ++r) {
+    const std::uint32_t config = links.links[impl.run_first[r]].config;
+    double forward = inf;
+    double bound = inf;
+    if ((config_bit(config) & options.jump_configs) != 0) {
+      const Vec2 x = impl.run_start[r];
+      forward = s.run.estimate(x);
+      bound = forward + distance(x, bs.apex);
     }
+    s.run_forward.push_back(forward);
+    s.run_bound.push_back(bound);
+    if (bound < first_bound) {
+      first_bound = bound;
+      first_run = r;
+    }
+  }
+  std::uint32_t best = kNoLink;
+  double best_score = inf;
+  const auto score_run = [&](std::uint32_t r) {
+    const double forward = s.run_forward[r - run_begin];
+    const Vec2 x = impl.run_start[r];
+    for (std::uint32_t l = impl.run_first[r]; l < impl.run_first[r + 1]; ++l) {
+      const jump::JumpLink& link = links.links[l];
+      const Vec2 la = xz(link.land_a);
+      const Vec2 lb = xz(link.land_b);
+      const double bound = forward + via_length(x, la, lb, bs.apex);
+      if (bound > best_score || (bound == best_score && l > best)) continue;
+      const double score =
+          back_point ? bound : forward + chain_length(x, la, lb, bs.left, bs.right, bs.apex);
+      if (score < best_score || (score == best_score && l < best)) {
+        best_score = score;
+        best = l;
+      }
+    }
+  };
+  if (first_bound < inf) score_run(first_run);
+  for (std::uint32_t r = run_begin; r < run_end; ++r) {
+    if (r == first_run) continue;
+    const double bound = s.run_bound[r - run_begin];
+    if (bound == inf || bound > best_score) continue;
+    if (bound == best_score && impl.run_first[r] > best) continue;
+    score_run(r);
   }
   // note: A* only takes groups with an allowed link, so best is set; the fallback keeps it safe.
   return best == kNoLink ? links.group_first[group] : best;

@@ -23,6 +23,8 @@ struct JumpPathScratch {
   std::vector<std::uint32_t> jump_at;       ///< per jump: corridor index of its start polygon
   std::vector<std::uint32_t> jump_group;    ///< per jump: the link group
   std::vector<std::uint32_t> portal_split;  ///< per jump: portals before it
+  std::vector<double> run_forward;          ///< per run of the group: forward estimate
+  std::vector<double> run_bound;            ///< per run: lower bound of its links' scores
 };
 
 /// Fills out.points, out.segments, out.length, out.length_3d and out.jump_count from the corridor

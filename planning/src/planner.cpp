@@ -69,7 +69,17 @@ Result<Planner> Planner::create(const mesh::NavMesh& mesh, const jump::JumpLinkS
     impl->group_landing.resize(groups);
     impl->group_length.resize(groups);
     impl->group_configs.assign(groups, 0);
+    impl->group_run_first.assign(groups + 1, 0);
     for (std::size_t g = 0; g < groups; ++g) {
+      for (std::uint32_t k = links->group_first[g]; k < links->group_first[g + 1]; ++k) {
+        const jump::JumpLink& link = links->links[k];
+        if (k == links->group_first[g] || !(link.start == links->links[k - 1].start) ||
+            link.config != links->links[k - 1].config) {
+          impl->run_first.push_back(k);
+          impl->run_start.push_back(xz(link.start));
+        }
+      }
+      impl->group_run_first[g + 1] = static_cast<std::uint32_t>(impl->run_first.size());
       double sx = 0.0;
       double sz = 0.0;
       double lx = 0.0;
@@ -92,6 +102,7 @@ Result<Planner> Planner::create(const mesh::NavMesh& mesh, const jump::JumpLinkS
       impl->group_configs[g] = bits;
       impl->all_configs |= bits;
     }
+    impl->run_first.push_back(static_cast<std::uint32_t>(links->links.size()));
   }
   impl->xz_vertices.reserve(mesh.vertices.size());
   for (const Vec3& v : mesh.vertices) impl->xz_vertices.push_back(xz(v));

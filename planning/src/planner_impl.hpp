@@ -41,6 +41,12 @@ struct Planner::Impl {
   std::vector<float> group_length;
   std::vector<std::uint64_t> group_configs;
   std::uint64_t all_configs = 0;  ///< union of group_configs
+  /// Runs of consecutive links of a group with the same start and configuration: group g owns
+  /// runs [group_run_first[g], group_run_first[g + 1]), run r the links [run_first[r],
+  /// run_first[r + 1]) starting at run_start[r] (xz).
+  std::vector<std::uint32_t> group_run_first;
+  std::vector<std::uint32_t> run_first;
+  std::vector<Vec2> run_start;
   std::vector<Vec2> xz_vertices;  ///< mesh vertices in xz
   /// Per arc: the portal's ends as seen walking from the source polygon, and its midpoint.
   std::vector<Vec2> arc_left;
