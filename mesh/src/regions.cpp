@@ -24,6 +24,8 @@ using detail::kNoSpan;
 using detail::SpanGraph;
 
 constexpr int kExpandPassesPerLevel = 8;
+// note: small enough that the pending spans of one level spread over the workers
+constexpr std::size_t kExpandGrain = 1024;
 constexpr std::uint32_t kUnbounded = std::numeric_limits<std::uint32_t>::max();
 
 struct Watershed {
@@ -91,7 +93,7 @@ struct Watershed {
     std::vector<Claim> claims;
     for (std::uint32_t pass = 0; pass < max_passes && !pending.empty(); ++pass) {
       claims.assign(pending.size(), Claim{});
-      parallel_for(threads, 0, pending.size(), 4096, [&](std::size_t b, std::size_t e) {
+      parallel_for(threads, 0, pending.size(), kExpandGrain, [&](std::size_t b, std::size_t e) {
         for (std::size_t k = b; k < e; ++k) {
           const std::uint32_t s = pending[k];
           Claim best{0, std::numeric_limits<std::uint32_t>::max()};
@@ -116,6 +118,54 @@ struct Watershed {
     }
   }
 };
+
+// The walkable spans by descending distance, by span index within a distance: a counting sort
+// over fixed chunks of spans (per chunk a histogram; a bucket's spans are placed chunk by chunk).
+std::vector<std::uint32_t> spans_by_distance(const voxel::CompactHeightfield& chf, int threads) {
+  constexpr std::size_t kChunk = 16384;
+  const std::size_t span_count = chf.spans.size();
+  const auto walkable = [&](std::size_t s) { return chf.areas[s] != voxel::kNullArea; };
+  const std::uint16_t max_distance = parallel_reduce(
+      threads, 0, span_count, kChunk, std::uint16_t{0},
+      [&](std::size_t b, std::size_t e) {
+        std::uint16_t m = 0;
+        for (std::size_t s = b; s < e; ++s) {
+          if (walkable(s)) m = std::max(m, chf.distance[s]);
+        }
+        return m;
+      },
+      [](std::uint16_t a, std::uint16_t b) { return std::max(a, b); });
+  const std::size_t buckets = static_cast<std::size_t>(max_distance) + 1;
+  // note: one chunk when the histograms would outweigh the spans (a few huge distances)
+  const std::size_t chunk = chunk_count(0, span_count, kChunk) * buckets > span_count + buckets
+                                ? std::max<std::size_t>(span_count, 1)
+                                : kChunk;
+  const std::size_t chunks = chunk_count(0, span_count, chunk);
+  std::vector<std::uint32_t> start(chunks * buckets, 0);
+  parallel_for(threads, 0, span_count, chunk, [&](std::size_t b, std::size_t e) {
+    std::uint32_t* histogram = start.data() + (b / chunk) * buckets;
+    for (std::size_t s = b; s < e; ++s) {
+      if (walkable(s)) ++histogram[max_distance - chf.distance[s]];
+    }
+  });
+  std::uint32_t total = 0;
+  for (std::size_t bucket = 0; bucket < buckets; ++bucket) {
+    for (std::size_t c = 0; c < chunks; ++c) {
+      const std::uint32_t n = start[c * buckets + bucket];
+      start[c * buckets + bucket] = total;
+      total += n;
+    }
+  }
+  std::vector<std::uint32_t> out(total);
+  parallel_for(threads, 0, span_count, chunk, [&](std::size_t b, std::size_t e) {
+    std::uint32_t* cursor = start.data() + (b / chunk) * buckets;
+    for (std::size_t s = b; s < e; ++s) {
+      if (walkable(s))
+        out[cursor[max_distance - chf.distance[s]]++] = static_cast<std::uint32_t>(s);
+    }
+  });
+  return out;
+}
 
 // Splits every region that holds two spans of one column into pieces that do not, by flood fill
 // that refuses spans whose column the growing piece already covers. Returns the new id count.
@@ -196,47 +246,66 @@ bool contains_sorted(const std::vector<std::uint32_t>& list, std::uint32_t value
   return std::binary_search(list.begin(), list.end(), value);
 }
 
+using RegionPairs = std::vector<std::pair<std::uint32_t, std::uint32_t>>;
+
+// The pairs map(begin, end) gathers over fixed chunks of [0, count), sorted and unique.
+template <class Map>
+RegionPairs gather_pairs(int threads, std::size_t count, Map map) {
+  constexpr std::size_t kChunk = 8192;
+  std::vector<RegionPairs> chunks(chunk_count(0, count, kChunk));
+  parallel_for(threads, 0, count, kChunk, [&](std::size_t b, std::size_t e) {
+    RegionPairs& pairs = chunks[b / kChunk];
+    map(b, e, pairs);
+    std::sort(pairs.begin(), pairs.end());
+    pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
+  });
+  RegionPairs all;
+  for (const RegionPairs& pairs : chunks) all.insert(all.end(), pairs.begin(), pairs.end());
+  std::sort(all.begin(), all.end());
+  all.erase(std::unique(all.begin(), all.end()), all.end());
+  return all;
+}
+
 std::vector<RegionInfo> gather_regions(const voxel::CompactHeightfield& chf, const SpanGraph& graph,
                                        const std::vector<std::uint32_t>& region,
-                                       std::uint32_t id_count) {
+                                       std::uint32_t id_count, int threads) {
   std::vector<RegionInfo> info(id_count + 1);
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> adjacent;
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> stacked;
-  std::vector<std::uint32_t> last_neighbor(id_count + 1, 0);
-  std::vector<std::uint32_t> last_floor(id_count + 1, 0);
   for (std::uint32_t s = 0; s < region.size(); ++s) {
     const std::uint32_t r = region[s];
     if (r == 0) continue;
     info[r].spans += 1;
     info[r].area = chf.areas[s];
     info[r].alive = true;
-    for (int dir = 0; dir < 4; ++dir) {
-      const std::uint32_t n = graph.neighbor(s, dir);
-      if (n == kNoSpan || region[n] == 0 || region[n] == r) continue;
-      // note: consecutive boundary spans mostly repeat the last pair; skip those before sorting
-      if (last_neighbor[r] == region[n]) continue;
-      last_neighbor[r] = region[n];
-      adjacent.emplace_back(r, region[n]);
-    }
   }
-  const std::size_t columns = static_cast<std::size_t>(chf.grid.column_count());
-  for (std::size_t c = 0; c < columns; ++c) {
-    const std::uint32_t end = chf.end(c);
-    if (end - chf.first(c) < 2) continue;
-    for (std::uint32_t i = chf.first(c); i < end; ++i) {
-      for (std::uint32_t j = i + 1; j < end; ++j) {
-        if (region[i] == 0 || region[j] == 0 || region[i] == region[j]) continue;
-        if (last_floor[region[i]] == region[j]) continue;
-        last_floor[region[i]] = region[j];
-        stacked.emplace_back(region[i], region[j]);
-        stacked.emplace_back(region[j], region[i]);
-      }
-    }
-  }
-  for (auto* pairs : {&adjacent, &stacked}) {
-    std::sort(pairs->begin(), pairs->end());
-    pairs->erase(std::unique(pairs->begin(), pairs->end()), pairs->end());
-  }
+  // note: consecutive boundary spans mostly repeat the last pair; skip those before sorting
+  const RegionPairs adjacent =
+      gather_pairs(threads, region.size(), [&](std::size_t b, std::size_t e, RegionPairs& out) {
+        for (std::size_t s = b; s < e; ++s) {
+          const std::uint32_t r = region[s];
+          if (r == 0) continue;
+          for (int dir = 0; dir < 4; ++dir) {
+            const std::uint32_t n = graph.neighbor(static_cast<std::uint32_t>(s), dir);
+            if (n == kNoSpan || region[n] == 0 || region[n] == r) continue;
+            if (!out.empty() && out.back() == std::pair{r, region[n]}) continue;
+            out.emplace_back(r, region[n]);
+          }
+        }
+      });
+  const RegionPairs stacked =
+      gather_pairs(threads, static_cast<std::size_t>(chf.grid.column_count()),
+                   [&](std::size_t c0, std::size_t c1, RegionPairs& out) {
+                     for (std::size_t c = c0; c < c1; ++c) {
+                       const std::uint32_t end = chf.end(c);
+                       if (end - chf.first(c) < 2) continue;
+                       for (std::uint32_t i = chf.first(c); i < end; ++i) {
+                         for (std::uint32_t j = i + 1; j < end; ++j) {
+                           if (region[i] == 0 || region[j] == 0 || region[i] == region[j]) continue;
+                           out.emplace_back(region[i], region[j]);
+                           out.emplace_back(region[j], region[i]);
+                         }
+                       }
+                     }
+                   });
   for (const auto& [a, b] : adjacent) info[a].neighbors.push_back(b);
   for (const auto& [a, b] : stacked) info[a].floors.push_back(b);
   return info;
@@ -342,24 +411,12 @@ Result<RegionField> detail::build_regions_on(const voxel::CompactHeightfield& ch
                1};
 
   // bucket walkable spans by distance, then descend two levels at a time
-  std::uint16_t max_distance = 0;
-  for (std::uint32_t s = 0; s < span_count; ++s) {
-    if (ws.walkable(s)) max_distance = std::max(max_distance, chf.distance[s]);
-  }
-  // note: a counting sort, descending by distance and by span index within a distance
-  std::vector<std::uint32_t> bucket_start(static_cast<std::size_t>(max_distance) + 2, 0);
-  for (std::uint32_t s = 0; s < span_count; ++s) {
-    if (ws.walkable(s)) ++bucket_start[max_distance - chf.distance[s] + 1U];
-  }
-  for (std::size_t b = 1; b < bucket_start.size(); ++b) bucket_start[b] += bucket_start[b - 1];
-  std::vector<std::uint32_t> by_distance(bucket_start.back());
-  for (std::uint32_t s = 0; s < span_count; ++s) {
-    if (ws.walkable(s)) by_distance[bucket_start[max_distance - chf.distance[s]]++] = s;
-  }
+  const std::vector<std::uint32_t> by_distance = spans_by_distance(chf, threads);
   std::size_t next_bucket = 0;
   std::vector<std::uint32_t> pending;
   // note: starts one step above the top so that level 0 is always processed
-  std::uint32_t level = (static_cast<std::uint32_t>(max_distance) & ~1U) + 2U;
+  const std::uint32_t max_distance = by_distance.empty() ? 0 : chf.distance[by_distance.front()];
+  std::uint32_t level = (max_distance & ~1U) + 2U;
   while (level > 0) {
     LEAPNAV_TRY(ctx.check_cancel("regions"));
     level = level >= 2 ? level - 2 : 0;
@@ -382,7 +439,7 @@ Result<RegionField> detail::build_regions_on(const voxel::CompactHeightfield& ch
 
   std::vector<std::uint32_t>& region = ws.region;
   const std::uint32_t id_count = split_overlapping_regions(chf, graph, region, ws.next_id - 1);
-  std::vector<RegionInfo> info = gather_regions(chf, graph, region, id_count);
+  std::vector<RegionInfo> info = gather_regions(chf, graph, region, id_count, threads);
   remove_small_islands(info, params.min_region_cells);
   merge_small_regions(info, params.merge_region_cells);
 
