@@ -1,10 +1,28 @@
 // parallel_for over fixed chunks on oneTBB task arenas (one cached arena per thread count), or
-// sequentially when threads == 1 or the library is built with LEAPNAV_SEQUENTIAL.
+// sequentially when threads == 1 or the library is built with LEAPNAV_SEQUENTIAL. ThreadSanitizer
+// builds run the chunks on plain std::threads instead (see LEAPNAV_TSAN_THREADS below).
 #include "leapnav/core/parallel.hpp"
 
 #include <thread>
 
-#ifndef LEAPNAV_SEQUENTIAL
+// note: the system oneTBB is not built with ThreadSanitizer, so TSan does not see the
+// synchronisation inside it (task hand-off, the join, its reused task memory) and reports every
+// write before a parallel_for as racing with the workers' reads. TSan builds therefore run the
+// same fixed chunks on std::threads that pull chunk indices from an atomic counter and are
+// joined; the chunk bodies, the code under test, are unchanged.
+#if defined(__SANITIZE_THREAD__)
+#define LEAPNAV_TSAN_THREADS 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define LEAPNAV_TSAN_THREADS 1
+#endif
+#endif
+#ifdef LEAPNAV_TSAN_THREADS
+#include <algorithm>
+#include <atomic>
+#endif
+
+#if !defined(LEAPNAV_SEQUENTIAL) && !defined(LEAPNAV_TSAN_THREADS)
 #include <tbb/blocked_range.h>
 #include <tbb/global_control.h>
 #include <tbb/parallel_for.h>
@@ -28,7 +46,7 @@ std::size_t chunk_count(std::size_t begin, std::size_t end, std::size_t grain) {
   return end > begin ? (end - begin + grain - 1) / grain : 0;
 }
 
-#ifndef LEAPNAV_SEQUENTIAL
+#if !defined(LEAPNAV_SEQUENTIAL) && !defined(LEAPNAV_TSAN_THREADS)
 namespace {
 
 tbb::task_arena& arena_for(int threads) {
@@ -64,7 +82,21 @@ void parallel_for(int threads, std::size_t begin, std::size_t end, std::size_t g
   };
   const int available = hardware_threads();
   const int n = threads <= 0 ? available : threads;
-#ifndef LEAPNAV_SEQUENTIAL
+#if defined(LEAPNAV_TSAN_THREADS) && !defined(LEAPNAV_SEQUENTIAL)
+  if (n > 1 && chunks > 1) {
+    std::atomic<std::size_t> next{0};
+    const auto worker = [&] {
+      for (std::size_t c = next.fetch_add(1); c < chunks; c = next.fetch_add(1)) run_chunk(c);
+    };
+    const std::size_t helpers = std::min(static_cast<std::size_t>(n), chunks) - 1;
+    std::vector<std::thread> pool;
+    pool.reserve(helpers);
+    for (std::size_t t = 0; t < helpers; ++t) pool.emplace_back(worker);
+    worker();
+    for (std::thread& t : pool) t.join();
+    return;
+  }
+#elif !defined(LEAPNAV_SEQUENTIAL)
   if (n > 1 && chunks > 1) {
     arena_for(n).execute([&] {
       tbb::parallel_for(
