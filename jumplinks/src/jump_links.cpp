@@ -7,6 +7,7 @@
 #include "leapnav/jumplinks/jump_links.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <string>
 #include <tuple>
@@ -193,9 +194,15 @@ Result<JumpLinkSet> build_jump_links(const voxel::Heightfield& solid,
 
   JumpLinkSet set;
   set.configs = options.jumps;
-  LEAPNAV_TRY_ASSIGN(const ObstacleField field, build_obstacle_field(solid, open, agent, ctx));
+  LEAPNAV_TRY_ASSIGN(const ObstacleBits field, build_obstacle_bits(solid, agent, ctx));
   LEAPNAV_TRY(ctx.check_cancel("jump links"));
 
+  // note: every estimate below counts the stage's arrays alive at that point (upper bounds), so
+  // a refusal comes before the allocation it names
+  const std::uint64_t field_bytes = field.bits.size() * sizeof(std::uint64_t);
+  LEAPNAV_TRY(
+      ctx.check_memory("jump links: sample points and centre polygons",
+                       field_bytes + open.spans.size() * (sizeof(Sample) + sizeof(std::uint32_t))));
   std::vector<Sample> samples;
   {
     auto timer = ctx.scoped_timer("jump_samples");
@@ -213,43 +220,94 @@ Result<JumpLinkSet> build_jump_links(const voxel::Heightfield& solid,
   }
   set.stats.sample_points = samples.size();
   const CentrePolygonCache centre_poly(open, navmesh);
+  LEAPNAV_TRY(ctx.check_cancel("jump links"));
+  const std::uint64_t fixed_bytes =
+      field_bytes + samples.size() * sizeof(Sample) + open.spans.size() * sizeof(std::uint32_t);
 
   std::vector<JumpLink> gathered;
   {
     auto timer = ctx.scoped_timer("jump_search");
+    constexpr std::size_t kGrain = 32;
+    // samples between two checks (cancel, memory, progress) on the calling thread
+    constexpr std::size_t kBlock = 32 * kGrain;
+    const std::uint64_t limit = ctx.memory_limit();
+    const std::size_t chunk_total = chunk_count(0, samples.size(), kGrain);
     for (std::size_t c = 0; c < set.configs.size(); ++c) {
-      const LandSearch search(field, set.configs[c]);
-      constexpr std::size_t kGrain = 32;
-      std::vector<ChunkOut> chunks(chunk_count(0, samples.size(), kGrain));
-      parallel_for(ctx.threads(), 0, samples.size(), kGrain, [&](std::size_t b, std::size_t e) {
-        ChunkOut& out = chunks[b / kGrain];
-        std::vector<LandVoxel> voxels;
-        std::vector<Vec3> points;
-        std::vector<Vec2> flat;
-        for (std::size_t k = b; k < e; ++k) {
-          if (ctx.cancelled()) return;
-          const Sample& sample = samples[k];
-          voxels.clear();
-          search.find(sample.x, sample.z, sample.y, sample.poly, centre_poly, voxels, &out.cells);
-          out.land_voxels += voxels.size();
-          const Vec3 start{grid.origin.x + static_cast<float>(sample.x) * grid.cell_size,
-                           grid.origin.y + static_cast<float>(sample.y) * grid.cell_height,
-                           grid.origin.z + static_cast<float>(sample.z) * grid.cell_size};
-          emit_links(open, voxels, start, sample, static_cast<std::uint16_t>(c), options.epsilon,
-                     out, points, flat);
+      const std::uint64_t tables = LandSearch::table_bytes(field, set.configs[c]);
+      const std::uint64_t base = fixed_bytes + tables + gathered.size() * sizeof(JumpLink) +
+                                 chunk_total * sizeof(ChunkOut);
+      LEAPNAV_TRY(ctx.check_memory("jump links: search tables", base));
+      const LandSearch search(field, open, set.configs[c]);
+      std::vector<ChunkOut> chunks(chunk_total);
+      std::atomic<std::uint64_t> found{0};
+      std::atomic<bool> over_limit{false};
+      for (std::size_t block = 0; block < samples.size(); block += kBlock) {
+        const std::size_t block_end = std::min(samples.size(), block + kBlock);
+        parallel_for(ctx.threads(), block, block_end, kGrain, [&](std::size_t b, std::size_t e) {
+          ChunkOut& out = chunks[b / kGrain];
+          std::vector<LandVoxel> voxels;
+          std::vector<Vec3> points;
+          std::vector<Vec2> flat;
+          for (std::size_t k = b; k < e; ++k) {
+            if (ctx.cancelled() || over_limit.load(std::memory_order_relaxed)) return;
+            const Sample& sample = samples[k];
+            voxels.clear();
+            search.find(sample.x, sample.z, sample.y, sample.poly, centre_poly, voxels, &out.cells);
+            out.land_voxels += voxels.size();
+            const Vec3 start{grid.origin.x + static_cast<float>(sample.x) * grid.cell_size,
+                             grid.origin.y + static_cast<float>(sample.y) * grid.cell_height,
+                             grid.origin.z + static_cast<float>(sample.z) * grid.cell_size};
+            const std::size_t before = out.links.size();
+            emit_links(open, voxels, start, sample, static_cast<std::uint16_t>(c), options.epsilon,
+                       out, points, flat);
+            const std::uint64_t added = out.links.size() - before;
+            if (added == 0) continue;
+            // note: a chunk's vector holds at most twice its links; the links found so far only
+            // grow, so once over the limit the whole build is, whatever the thread count
+            const std::uint64_t total = found.fetch_add(added, std::memory_order_relaxed) + added;
+            if (base + 2 * total * sizeof(JumpLink) > limit)
+              over_limit.store(true, std::memory_order_relaxed);
+          }
+        });
+        LEAPNAV_TRY(ctx.check_cancel("jump links"));
+        if (over_limit.load()) {
+          return make_error(ErrorCode::MemoryLimit,
+                            "jump links: the links of jump configuration " + std::to_string(c) +
+                                " would need more than the memory limit of " +
+                                std::to_string((limit + (1U << 20U) - 1) >> 20U) +
+                                " MiB; raise the limit or sample with a larger step");
         }
-      });
-      LEAPNAV_TRY(ctx.check_cancel("jump links"));
+        ctx.progress("jump_search",
+                     (static_cast<double>(c) +
+                      static_cast<double>(block_end) / static_cast<double>(samples.size())) /
+                         static_cast<double>(set.configs.size()));
+      }
+      std::uint64_t added = 0;
+      std::uint64_t held = 0;
+      for (const ChunkOut& chunk : chunks) {
+        added += chunk.links.size();
+        held += chunk.links.capacity();
+      }
+      LEAPNAV_TRY(
+          ctx.check_memory("jump links: gathered links",
+                           fixed_bytes + (held + 2 * gathered.size() + added) * sizeof(JumpLink)));
+      gathered.reserve(gathered.size() + added);
       for (ChunkOut& chunk : chunks) {
         set.stats.cells_visited += chunk.cells;
         set.stats.land_voxels += chunk.land_voxels;
         set.stats.chains += chunk.chains;
         gathered.insert(gathered.end(), chunk.links.begin(), chunk.links.end());
+        std::vector<JumpLink>().swap(chunk.links);
       }
     }
   }
   {
     auto timer = ctx.scoped_timer("jump_segments");
+    // the sort's copy of the links and its per-polygon tables, the group arrays
+    LEAPNAV_TRY(ctx.check_memory(
+        "jump links: link set",
+        fixed_bytes + 2 * gathered.size() * sizeof(JumpLink) +
+            (3 * (polygon_count + 2) + 2 * (gathered.size() + 1)) * sizeof(std::uint32_t)));
     set.links = std::move(gathered);
     index_links(set, polygon_count);
   }

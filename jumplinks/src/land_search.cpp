@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <bit>
 #include <cmath>
 
 #include "leapnav/core/parallel.hpp"
@@ -47,6 +48,47 @@ inline bool band_blocked(const std::uint64_t* words, int word_count, int k0, int
     if ((words[w] & mask) != 0) return true;
   }
   return false;
+}
+
+// The maximal run [lo, hi) of blocked voxels holding the topmost blocked voxel in [k0, k1]
+// (absolute); false when there is none.
+bool topmost_run(const std::uint64_t* words, int word_count, int k0, int k1, int& lo, int& hi) {
+  const int limit = word_count * 64;
+  k0 = std::max(k0, 0);
+  k1 = std::min(k1, limit - 1);
+  if (k0 > k1) return false;
+  int top = -1;
+  for (int w = k1 >> 6; w >= (k0 >> 6); --w) {
+    std::uint64_t v = words[w];
+    if (w == k1 >> 6) v &= ~std::uint64_t{0} >> (63 - (k1 & 63));
+    if (w == k0 >> 6) v &= ~std::uint64_t{0} << (k0 & 63);
+    if (v != 0) {
+      top = w * 64 + 63 - std::countl_zero(v);
+      break;
+    }
+  }
+  if (top < 0) return false;
+  hi = limit;
+  for (int k = top + 1; k < limit;) {
+    const int w = k >> 6;
+    const std::uint64_t v = ~words[w] & (~std::uint64_t{0} << (k & 63));
+    if (v != 0) {
+      hi = w * 64 + std::countr_zero(v);
+      break;
+    }
+    k = (w + 1) * 64;
+  }
+  lo = 0;
+  for (int k = top - 1; k >= 0;) {
+    const int w = k >> 6;
+    const std::uint64_t v = ~words[w] & (~std::uint64_t{0} >> (63 - (k & 63)));
+    if (v != 0) {
+      lo = w * 64 + 64 - std::countl_zero(v);
+      break;
+    }
+    k = w * 64 - 1;
+  }
+  return true;
 }
 
 // z of (a, 0) × (p, 0): > 0 when p is left of (above) the ray through a.
@@ -167,7 +209,26 @@ std::uint32_t CentrePolygonCache::get(int x, int z, std::uint32_t span) const {
   return value;
 }
 
-LandSearch::LandSearch(const ObstacleField& field, const JumpConfig& config) : field_(&field) {
+std::uint64_t LandSearch::table_bytes(const ObstacleBits& field, const JumpConfig& config) {
+  const GridSpec& grid = field.grid;
+  const double range = search_range(config) / grid.cell_size;
+  const int grid_side = std::max(grid.width, grid.depth) + 1;
+  const auto extent = static_cast<std::uint64_t>(
+      std::clamp(static_cast<int>(std::min(std::floor(range), 1e6)), 0, grid_side));
+  std::uint64_t strips = 0;
+  for (const int shift : kStripShift) {
+    strips += static_cast<std::uint64_t>((grid.width >> shift) + 1) *
+                  static_cast<std::uint64_t>(grid.depth) +
+              static_cast<std::uint64_t>((grid.depth >> shift) + 1) *
+                  static_cast<std::uint64_t>(grid.width);
+  }
+  return extent * extent * sizeof(CellArc) + extent * sizeof(int) +
+         strips * static_cast<std::uint64_t>(field.words) * sizeof(std::uint64_t);
+}
+
+LandSearch::LandSearch(const ObstacleBits& field, const voxel::CompactHeightfield& open,
+                       const JumpConfig& config)
+    : field_(&field), open_(&open) {
   const double cs = field.grid.cell_size;
   const double ch = field.grid.cell_height;
   const double h = config.height;
@@ -213,11 +274,7 @@ LandSearch::LandSearch(const ObstacleField& field, const JumpConfig& config) : f
   apex_k_ =
       static_cast<std::int32_t>(std::ceil(std::nextafter(static_cast<float>(h / ch), 1e30F))) - 1;
   half_d_ = static_cast<float>(0.5 * d);
-  int top = 1;
-  for (const ObstacleSpan& span : field.spans) top = std::max(top, static_cast<int>(span.max));
-  words_ = (top + 63) / 64;
-  column_bits_.assign(
-      static_cast<std::size_t>(grid.column_count()) * static_cast<std::size_t>(words_), 0);
+  words_ = field.words;
   for (int level = 0; level < 2; ++level) {
     const int shift = kStripShift[level];
     strips_x_[level] = (grid.width >> shift) + 1;
@@ -232,19 +289,6 @@ LandSearch::LandSearch(const ObstacleField& field, const JumpConfig& config) : f
                            0);
   }
   const auto words = static_cast<std::size_t>(words_);
-  for (std::size_t c = 0; c < static_cast<std::size_t>(grid.column_count()); ++c) {
-    std::uint64_t* bits = column_bits_.data() + c * words;
-    for (std::uint32_t s = field.first(c); s < field.end(c); ++s) {
-      const int lo = field.spans[s].min;
-      const int hi = field.spans[s].max - 1;
-      for (int w = lo >> 6; w <= hi >> 6; ++w) {
-        std::uint64_t mask = ~std::uint64_t{0};
-        if (w == lo >> 6) mask &= ~std::uint64_t{0} << (lo & 63);
-        if (w == hi >> 6) mask &= ~std::uint64_t{0} >> (63 - (hi & 63));
-        bits[w] |= mask;
-      }
-    }
-  }
   // strips of 4 from the columns, strips of 16 from those (the shifts nest: 16 = 4 x 4)
   static_assert(kStripShift[0] == kStripShift[1] + 2);
   const auto or_into = [words](std::uint64_t* dst, const std::uint64_t* src) {
@@ -252,7 +296,7 @@ LandSearch::LandSearch(const ObstacleField& field, const JumpConfig& config) : f
   };
   for (int z = 0; z < grid.depth; ++z) {
     for (int x = 0; x < grid.width; ++x) {
-      const std::uint64_t* bits = column_bits_.data() + grid.column_index(x, z) * words;
+      const std::uint64_t* bits = field.column(grid.column_index(x, z));
       or_into(along_x_[1].data() + static_cast<std::size_t>((x >> 2) + z * strips_x_[1]) * words,
               bits);
       or_into(along_z_[1].data() + static_cast<std::size_t>((z >> 2) + x * strips_z_[1]) * words,
@@ -314,7 +358,8 @@ void LandSearch::scan(int qx, int qz, int y, std::uint32_t start_poly,
                       const CentrePoly& centre_poly, std::vector<LandVoxel>& out,
                       std::uint64_t& cells) const {
   if (extent_ == 0) return;
-  const ObstacleField& field = *field_;
+  const ObstacleBits& field = *field_;
+  const voxel::CompactHeightfield& open = *open_;
   const GridSpec& grid = field.grid;
   // note: one stack per thread, reused across scans (a fresh vector per quadrant and sample
   // made allocation a visible share of the search)
@@ -433,8 +478,7 @@ void LandSearch::scan(int qx, int qz, int y, std::uint32_t start_poly,
           const std::size_t column = grid.column_index(cx, cz);
           // note: the bits are exact for the open band: voxel k meets (low, high) exactly when
           // k_low <= k <= k_high, so a blocked bit there is a run meeting the band
-          hit = band_blocked(column_bits_.data() + column * static_cast<std::size_t>(words_),
-                             words_, y + arc.k_low, y + arc.k_high);
+          hit = band_blocked(field.column(column), words_, y + arc.k_low, y + arc.k_high);
         }
         if (!hit) {
           ++i;
@@ -457,27 +501,26 @@ void LandSearch::scan(int qx, int qz, int y, std::uint32_t start_poly,
         }
         if (below_top && above_bottom) {
           const std::size_t column = grid.column_index(cx, cz);
-          const ObstacleSpan* hit_span = nullptr;
-          const std::uint32_t first = field.first(column);
-          for (std::uint32_t s = field.end(column); s > first; --s) {
-            const ObstacleSpan& span = field.spans[s - 1];
-            const auto lo = static_cast<float>(static_cast<int>(span.min) - y);
-            if (lo >= arc.high) continue;
-            const auto hi = static_cast<float>(static_cast<int>(span.max) - y);
-            if (hi > arc.low) hit_span = &span;
-            break;
+          // the run of blocked voxels holding the topmost one in the band: [lo, hi)
+          int run_lo = 0;
+          int run_hi = 0;
+          topmost_run(field.column(column), words_, y + arc.k_low, y + arc.k_high, run_lo, run_hi);
+          // its top is a floor when an open span stands on it
+          std::uint32_t walkable = kNoWalkableSpan;
+          for (std::uint32_t s = open.first(column); s < open.end(column); ++s) {
+            if (open.spans[s].y == run_hi) walkable = s;
           }
-          if (hit_span != nullptr && hit_span->walkable_span != kNoWalkableSpan) {
-            const auto lo = static_cast<float>(static_cast<int>(hit_span->min) - y);
-            const auto hi = static_cast<float>(static_cast<int>(hit_span->max) - y);
+          if (walkable != kNoWalkableSpan) {
+            const auto lo = static_cast<float>(run_lo - y);
+            const auto hi = static_cast<float>(run_hi - y);
             const bool top_voxel = arc.high > hi - 1.0F;
             const bool rises_into = arc.has_rise && arc.rise_high > lo && arc.rise_low < hi;
             if (top_voxel && !rises_into) {
-              const std::uint32_t poly = centre_poly(cx, cz, hit_span->walkable_span);
+              const std::uint32_t poly = centre_poly(cx, cz, walkable);
               if (poly != mesh::kNoPoly && poly != start_poly) {
                 ScanTask emit;
                 emit.emit = true;
-                emit.voxel = LandVoxel{cx, cz, hit_span->walkable_span, poly};
+                emit.voxel = LandVoxel{cx, cz, walkable, poly};
                 stack.push_back(emit);
               }
             }

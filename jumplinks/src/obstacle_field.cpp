@@ -45,39 +45,45 @@ std::vector<Offset> blocking_offsets(float radius, float cell_size, int& reach) 
 
 }  // namespace
 
-Result<ObstacleField> build_obstacle_field(const voxel::Heightfield& solid,
-                                           const voxel::CompactHeightfield& open,
-                                           const AgentConfig& agent, BuildContext& ctx) {
+Result<ObstacleBits> build_obstacle_bits(const voxel::Heightfield& solid, const AgentConfig& agent,
+                                         BuildContext& ctx) {
   auto timer = ctx.scoped_timer("jump_obstacles");
   const GridSpec& grid = solid.grid;
-  if (!(grid == open.grid))
-    return make_error(ErrorCode::InvalidArgument,
-                      "obstacle field: solid and compact heightfields have different grids");
   if (!(agent.height > 0.0F) || !(agent.radius >= 0.0F) || !std::isfinite(agent.height) ||
       !std::isfinite(agent.radius))
     return make_error(ErrorCode::InvalidArgument,
                       "obstacle field: agent height must be > 0 and radius >= 0");
   const auto columns = static_cast<std::size_t>(grid.column_count());
-  if (solid.column_first.size() != columns + 1 || open.column_first.size() != columns + 1)
+  if (solid.column_first.size() != columns + 1)
     return make_error(ErrorCode::InvalidArgument,
                       "obstacle field: heightfield column arrays do not match the grid");
 
-  ObstacleField field;
+  ObstacleBits field;
   field.grid = grid;
   field.grow_down =
       static_cast<int>(std::ceil(static_cast<double>(agent.height) / grid.cell_height));
   const std::vector<Offset> offsets = blocking_offsets(agent.radius, grid.cell_size, field.reach);
-  LEAPNAV_TRY(ctx.check_memory("obstacle field", static_cast<std::uint64_t>(solid.spans.size()) *
-                                                     offsets.size() * sizeof(ObstacleSpan)));
 
   // note: per column, blocked feet heights as bit rows: own solid spans grown down, then OR-ed
-  // over the blocking offsets, then read back as maximal runs (touching intervals merge exactly
-  // as in an interval union); linear in columns x offsets x words and cache friendly
+  // over the blocking offsets; linear in columns x offsets x words and cache friendly. The offsets
+  // are symmetric rows: per dz one x range [-a, a], so the rows are first dilated along x (once
+  // per distinct half width) and then OR-ed along z.
   int top = 1;
   for (const voxel::Span& span : solid.spans) top = std::max(top, static_cast<int>(span.max));
   const auto words = static_cast<std::size_t>((top + 63) / 64);
-  LEAPNAV_TRY(ctx.check_memory("obstacle field bits", 2 * columns * words * sizeof(std::uint64_t)));
-  std::vector<std::uint64_t> own(columns * words, 0);
+  field.words = static_cast<int>(words);
+  std::vector<int> half_width(static_cast<std::size_t>(2 * field.reach + 1), -1);
+  for (const Offset& o : offsets) {
+    int& a = half_width[static_cast<std::size_t>(o.dz + field.reach)];
+    a = std::max(a, std::abs(o.dx));
+  }
+  int widest = 0;
+  for (const int a : half_width) widest = std::max(widest, a);
+  LEAPNAV_TRY(ctx.check_memory("obstacle field bits", static_cast<std::uint64_t>(widest + 2) *
+                                                          columns * words * sizeof(std::uint64_t)));
+  // rows[a]: own bits dilated along x by a columns each side (rows[0]: own bits)
+  std::vector<std::vector<std::uint64_t>> rows(static_cast<std::size_t>(widest) + 1);
+  rows[0].assign(columns * words, 0);
   const int grow = field.grow_down;
   const auto set_range = [](std::uint64_t* bits, int lo, int hi) {
     for (int w = lo >> 6; w <= (hi - 1) >> 6; ++w) {
@@ -91,56 +97,98 @@ Result<ObstacleField> build_obstacle_field(const voxel::Heightfield& solid,
   const auto depth = static_cast<std::size_t>(grid.depth);
   const auto width = static_cast<std::size_t>(grid.width);
   parallel_for(ctx.threads(), 0, depth, grain, [&](std::size_t z0, std::size_t z1) {
+    std::uint64_t* own = rows[0].data();
     for (std::size_t c = z0 * width; c < z1 * width; ++c) {
       for (std::uint32_t s = solid.first(c); s < solid.end(c); ++s) {
         const voxel::Span& span = solid.spans[s];
         const int lo = std::max(0, static_cast<int>(span.min) - grow);
         const int hi = static_cast<int>(span.max);
-        if (hi > lo) set_range(own.data() + c * words, lo, hi);
+        if (hi > lo) set_range(own + c * words, lo, hi);
       }
     }
   });
-  std::vector<std::uint64_t> blocked(columns * words, 0);
-  std::vector<std::uint32_t> counts(columns, 0);
+  for (std::size_t a = 1; a < rows.size(); ++a) {
+    rows[a] = rows[a - 1];
+    const std::vector<std::uint64_t>& own = rows[0];
+    std::vector<std::uint64_t>& wide = rows[a];
+    parallel_for(ctx.threads(), 0, depth, grain, [&](std::size_t z0, std::size_t z1) {
+      for (std::size_t z = z0; z < z1; ++z) {
+        const std::size_t row = z * width * words;
+        const std::size_t shift = a * words;
+        const std::size_t n = width * words;
+        if (shift >= n) continue;
+        // a row shifted by +-a columns: contiguous ranges, flat (vectorisable) loops
+        for (std::size_t k = 0; k + shift < n; ++k) wide[row + k] |= own[row + k + shift];
+        for (std::size_t k = shift; k < n; ++k) wide[row + k] |= own[row + k - shift];
+      }
+    });
+  }
+  field.bits.assign(columns * words, 0);
   parallel_for(ctx.threads(), 0, depth, grain, [&](std::size_t z0, std::size_t z1) {
     for (std::size_t zs = z0; zs < z1; ++zs) {
       const int z = static_cast<int>(zs);
-      for (const Offset& o : offsets) {
-        const int nz = z + o.dz;
-        if (nz < 0 || nz >= grid.depth) continue;
-        const int x0 = std::max(0, -o.dx);
-        const int x1 = std::min(grid.width, grid.width - o.dx);
-        // a row shifted by dx: both ranges are contiguous, one flat (vectorisable) loop
-        if (x1 <= x0) continue;
-        const std::uint64_t* src = own.data() + grid.column_index(x0 + o.dx, nz) * words;
-        std::uint64_t* dst = blocked.data() + grid.column_index(x0, z) * words;
-        const std::size_t n = static_cast<std::size_t>(x1 - x0) * words;
-        for (std::size_t k = 0; k < n; ++k) dst[k] |= src[k];
-      }
-      for (std::size_t c = zs * width; c < (zs + 1) * width; ++c) {
-        const std::uint64_t* bits = blocked.data() + c * words;
-        std::uint32_t runs = 0;
-        std::uint64_t carry = 0;
-        for (std::size_t w = 0; w < words; ++w) {
-          // note: few runs per word; clearing bits beats a library popcount call
-          for (std::uint64_t starts = bits[w] & ~((bits[w] << 1) | carry); starts != 0;
-               starts &= starts - 1)
-            ++runs;
-          carry = bits[w] >> 63;
-        }
-        counts[c] = runs;
+      std::uint64_t* dst = field.bits.data() + zs * width * words;
+      for (int dz = -field.reach; dz <= field.reach; ++dz) {
+        const int a = half_width[static_cast<std::size_t>(dz + field.reach)];
+        const int nz = z + dz;
+        if (a < 0 || nz < 0 || nz >= grid.depth) continue;
+        const std::uint64_t* src =
+            rows[static_cast<std::size_t>(a)].data() + static_cast<std::size_t>(nz) * width * words;
+        for (std::size_t k = 0; k < width * words; ++k) dst[k] |= src[k];
       }
     }
   });
-  std::vector<std::uint64_t>().swap(own);
+  return field;
+}
 
+Result<ObstacleField> build_obstacle_field(const voxel::Heightfield& solid,
+                                           const voxel::CompactHeightfield& open,
+                                           const AgentConfig& agent, BuildContext& ctx) {
+  const GridSpec& grid = solid.grid;
+  if (!(grid == open.grid))
+    return make_error(ErrorCode::InvalidArgument,
+                      "obstacle field: solid and compact heightfields have different grids");
+  const auto columns = static_cast<std::size_t>(grid.column_count());
+  if (open.column_first.size() != columns + 1)
+    return make_error(ErrorCode::InvalidArgument,
+                      "obstacle field: heightfield column arrays do not match the grid");
+  LEAPNAV_TRY_ASSIGN(const ObstacleBits blocked, build_obstacle_bits(solid, agent, ctx));
+  auto timer = ctx.scoped_timer("jump_obstacles");
+  ObstacleField field;
+  field.grid = grid;
+  field.grow_down = blocked.grow_down;
+  field.reach = blocked.reach;
+  const auto words = static_cast<std::size_t>(blocked.words);
+  std::vector<std::uint32_t> counts(columns, 0);
+  const std::size_t grain = 16;
+  const auto depth = static_cast<std::size_t>(grid.depth);
+  const auto width = static_cast<std::size_t>(grid.width);
+  parallel_for(ctx.threads(), 0, depth, grain, [&](std::size_t z0, std::size_t z1) {
+    for (std::size_t c = z0 * width; c < z1 * width; ++c) {
+      const std::uint64_t* bits = blocked.column(c);
+      std::uint32_t runs = 0;
+      std::uint64_t carry = 0;
+      for (std::size_t w = 0; w < words; ++w) {
+        // note: few runs per word; clearing bits beats a library popcount call
+        for (std::uint64_t starts = bits[w] & ~((bits[w] << 1) | carry); starts != 0;
+             starts &= starts - 1)
+          ++runs;
+        carry = bits[w] >> 63;
+      }
+      counts[c] = runs;
+    }
+  });
+  LEAPNAV_TRY(ctx.check_memory("obstacle field",
+                               static_cast<std::uint64_t>(columns + 1) * sizeof(std::uint32_t)));
   field.column_first.assign(columns + 1, 0);
   for (std::size_t c = 0; c < columns; ++c)
     field.column_first[c + 1] = field.column_first[c] + counts[c];
+  LEAPNAV_TRY(ctx.check_memory("obstacle field spans",
+                               std::uint64_t{field.column_first[columns]} * sizeof(ObstacleSpan)));
   field.spans.resize(field.column_first[columns]);
   parallel_for(ctx.threads(), 0, depth, grain, [&](std::size_t z0, std::size_t z1) {
     for (std::size_t c = z0 * width; c < z1 * width; ++c) {
-      const std::uint64_t* bits = blocked.data() + c * words;
+      const std::uint64_t* bits = blocked.column(c);
       ObstacleSpan* out = field.spans.data() + field.column_first[c];
       std::size_t n = 0;
       int k = 0;

@@ -139,10 +139,11 @@ TEST_SUITE("jumplinks.scenes") {
                                       .polygon({7.0F, 5.0F, 12 - r, 7.0F, y})
                                       .build();
     BuildContext ctx;
-    const auto field = build_obstacle_field(scene.solid, scene.open, scene.config.agent, ctx);
+    const auto field = build_obstacle_bits(scene.solid, scene.config.agent, ctx);
     REQUIRE(field.ok());
     const std::vector<std::uint32_t> centre = centre_polygons(scene.open, scene.navmesh, 1);
-    const LandSearch search(*field, kJumpC1);  // d = 2.5: lands about 2.5 m away on the floor
+    const LandSearch search(*field, scene.open,
+                            kJumpC1);  // d = 2.5: lands about 2.5 m away on the floor
     std::vector<LandVoxel> voxels;
     // sample at (6, 6): column (24, 24), floor height 4 cells
     search.find(24, 24, 4, 0, centre, voxels);
@@ -188,10 +189,10 @@ TEST_SUITE("jumplinks.scenes") {
                                       .polygon({7.0F, 5.0F, 11.75F, 7.0F, y})
                                       .build();
     BuildContext ctx;
-    const auto field = build_obstacle_field(scene.solid, scene.open, scene.config.agent, ctx);
+    const auto field = build_obstacle_bits(scene.solid, scene.config.agent, ctx);
     REQUIRE(field.ok());
     const std::vector<std::uint32_t> centre = centre_polygons(scene.open, scene.navmesh, 1);
-    const LandSearch search(*field, kJumpC1);
+    const LandSearch search(*field, scene.open, kJumpC1);
     std::vector<LandVoxel> voxels;
     std::uint64_t cells = 0;
     search.find(24, 24, 4, 0, centre, voxels, &cells);

@@ -56,7 +56,10 @@ class CentrePolygonCache {
 /// Search tables for one jump configuration on one obstacle field (read-only, shareable).
 class LandSearch {
  public:
-  LandSearch(const ObstacleField& field, const JumpConfig& config);
+  /// `open` is the compact heightfield the obstacle field was built beside (same grid); both
+  /// must outlive the search.
+  LandSearch(const ObstacleBits& field, const voxel::CompactHeightfield& open,
+             const JumpConfig& config);
 
   /// Appends to `out` the land voxels of jumps from the south-west top corner of column (x, z)
   /// with floor height y [cell heights], counter-clockwise from the +x axis. Voxels whose centre
@@ -69,6 +72,10 @@ class LandSearch {
   /// As above, with centre polygons from a lazily filled cache.
   void find(int x, int z, int y, std::uint32_t start_poly, const CentrePolygonCache& centre_poly,
             std::vector<LandVoxel>& out, std::uint64_t* cells_visited = nullptr) const;
+
+  /// Bytes the tables of a search for `config` on `field` take (an upper bound).
+  [[nodiscard]] static std::uint64_t table_bytes(const ObstacleBits& field,
+                                                 const JumpConfig& config);
 
   /// Number of cells per axis the tables cover (cells fully inside the range circle).
   [[nodiscard]] int extent() const { return extent_; }
@@ -94,16 +101,16 @@ class LandSearch {
   void find_all(int x, int z, int y, std::uint32_t start_poly, const CentrePoly& centre_poly,
                 std::vector<LandVoxel>& out, std::uint64_t* cells_visited) const;
 
-  const ObstacleField* field_;
+  const ObstacleBits* field_;
+  const voxel::CompactHeightfield* open_;
   int extent_ = 0;
   std::vector<int> row_last_;  // per row j: the last i with cell (i, j) fully inside the range
   std::vector<CellArc> arcs_;  // extent_ x extent_
-  // note: blocked voxels as bits per column, and OR-ed over strips of 16 and 4 columns along x and
-  // along z (the directions rows run in), so a run of cells whose height band holds no blocked
-  // voxel is skipped in one test
+  // note: blocked voxels as bits per column (the field's), and OR-ed over strips of 16 and 4
+  // columns along x and along z (the directions rows run in), so a run of cells whose height band
+  // holds no blocked voxel is skipped in one test
   static constexpr int kStripShift[2] = {4, 2};
-  int words_ = 0;  // 64-bit words per column (grid height / 64, rounded up)
-  std::vector<std::uint64_t> column_bits_;
+  int words_ = 0;                          // 64-bit words per column (grid height / 64, rounded up)
   std::vector<std::uint64_t> along_x_[2];  // strip (x >> shift, z)
   std::vector<std::uint64_t> along_z_[2];  // strip (z >> shift, x)
   int strips_x_[2] = {0, 0};

@@ -41,6 +41,25 @@ struct ObstacleField {
   [[nodiscard]] std::uint32_t end(std::size_t column) const { return column_first[column + 1]; }
 };
 
+/// The blocked voxels of the obstacle field as bit rows: column c = x + z * width owns the words
+/// bits[c * words .. (c + 1) * words), bit k (of word k / 64) set when voxel k is blocked.
+struct ObstacleBits {
+  GridSpec grid;
+  int grow_down = 0;  ///< as ObstacleField::grow_down
+  int reach = 0;      ///< as ObstacleField::reach
+  int words = 0;      ///< 64-bit words per column (covering every solid span's top)
+  std::vector<std::uint64_t> bits;
+  [[nodiscard]] const std::uint64_t* column(std::size_t c) const {
+    return bits.data() + c * static_cast<std::size_t>(words);
+  }
+};
+
+/// The obstacle field's blocked voxels as bits (what build_obstacle_field reads back as runs),
+/// from the solid heightfield alone. Errors when the agent is invalid or the memory limit would be
+/// exceeded. Timer: jump_obstacles.
+[[nodiscard]] Result<ObstacleBits> build_obstacle_bits(const voxel::Heightfield& solid,
+                                                       const AgentConfig& agent, BuildContext& ctx);
+
 /// Builds the obstacle field from the solid heightfield; `open` (the compact heightfield built
 /// from it) tells which span tops are walkable floors. Column offsets (dx, dz) are blocked when the
 /// two cells' closest points are nearer than agent.radius: cs² (max(|dx|-1,0)² + max(|dz|-1,0)²)
