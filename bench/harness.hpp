@@ -44,6 +44,8 @@ struct Options {
   std::size_t gap_queries = 1000;  ///< of which compared with the exact reference
   std::vector<int> steps{1, 2, 4, 6, 8, 10, 12, 14, 16};  ///< jump sample steps
   bool check_links = true;  ///< run the exact soundness checker on every generated link set
+  /// Random pairs from which the jump-query suite picks the queries whose step-1 path jumps.
+  std::size_t jump_query_pool = 400000;
 };
 
 /// Collects rows, prints them as CSV and as a table, and records hash mismatches.
@@ -76,5 +78,6 @@ void run_build_suite(const Options& options, Report& report);
 void run_obj_suite(const Options& options, Report& report);
 void run_query_suite(const Options& options, Report& report);
 void run_jump_suite(const Options& options, Report& report);
+void run_jump_query_suite(const Options& options, Report& report);
 
 }  // namespace leapnav::bench

@@ -1,5 +1,6 @@
 // leapnav_bench: runs the benchmark suites and prints CSV plus a readable table.
-//   leapnav_bench [--suite build,obj] [--repeat N] [--threads 1,0] [--csv FILE] [--validate-hash]
+//   leapnav_bench [--suite build,obj,query,jump,jumpquery] [--repeat N] [--threads 1,0] [--csv
+//   FILE] [--validate-hash]
 // --validate-hash exits non-zero when an output hash differs between runs or thread counts.
 #include <CLI/CLI.hpp>
 
@@ -15,7 +16,8 @@ int main(int argc, char** argv) {
   std::vector<std::string> suites{"build", "obj", "query", "jump"};
   std::string csv_path;
   CLI::App app{"leapnav benchmarks: CSV + table; never asserts a time"};
-  app.add_option("--suite", suites, "Suites to run: build, obj, query, jump")->delimiter(',');
+  app.add_option("--suite", suites, "Suites to run: build, obj, query, jump, jumpquery")
+      ->delimiter(',');
   app.add_option("--repeat", options.repeat, "Repetitions per measurement")
       ->check(CLI::Range(1, 10000));
   app.add_option("--threads", options.threads, "Thread counts (0 = all)")->delimiter(',');
@@ -27,6 +29,8 @@ int main(int argc, char** argv) {
   app.add_flag("!--no-check-links", options.check_links,
                "Skip the exact soundness check of the generated links (jump suite)");
   app.add_option("--queries", options.queries, "Random query pairs per level (query suite)");
+  app.add_option("--jump-query-pool", options.jump_query_pool,
+                 "Random pairs from which the jumpquery suite picks those whose step-1 path jumps");
   app.add_option("--gap-queries", options.gap_queries,
                  "Of those, compared with the exact reference");
   app.add_option("--terrain", options.terrain_sizes, "terrain:N sizes")->delimiter(',');
@@ -46,6 +50,8 @@ int main(int argc, char** argv) {
       run_query_suite(options, report);
     } else if (suite == "jump") {
       run_jump_suite(options, report);
+    } else if (suite == "jumpquery") {
+      run_jump_query_suite(options, report);
     } else {
       std::cerr << "bench: unknown suite " << suite << '\n';
       return 2;

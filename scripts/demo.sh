@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The main job on the built-in demo scene: install what is missing, build Release, build the demo
 # level's navmesh with jump links (the thesis's C1 and C2 jumps), check the links exactly against
-# the triangles, and write the navmesh, its statistics, exports and pictures under out/.
+# the triangles, plan a path that must jump, and write the navmesh, its statistics, exports, the
+# path and pictures under out/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -20,4 +21,8 @@ mkdir -p out
 "$leapnav" render out/demo.lnav -o out/demo.svg --png
 "$leapnav" render out/demo.lnav -o out/demo_links.svg --png --links --max-links 300
 "$leapnav" render out/demo.lnav -o out/demo_path.svg --png --from 2.2,0.1,32.5 --to 32,0.1,18
+# the stepping stones in the pit can only be reached by jumping: walk and jump from the pier
+"$leapnav" path out/demo.lnav --from 2.2,0.1,32.5 --to 22,0.1,37
+"$leapnav" path out/demo.lnav --from 2.2,0.1,32.5 --to 22,0.1,37 --json >out/demo_jump_path.json
+"$leapnav" render out/demo.lnav -o out/demo_jump_path.svg --png --from 2.2,0.1,32.5 --to 22,0.1,37
 echo "demo: outputs in out/: $(ls out | tr '\n' ' ')"

@@ -175,6 +175,7 @@ void register_navmesh_commands(CLI::App& root, Registry& registry) {
     std::string to;
     bool links = false;
     std::size_t max_links = 400;
+    JumpQueryOptions jumps;
   };
   auto render = std::make_shared<RenderCliOptions>();
   CLI::App* render_app = root.add_subcommand("render", "Draw a navmesh top-down as SVG (and PNG)");
@@ -190,6 +191,7 @@ void register_navmesh_commands(CLI::App& root, Registry& registry) {
                        "Also write a PNG next to the SVG (needs rsvg-convert)");
   render_app->add_option("--from", render->from, "Draw the path from this point x,y,z [units: m]");
   render_app->add_option("--to", render->to, "... to this point x,y,z (with --from)");
+  add_jump_query_options(*render_app, render->jumps);
   render_app->add_flag("--links", render->links,
                        "Draw the file's jump links: start points, land segments, arcs");
   render_app
@@ -222,11 +224,14 @@ void register_navmesh_commands(CLI::App& root, Registry& registry) {
              std::cerr << "leapnav render: --from and --to take x,y,z points\n";
              return kExitUsage;
            }
-           auto path = plan::find_path(*navmesh, *start, *goal);
+           auto planner = planner_for(*nav);
+           if (!planner) return report(planner.error());
+           plan::NavQuery query(*planner);
+           auto path = query.find_path(*start, *goal, query_options(render->jumps));
            if (!path) return report(path.error());
            add_path_overlays(*navmesh, *path, options);
            std::cout << "path: " << plan::to_string(path->status) << ", length " << path->length
-                     << " m\n";
+                     << " m, " << path->jump_count << " jumps\n";
          }
          if (auto s = write_text(render->output, io::render_svg(*navmesh, options)); !s)
            return report(s.error());

@@ -1,6 +1,9 @@
 // `leapnav sample`, `leapnav path` and `leapnav paths`: random points and path queries on a saved
-// navmesh. Paths print as JSON: {"status", "length", "segments": [{"kind", "points"}], "polygons"}.
+// navmesh, over its jump links when the file has them. Paths print as JSON: {"status", "length",
+// "segments": [{"kind": "walk", "points"} | {"kind": "jump", "points": [start, landing], "h", "d",
+// "link"}], "polygons"}; a jump's "link" is the link's index in `leapnav export`'s "links".
 #include <charconv>
+#include <cstdlib>
 #include <chrono>
 #include <fstream>
 #include <iomanip>
@@ -32,8 +35,37 @@ Result<Vec3> parse_point(std::string_view text, std::string_view what) {
                     std::string(what) + ": '" + std::string(text) + "' is not a point x,y,z");
 }
 
+void add_jump_query_options(CLI::App& app, JumpQueryOptions& options) {
+  app.add_option("--jump-cost", options.jump_cost,
+                 "Extra cost of a jump in the global search [units: m] (default " +
+                     std::to_string(plan::kDefaultJumpCost).substr(0, 3) +
+                     ": a jump must save that much walking)")
+      ->check(CLI::Range(0.0, 1.0e6));
+  app.add_flag("--no-jumps", options.no_jumps, "Walk only, even when the file has jump links");
+}
+
+plan::QueryOptions query_options(const JumpQueryOptions& options) {
+  plan::QueryOptions q;
+  q.jumps = !options.no_jumps;
+  if (options.jump_cost >= 0.0) q.jump_cost = static_cast<float>(options.jump_cost);
+  return q;
+}
+
+Result<plan::Planner> planner_for(const io::NavFile& nav) {
+  return plan::Planner::create(nav.navmesh, nav.links ? &*nav.links : nullptr);
+}
+
+/// A float as the double of its shortest round-trip decimal, so points print as `leapnav export`
+/// writes them (a jump's start is then textually equal to its exported link's start).
+double json_float(float value) {
+  char buffer[32];
+  const auto [end, ec] = std::to_chars(buffer, buffer + sizeof(buffer), value);
+  if (ec != std::errc()) return static_cast<double>(value);
+  return std::strtod(std::string(buffer, end).c_str(), nullptr);
+}
+
 nlohmann::json point_json(Vec3 p) {
-  return nlohmann::json::array({p.x, p.y, p.z});
+  return nlohmann::json::array({json_float(p.x), json_float(p.y), json_float(p.z)});
 }
 
 nlohmann::json path_json(const plan::Path& path) {
@@ -48,8 +80,8 @@ nlohmann::json path_json(const plan::Path& path) {
     for (std::uint32_t i = s.first; i <= s.last; ++i)
       seg["points"].push_back(point_json(path.points[i]));
     if (s.kind == plan::SegmentKind::Jump) {
-      seg["h"] = s.jump_height;
-      seg["d"] = s.jump_distance;
+      seg["h"] = json_float(s.jump_height);
+      seg["d"] = json_float(s.jump_distance);
       seg["link"] = s.link;
     }
     j["segments"].push_back(seg);
@@ -90,6 +122,7 @@ void register_path_commands(CLI::App& root, Registry& registry) {
     std::string from;
     std::string to;
     bool json = false;
+    JumpQueryOptions jumps;
   };
   auto path = std::make_shared<PathOptions>();
   CLI::App* path_app = root.add_subcommand("path", "Plan a path between two points on a navmesh");
@@ -97,6 +130,7 @@ void register_path_commands(CLI::App& root, Registry& registry) {
   path_app->add_option("--from", path->from, "Start point x,y,z [units: m]")->required();
   path_app->add_option("--to", path->to, "Goal point x,y,z [units: m]")->required();
   path_app->add_flag("--json", path->json, "Print the path as JSON");
+  add_jump_query_options(*path_app, path->jumps);
   registry.push_back({path_app, [path]() -> int {
                         auto start = parse_point(path->from, "--from");
                         if (!start) {
@@ -108,18 +142,31 @@ void register_path_commands(CLI::App& root, Registry& registry) {
                           std::cerr << "leapnav path: " << goal.error().message << '\n';
                           return kExitUsage;
                         }
-                        auto navmesh = io::load_navmesh(path->file);
-                        if (!navmesh) return report(navmesh.error());
-                        auto result = plan::find_path(*navmesh, *start, *goal);
+                        auto nav = io::load_nav_file(path->file);
+                        if (!nav) return report(nav.error());
+                        auto planner = planner_for(*nav);
+                        if (!planner) return report(planner.error());
+                        plan::NavQuery query(*planner);
+                        auto result = query.find_path(*start, *goal, query_options(path->jumps));
                         if (!result) return report(result.error());
                         if (path->json) {
                           std::cout << path_json(*result).dump() << '\n';
                         } else {
                           std::cout << plan::to_string(result->status) << ": length "
                                     << result->length << " m, " << result->points.size()
-                                    << " points, " << result->corridor.size() << " polygons\n";
-                          for (const Vec3& p : result->points)
-                            std::cout << "  " << p.x << ' ' << p.y << ' ' << p.z << '\n';
+                                    << " points, " << result->corridor.size() << " polygons, "
+                                    << result->jump_count << " jumps\n";
+                          for (const plan::PathSegment& seg : result->segments) {
+                            if (seg.kind == plan::SegmentKind::Jump) {
+                              std::cout << "  jump (link " << seg.link << ", h " << seg.jump_height
+                                        << " m, d " << seg.jump_distance << " m)\n";
+                            }
+                            for (std::uint32_t i = seg.first; i <= seg.last; ++i) {
+                              if (i == seg.first && &seg != &result->segments.front()) continue;
+                              const Vec3 p = result->points[i];
+                              std::cout << "  " << p.x << ' ' << p.y << ' ' << p.z << '\n';
+                            }
+                          }
                         }
                         return kExitOk;
                       }});
@@ -128,6 +175,7 @@ void register_path_commands(CLI::App& root, Registry& registry) {
     std::string file;
     std::string queries;
     int threads = 0;
+    JumpQueryOptions jumps;
   };
   auto paths = std::make_shared<PathsOptions>();
   CLI::App* paths_app = root.add_subcommand("paths",
@@ -138,10 +186,11 @@ void register_path_commands(CLI::App& root, Registry& registry) {
   paths_app->add_option("--threads,-j", paths->threads, "Worker threads; 0 = all")
       ->check(CLI::Range(0, 1024))
       ->capture_default_str();
+  add_jump_query_options(*paths_app, paths->jumps);
   registry.push_back(
       {paths_app, [paths]() -> int {
-         auto navmesh = io::load_navmesh(paths->file);
-         if (!navmesh) return report(navmesh.error());
+         auto nav = io::load_nav_file(paths->file);
+         if (!nav) return report(nav.error());
          std::ifstream file;
          std::istream* in = &std::cin;
          if (paths->queries != "-") {
@@ -169,17 +218,20 @@ void register_path_commands(CLI::App& root, Registry& registry) {
            }
            requests.push_back(r);
          }
-         auto planner = plan::Planner::create(*navmesh);
+         auto planner = planner_for(*nav);
          if (!planner) return report(planner.error());
          const auto start = std::chrono::steady_clock::now();
-         const auto results = plan::find_paths(*planner, requests, {}, paths->threads);
+         const auto results =
+             plan::find_paths(*planner, requests, query_options(paths->jumps), paths->threads);
          const auto end = std::chrono::steady_clock::now();
          std::map<std::string, std::size_t> counts;
+         std::size_t with_jumps = 0;
          std::ostringstream out;
          for (const auto& r : results) {
            if (r.ok()) {
              out << path_json(*r).dump() << '\n';
              ++counts[std::string(plan::to_string(r->status))];
+             if (r->jump_count > 0) ++with_jumps;
            } else {
              out << nlohmann::json{{"status", "invalid_input"}, {"error", r.error().message}}.dump()
                  << '\n';
@@ -191,6 +243,7 @@ void register_path_commands(CLI::App& root, Registry& registry) {
              {"summary", true},
              {"queries", requests.size()},
              {"counts", counts},
+             {"with_jumps", with_jumps},
              {"total_ms", ms},
              {"us_per_query",
               requests.empty() ? 0.0 : 1000.0 * ms / static_cast<double>(requests.size())},

@@ -75,13 +75,16 @@ void register_check_links_command(CLI::App& root, Registry& registry);
 }  // namespace leapnav::cli
 namespace leapnav::io {
 struct RenderOptions;
-}
+struct NavFile;
+}  // namespace leapnav::io
 namespace leapnav::mesh {
 struct NavMesh;
 }
 namespace leapnav::plan {
 struct Path;
-}
+struct QueryOptions;
+class Planner;
+}  // namespace leapnav::plan
 namespace leapnav::cli {
 /// Draws a path (walk polylines, jump arcs, corners) and its corridor over a navmesh picture.
 void add_path_overlays(const mesh::NavMesh& navmesh, const plan::Path& path,
@@ -89,5 +92,17 @@ void add_path_overlays(const mesh::NavMesh& navmesh, const plan::Path& path,
 
 /// Parses "x,y,z" (an option's value); the error names the option.
 [[nodiscard]] Result<Vec3> parse_point(std::string_view text, std::string_view what);
+
+/// Query options every path-planning command shares: --jump-cost, --no-jumps.
+struct JumpQueryOptions {
+  double jump_cost = -1.0;  ///< negative: the library default
+  bool no_jumps = false;
+};
+/// Adds --jump-cost and --no-jumps to a subcommand.
+void add_jump_query_options(CLI::App& app, JumpQueryOptions& options);
+/// The planner's query options for these command options.
+[[nodiscard]] plan::QueryOptions query_options(const JumpQueryOptions& options);
+/// A planner over a navmesh file's polygons and, when it has them, its jump links.
+[[nodiscard]] Result<plan::Planner> planner_for(const io::NavFile& nav);
 
 }  // namespace leapnav::cli

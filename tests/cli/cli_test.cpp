@@ -5,9 +5,11 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #ifdef LEAPNAV_CLI_PATH
@@ -255,6 +257,85 @@ TEST_SUITE("cli.commands") {
     r = run_cli("check-links " + lnav + " builtin:demo --json");
     REQUIRE(r.exit_code == 0);
     CHECK(r.output.find("\"links_failed\": 0") != std::string::npos);
+  }
+  TEST_CASE("path plans over the file's jump links; ids index the exported links") {
+    const std::string lnav = (temp_dir() / "demo_jump_path.lnav").string();
+    REQUIRE(run_cli("build builtin:demo --jump C2 --step 4 -o " + lnav).exit_code == 0);
+    const std::string exported = (temp_dir() / "demo_jump_path.json").string();
+    REQUIRE(run_cli("export " + lnav + " -o " + exported).exit_code == 0);
+    std::ifstream ein(exported);
+    const auto links = nlohmann::json::parse(ein)["links"];
+    REQUIRE(links.is_array());
+
+    // the pier to the third stepping stone: the stones can only be reached by jumping
+    const std::string stones = " --from 2.2,0.1,32.5 --to 22,0.1,37";
+    Run r = run_cli("path " + lnav + stones + " --json");
+    REQUIRE(r.exit_code == 0);
+    const auto path = nlohmann::json::parse(r.output);
+    CHECK(path["status"] == "found");
+    int jumps = 0;
+    for (const auto& seg : path["segments"]) {
+      if (seg["kind"] != "jump") continue;
+      ++jumps;
+      const auto id = seg["link"].get<std::size_t>();
+      REQUIRE(id < links.size());
+      const auto& link = links[id];
+      CHECK(seg["points"][0] == link["start"]);
+      CHECK(seg["h"].get<double>() == doctest::Approx(link["h"].get<double>()));
+      CHECK(seg["d"].get<double>() > 0.0);
+      CHECK(seg["d"].get<double>() <= link["d"].get<double>() * 2.0);
+      // the landing lies on the land segment (xz distance to the segment)
+      const auto at = [](const nlohmann::json& p, int i) { return p[i].get<double>(); };
+      const auto& a = link["land"][0];
+      const auto& b = link["land"][1];
+      const auto& q = seg["points"][1];
+      const double ux = at(b, 0) - at(a, 0);
+      const double uz = at(b, 2) - at(a, 2);
+      const double len2 = ux * ux + uz * uz;
+      double t =
+          len2 > 0.0 ? ((at(q, 0) - at(a, 0)) * ux + (at(q, 2) - at(a, 2)) * uz) / len2 : 0.0;
+      t = std::clamp(t, 0.0, 1.0);
+      const double dx = at(a, 0) + t * ux - at(q, 0);
+      const double dz = at(a, 2) + t * uz - at(q, 2);
+      CHECK(std::sqrt(dx * dx + dz * dz) < 1e-3);
+    }
+    CHECK(jumps >= 2);
+    r = run_cli("path " + lnav + stones + " --no-jumps --json");
+    REQUIRE(r.exit_code == 0);
+    CHECK(nlohmann::json::parse(r.output)["status"] == "no_path");
+
+    // plaza to the sunken courtyard: a jump down saves the walk round to the stairs, unless a
+    // jump costs more than the detour
+    const std::string down = " --from 20,0.1,5 --to 30,-2.9,4 --json";
+    const auto jumped = nlohmann::json::parse(run_cli("path " + lnav + down).output);
+    const auto walked =
+        nlohmann::json::parse(run_cli("path " + lnav + down + " --jump-cost 1000").output);
+    const auto walk_only =
+        nlohmann::json::parse(run_cli("path " + lnav + down + " --no-jumps").output);
+    REQUIRE(jumped["status"] == "found");
+    REQUIRE(walked["status"] == "found");
+    CHECK(jumped["length"].get<double>() < walked["length"].get<double>());
+    CHECK(jumped["segments"].dump().find("\"jump\"") != std::string::npos);
+    CHECK(walked["segments"].dump().find("\"jump\"") == std::string::npos);
+    CHECK(walked == walk_only);
+    CHECK(run_cli("path " + lnav + down + " --jump-cost -1").exit_code == 2);
+
+    const std::string svg = (temp_dir() / "demo_jump_path.svg").string();
+    r = run_cli("render " + lnav + " -o " + svg + stones);
+    REQUIRE(r.exit_code == 0);
+    std::ifstream sin(svg);
+    const std::string picture((std::istreambuf_iterator<char>(sin)),
+                              std::istreambuf_iterator<char>());
+    CHECK(picture.find(">jump<") != std::string::npos);
+
+    const std::string queries =
+        write_file("jump_queries.txt", "2.2 0.1 32.5 22 0.1 37\n20 0.1 5 30 -2.9 4\n");
+    r = run_cli("paths " + lnav + " " + queries + " --threads 2");
+    REQUIRE(r.exit_code == 0);
+    CHECK(r.output.find("\"with_jumps\":2") != std::string::npos);
+    r = run_cli("paths " + lnav + " " + queries + " --no-jumps");
+    REQUIRE(r.exit_code == 0);
+    CHECK(r.output.find("\"with_jumps\":0") != std::string::npos);
   }
   TEST_CASE("bad jump parameters and files without links are refused") {
     CHECK(run_cli("build builtin:demo --jump 0,2.5,2.5 -o " + (temp_dir() / "x.lnav").string())
