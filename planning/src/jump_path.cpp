@@ -47,7 +47,8 @@ Vec3 on_land_segment(Vec3 a, Vec3 b, Vec2 p) {
 /// Links come in runs sharing a start (and configuration), so the forward estimate is computed
 /// once per run, and |start - backward apex| bounds every link's backward part from below: runs
 /// are scored from the best bound on, and a run or link whose bound cannot beat the best score
-/// is skipped. The result equals the full scan's (lowest score, then lowest link id).
+/// is skipped. The result equals the full scan's (lowest score, then lowest link id) up to
+/// rounding of the bounds.
 std::uint32_t choose_link(const Planner::Impl& impl, JumpPathScratch& s,
                           std::span<const Portal> next, Vec2 target, std::uint32_t group,
                           const QueryOptions& options) {

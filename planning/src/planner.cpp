@@ -1,10 +1,13 @@
 // Planner construction and point location (pipeline.md §3 "Locate"): an R-tree (Boost.Geometry,
 // packed bulk load, so deterministic) over the polygons' 3-D bounds; candidates meeting the query
 // box are ranked by the distance from the query point to their surface, ties to the lower id.
+#include <algorithm>
 #include <boost/iterator/function_output_iterator.hpp>
 #include <cmath>
 #include <limits>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "planner_impl.hpp"
 
@@ -24,6 +27,99 @@ Status check_extent(Vec3 e) {
     return make_error(ErrorCode::InvalidArgument, "search extent has a negative component");
   }
   return {};
+}
+
+/// Largest component count for which the reachability matrix is kept (2 MiB of bits).
+constexpr std::uint32_t kMaxReachComponents = 4096;
+
+/// Tarjan's strongly connected components (iterative): component ids in order of completion,
+/// which is a reverse topological order of the condensation (a component's successors complete
+/// first). Returns the component count.
+std::uint32_t strong_components(const NavGraph& graph, std::vector<std::uint32_t>& component) {
+  const std::size_t n = graph.vertex_count();
+  constexpr std::uint32_t kUnset = 0xFFFFFFFFU;
+  std::vector<std::uint32_t> order(n, kUnset);
+  std::vector<std::uint32_t> low(n, 0);
+  std::vector<std::uint8_t> on_stack(n, 0);
+  std::vector<std::uint32_t> stack;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> frames;  // (vertex, next arc)
+  component.assign(n, 0);
+  std::uint32_t counter = 0;
+  std::uint32_t count = 0;
+  const auto open = [&](std::uint32_t v) {
+    order[v] = counter;
+    low[v] = counter;
+    ++counter;
+    stack.push_back(v);
+    on_stack[v] = 1;
+    frames.emplace_back(v, graph.out_begin(v));
+  };
+  for (std::uint32_t root = 0; root < n; ++root) {
+    if (order[root] != kUnset) continue;
+    open(root);
+    while (!frames.empty()) {
+      const std::uint32_t v = frames.back().first;
+      const std::uint32_t a = frames.back().second;
+      if (a < graph.out_end(v)) {
+        frames.back().second = a + 1;
+        const std::uint32_t w = graph.arc_target[a];
+        if (order[w] == kUnset) {
+          open(w);
+        } else if (on_stack[w] != 0) {
+          low[v] = std::min(low[v], order[w]);
+        }
+        continue;
+      }
+      if (low[v] == order[v]) {
+        std::uint32_t x = 0;
+        do {
+          x = stack.back();
+          stack.pop_back();
+          on_stack[x] = 0;
+          component[x] = count;
+        } while (x != v);
+        ++count;
+      }
+      frames.pop_back();
+      if (!frames.empty()) {
+        const std::uint32_t u = frames.back().first;
+        low[u] = std::min(low[u], low[v]);
+      }
+    }
+  }
+  return count;
+}
+
+void build_reachability(Planner::Impl& impl) {
+  const NavGraph& graph = impl.graph;
+  const std::uint32_t count = strong_components(graph, impl.scc);
+  if (count == 0 || count > kMaxReachComponents) {
+    impl.scc.clear();
+    return;
+  }
+  const std::size_t words = (count + 63) / 64;
+  impl.scc_words = words;
+  impl.scc_reach.assign(std::size_t(count) * words, 0);
+  // polygons by component (counting sort)
+  std::vector<std::uint32_t> first(count + 1, 0);
+  for (const std::uint32_t c : impl.scc) ++first[c + 1];
+  for (std::uint32_t c = 0; c < count; ++c) first[c + 1] += first[c];
+  std::vector<std::uint32_t> members(impl.scc.size());
+  std::vector<std::uint32_t> fill(first.begin(), first.end() - 1);
+  for (std::uint32_t p = 0; p < impl.scc.size(); ++p) members[fill[impl.scc[p]]++] = p;
+  for (std::uint32_t c = 0; c < count; ++c) {
+    std::uint64_t* row = &impl.scc_reach[std::size_t(c) * words];
+    row[c / 64] |= std::uint64_t{1} << (c % 64);
+    for (std::uint32_t k = first[c]; k < first[c + 1]; ++k) {
+      const std::uint32_t p = members[k];
+      for (std::uint32_t a = graph.out_begin(p); a < graph.out_end(p); ++a) {
+        const std::uint32_t d = impl.scc[graph.arc_target[a]];
+        if (d == c) continue;
+        const std::uint64_t* other = &impl.scc_reach[std::size_t(d) * words];
+        for (std::size_t w = 0; w < words; ++w) row[w] |= other[w];
+      }
+    }
+  }
 }
 
 }  // namespace
@@ -103,6 +199,7 @@ Result<Planner> Planner::create(const mesh::NavMesh& mesh, const jump::JumpLinkS
       impl->all_configs |= bits;
     }
     impl->run_first.push_back(static_cast<std::uint32_t>(links->links.size()));
+    build_reachability(*impl);
   }
   impl->xz_vertices.reserve(mesh.vertices.size());
   for (const Vec3& v : mesh.vertices) impl->xz_vertices.push_back(xz(v));

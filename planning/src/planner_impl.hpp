@@ -44,6 +44,12 @@ struct Planner::Impl {
   /// Runs of consecutive links of a group with the same start and configuration: group g owns
   /// runs [group_run_first[g], group_run_first[g + 1]), run r the links [run_first[r],
   /// run_first[r + 1]) starting at run_start[r] (xz).
+  /// Directed reachability with every jump arc (a superset of any configuration mask's): the
+  /// strongly connected component per polygon and, per component, a bitset of the components it
+  /// reaches (scc_words 64-bit words per row). Empty without links or above kMaxReachComponents.
+  std::vector<std::uint32_t> scc;
+  std::vector<std::uint64_t> scc_reach;
+  std::size_t scc_words = 0;
   std::vector<std::uint32_t> group_run_first;
   std::vector<std::uint32_t> run_first;
   std::vector<Vec2> run_start;
@@ -58,6 +64,13 @@ struct Planner::Impl {
   bool locate(Vec3 point, Vec3 extent, Location& out) const;
   /// The point of polygon p nearest `point` in xz (the point itself when inside).
   [[nodiscard]] Vec2 closest_point(std::uint32_t p, Vec2 point, bool& inside) const;
+  /// False only when q is certainly unreachable from p over walk and jump arcs.
+  [[nodiscard]] bool may_reach(std::uint32_t p, std::uint32_t q) const {
+    if (scc_reach.empty()) return true;
+    const std::uint32_t c = scc[p];
+    const std::uint32_t d = scc[q];
+    return ((scc_reach[std::size_t(c) * scc_words + d / 64] >> (d % 64)) & 1U) != 0;
+  }
   /// Whether queries with these options plan over jumps.
   [[nodiscard]] bool jumps_enabled(const QueryOptions& options) const {
     return links != nullptr && options.jumps && (all_configs & options.jump_configs) != 0;

@@ -310,7 +310,8 @@ Status NavQuery::find_path(Vec3 start, Vec3 goal, const QueryOptions& options, P
   const Vec2 g2 = xz(to.point);
   const bool jumps = impl.jumps_enabled(options);
   const std::vector<std::uint32_t>& islands = jumps ? impl.jump_island : impl.island;
-  if (islands[start_poly] != islands[goal_poly]) {
+  if (islands[start_poly] != islands[goal_poly] ||
+      (jumps && !impl.may_reach(start_poly, goal_poly))) {
     out.status = PathStatus::NoPath;
     return {};
   }
