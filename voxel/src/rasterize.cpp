@@ -10,6 +10,7 @@
 #include <atomic>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -32,10 +33,10 @@ struct Poly {
 };
 
 // Splits `in` by the plane coord[Axis] == plane into the part below (<=) and above (>=);
-// vertices on the plane go to both parts.
-template <int D, int Axis>
-void split_poly(const Poly<D>& in, Poly<D>& below, Poly<D>& above, float plane) {
-  below.count = 0;
+// vertices on the plane go to both parts. `Below` receives each vertex of the part below (its
+// first two coordinates, the crossing points with coord[Axis] set to the plane).
+template <int D, int Axis, class Below>
+inline void split_poly(const Poly<D>& in, Below&& below, Poly<D>& above, float plane) {
   above.count = 0;
   if (in.count == 0) return;
   const float* a = in.v[in.count - 1];
@@ -45,19 +46,12 @@ void split_poly(const Poly<D>& in, Poly<D>& below, Poly<D>& above, float plane) 
     const float db = b[Axis] - plane;
     if ((da < 0.0F && db > 0.0F) || (da > 0.0F && db < 0.0F)) {
       const float t = da / (da - db);
-      float* p = below.v[below.count++];
       float* q = above.v[above.count++];
-      for (int k = 0; k < D; ++k) {
-        p[k] = a[k] + (b[k] - a[k]) * t;
-        q[k] = p[k];
-      }
-      p[Axis] = plane;
+      for (int k = 0; k < D; ++k) q[k] = a[k] + (b[k] - a[k]) * t;
       q[Axis] = plane;
+      below(q[0], q[1]);
     }
-    if (db <= 0.0F) {
-      float* p = below.v[below.count++];
-      for (int k = 0; k < D; ++k) p[k] = b[k];
-    }
+    if (db <= 0.0F) below(b[0], b[1]);
     if (db >= 0.0F) {
       float* p = above.v[above.count++];
       for (int k = 0; k < D; ++k) p[k] = b[k];
@@ -66,6 +60,34 @@ void split_poly(const Poly<D>& in, Poly<D>& below, Poly<D>& above, float plane) 
     da = db;
   }
 }
+
+// The (x, y) outline of a row polygon and its x range, filled vertex by vertex.
+struct RowOutline {
+  Poly<2>* line;
+  float min_x;
+  float max_x;
+  void operator()(float x, float y) {
+    float* p = line->v[line->count++];
+    p[0] = x;
+    p[1] = y;
+    min_x = std::min(min_x, x);
+    max_x = std::max(max_x, x);
+  }
+};
+
+// The vertex count and y range of a cell polygon, filled vertex by vertex.
+struct CellRange {
+  int count;
+  float min_y;
+  float max_y;
+  void operator()(float /*x*/, float y) {
+    ++count;
+    min_y = std::min(min_y, y);
+    max_y = std::max(max_y, y);
+  }
+};
+
+constexpr float kHuge = std::numeric_limits<float>::max();
 
 // floor(v) clamped to [lo, hi], without converting out-of-range floats.
 int floor_clamped(float v, int lo, int hi) {
@@ -99,6 +121,9 @@ struct Piece {
   std::size_t end = 0;
   std::size_t estimate = 0;  // bounding-box cells inside the band: the fragment bound
 };
+
+// Columns with more fragments are sorted with std::sort, shorter ones by insertion.
+constexpr std::ptrdiff_t kInsertionSortMax = 16;
 
 // note: about 20 us of clipping; small enough to balance a crowded band over the workers
 constexpr std::size_t kPieceCells = 4096;
@@ -241,8 +266,8 @@ Result<Heightfield> rasterize(const TriangleMesh& mesh, const TriangleAreas& are
   // clip every piece's triangles into row and column cells
   std::vector<std::vector<std::uint64_t>> piece_fragments(pieces.size());
   parallel_for(threads, 0, pieces.size(), 1, [&](std::size_t p0, std::size_t p1) {
-    Poly<3> row_buffers[3];
-    Poly<2> cell_buffers[3];
+    Poly<3> row_buffers[2];
+    Poly<2> cell_buffers[2];
     for (std::size_t p = p0; p < p1; ++p) {
       if (cancelled.load(std::memory_order_relaxed) || ctx.cancelled()) {
         cancelled.store(true, std::memory_order_relaxed);
@@ -282,8 +307,7 @@ Result<Heightfield> rasterize(const TriangleMesh& mesh, const TriangleAreas& are
           continue;
         }
         Poly<3>* poly = &row_buffers[0];
-        Poly<3>* row = &row_buffers[1];
-        Poly<3>* rest = &row_buffers[2];
+        Poly<3>* rest = &row_buffers[1];
         poly->count = 3;
         const Vec3 corners[3] = {p0v, p1v, p2v};
         for (int i = 0; i < 3; ++i) {
@@ -293,61 +317,50 @@ Result<Heightfield> rasterize(const TriangleMesh& mesh, const TriangleAreas& are
         }
         int r = range.first_row;
         if (r < band_first) {
-          split_poly<3, 2>(*poly, *row, *rest, origin.z + static_cast<float>(band_first) * cs);
+          split_poly<3, 2>(
+              *poly, [](float, float) {}, *rest, origin.z + static_cast<float>(band_first) * cs);
           std::swap(poly, rest);
           r = band_first;
         }
         const int r_last = std::min(range.last_row, band_last);
         for (; r <= r_last && poly->count >= 3; ++r) {
+          Poly<2>* line = &cell_buffers[0];
+          Poly<2>* line_rest = &cell_buffers[1];
+          line->count = 0;
+          RowOutline outline{line, kHuge, -kHuge};
           if (r == range.last_row) {
             // note: the bounding box ends in this row, nothing lies beyond the next plane
-            std::swap(poly, row);
+            for (int i = 0; i < poly->count; ++i) outline(poly->v[i][0], poly->v[i][1]);
             poly->count = 0;
           } else {
-            split_poly<3, 2>(*poly, *row, *rest, origin.z + static_cast<float>(r + 1) * cs);
+            split_poly<3, 2>(*poly, outline, *rest, origin.z + static_cast<float>(r + 1) * cs);
             std::swap(poly, rest);
           }
-          if (row->count < 3) continue;
-          Poly<2>* line = &cell_buffers[0];
-          Poly<2>* cell = &cell_buffers[1];
-          Poly<2>* line_rest = &cell_buffers[2];
-          line->count = row->count;
-          float min_x = row->v[0][0];
-          float max_x = row->v[0][0];
-          for (int i = 0; i < row->count; ++i) {
-            line->v[i][0] = row->v[i][0];
-            line->v[i][1] = row->v[i][1];
-            min_x = std::min(min_x, row->v[i][0]);
-            max_x = std::max(max_x, row->v[i][0]);
-          }
+          if (line->count < 3) continue;
           // note: the column range only bounds the loop; the planes decide what goes where
-          const float c0 = (min_x - origin.x) * inverse_cs;
-          const float c1 = (max_x - origin.x) * inverse_cs;
+          const float c0 = (outline.min_x - origin.x) * inverse_cs;
+          const float c1 = (outline.max_x - origin.x) * inverse_cs;
           if (c1 < 0.0F || c0 >= static_cast<float>(width)) continue;
           int c = floor_clamped(c0, -1, width - 1);
           const int c_end = floor_clamped(c1, -1, width);
           const int c_last = std::min(c_end, width - 1);
           if (c < 0) {
-            split_poly<2, 0>(*line, *cell, *line_rest, origin.x);
+            split_poly<2, 0>(
+                *line, [](float, float) {}, *line_rest, origin.x);
             std::swap(line, line_rest);
             c = 0;
           }
           for (; c <= c_last && line->count >= 3; ++c) {
+            CellRange cell{0, kHuge, -kHuge};
             if (c == c_end) {
-              std::swap(line, cell);
+              for (int i = 0; i < line->count; ++i) cell(line->v[i][0], line->v[i][1]);
               line->count = 0;
             } else {
-              split_poly<2, 0>(*line, *cell, *line_rest, origin.x + static_cast<float>(c + 1) * cs);
+              split_poly<2, 0>(*line, cell, *line_rest, origin.x + static_cast<float>(c + 1) * cs);
               std::swap(line, line_rest);
             }
-            if (cell->count < 3) continue;
-            float min_y = cell->v[0][1];
-            float max_y = cell->v[0][1];
-            for (int i = 1; i < cell->count; ++i) {
-              min_y = std::min(min_y, cell->v[i][1]);
-              max_y = std::max(max_y, cell->v[i][1]);
-            }
-            emit(r, c, min_y, max_y, area);
+            if (cell.count < 3) continue;
+            emit(r, c, cell.min_y, cell.max_y, area);
           }
         }
       }
@@ -394,11 +407,15 @@ Result<Heightfield> rasterize(const TriangleMesh& mesh, const TriangleAreas& are
         const auto first = sorted.begin() + starts[col];
         const auto last = sorted.begin() + starts[col + 1];
         if (first == last) continue;
-        for (auto it = first + 1; it < last; ++it) {
-          const std::uint64_t key = *it;
-          auto hole = it;
-          for (; hole != first && *(hole - 1) > key; --hole) *hole = *(hole - 1);
-          *hole = key;
+        if (last - first > kInsertionSortMax) {
+          std::sort(first, last);
+        } else {
+          for (auto it = first + 1; it < last; ++it) {
+            const std::uint64_t key = *it;
+            auto hole = it;
+            for (; hole != first && *(hole - 1) > key; --hole) *hole = *(hole - 1);
+            *hole = key;
+          }
         }
         const std::size_t before = band.spans.size();
         Span cur{static_cast<std::uint16_t>(*first >> 24), static_cast<std::uint16_t>(*first >> 8),
