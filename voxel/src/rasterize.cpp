@@ -122,6 +122,9 @@ struct Piece {
   std::size_t estimate = 0;  // bounding-box cells inside the band: the fragment bound
 };
 
+// Triangles per chunk (at least) when listing the triangles of each band.
+constexpr std::size_t kTriangleChunk = 4096;
+
 // Columns with more fragments are sorted with std::sort, shorter ones by insertion.
 constexpr std::ptrdiff_t kInsertionSortMax = 16;
 
@@ -200,28 +203,43 @@ Result<Heightfield> rasterize(const TriangleMesh& mesh, const TriangleAreas& are
     }
   });
 
-  // triangles per band, in input order
-  std::vector<std::size_t> band_start(band_count + 1, 0);
-  for (const TriangleCells& c : cells) {
-    if (c.last_row < c.first_row) continue;
+  // triangles per band, in input order: counted per fixed chunk of triangles and band, then
+  // placed chunk by chunk
+  const std::size_t triangle_chunk = std::max<std::size_t>(kTriangleChunk, cells.size() / 64 + 1);
+  const std::size_t triangle_chunks = chunk_count(0, cells.size(), triangle_chunk);
+  const auto for_bands = [&](const TriangleCells& c, auto&& visit) {
+    if (c.last_row < c.first_row) return;
     for (int b = std::max(c.first_row, 0) / kBandRows;
          b <= std::min(c.last_row, depth - 1) / kBandRows; ++b)
-      ++band_start[static_cast<std::size_t>(b) + 1];
+      visit(static_cast<std::size_t>(b));
+  };
+  LEAPNAV_TRY(ctx.check_memory("rasterize: triangle counts per band",
+                               triangle_chunks * band_count * sizeof(std::size_t)));
+  std::vector<std::size_t> chunk_band(triangle_chunks * band_count, 0);
+  parallel_for(threads, 0, cells.size(), triangle_chunk, [&](std::size_t t0, std::size_t t1) {
+    std::size_t* counts = chunk_band.data() + (t0 / triangle_chunk) * band_count;
+    for (std::size_t t = t0; t < t1; ++t) for_bands(cells[t], [&](std::size_t b) { ++counts[b]; });
+  });
+  std::vector<std::size_t> band_start(band_count + 1, 0);
+  for (std::size_t b = 0; b < band_count; ++b) {
+    std::size_t running = band_start[b];
+    for (std::size_t c = 0; c < triangle_chunks; ++c) {
+      const std::size_t n = chunk_band[c * band_count + b];
+      chunk_band[c * band_count + b] = running;
+      running += n;
+    }
+    band_start[b + 1] = running;
   }
-  for (std::size_t b = 0; b < band_count; ++b) band_start[b + 1] += band_start[b];
   LEAPNAV_TRY(ctx.check_memory("rasterize: triangle lists per band",
                                band_start[band_count] * sizeof(std::uint32_t)));
   std::vector<std::uint32_t> band_triangles(band_start[band_count]);
-  {
-    std::vector<std::size_t> fill(band_start.begin(), band_start.end() - 1);
-    for (std::size_t t = 0; t < cells.size(); ++t) {
-      const TriangleCells& c = cells[t];
-      if (c.last_row < c.first_row) continue;
-      for (int b = std::max(c.first_row, 0) / kBandRows;
-           b <= std::min(c.last_row, depth - 1) / kBandRows; ++b)
-        band_triangles[fill[static_cast<std::size_t>(b)]++] = static_cast<std::uint32_t>(t);
+  parallel_for(threads, 0, cells.size(), triangle_chunk, [&](std::size_t t0, std::size_t t1) {
+    std::size_t* fill = chunk_band.data() + (t0 / triangle_chunk) * band_count;
+    for (std::size_t t = t0; t < t1; ++t) {
+      for_bands(cells[t],
+                [&](std::size_t b) { band_triangles[fill[b]++] = static_cast<std::uint32_t>(t); });
     }
-  }
+  });
 
   // at most one fragment per bounding-box cell: the estimate per band, and pieces of each band's
   // triangle list of about kPieceCells cells, so that a crowded band is clipped by several workers
@@ -454,23 +472,22 @@ Result<Heightfield> rasterize(const TriangleMesh& mesh, const TriangleAreas& are
   out.column_first.resize(columns + 1);
   out.spans.resize(total);
   std::vector<std::uint32_t> band_first_span(band_count + 1, 0);
-  {
-    std::uint32_t running = 0;
-    std::size_t column = 0;
-    for (std::size_t b = 0; b < band_count; ++b) {
-      band_first_span[b] = running;
+  for (std::size_t b = 0; b < band_count; ++b) {
+    band_first_span[b + 1] = band_first_span[b] + static_cast<std::uint32_t>(bands[b].spans.size());
+  }
+  out.column_first[columns] = band_first_span[band_count];
+  parallel_for(threads, 0, band_count, 1, [&](std::size_t b0, std::size_t b1) {
+    for (std::size_t b = b0; b < b1; ++b) {
+      std::uint32_t running = band_first_span[b];
+      std::size_t column =
+          b * static_cast<std::size_t>(kBandRows) * static_cast<std::size_t>(width);
       for (const std::uint32_t count : bands[b].counts) {
         out.column_first[column++] = running;
         running += count;
       }
-    }
-    band_first_span[band_count] = running;
-    out.column_first[column] = running;
-  }
-  parallel_for(threads, 0, band_count, 1, [&](std::size_t b0, std::size_t b1) {
-    for (std::size_t b = b0; b < b1; ++b) {
       std::copy(bands[b].spans.begin(), bands[b].spans.end(),
                 out.spans.begin() + band_first_span[b]);
+      bands[b] = {};
     }
   });
   return out;
