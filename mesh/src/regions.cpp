@@ -92,7 +92,7 @@ struct Watershed {
     };
     std::vector<Claim> claims;
     for (std::uint32_t pass = 0; pass < max_passes && !pending.empty(); ++pass) {
-      claims.assign(pending.size(), Claim{});
+      claims.resize(pending.size());
       parallel_for(threads, 0, pending.size(), kExpandGrain, [&](std::size_t b, std::size_t e) {
         for (std::size_t k = b; k < e; ++k) {
           const std::uint32_t s = pending[k];
@@ -106,14 +106,21 @@ struct Watershed {
           claims[k] = best;
         }
       });
-      bool changed = false;
+      // note: pending spans are distinct and unassigned, so the claims are applied in parallel
+      // and the claimed ones are exactly those to drop
+      parallel_for(threads, 0, pending.size(), kExpandGrain, [&](std::size_t b, std::size_t e) {
+        for (std::size_t k = b; k < e; ++k) {
+          if (claims[k].region == 0) continue;
+          region[pending[k]] = claims[k].region;
+          cost[pending[k]] = claims[k].cost;
+        }
+      });
+      std::size_t kept = 0;
       for (std::size_t k = 0; k < pending.size(); ++k) {
-        if (claims[k].region == 0) continue;
-        region[pending[k]] = claims[k].region;
-        cost[pending[k]] = claims[k].cost;
-        changed = true;
+        if (claims[k].region == 0) pending[kept++] = pending[k];
       }
-      std::erase_if(pending, [&](std::uint32_t s) { return region[s] != 0; });
+      const bool changed = kept != pending.size();
+      pending.resize(kept);
       if (!changed) break;
     }
   }
