@@ -215,6 +215,37 @@ TEST_SUITE("planning.jumps") {
     CHECK(path.length > both.length + 4.0);
   }
 
+  TEST_CASE("jump arcs are directed: a one-way jump joins islands in one direction only") {
+    // only the two near quads, no walk connection; links from 0 to 1 only
+    const auto nav = test::make_navmesh({{0.0F, 0.0F, 0.0F},
+                                         {4.0F, 0.0F, 0.0F},
+                                         {4.0F, 0.0F, 4.0F},
+                                         {0.0F, 0.0F, 4.0F},
+                                         {6.0F, 0.0F, 0.0F},
+                                         {10.0F, 0.0F, 0.0F},
+                                         {10.0F, 0.0F, 4.0F},
+                                         {6.0F, 0.0F, 4.0F}},
+                                        {{0, 1, 2, 3}, {4, 5, 6, 7}});
+    jump::JumpLinkSet links;
+    links.configs = {jump::kJumpC2};
+    links.links.push_back({{3.75F, 0.0F, 2.0F}, {6.25F, 0.0F, 1.0F}, {6.25F, 0.0F, 3.0F}, 0, 0, 1});
+    jump::index_links(links, nav.polygon_count());
+    auto planner = plan::Planner::create(nav, &links);
+    REQUIRE(planner.ok());
+    plan::NavQuery query(*planner);
+    const plan::Path there = must_find(query, {1.0F, 0.0F, 1.0F}, {9.0F, 0.0F, 3.0F}, {});
+    CHECK(there.status == plan::PathStatus::Found);
+    CHECK(there.jump_count == 1);
+    CHECK(test::jump_path_problem(nav, &links, there) == "");
+    const plan::Path back = must_find(query, {9.0F, 0.0F, 3.0F}, {1.0F, 0.0F, 1.0F}, {});
+    CHECK(back.status == plan::PathStatus::NoPath);
+    CHECK(back.nodes_expanded == 0);  // rejected by reachability before A*
+    plan::QueryOptions off;
+    off.jumps = false;
+    CHECK(must_find(query, {1.0F, 0.0F, 1.0F}, {9.0F, 0.0F, 3.0F}, off).status ==
+          plan::PathStatus::NoPath);
+  }
+
   TEST_CASE("bad jump options and link sets are errors") {
     const UScene scene = make_u_scene();
     auto planner = plan::Planner::create(scene.nav, &scene.links);
