@@ -255,14 +255,16 @@ bool contains_sorted(const std::vector<std::uint32_t>& list, std::uint32_t value
 
 using RegionPairs = std::vector<std::pair<std::uint32_t, std::uint32_t>>;
 
-// The pairs map(begin, end) gathers over fixed chunks of [0, count), sorted and unique.
+// The pairs map(begin, end, last, out) gathers over fixed chunks of [0, count), sorted and
+// unique; `last` (per region id, zeroed per chunk) lets map skip a pair it just added.
 template <class Map>
-RegionPairs gather_pairs(int threads, std::size_t count, Map map) {
-  constexpr std::size_t kChunk = 8192;
+RegionPairs gather_pairs(int threads, std::size_t count, std::uint32_t id_count, Map map) {
+  constexpr std::size_t kChunk = 16384;
   std::vector<RegionPairs> chunks(chunk_count(0, count, kChunk));
   parallel_for(threads, 0, count, kChunk, [&](std::size_t b, std::size_t e) {
     RegionPairs& pairs = chunks[b / kChunk];
-    map(b, e, pairs);
+    std::vector<std::uint32_t> last(id_count + 1, 0);
+    map(b, e, last, pairs);
     std::sort(pairs.begin(), pairs.end());
     pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
   });
@@ -285,28 +287,32 @@ std::vector<RegionInfo> gather_regions(const voxel::CompactHeightfield& chf, con
     info[r].alive = true;
   }
   // note: consecutive boundary spans mostly repeat the last pair; skip those before sorting
-  const RegionPairs adjacent =
-      gather_pairs(threads, region.size(), [&](std::size_t b, std::size_t e, RegionPairs& out) {
+  using Last = std::vector<std::uint32_t>;
+  const RegionPairs adjacent = gather_pairs(
+      threads, region.size(), id_count,
+      [&](std::size_t b, std::size_t e, Last& last, RegionPairs& out) {
         for (std::size_t s = b; s < e; ++s) {
           const std::uint32_t r = region[s];
           if (r == 0) continue;
           for (int dir = 0; dir < 4; ++dir) {
             const std::uint32_t n = graph.neighbor(static_cast<std::uint32_t>(s), dir);
-            if (n == kNoSpan || region[n] == 0 || region[n] == r) continue;
-            if (!out.empty() && out.back() == std::pair{r, region[n]}) continue;
+            if (n == kNoSpan || region[n] == 0 || region[n] == r || last[r] == region[n]) continue;
+            last[r] = region[n];
             out.emplace_back(r, region[n]);
           }
         }
       });
   const RegionPairs stacked =
-      gather_pairs(threads, static_cast<std::size_t>(chf.grid.column_count()),
-                   [&](std::size_t c0, std::size_t c1, RegionPairs& out) {
+      gather_pairs(threads, static_cast<std::size_t>(chf.grid.column_count()), id_count,
+                   [&](std::size_t c0, std::size_t c1, Last& last, RegionPairs& out) {
                      for (std::size_t c = c0; c < c1; ++c) {
                        const std::uint32_t end = chf.end(c);
                        if (end - chf.first(c) < 2) continue;
                        for (std::uint32_t i = chf.first(c); i < end; ++i) {
                          for (std::uint32_t j = i + 1; j < end; ++j) {
                            if (region[i] == 0 || region[j] == 0 || region[i] == region[j]) continue;
+                           if (last[region[i]] == region[j]) continue;
+                           last[region[i]] = region[j];
                            out.emplace_back(region[i], region[j]);
                            out.emplace_back(region[j], region[i]);
                          }
