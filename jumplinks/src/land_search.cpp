@@ -215,15 +215,7 @@ std::uint64_t LandSearch::table_bytes(const ObstacleBits& field, const JumpConfi
   const int grid_side = std::max(grid.width, grid.depth) + 1;
   const auto extent = static_cast<std::uint64_t>(
       std::clamp(static_cast<int>(std::min(std::floor(range), 1e6)), 0, grid_side));
-  std::uint64_t strips = 0;
-  for (const int shift : kStripShift) {
-    strips += static_cast<std::uint64_t>((grid.width >> shift) + 1) *
-                  static_cast<std::uint64_t>(grid.depth) +
-              static_cast<std::uint64_t>((grid.depth >> shift) + 1) *
-                  static_cast<std::uint64_t>(grid.width);
-  }
-  return extent * extent * sizeof(CellArc) + extent * sizeof(int) +
-         strips * static_cast<std::uint64_t>(field.words) * sizeof(std::uint64_t);
+  return extent * extent * sizeof(CellArc) + extent * sizeof(int);
 }
 
 LandSearch::LandSearch(const ObstacleBits& field, const voxel::CompactHeightfield& open,
@@ -269,50 +261,11 @@ LandSearch::LandSearch(const ObstacleBits& field, const voxel::CompactHeightfiel
       }
     }
   }
-  const GridSpec& grid = field.grid;
   // note: rounded like the per-cell heights below, so skipping never depends on the block size
   apex_k_ =
       static_cast<std::int32_t>(std::ceil(std::nextafter(static_cast<float>(h / ch), 1e30F))) - 1;
   half_d_ = static_cast<float>(0.5 * d);
   words_ = field.words;
-  for (int level = 0; level < 2; ++level) {
-    const int shift = kStripShift[level];
-    strips_x_[level] = (grid.width >> shift) + 1;
-    strips_z_[level] = (grid.depth >> shift) + 1;
-    along_x_[level].assign(static_cast<std::size_t>(strips_x_[level]) *
-                               static_cast<std::size_t>(grid.depth) *
-                               static_cast<std::size_t>(words_),
-                           0);
-    along_z_[level].assign(static_cast<std::size_t>(strips_z_[level]) *
-                               static_cast<std::size_t>(grid.width) *
-                               static_cast<std::size_t>(words_),
-                           0);
-  }
-  const auto words = static_cast<std::size_t>(words_);
-  // strips of 4 from the columns, strips of 16 from those (the shifts nest: 16 = 4 x 4)
-  static_assert(kStripShift[0] == kStripShift[1] + 2);
-  const auto or_into = [words](std::uint64_t* dst, const std::uint64_t* src) {
-    for (std::size_t w = 0; w < words; ++w) dst[w] |= src[w];
-  };
-  for (int z = 0; z < grid.depth; ++z) {
-    for (int x = 0; x < grid.width; ++x) {
-      const std::uint64_t* bits = field.column(grid.column_index(x, z));
-      or_into(along_x_[1].data() + static_cast<std::size_t>((x >> 2) + z * strips_x_[1]) * words,
-              bits);
-      or_into(along_z_[1].data() + static_cast<std::size_t>((z >> 2) + x * strips_z_[1]) * words,
-              bits);
-    }
-  }
-  for (int z = 0; z < grid.depth; ++z) {
-    for (int sx = 0; sx < strips_x_[1]; ++sx)
-      or_into(along_x_[0].data() + static_cast<std::size_t>((sx >> 2) + z * strips_x_[0]) * words,
-              along_x_[1].data() + static_cast<std::size_t>(sx + z * strips_x_[1]) * words);
-  }
-  for (int x = 0; x < grid.width; ++x) {
-    for (int sz = 0; sz < strips_z_[1]; ++sz)
-      or_into(along_z_[0].data() + static_cast<std::size_t>((sz >> 2) + x * strips_z_[0]) * words,
-              along_z_[1].data() + static_cast<std::size_t>(sz + x * strips_z_[1]) * words);
-  }
   // note: the start cell touches the start floor at t = 0 by construction; a touch is not a hit,
   // so its low end must stay exact rather than rounded outward.
   if (!arcs_.empty()) {
@@ -455,12 +408,12 @@ void LandSearch::scan(int qx, int qz, int y, std::uint32_t start_poly,
         bool skipped = false;
         for (int level = 0; level < 2 && !skipped; ++level) {
           if (i < blocked_until[level]) continue;
-          const int shift = kStripShift[level];
+          const int shift = ObstacleBits::kStripShift[level];
           const int run = run_in(shift);
           const int strip = along >> shift;
-          const int strips = along_x ? strips_x_[level] : strips_z_[level];
+          const int strips = along_x ? field.strips_x[level] : field.strips_z[level];
           if (strip < 0 || strip >= strips ||
-              band_free(run, (along_x ? along_x_[level] : along_z_[level]).data() +
+              band_free(run, (along_x ? field.along_x[level] : field.along_z[level]).data() +
                                  static_cast<std::size_t>(strip + across * strips) *
                                      static_cast<std::size_t>(words_))) {
             cells += static_cast<std::uint64_t>(run);

@@ -43,6 +43,59 @@ std::vector<Offset> blocking_offsets(float radius, float cell_size, int& reach) 
   return offsets;
 }
 
+// note: plain functions over value parameters: stores through the uint64_t pointers cannot
+// alias their sizes, so the loops stay tight (inside the reference-capturing lambdas they did not)
+void or_row(std::uint64_t* dst, const std::uint64_t* src, std::size_t n) {
+  for (std::size_t k = 0; k < n; ++k) dst[k] |= src[k];
+}
+
+// wide = prev | own shifted by +-shift words
+void dilate_row(std::uint64_t* wide, const std::uint64_t* prev, const std::uint64_t* own,
+                std::size_t n, std::size_t shift) {
+  for (std::size_t k = 0; k < n; ++k) wide[k] = prev[k];
+  if (shift >= n) return;
+  for (std::size_t k = 0; k + shift < n; ++k) wide[k] |= own[k + shift];
+  for (std::size_t k = shift; k < n; ++k) wide[k] |= own[k - shift];
+}
+
+// ORs one row of column bits into its strips along x (ax, consecutive strips)
+void or_strips_x(const std::uint64_t* row, std::size_t width, std::size_t words, int shift,
+                 std::uint64_t* ax) {
+  for (std::size_t x = 0; x < width; ++x) {
+    std::uint64_t* to_x = ax + (x >> shift) * words;
+    for (std::size_t w = 0; w < words; ++w) to_x[w] |= row[x * words + w];
+  }
+}
+
+// Scatters a row of per-column strip bits into the strips along z (one per column, az_stride
+// words apart)
+void scatter_strips_z(const std::uint64_t* row, std::size_t width, std::size_t words,
+                      std::uint64_t* az, std::size_t az_stride) {
+  for (std::size_t x = 0; x < width; ++x) {
+    for (std::size_t w = 0; w < words; ++w) az[x * az_stride + w] = row[x * words + w];
+  }
+}
+
+void own_row(const voxel::Heightfield& solid, std::size_t first_column, std::size_t width,
+             std::size_t words, int grow, std::uint64_t* own) {
+  std::fill(own, own + width * words, std::uint64_t{0});
+  for (std::size_t x = 0; x < width; ++x) {
+    const std::size_t c = first_column + x;
+    std::uint64_t* bits = own + x * words;
+    for (std::uint32_t s = solid.first(c); s < solid.end(c); ++s) {
+      const voxel::Span& span = solid.spans[s];
+      const int lo = std::max(0, static_cast<int>(span.min) - grow);
+      const int hi = static_cast<int>(span.max);
+      for (int w = lo >> 6; w <= (hi - 1) >> 6 && hi > lo; ++w) {
+        std::uint64_t mask = ~std::uint64_t{0};
+        if (w == lo >> 6) mask &= ~std::uint64_t{0} << (lo & 63);
+        if (w == (hi - 1) >> 6) mask &= ~std::uint64_t{0} >> (63 - ((hi - 1) & 63));
+        bits[w] |= mask;
+      }
+    }
+  }
+}
+
 }  // namespace
 
 Result<ObstacleBits> build_obstacle_bits(const voxel::Heightfield& solid, const AgentConfig& agent,
@@ -79,64 +132,82 @@ Result<ObstacleBits> build_obstacle_bits(const voxel::Heightfield& solid, const 
   }
   int widest = 0;
   for (const int a : half_width) widest = std::max(widest, a);
-  LEAPNAV_TRY(ctx.check_memory("obstacle field bits", static_cast<std::uint64_t>(widest + 2) *
-                                                          columns * words * sizeof(std::uint64_t)));
-  // rows[a]: own bits dilated along x by a columns each side (rows[0]: own bits)
-  std::vector<std::vector<std::uint64_t>> rows(static_cast<std::size_t>(widest) + 1);
-  rows[0].assign(columns * words, 0);
+  std::uint64_t strip_words = 0;
+  for (int level = 0; level < 2; ++level) {
+    const int shift = ObstacleBits::kStripShift[level];
+    field.strips_x[level] = (grid.width >> shift) + 1;
+    field.strips_z[level] = (grid.depth >> shift) + 1;
+    strip_words +=
+        static_cast<std::uint64_t>(field.strips_x[level]) * static_cast<std::uint64_t>(grid.depth) +
+        static_cast<std::uint64_t>(field.strips_z[level]) * static_cast<std::uint64_t>(grid.width);
+  }
+  LEAPNAV_TRY(ctx.check_memory("obstacle field bits",
+                               (columns + strip_words) * words * sizeof(std::uint64_t)));
+  field.bits.assign(columns * words, 0);
+  for (int level = 0; level < 2; ++level) {
+    field.along_x[level].assign(static_cast<std::size_t>(field.strips_x[level]) *
+                                    static_cast<std::size_t>(grid.depth) * words,
+                                0);
+    field.along_z[level].assign(static_cast<std::size_t>(field.strips_z[level]) *
+                                    static_cast<std::size_t>(grid.width) * words,
+                                0);
+  }
   const int grow = field.grow_down;
-  const auto set_range = [](std::uint64_t* bits, int lo, int hi) {
-    for (int w = lo >> 6; w <= (hi - 1) >> 6; ++w) {
-      std::uint64_t mask = ~std::uint64_t{0};
-      if (w == lo >> 6) mask &= ~std::uint64_t{0} << (lo & 63);
-      if (w == (hi - 1) >> 6) mask &= ~std::uint64_t{0} >> (63 - ((hi - 1) & 63));
-      bits[w] |= mask;
-    }
-  };
-  const std::size_t grain = 16;
+  // note: chunks of 16 rows, so every strip along z lies in one chunk
+  constexpr std::size_t kGrain = std::size_t{1} << ObstacleBits::kStripShift[0];
   const auto depth = static_cast<std::size_t>(grid.depth);
   const auto width = static_cast<std::size_t>(grid.width);
-  parallel_for(ctx.threads(), 0, depth, grain, [&](std::size_t z0, std::size_t z1) {
-    std::uint64_t* own = rows[0].data();
-    for (std::size_t c = z0 * width; c < z1 * width; ++c) {
-      for (std::uint32_t s = solid.first(c); s < solid.end(c); ++s) {
-        const voxel::Span& span = solid.spans[s];
-        const int lo = std::max(0, static_cast<int>(span.min) - grow);
-        const int hi = static_cast<int>(span.max);
-        if (hi > lo) set_range(own + c * words, lo, hi);
-      }
-    }
-  });
-  for (std::size_t a = 1; a < rows.size(); ++a) {
-    rows[a] = rows[a - 1];
-    const std::vector<std::uint64_t>& own = rows[0];
-    std::vector<std::uint64_t>& wide = rows[a];
-    parallel_for(ctx.threads(), 0, depth, grain, [&](std::size_t z0, std::size_t z1) {
-      for (std::size_t z = z0; z < z1; ++z) {
-        const std::size_t row = z * width * words;
-        const std::size_t shift = a * words;
-        const std::size_t n = width * words;
-        if (shift >= n) continue;
-        // a row shifted by +-a columns: contiguous ranges, flat (vectorisable) loops
-        for (std::size_t k = 0; k + shift < n; ++k) wide[row + k] |= own[row + k + shift];
-        for (std::size_t k = shift; k < n; ++k) wide[row + k] |= own[row + k - shift];
-      }
-    });
-  }
-  field.bits.assign(columns * words, 0);
-  parallel_for(ctx.threads(), 0, depth, grain, [&](std::size_t z0, std::size_t z1) {
-    for (std::size_t zs = z0; zs < z1; ++zs) {
-      const int z = static_cast<int>(zs);
-      std::uint64_t* dst = field.bits.data() + zs * width * words;
+  const std::size_t row_words = width * words;
+  const auto reach = static_cast<std::size_t>(field.reach);
+  const std::size_t ring = 2 * reach + 1;
+  // note: each chunk of rows streams through a ring of 2 reach + 1 rows per layer (layer 0: own
+  // bits; layer a: own bits dilated along x by a columns each side); a row is emitted as soon as
+  // its neighbours within reach are in the ring, and OR-ed into the strips on the way
+  parallel_for(ctx.threads(), 0, depth, kGrain, [&](std::size_t z0, std::size_t z1) {
+    const std::size_t lo_z = z0 > reach ? z0 - reach : 0;
+    const std::size_t hi_z = std::min(depth, z1 + reach);
+    thread_local std::vector<std::uint64_t> buffer;
+    // the ring layers, then per strip level one row accumulating the strips along z
+    const std::size_t ring_words = (static_cast<std::size_t>(widest) + 1) * ring * row_words;
+    buffer.assign(ring_words + 2 * row_words, 0);
+    const auto layer_row = [&](std::size_t a, std::size_t z) {
+      return buffer.data() + (a * ring + z % ring) * row_words;
+    };
+    const auto emit = [&](std::size_t e) {
+      std::uint64_t* dst = field.bits.data() + e * row_words;
       for (int dz = -field.reach; dz <= field.reach; ++dz) {
         const int a = half_width[static_cast<std::size_t>(dz + field.reach)];
-        const int nz = z + dz;
+        const auto nz = static_cast<std::ptrdiff_t>(e) + dz;
         if (a < 0 || nz < 0 || nz >= grid.depth) continue;
-        const std::uint64_t* src =
-            rows[static_cast<std::size_t>(a)].data() + static_cast<std::size_t>(nz) * width * words;
-        for (std::size_t k = 0; k < width * words; ++k) dst[k] |= src[k];
+        or_row(dst, layer_row(static_cast<std::size_t>(a), static_cast<std::size_t>(nz)),
+               row_words);
       }
+      for (int level = 0; level < 2; ++level) {
+        const int shift = ObstacleBits::kStripShift[level];
+        const auto sx = static_cast<std::size_t>(field.strips_x[level]);
+        const auto sz = static_cast<std::size_t>(field.strips_z[level]);
+        or_strips_x(dst, width, words, shift, field.along_x[level].data() + e * sx * words);
+        // note: rows OR into a contiguous accumulator; a strip along z is written out once,
+        // at its last row (or the grid's), instead of a scattered update per row
+        std::uint64_t* acc =
+            buffer.data() + ring_words + static_cast<std::size_t>(level) * row_words;
+        or_row(acc, dst, row_words);
+        const std::size_t size = std::size_t{1} << shift;
+        if ((e & (size - 1)) == size - 1 || e + 1 == depth) {
+          scatter_strips_z(acc, width, words, field.along_z[level].data() + (e >> shift) * words,
+                           sz * words);
+          std::fill(acc, acc + row_words, std::uint64_t{0});
+        }
+      }
+    };
+    for (std::size_t z = lo_z; z < hi_z; ++z) {
+      own_row(solid, z * width, width, words, grow, layer_row(0, z));
+      for (std::size_t a = 1; a <= static_cast<std::size_t>(widest); ++a)
+        dilate_row(layer_row(a, z), layer_row(a - 1, z), layer_row(0, z), row_words, a * words);
+      if (z >= z0 + reach && z - reach < z1) emit(z - reach);
     }
+    // the last rows of the grid have no rows `reach` beyond them
+    for (std::size_t e = std::max(z0, hi_z > reach ? hi_z - reach : 0); e < z1; ++e) emit(e);
   });
   return field;
 }

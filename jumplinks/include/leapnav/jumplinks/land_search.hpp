@@ -106,15 +106,10 @@ class LandSearch {
   int extent_ = 0;
   std::vector<int> row_last_;  // per row j: the last i with cell (i, j) fully inside the range
   std::vector<CellArc> arcs_;  // extent_ x extent_
-  // note: blocked voxels as bits per column (the field's), and OR-ed over strips of 16 and 4
-  // columns along x and along z (the directions rows run in), so a run of cells whose height band
-  // holds no blocked voxel is skipped in one test
-  static constexpr int kStripShift[2] = {4, 2};
-  int words_ = 0;                          // 64-bit words per column (grid height / 64, rounded up)
-  std::vector<std::uint64_t> along_x_[2];  // strip (x >> shift, z)
-  std::vector<std::uint64_t> along_z_[2];  // strip (z >> shift, x)
-  int strips_x_[2] = {0, 0};
-  int strips_z_[2] = {0, 0};
+  // note: the field's blocked bits per column and OR-ed over strips of 16 and 4 columns along x
+  // and along z (the directions rows run in): a run of cells whose height band holds no blocked
+  // voxel is skipped in one test
+  int words_ = 0;            // 64-bit words per column
   std::int32_t apex_k_ = 0;  // ceil(h / ch) - 1: the top voxel the apex meets
   float half_d_ = 0.0F;      // d / 2 [units: m]
 };

@@ -49,6 +49,15 @@ struct ObstacleBits {
   int reach = 0;      ///< as ObstacleField::reach
   int words = 0;      ///< 64-bit words per column (covering every solid span's top)
   std::vector<std::uint64_t> bits;
+  /// Strip sizes: level l ORs the bits of 1 << kStripShift[l] consecutive columns.
+  static constexpr int kStripShift[2] = {4, 2};
+  /// Per level, strips along x: strip (x >> shift, z) owns the words at
+  /// (strip + z * strips_x[l]) * words; along z: strip (z >> shift, x) at
+  /// (strip + x * strips_z[l]) * words. A strip's band with no bit set holds no blocked voxel.
+  std::vector<std::uint64_t> along_x[2];
+  std::vector<std::uint64_t> along_z[2];
+  int strips_x[2] = {0, 0};
+  int strips_z[2] = {0, 0};
   [[nodiscard]] const std::uint64_t* column(std::size_t c) const {
     return bits.data() + c * static_cast<std::size_t>(words);
   }
