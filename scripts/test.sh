@@ -1,16 +1,46 @@
 #!/usr/bin/env bash
 # The whole test suite on a fresh machine: install, format and lint checks, Release build + tests,
-# ASan+UBSan build + tests, and a consumer project built against the installed CMake package.
-# Usage: scripts/test.sh [--quick]   (--quick: Release tests only, no sanitizers/lint/consumer)
+# a consumer project built against the installed CMake package, ASan+UBSan build + tests, the
+# output-hash check of the benchmark, each libFuzzer target for FUZZ_SECONDS (default 60) under
+# ASan+UBSan, and the parallel stages' thread tests under ThreadSanitizer. Every step prints its
+# wall time; a summary table follows at the end.
+# Usage: scripts/test.sh [--quick]   (--quick: Release build and tests only)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 quick=0
 [[ "${1:-}" == "--quick" ]] && quick=1
-
-step() { printf '\n== %s\n' "$*"; }
 jobs=$(nproc)
+fuzz_seconds=${FUZZ_SECONDS:-60}
 
+start_all=$(date +%s)
+step_name=""
+step_start=0
+summary=()
+end_step() {
+  if [[ -n "$step_name" ]]; then
+    local took=$(($(date +%s) - step_start))
+    printf -- '-- %s: %ds\n' "$step_name" "$took"
+    summary+=("$(printf '%6ds  %s' "$took" "$step_name")")
+  fi
+}
+step() {
+  end_step
+  step_name="$*"
+  step_start=$(date +%s)
+  printf '\n== %s\n' "$*"
+}
+finish() {
+  end_step
+  step_name=""
+  printf '\n== step times (load average: %s)\n' "$(cut -d' ' -f1-3 /proc/loadavg)"
+  printf '%s\n' "${summary[@]}"
+  printf '%6ds  total\n' "$(($(date +%s) - start_all))"
+}
+
+trap finish EXIT
+
+step "setup"
 scripts/setup.sh
 
 if ((quick == 0)); then
@@ -25,7 +55,9 @@ cmake --build --preset release -j "$jobs"
 step "release tests"
 ctest --preset release
 
-if ((quick == 1)); then exit 0; fi
+if ((quick == 1)); then
+  exit 0
+fi
 
 step "lint (clang-tidy, warnings as errors)"
 scripts/lint.sh build/release
@@ -37,6 +69,15 @@ cmake -S tests/consumer -B build/consumer -G Ninja -DCMAKE_PREFIX_PATH="$root/bu
 cmake --build build/consumer
 build/consumer/consumer
 
+# note: the same output hashes for 1, 2, 4 and 8 threads and across repetitions, for the navmesh
+# (build suite) and the C1-C3 jump links at step 8 (jump suite); real levels are skipped with a
+# message when ../shared/meshes is absent.
+step "benchmark output hashes (leapnav_bench --validate-hash)"
+build/release/bin/leapnav_bench --validate-hash --suite build,jump --repeat 2 --threads 1,2,4,8 \
+  --scenes dungeon,nav_test,demo,city:2 --configs default,thesis --city 1 --terrain 1 --steps 8 \
+  --no-check-links --csv build/release/validate_hash.csv >/dev/null
+echo "bench: $(($(wc -l <build/release/validate_hash.csv) - 1)) rows, no hash mismatch"
+
 step "asan+ubsan build"
 cmake --preset asan -DLEAPNAV_WERROR=ON >/dev/null
 cmake --build --preset asan -j "$jobs"
@@ -45,4 +86,24 @@ step "asan+ubsan tests"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --preset asan
 
-step "all passed"
+step "fuzz build (clang, asan+ubsan, libraries and fuzz targets only)"
+cmake --preset fuzz -DLEAPNAV_WERROR=ON >/dev/null
+cmake --build --preset fuzz -j "$jobs"
+
+step "fuzz (each target ${fuzz_seconds}s, $jobs at a time)"
+FUZZ_SKIP_BUILD=1 scripts/fuzz.sh "$fuzz_seconds" "$jobs"
+
+step "tsan build (parallel stages' tests only, no CLI or bench)"
+cmake --preset tsan -DLEAPNAV_WERROR=ON >/dev/null
+cmake --build --preset tsan -j "$jobs"
+
+# note: the tests that run a stage on several threads (names with thread, determinis, identical
+# or batch) from tests/voxel, mesh, jumplinks and planning; see README "Hostile input".
+step "tsan tests (thread and determinism tests)"
+TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 build/tsan/bin/leapnav_tests \
+  -tc="*thread*,*determinis*,*identical*,*batch*"
+
+end_step
+step_name=""
+echo
+echo "== all passed"
