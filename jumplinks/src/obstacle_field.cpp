@@ -127,7 +127,8 @@ Result<ObstacleBits> build_obstacle_bits(const voxel::Heightfield& solid, const 
   field.words = static_cast<int>(words);
   std::vector<int> half_width(static_cast<std::size_t>(2 * field.reach + 1), -1);
   for (const Offset& o : offsets) {
-    int& a = half_width[static_cast<std::size_t>(o.dz + field.reach)];
+    const int row = o.dz + field.reach;
+    int& a = half_width[static_cast<std::size_t>(row)];
     a = std::max(a, std::abs(o.dx));
   }
   int widest = 0;
@@ -176,7 +177,8 @@ Result<ObstacleBits> build_obstacle_bits(const voxel::Heightfield& solid, const 
     const auto emit = [&](std::size_t e) {
       std::uint64_t* dst = field.bits.data() + e * row_words;
       for (int dz = -field.reach; dz <= field.reach; ++dz) {
-        const int a = half_width[static_cast<std::size_t>(dz + field.reach)];
+        const int row = dz + field.reach;
+        const int a = half_width[static_cast<std::size_t>(row)];
         const auto nz = static_cast<std::ptrdiff_t>(e) + dz;
         if (a < 0 || nz < 0 || nz >= grid.depth) continue;
         or_row(dst, layer_row(static_cast<std::size_t>(a), static_cast<std::size_t>(nz)),
