@@ -123,6 +123,13 @@ struct NavQuery::Scratch {
     std::uint32_t node;
   };
   std::vector<Node> nodes;  ///< per arc, then the goal node
+  /// Per polygon (jump searches): the first expanded entry into it, its point and cost.
+  struct Entry {
+    Vec2 pos;
+    float g = 0.0F;
+    std::uint32_t generation = 0;
+  };
+  std::vector<Entry> entries;
   std::vector<HeapEntry> heap;
   std::uint32_t generation = 0;
   std::vector<std::uint32_t> arcs;
@@ -151,6 +158,7 @@ Outcome NavQuery::Scratch::search(const Planner::Impl& impl, std::uint32_t src_p
   }
   if (++generation == 0) {
     for (auto& node : nodes) node.generation = 0;
+    for (auto& entry : entries) entry.generation = 0;
     generation = 1;
   }
   const std::uint32_t gen = generation;
@@ -208,6 +216,7 @@ Outcome NavQuery::Scratch::search(const Planner::Impl& impl, std::uint32_t src_p
       }
     }
   };
+  if (jumps) entries[src_poly] = {src, 0.0F, gen};
   const auto jump_allowed = [&](std::uint32_t a) {
     return jumps && (impl.group_configs[graph.arc_index[a]] & options.jump_configs) != 0;
   };
@@ -242,6 +251,17 @@ Outcome NavQuery::Scratch::search(const Planner::Impl& impl, std::uint32_t src_p
       }
       continue;
     }
+    if (jumps) {
+      // note: with jumps a polygon is entered by many arcs; an entry no cheaper than the first
+      // expanded entry plus the straight walk between the two (inside the convex polygon) cannot
+      // improve any successor, so it is not expanded (the optimal cost is unchanged).
+      Entry& entry = entries[q];
+      if (entry.generation != gen) {
+        entry = {here, g_here, gen};
+      } else if (entry.g + dist(entry.pos, here) <= g_here) {
+        continue;
+      }
+    }
     const std::uint32_t back = graph.arc_source[n];
     for (std::uint32_t a = graph.out_begin(q); a < graph.out_end(q); ++a) {
       // note: walking back into the polygon just left never helps (triangle inequality in that
@@ -268,6 +288,7 @@ Outcome NavQuery::Scratch::search(const Planner::Impl& impl, std::uint32_t src_p
 NavQuery::NavQuery(const Planner& planner)
     : planner_(&planner.impl()), scratch_(std::make_unique<Scratch>()) {
   scratch_->nodes.resize(planner.graph().arc_count() + 1);
+  if (planner.links() != nullptr) scratch_->entries.resize(planner.graph().vertex_count());
   scratch_->heap.reserve(256);
 }
 NavQuery::NavQuery(NavQuery&&) noexcept = default;
