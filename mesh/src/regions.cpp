@@ -24,8 +24,8 @@ using detail::kNoSpan;
 using detail::SpanGraph;
 
 constexpr int kExpandPassesPerLevel = 8;
-// note: small enough that the pending spans of one level spread over the workers
-constexpr std::size_t kExpandGrain = 1024;
+// note: a level's pending spans are rarely this many; below it a pass runs faster on one thread
+constexpr std::size_t kExpandGrain = 8192;
 constexpr std::uint32_t kUnbounded = std::numeric_limits<std::uint32_t>::max();
 
 struct Watershed {
@@ -92,7 +92,7 @@ struct Watershed {
     };
     std::vector<Claim> claims;
     for (std::uint32_t pass = 0; pass < max_passes && !pending.empty(); ++pass) {
-      claims.resize(pending.size());
+      claims.assign(pending.size(), Claim{});
       parallel_for(threads, 0, pending.size(), kExpandGrain, [&](std::size_t b, std::size_t e) {
         for (std::size_t k = b; k < e; ++k) {
           const std::uint32_t s = pending[k];
@@ -106,21 +106,14 @@ struct Watershed {
           claims[k] = best;
         }
       });
-      // note: pending spans are distinct and unassigned, so the claims are applied in parallel
-      // and the claimed ones are exactly those to drop
-      parallel_for(threads, 0, pending.size(), kExpandGrain, [&](std::size_t b, std::size_t e) {
-        for (std::size_t k = b; k < e; ++k) {
-          if (claims[k].region == 0) continue;
-          region[pending[k]] = claims[k].region;
-          cost[pending[k]] = claims[k].cost;
-        }
-      });
-      std::size_t kept = 0;
+      bool changed = false;
       for (std::size_t k = 0; k < pending.size(); ++k) {
-        if (claims[k].region == 0) pending[kept++] = pending[k];
+        if (claims[k].region == 0) continue;
+        region[pending[k]] = claims[k].region;
+        cost[pending[k]] = claims[k].cost;
+        changed = true;
       }
-      const bool changed = kept != pending.size();
-      pending.resize(kept);
+      std::erase_if(pending, [&](std::uint32_t s) { return region[s] != 0; });
       if (!changed) break;
     }
   }
@@ -253,72 +246,47 @@ bool contains_sorted(const std::vector<std::uint32_t>& list, std::uint32_t value
   return std::binary_search(list.begin(), list.end(), value);
 }
 
-using RegionPairs = std::vector<std::pair<std::uint32_t, std::uint32_t>>;
-
-// The pairs map(begin, end, last, out) gathers over fixed chunks of [0, count), sorted and
-// unique; `last` (per region id, zeroed per chunk) lets map skip a pair it just added.
-template <class Map>
-RegionPairs gather_pairs(int threads, std::size_t count, std::uint32_t id_count, Map map) {
-  constexpr std::size_t kChunk = 16384;
-  std::vector<RegionPairs> chunks(chunk_count(0, count, kChunk));
-  parallel_for(threads, 0, count, kChunk, [&](std::size_t b, std::size_t e) {
-    RegionPairs& pairs = chunks[b / kChunk];
-    std::vector<std::uint32_t> last(id_count + 1, 0);
-    map(b, e, last, pairs);
-    std::sort(pairs.begin(), pairs.end());
-    pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
-  });
-  RegionPairs all;
-  for (const RegionPairs& pairs : chunks) all.insert(all.end(), pairs.begin(), pairs.end());
-  std::sort(all.begin(), all.end());
-  all.erase(std::unique(all.begin(), all.end()), all.end());
-  return all;
-}
-
 std::vector<RegionInfo> gather_regions(const voxel::CompactHeightfield& chf, const SpanGraph& graph,
                                        const std::vector<std::uint32_t>& region,
-                                       std::uint32_t id_count, int threads) {
+                                       std::uint32_t id_count) {
   std::vector<RegionInfo> info(id_count + 1);
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> adjacent;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> stacked;
+  std::vector<std::uint32_t> last_neighbor(id_count + 1, 0);
+  std::vector<std::uint32_t> last_floor(id_count + 1, 0);
   for (std::uint32_t s = 0; s < region.size(); ++s) {
     const std::uint32_t r = region[s];
     if (r == 0) continue;
     info[r].spans += 1;
     info[r].area = chf.areas[s];
     info[r].alive = true;
+    for (int dir = 0; dir < 4; ++dir) {
+      const std::uint32_t n = graph.neighbor(s, dir);
+      if (n == kNoSpan || region[n] == 0 || region[n] == r) continue;
+      // note: consecutive boundary spans mostly repeat the last pair; skip those before sorting
+      if (last_neighbor[r] == region[n]) continue;
+      last_neighbor[r] = region[n];
+      adjacent.emplace_back(r, region[n]);
+    }
   }
-  // note: consecutive boundary spans mostly repeat the last pair; skip those before sorting
-  using Last = std::vector<std::uint32_t>;
-  const RegionPairs adjacent = gather_pairs(
-      threads, region.size(), id_count,
-      [&](std::size_t b, std::size_t e, Last& last, RegionPairs& out) {
-        for (std::size_t s = b; s < e; ++s) {
-          const std::uint32_t r = region[s];
-          if (r == 0) continue;
-          for (int dir = 0; dir < 4; ++dir) {
-            const std::uint32_t n = graph.neighbor(static_cast<std::uint32_t>(s), dir);
-            if (n == kNoSpan || region[n] == 0 || region[n] == r || last[r] == region[n]) continue;
-            last[r] = region[n];
-            out.emplace_back(r, region[n]);
-          }
-        }
-      });
-  const RegionPairs stacked =
-      gather_pairs(threads, static_cast<std::size_t>(chf.grid.column_count()), id_count,
-                   [&](std::size_t c0, std::size_t c1, Last& last, RegionPairs& out) {
-                     for (std::size_t c = c0; c < c1; ++c) {
-                       const std::uint32_t end = chf.end(c);
-                       if (end - chf.first(c) < 2) continue;
-                       for (std::uint32_t i = chf.first(c); i < end; ++i) {
-                         for (std::uint32_t j = i + 1; j < end; ++j) {
-                           if (region[i] == 0 || region[j] == 0 || region[i] == region[j]) continue;
-                           if (last[region[i]] == region[j]) continue;
-                           last[region[i]] = region[j];
-                           out.emplace_back(region[i], region[j]);
-                           out.emplace_back(region[j], region[i]);
-                         }
-                       }
-                     }
-                   });
+  const std::size_t columns = static_cast<std::size_t>(chf.grid.column_count());
+  for (std::size_t c = 0; c < columns; ++c) {
+    const std::uint32_t end = chf.end(c);
+    if (end - chf.first(c) < 2) continue;
+    for (std::uint32_t i = chf.first(c); i < end; ++i) {
+      for (std::uint32_t j = i + 1; j < end; ++j) {
+        if (region[i] == 0 || region[j] == 0 || region[i] == region[j]) continue;
+        if (last_floor[region[i]] == region[j]) continue;
+        last_floor[region[i]] = region[j];
+        stacked.emplace_back(region[i], region[j]);
+        stacked.emplace_back(region[j], region[i]);
+      }
+    }
+  }
+  for (auto* pairs : {&adjacent, &stacked}) {
+    std::sort(pairs->begin(), pairs->end());
+    pairs->erase(std::unique(pairs->begin(), pairs->end()), pairs->end());
+  }
   for (const auto& [a, b] : adjacent) info[a].neighbors.push_back(b);
   for (const auto& [a, b] : stacked) info[a].floors.push_back(b);
   return info;
@@ -452,7 +420,7 @@ Result<RegionField> detail::build_regions_on(const voxel::CompactHeightfield& ch
 
   std::vector<std::uint32_t>& region = ws.region;
   const std::uint32_t id_count = split_overlapping_regions(chf, graph, region, ws.next_id - 1);
-  std::vector<RegionInfo> info = gather_regions(chf, graph, region, id_count, threads);
+  std::vector<RegionInfo> info = gather_regions(chf, graph, region, id_count);
   remove_small_islands(info, params.min_region_cells);
   merge_small_regions(info, params.merge_region_cells);
 
