@@ -458,24 +458,23 @@ void LandSearch::scan(int qx, int qz, int y, std::uint32_t start_poly,
           int run_lo = 0;
           int run_hi = 0;
           topmost_run(field.column(column), words_, y + arc.k_low, y + arc.k_high, run_lo, run_hi);
-          // its top is a floor when an open span stands on it
-          std::uint32_t walkable = kNoWalkableSpan;
-          for (std::uint32_t s = open.first(column); s < open.end(column); ++s) {
-            if (open.spans[s].y == run_hi) walkable = s;
-          }
-          if (walkable != kNoWalkableSpan) {
-            const auto lo = static_cast<float>(run_lo - y);
-            const auto hi = static_cast<float>(run_hi - y);
-            const bool top_voxel = arc.high > hi - 1.0F;
-            const bool rises_into = arc.has_rise && arc.rise_high > lo && arc.rise_low < hi;
-            if (top_voxel && !rises_into) {
-              const std::uint32_t poly = centre_poly(cx, cz, walkable);
-              if (poly != mesh::kNoPoly && poly != start_poly) {
-                ScanTask emit;
-                emit.emit = true;
-                emit.voxel = LandVoxel{cx, cz, walkable, poly};
-                stack.push_back(emit);
-              }
+          const auto lo = static_cast<float>(run_lo - y);
+          const auto hi = static_cast<float>(run_hi - y);
+          const bool top_voxel = arc.high > hi - 1.0F;
+          const bool rises_into = arc.has_rise && arc.rise_high > lo && arc.rise_low < hi;
+          if (top_voxel && !rises_into) {
+            // its top is a floor when an open span stands on it
+            std::uint32_t walkable = kNoWalkableSpan;
+            for (std::uint32_t s = open.first(column); s < open.end(column); ++s) {
+              if (open.spans[s].y == run_hi) walkable = s;
+            }
+            const std::uint32_t poly =
+                walkable == kNoWalkableSpan ? mesh::kNoPoly : centre_poly(cx, cz, walkable);
+            if (poly != mesh::kNoPoly && poly != start_poly) {
+              ScanTask emit;
+              emit.emit = true;
+              emit.voxel = LandVoxel{cx, cz, walkable, poly};
+              stack.push_back(emit);
             }
           }
         }
