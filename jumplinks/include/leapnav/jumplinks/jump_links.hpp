@@ -58,7 +58,11 @@ struct JumpLinkSet {
 /// `solid` and `open` are the voxel stage's output the navmesh was built from (same grid);
 /// navmesh must carry its span -> polygon map aligned with `open`. Parallel over sample points;
 /// the output is identical for any thread count. Timers: jump_obstacles, jump_samples,
-/// jump_search, jump_segments.
+/// jump_search, jump_segments. Cancellation (ctx.request_cancel) is seen before every sample
+/// point and returns ErrorCode::Cancelled; progress "jump_search" is reported from the calling
+/// thread after each block of 1024 sample points. Arrays are estimated against ctx.memory_limit()
+/// before they are allocated, and the links found are counted against it during the search:
+/// ErrorCode::MemoryLimit names what would not fit.
 [[nodiscard]] Result<JumpLinkSet> build_jump_links(const voxel::Heightfield& solid,
                                                    const voxel::CompactHeightfield& open,
                                                    const mesh::NavMesh& navmesh,
