@@ -26,6 +26,10 @@ struct SpanGraph {
   [[nodiscard]] std::uint32_t neighbor(std::uint32_t span, int dir) const {
     return links[static_cast<std::size_t>(span) * 4 + static_cast<std::size_t>(dir)];
   }
+  /// A hint that neighbor(span, *) will be read soon.
+  void prefetch(std::uint32_t span) const {
+    __builtin_prefetch(links.data() + static_cast<std::size_t>(span) * 4);
+  }
   [[nodiscard]] int x(std::uint32_t span) const {
     return static_cast<int>(column[span] % static_cast<std::uint32_t>(width));
   }
