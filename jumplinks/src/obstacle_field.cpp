@@ -101,6 +101,7 @@ void own_row(const voxel::Heightfield& solid, std::size_t first_column, std::siz
 Result<ObstacleBits> build_obstacle_bits(const voxel::Heightfield& solid, const AgentConfig& agent,
                                          BuildContext& ctx) {
   auto timer = ctx.scoped_timer("jump_obstacles");
+  LEAPNAV_TRY(ctx.check_cancel("obstacle field"));
   const GridSpec& grid = solid.grid;
   if (!(agent.height > 0.0F) || !(agent.radius >= 0.0F) || !std::isfinite(agent.height) ||
       !std::isfinite(agent.radius))
@@ -211,6 +212,7 @@ Result<ObstacleBits> build_obstacle_bits(const voxel::Heightfield& solid, const 
     // the last rows of the grid have no rows `reach` beyond them
     for (std::size_t e = std::max(z0, hi_z > reach ? hi_z - reach : 0); e < z1; ++e) emit(e);
   });
+  LEAPNAV_TRY(ctx.check_cancel("obstacle field"));
   return field;
 }
 
@@ -226,6 +228,7 @@ Result<ObstacleField> build_obstacle_field(const voxel::Heightfield& solid,
     return make_error(ErrorCode::InvalidArgument,
                       "obstacle field: heightfield column arrays do not match the grid");
   LEAPNAV_TRY_ASSIGN(const ObstacleBits blocked, build_obstacle_bits(solid, agent, ctx));
+  LEAPNAV_TRY(ctx.check_cancel("obstacle field"));
   auto timer = ctx.scoped_timer("jump_obstacles");
   ObstacleField field;
   field.grid = grid;

@@ -65,7 +65,7 @@ struct ObstacleBits {
 
 /// The obstacle field's blocked voxels as bits (what build_obstacle_field reads back as runs),
 /// from the solid heightfield alone. Errors when the agent is invalid or the memory limit would be
-/// exceeded. Timer: jump_obstacles.
+/// exceeded; ErrorCode::Cancelled when ctx is cancelled before or during it. Timer: jump_obstacles.
 [[nodiscard]] Result<ObstacleBits> build_obstacle_bits(const voxel::Heightfield& solid,
                                                        const AgentConfig& agent, BuildContext& ctx);
 
