@@ -27,7 +27,8 @@ using I64 = std::int64_t;
 struct ScanTask {
   int i = 0;
   int j = 0;
-  I64 bx = 1, by = 0, tx = 0, ty = 1;
+  // note: 32-bit corners (bounded by the search extent) keep the task small; products widen
+  std::int32_t bx = 1, by = 0, tx = 0, ty = 1;
   bool emit = false;
   LandVoxel voxel;
 };
@@ -447,8 +448,8 @@ void LandSearch::scan(int qx, int qz, int y, std::uint32_t start_poly,
             upper.j = j + 1;
             upper.bx = i;
             upper.by = j + 1;
-            upper.tx = tx;
-            upper.ty = ty;
+            upper.tx = static_cast<std::int32_t>(tx);
+            upper.ty = static_cast<std::int32_t>(ty);
             stack.push_back(upper);
           }
         }
