@@ -16,26 +16,44 @@ fuzz_seconds=${FUZZ_SECONDS:-60}
 start_all=$(date +%s)
 step_name=""
 step_start=0
+step_cpu=0
 summary=()
+cpu_file=$(mktemp)
+cpu_now=0
+# CPU seconds (user + system) of the finished child processes so far, in cpu_now. On a shared
+# machine the CPU time is the robust measure; on an idle 2-core machine wall ~ CPU / 2 or more.
+read_cpu() {
+  # note: `times` must run in this shell, not in a $(...) subshell, to count the children
+  times >"$cpu_file"
+  cpu_now=$(awk 'function s(t, m) { m = t; sub(/m.*/, "", m); sub(/^[0-9]+m/, "", t);
+                                    sub(/s$/, "", t); return m * 60 + t }
+                 NR == 2 { printf "%d\n", s($1) + s($2) }' "$cpu_file")
+}
 end_step() {
   if [[ -n "$step_name" ]]; then
     local took=$(($(date +%s) - step_start))
-    printf -- '-- %s: %ds\n' "$step_name" "$took"
-    summary+=("$(printf '%6ds  %s' "$took" "$step_name")")
+    read_cpu
+    local cpu=$((cpu_now - step_cpu))
+    printf -- '-- %s: %ds wall, %ds cpu\n' "$step_name" "$took" "$cpu"
+    summary+=("$(printf '%6ds %6ds  %s' "$took" "$cpu" "$step_name")")
   fi
 }
 step() {
   end_step
   step_name="$*"
   step_start=$(date +%s)
+  read_cpu
+  step_cpu=$cpu_now
   printf '\n== %s\n' "$*"
 }
 finish() {
   end_step
   step_name=""
-  printf '\n== step times (load average: %s)\n' "$(cut -d' ' -f1-3 /proc/loadavg)"
+  read_cpu
+  printf '\n== step times (wall, cpu; load average now: %s)\n' "$(cut -d' ' -f1-3 /proc/loadavg)"
   printf '%s\n' "${summary[@]}"
-  printf '%6ds  total\n' "$(($(date +%s) - start_all))"
+  printf '%6ds %6ds  total\n' "$(($(date +%s) - start_all))" "$cpu_now"
+  rm -f "$cpu_file"
 }
 
 trap finish EXIT
