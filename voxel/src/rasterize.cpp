@@ -1,9 +1,8 @@
 // Triangle rasterization into solid spans (pipeline.md §1, thesis §3.1). Exact convex-polygon
 // clipping against axis-aligned planes: a triangle is cut into row slabs, each row into column
-// slabs. Rows are processed in fixed bands (independent of the thread count); a band's triangles
-// are clipped in pieces of bounded work (so crowded bands spread over the workers), then the band
-// orders its fragments by (column, min, max, area) and merges them, so the spans do not depend
-// on triangle order or scheduling. Invariant: spans sorted, disjoint, not touching.
+// slabs. Rows are processed in fixed bands (independent of the thread count); each band gathers
+// its fragments, orders them by (column, min, max, area) and merges them, so the spans do not
+// depend on triangle order or scheduling. Invariant: spans sorted, disjoint, not touching.
 #include "leapnav/voxel/rasterize.hpp"
 
 #include <algorithm>
@@ -114,22 +113,11 @@ struct Band {
   std::vector<Span> spans;
 };
 
-// A run [begin, end) of one band's triangle list, clipped by one worker.
-struct Piece {
-  std::size_t band = 0;
-  std::size_t begin = 0;
-  std::size_t end = 0;
-  std::size_t estimate = 0;  // bounding-box cells inside the band: the fragment bound
-};
-
 // Triangles per chunk (at least) when listing the triangles of each band.
 constexpr std::size_t kTriangleChunk = 4096;
 
 // Columns with more fragments are sorted with std::sort, shorter ones by insertion.
 constexpr std::ptrdiff_t kInsertionSortMax = 16;
-
-// note: about 20 us of clipping; small enough to balance a crowded band over the workers
-constexpr std::size_t kPieceCells = 4096;
 
 // The cells a triangle's bounding box touches: -1 marks "starts before the grid", depth or
 // width "ends after it"; last_row < first_row: the triangle misses the grid.
@@ -241,61 +229,49 @@ Result<Heightfield> rasterize(const TriangleMesh& mesh, const TriangleAreas& are
     }
   });
 
-  // at most one fragment per bounding-box cell: the estimate per band, and pieces of each band's
-  // triangle list of about kPieceCells cells, so that a crowded band is clipped by several workers
-  // note: the pieces depend on the input only, never on the thread count
-  std::vector<Piece> pieces;
-  std::vector<std::size_t> band_first_piece(band_count + 1, 0);
+  // at most one fragment per bounding-box cell: check the peak working memory before starting
   std::vector<std::size_t> band_estimate(band_count, 0);
-  std::size_t total_estimate = 0;
   std::size_t largest_estimate = 0;
   for (std::size_t b = 0; b < band_count; ++b) {
     const int band_first = static_cast<int>(b) * kBandRows;
     const int band_last = std::min(depth, band_first + kBandRows) - 1;
-    band_first_piece[b] = pieces.size();
-    Piece piece{b, band_start[b], band_start[b], 0};
+    std::size_t estimate = 0;
     for (std::size_t k = band_start[b]; k < band_start[b + 1]; ++k) {
       const TriangleCells& range = cells[band_triangles[k]];
       const int rows_in_band =
           std::min(range.last_row, band_last) - std::max(range.first_row, band_first) + 1;
       const int columns_in_grid =
           std::min(range.last_column, width - 1) - std::max(range.first_column, 0) + 1;
-      const std::size_t estimate = static_cast<std::size_t>(std::max(rows_in_band, 0)) *
-                                   static_cast<std::size_t>(std::max(columns_in_grid, 0));
-      if (piece.end > piece.begin && piece.estimate + estimate > kPieceCells) {
-        pieces.push_back(piece);
-        piece = {b, k, k, 0};
-      }
-      piece.end = k + 1;
-      piece.estimate += estimate;
-      band_estimate[b] += estimate;
+      estimate += static_cast<std::size_t>(std::max(rows_in_band, 0)) *
+                  static_cast<std::size_t>(std::max(columns_in_grid, 0));
     }
-    if (piece.end > piece.begin) pieces.push_back(piece);
-    total_estimate += band_estimate[b];
-    largest_estimate = std::max(largest_estimate, band_estimate[b]);
+    band_estimate[b] = estimate;
+    largest_estimate = std::max(largest_estimate, estimate);
   }
-  band_first_piece[band_count] = pieces.size();
   const std::size_t concurrent_bands = std::min<std::size_t>(
       band_count, static_cast<std::size_t>(threads <= 0 ? hardware_threads() : threads));
-  LEAPNAV_TRY(ctx.check_memory(
-      "rasterize: span fragments",
-      (total_estimate + largest_estimate * concurrent_bands) * sizeof(std::uint64_t)));
+  LEAPNAV_TRY(ctx.check_memory("rasterize: span fragments",
+                               largest_estimate * 2 * sizeof(std::uint64_t) * concurrent_bands));
 
-  // clip every piece's triangles into row and column cells
-  std::vector<std::vector<std::uint64_t>> piece_fragments(pieces.size());
-  parallel_for(threads, 0, pieces.size(), 1, [&](std::size_t p0, std::size_t p1) {
+  std::vector<Band> bands(band_count);
+  parallel_for(threads, 0, band_count, 1, [&](std::size_t b0, std::size_t b1) {
+    std::vector<std::uint64_t> fragments;
+    std::vector<std::uint64_t> sorted;
+    std::vector<std::uint32_t> starts;
+    std::vector<std::uint32_t> fill;
     Poly<3> row_buffers[2];
     Poly<2> cell_buffers[2];
-    for (std::size_t p = p0; p < p1; ++p) {
+    for (std::size_t b = b0; b < b1; ++b) {
       if (cancelled.load(std::memory_order_relaxed) || ctx.cancelled()) {
         cancelled.store(true, std::memory_order_relaxed);
         return;
       }
-      const Piece& piece = pieces[p];
-      const int band_first = static_cast<int>(piece.band) * kBandRows;
+      const int band_first = static_cast<int>(b) * kBandRows;
       const int band_last = std::min(depth, band_first + kBandRows) - 1;
-      std::vector<std::uint64_t>& fragments = piece_fragments[p];
-      fragments.reserve(piece.estimate);
+      const std::size_t local_columns =
+          static_cast<std::size_t>(band_last - band_first + 1) * static_cast<std::size_t>(width);
+      fragments.clear();
+      fragments.reserve(band_estimate[b]);
       const auto emit = [&](int r, int c, float min_y, float max_y, std::uint64_t area) {
         const float low = min_y - origin.y;
         const float high = max_y - origin.y;
@@ -309,7 +285,8 @@ Result<Heightfield> rasterize(const TriangleMesh& mesh, const TriangleAreas& are
                             std::uint64_t(top) << 8 | area);
       };
 
-      for (std::size_t k = piece.begin; k < piece.end; ++k) {
+      // clip every triangle touching the band into row and column cells
+      for (std::size_t k = band_start[b]; k < band_start[b + 1]; ++k) {
         const std::uint32_t t = band_triangles[k];
         const TriangleCells range = cells[t];
         const auto& tri = mesh.triangles[t];
@@ -382,41 +359,17 @@ Result<Heightfield> rasterize(const TriangleMesh& mesh, const TriangleAreas& are
           }
         }
       }
-    }
-  });
-  LEAPNAV_TRY(ctx.check_cancel("rasterize"));
 
-  // per band: order its pieces' fragments by column (counting sort), then by (min, max, area)
-  // within a column, and merge
-  std::vector<Band> bands(band_count);
-  parallel_for(threads, 0, band_count, 1, [&](std::size_t b0, std::size_t b1) {
-    std::vector<std::uint64_t> sorted;
-    std::vector<std::uint32_t> starts;
-    std::vector<std::uint32_t> fill;
-    for (std::size_t b = b0; b < b1; ++b) {
-      if (cancelled.load(std::memory_order_relaxed) || ctx.cancelled()) {
-        cancelled.store(true, std::memory_order_relaxed);
-        return;
-      }
-      const int band_first = static_cast<int>(b) * kBandRows;
-      const int band_last = std::min(depth, band_first + kBandRows) - 1;
-      const std::size_t local_columns =
-          static_cast<std::size_t>(band_last - band_first + 1) * static_cast<std::size_t>(width);
+      // order fragments by column (counting sort), then by (min, max, area) within a column
       starts.assign(local_columns + 1, 0);
-      std::size_t fragment_count = 0;
-      for (std::size_t p = band_first_piece[b]; p < band_first_piece[b + 1]; ++p) {
-        for (const std::uint64_t f : piece_fragments[p]) ++starts[(f >> kColumnShift) + 1];
-        fragment_count += piece_fragments[p].size();
-      }
+      for (const std::uint64_t f : fragments) ++starts[(f >> kColumnShift) + 1];
       for (std::size_t i = 0; i < local_columns; ++i) starts[i + 1] += starts[i];
-      sorted.resize(fragment_count);
+      sorted.resize(fragments.size());
       fill.assign(starts.begin(), starts.end() - 1);
-      for (std::size_t p = band_first_piece[b]; p < band_first_piece[b + 1]; ++p) {
-        for (const std::uint64_t f : piece_fragments[p])
-          sorted[fill[f >> kColumnShift]++] = f & kSpanMask;
-        piece_fragments[p] = {};
-      }
+      for (const std::uint64_t f : fragments) sorted[fill[f >> kColumnShift]++] = f & kSpanMask;
+      const std::size_t fragment_count = fragments.size();
 
+      // merge
       Band& band = bands[b];
       band.counts.assign(local_columns, 0);
       band.spans.clear();
