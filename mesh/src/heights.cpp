@@ -62,6 +62,7 @@ Result<HeightDetail> build_heights(const NavMesh& polygons, const voxel::Compact
     return make_error(ErrorCode::InvalidArgument,
                       "heights: regions or column index do not match the heightfield");
   }
+  LEAPNAV_TRY(ctx.check_cancel("heights"));
   const std::size_t count = polygons.polygon_count();
   const auto corners = vertex_grid_corners(polygons);
   HeightDetail out;
@@ -89,6 +90,7 @@ Result<HeightDetail> build_heights(const NavMesh& polygons, const voxel::Compact
   const float ch = grid.cell_height;
   const float cs = grid.cell_size;
   const int climb = params.walkable_climb;
+  LEAPNAV_TRY(ctx.check_cancel("heights"));
   parallel_for(ctx.threads(), 0, count, 16, [&](std::size_t p0, std::size_t p1) {
     for (std::size_t p = p0; p < p1; ++p) {
       const auto pid = PolyId{static_cast<std::uint32_t>(p)};

@@ -338,6 +338,7 @@ Result<NavMesh> build_polygons(const ContourSet& contours, const VoxelParams& pa
                       "polygons: max_verts_per_poly " + std::to_string(max_verts) +
                           " out of range 3.." + std::to_string(kMaxVertsPerPolyLimit));
   }
+  LEAPNAV_TRY(ctx.check_cancel("polygons"));
   // weld contour vertices in contour order
   std::vector<GridPoint> xz;
   std::vector<std::int32_t> heights;
@@ -388,6 +389,7 @@ Result<NavMesh> build_polygons(const ContourSet& contours, const VoxelParams& pa
     }
   }
 
+  LEAPNAV_TRY(ctx.check_cancel("polygons"));
   // triangulate and merge each contour
   std::vector<ContourPolys> per_contour(contours.contours.size());
   parallel_for(ctx.threads(), 0, contours.contours.size(), 4, [&](std::size_t c0, std::size_t c1) {
@@ -440,6 +442,7 @@ Result<NavMesh> build_polygons(const ContourSet& contours, const VoxelParams& pa
     }
   }
 
+  LEAPNAV_TRY(ctx.check_cancel("polygons"));
   // adjacency: pair each edge with the reversed edge of another polygon
   struct EdgeRef {
     std::uint32_t lo, hi, poly, slot;

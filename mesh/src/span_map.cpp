@@ -38,6 +38,7 @@ Result<SpanMap> build_span_map(const NavMesh& polygons, const voxel::CompactHeig
     return make_error(ErrorCode::InvalidArgument,
                       "span map: regions, areas or column index do not match the heightfield");
   }
+  LEAPNAV_TRY(ctx.check_cancel("span_map"));
   SpanMap out;
   out.column_first = field.column_first;
   out.span_y.resize(field.spans.size());
@@ -60,6 +61,7 @@ Result<SpanMap> build_span_map(const NavMesh& polygons, const voxel::CompactHeig
   }
   group_first.push_back(count);
 
+  LEAPNAV_TRY(ctx.check_cancel("span_map"));
   parallel_for(ctx.threads(), 0, group_first.size() - 1, 1, [&](std::size_t g0, std::size_t g1) {
     for (std::size_t g = g0; g < g1; ++g) {
       for (std::size_t k = group_first[g]; k < group_first[g + 1]; ++k) {

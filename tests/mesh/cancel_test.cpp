@@ -105,10 +105,7 @@ TEST_SUITE("mesh.cancel") {
     CHECK(contours.error().code == ErrorCode::Cancelled);
   }
 
-  // note: build_polygons, build_heights and build_span_map do not check the cancel flag yet
-  // (build_navmesh checks between them); may_fail keeps this a visible report until they do.
-  TEST_CASE("polygons, heights and span map return Cancelled when the build is already cancelled" *
-            doctest::may_fail()) {
+  TEST_CASE("polygons, heights and span map return Cancelled when the build is already cancelled") {
     const TriangleMesh scene = cancel_scene();
     const BuildConfig config = cancel_config();
     const VoxelParams params = derive_voxel_params(config);
