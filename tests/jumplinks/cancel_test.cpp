@@ -60,9 +60,7 @@ TEST_SUITE("jumplinks.cancel") {
     }
   }
 
-  // note: build_obstacle_field does not check the cancel flag yet (build_jump_links checks right
-  // after it); may_fail keeps this a visible report until it does, then it simply passes.
-  TEST_CASE("the obstacle field returns Cancelled when already cancelled" * doctest::may_fail()) {
+  TEST_CASE("the obstacle field returns Cancelled when already cancelled") {
     const CancelLevel level = cancel_level("demo");
     BuildContext ctx;
     ctx.request_cancel();
