@@ -28,6 +28,13 @@ if [[ -x build/release/bin/leapnav ]]; then
     -o "$out/corpus/fuzz_navmesh_file/demo_links.lnav" >/dev/null || true
 fi
 
+# note: tests/fuzz/regressions/<target>/ holds inputs that once crashed; libFuzzer runs every
+# file of the extra corpus folders first, so a crash that comes back fails the step at once.
+regressions_of() {
+  [[ -d "tests/fuzz/regressions/$1" ]] && echo "tests/fuzz/regressions/$1"
+  return 0
+}
+
 run_target() {
   local target=$1 name
   name=$(basename "$target")
@@ -35,6 +42,7 @@ run_target() {
   if ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 "$target" \
       -max_total_time="$seconds" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
       -artifact_prefix="$out/crashes/$name/" -print_final_stats=1 "$out/corpus/$name" \
+      $(regressions_of "$name") \
       >"$out/$name.log" 2>&1; then
     echo ok >"$out/$name.status"
   else
