@@ -3,8 +3,8 @@
 // "segments": [{"kind": "walk", "points"} | {"kind": "jump", "points": [start, landing], "h", "d",
 // "link"}], "polygons"}; a jump's "link" is the link's index in `leapnav export`'s "links".
 #include <charconv>
-#include <cstdlib>
 #include <chrono>
+#include <cstdlib>
 #include <fstream>
 #include <iomanip>
 #include <iostream>

@@ -204,7 +204,8 @@ std::uint32_t split_overlapping_regions(const voxel::CompactHeightfield& chf,
   std::deque<std::uint32_t> queue;
   for (std::uint32_t seed = 0; seed < region.size(); ++seed) {
     const std::uint32_t old_id = region[seed];
-    if (old_id == 0 || !overlapping[old_id] || done[seed]) continue;
+    // note: done first: spans relabelled by an earlier piece hold ids past overlapping's end
+    if (done[seed] || old_id == 0 || !overlapping[old_id]) continue;
     const std::uint32_t piece = next++;
     region[seed] = piece;
     done[seed] = 1;
