@@ -10,4 +10,8 @@ cmake --build --preset release --target leapnav_bench
 echo "bench: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), $(date -u +%FT%TZ)"
 build/release/bin/leapnav_bench --csv bench/last_run.csv "$@"
 python3 scripts/results_tables.py bench/last_run.csv > bench/last_run.md
+if grep -q ',jump_query_step' bench/last_run.csv; then
+  python3 bench/plot_usefulness.py bench/last_run.csv --svg bench/last_run_usefulness.svg \
+    >> bench/last_run.md
+fi
 echo "bench: tables in bench/last_run.md"

@@ -67,7 +67,8 @@ def main(path):
                   f" | {cpu_text} | {ref or ''} | {ratio} | {cpu_ratio} | {polys} |"
                   f" {ex.get('regions', '')} |")
         print()
-    jumps = [r for r in rows if r["stage"].startswith("jump_")]
+    jumps = [r for r in rows
+             if r["stage"].startswith("jump_") and not r["stage"].startswith("jump_query")]
     if jumps:
         print("### Jump links: generation time, seconds (leapnav / thesis, speed-up)\n")
         print("One thread: process CPU time; all threads: wall time.\n")
