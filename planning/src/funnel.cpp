@@ -4,19 +4,11 @@
 // the apex twice; every restart moves the apex to a strictly later portal, so the loop ends.
 #include "leapnav/planning/funnel.hpp"
 
+#include "local_funnel.hpp"
+
 namespace leapnav::plan {
-namespace {
 
-/// > 0 when c lies left of the ray a -> b.
-double orient(Vec2 a, Vec2 b, Vec2 c) {
-  const double abx = static_cast<double>(b.x) - a.x;
-  const double aby = static_cast<double>(b.y) - a.y;
-  const double acx = static_cast<double>(c.x) - a.x;
-  const double acy = static_cast<double>(c.y) - a.y;
-  return abx * acy - aby * acx;
-}
-
-}  // namespace
+using detail::orient;
 
 void funnel(Vec2 start, Vec2 goal, std::span<const Portal> portals, std::vector<Corner>& corners) {
   corners.clear();

@@ -26,14 +26,6 @@ double sign_of(double v) {
 
 }  // namespace
 
-double orient(Vec2 a, Vec2 b, Vec2 c) {
-  const double abx = static_cast<double>(b.x) - a.x;
-  const double aby = static_cast<double>(b.y) - a.y;
-  const double acx = static_cast<double>(c.x) - a.x;
-  const double acy = static_cast<double>(c.y) - a.y;
-  return abx * acy - aby * acx;
-}
-
 double via_length(Vec2 s, Vec2 a, Vec2 b, Vec2 t) {
   const Vec2 v = shortest_via_segment(s, a, b, t);
   return dist(s, v) + dist(v, t);

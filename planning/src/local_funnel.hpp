@@ -15,8 +15,14 @@
 
 namespace leapnav::plan::detail {
 
-/// > 0 when c lies left of the ray a -> b.
-[[nodiscard]] double orient(Vec2 a, Vec2 b, Vec2 c);
+/// > 0 when c lies left of the ray a -> b (twice the signed area of a, b, c, in doubles).
+[[nodiscard]] inline double orient(Vec2 a, Vec2 b, Vec2 c) {
+  const double abx = static_cast<double>(b.x) - a.x;
+  const double aby = static_cast<double>(b.y) - a.y;
+  const double acx = static_cast<double>(c.x) - a.x;
+  const double acy = static_cast<double>(c.y) - a.y;
+  return abx * acy - aby * acx;
+}
 
 /// |s - v| + |v - t| for v = shortest_via_segment(s, a, b, t).
 [[nodiscard]] double via_length(Vec2 s, Vec2 a, Vec2 b, Vec2 t);

@@ -4,8 +4,6 @@
 // built from shuffled triangle orders and for a repeated run.
 #include <doctest/doctest.h>
 
-#include <algorithm>
-#include <random>
 #include <string>
 #include <utility>
 #include <vector>
@@ -13,37 +11,17 @@
 #include "leapnav/core/config.hpp"
 #include "leapnav/core/context.hpp"
 #include "leapnav/core/triangle_mesh.hpp"
-#include "leapnav/io/obj.hpp"
-#include "leapnav/io/scenes.hpp"
 #include "leapnav/jumplinks/jump_links.hpp"
 #include "leapnav/mesh/build.hpp"
-#include "support/shared_data.hpp"
+#include "support/determinism_scenes.hpp"
 
 using namespace leapnav;
 
 namespace {
 
-struct JumpDeterminismScene {
-  std::string name;
-  TriangleMesh mesh;
-  int step = 4;
-};
-
-std::vector<JumpDeterminismScene> jump_determinism_scenes() {
-  std::vector<JumpDeterminismScene> scenes;
-  for (const auto& [spec, step] : {std::pair{"demo", 4}, {"city:2", 8}, {"terrain:1", 4}}) {
-    auto mesh = io::builtin_scene(spec);
-    REQUIRE(mesh.ok());
-    scenes.push_back({spec, std::move(mesh).value(), step});
-  }
-  for (const char* file : {"dungeon.obj", "nav_test.obj"}) {
-    const auto path = test::shared_mesh(file);
-    if (!path) continue;
-    auto mesh = io::load_obj(*path);
-    REQUIRE(mesh.ok());
-    scenes.push_back({file, std::move(mesh).value(), 8});
-  }
-  return scenes;
+/// The sample step per scene: 4 on the small built-in scenes, 8 on city:2 and the real levels.
+int jump_step_for(const test::DeterminismScene& scene) {
+  return scene.name == "demo" || scene.name == "terrain:1" ? 4 : 8;
 }
 
 mesh::BuildOutput built_navmesh(const TriangleMesh& input, const BuildConfig& config, int threads) {
@@ -75,28 +53,27 @@ TEST_SUITE("jumplinks.determinism") {
   TEST_CASE("scenes and real levels get identical jump links for 1-8 threads, shuffled, repeated") {
     const auto config = named_config("default");
     REQUIRE(config.ok());
-    for (const auto& scene : jump_determinism_scenes()) {
+    for (const auto& scene : test::determinism_scenes()) {
       INFO(scene.name);
+      const int step = jump_step_for(scene);
       const mesh::BuildOutput built = built_navmesh(scene.mesh, *config, 1);
-      const jump::JumpLinkSet reference = jump_links_of(built, *config, scene.step, 1);
+      const jump::JumpLinkSet reference = jump_links_of(built, *config, step, 1);
       const Status valid = jump::validate(reference, built.navmesh);
       CHECK_MESSAGE(valid.ok(), (valid.ok() ? "" : valid.error().message));
       CHECK(!reference.links.empty());
       const std::uint64_t expected = jump::content_hash(reference);
-      MESSAGE(scene.name << ": " << reference.links.size() << " links at step " << scene.step
-                         << ", hash " << expected);
+      MESSAGE(scene.name << ": " << reference.links.size() << " links at step " << step << ", hash "
+                         << expected);
       for (const int threads : {2, 4, 8}) {
         INFO("threads " << threads);
-        CHECK(jump::content_hash(jump_links_of(built, *config, scene.step, threads)) == expected);
+        CHECK(jump::content_hash(jump_links_of(built, *config, step, threads)) == expected);
       }
-      TriangleMesh shuffled = scene.mesh;
-      std::mt19937 rng(7);
-      std::shuffle(shuffled.triangles.begin(), shuffled.triangles.end(), rng);
-      const mesh::BuildOutput rebuilt = built_navmesh(shuffled, *config, 8);
+      const mesh::BuildOutput rebuilt =
+          built_navmesh(test::shuffled_triangles(scene.mesh, 7), *config, 8);
       CHECK(mesh::content_hash(rebuilt.navmesh) == mesh::content_hash(built.navmesh));
-      CHECK(jump::content_hash(jump_links_of(rebuilt, *config, scene.step, 1)) == expected);
-      CHECK(jump::content_hash(jump_links_of(rebuilt, *config, scene.step, 8)) == expected);
-      CHECK(jump::content_hash(jump_links_of(built, *config, scene.step, 8)) == expected);
+      CHECK(jump::content_hash(jump_links_of(rebuilt, *config, step, 1)) == expected);
+      CHECK(jump::content_hash(jump_links_of(rebuilt, *config, step, 8)) == expected);
+      CHECK(jump::content_hash(jump_links_of(built, *config, step, 8)) == expected);
     }
   }
 }

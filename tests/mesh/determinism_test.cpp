@@ -4,9 +4,7 @@
 // for 1, 2, 4 and 8 threads, for shuffled triangle orders and for a repeated run.
 #include <doctest/doctest.h>
 
-#include <algorithm>
 #include <array>
-#include <random>
 #include <string>
 #include <utility>
 #include <vector>
@@ -14,44 +12,14 @@
 #include "leapnav/core/config.hpp"
 #include "leapnav/core/context.hpp"
 #include "leapnav/core/triangle_mesh.hpp"
-#include "leapnav/io/obj.hpp"
-#include "leapnav/io/scenes.hpp"
 #include "leapnav/mesh/build.hpp"
 #include "leapnav/mesh/contours.hpp"
 #include "leapnav/mesh/regions.hpp"
-#include "support/shared_data.hpp"
+#include "support/determinism_scenes.hpp"
 
 using namespace leapnav;
 
 namespace {
-
-struct MeshDeterminismScene {
-  std::string name;
-  TriangleMesh mesh;
-};
-
-std::vector<MeshDeterminismScene> mesh_determinism_scenes() {
-  std::vector<MeshDeterminismScene> scenes;
-  for (const char* spec : {"demo", "city:2", "terrain:1"}) {
-    auto mesh = io::builtin_scene(spec);
-    REQUIRE(mesh.ok());
-    scenes.push_back({spec, std::move(mesh).value()});
-  }
-  for (const char* file : {"dungeon.obj", "nav_test.obj"}) {
-    const auto path = test::shared_mesh(file);
-    if (!path) continue;
-    auto mesh = io::load_obj(*path);
-    REQUIRE(mesh.ok());
-    scenes.push_back({file, std::move(mesh).value()});
-  }
-  return scenes;
-}
-
-TriangleMesh shuffled_mesh_triangles(TriangleMesh mesh, unsigned seed) {
-  std::mt19937 rng(seed);
-  std::shuffle(mesh.triangles.begin(), mesh.triangles.end(), rng);
-  return mesh;
-}
 
 using StageHashes = std::array<std::uint64_t, 3>;  // regions, contours, navmesh
 
@@ -76,7 +44,7 @@ TEST_SUITE("mesh.determinism") {
       "scenes and real levels build identical navmeshes for 1-8 threads, shuffled, repeated") {
     const auto config = named_config("default");
     REQUIRE(config.ok());
-    for (const auto& scene : mesh_determinism_scenes()) {
+    for (const auto& scene : test::determinism_scenes()) {
       INFO(scene.name);
       BuildContext ctx;
       ctx.set_threads(1);
@@ -92,8 +60,8 @@ TEST_SUITE("mesh.determinism") {
         INFO("threads " << threads);
         CHECK(build_hashes(scene.mesh, *config, threads) == expected);
       }
-      CHECK(build_hashes(shuffled_mesh_triangles(scene.mesh, 1), *config, 1) == expected);
-      CHECK(build_hashes(shuffled_mesh_triangles(scene.mesh, 2), *config, 8) == expected);
+      CHECK(build_hashes(test::shuffled_triangles(scene.mesh, 1), *config, 1) == expected);
+      CHECK(build_hashes(test::shuffled_triangles(scene.mesh, 2), *config, 8) == expected);
       CHECK(build_hashes(scene.mesh, *config, 8) == expected);
     }
   }

@@ -4,8 +4,6 @@
 // orders and for a repeated run in the same process.
 #include <doctest/doctest.h>
 
-#include <algorithm>
-#include <random>
 #include <string>
 #include <utility>
 #include <vector>
@@ -13,42 +11,12 @@
 #include "leapnav/core/config.hpp"
 #include "leapnav/core/context.hpp"
 #include "leapnav/core/triangle_mesh.hpp"
-#include "leapnav/io/obj.hpp"
-#include "leapnav/io/scenes.hpp"
 #include "leapnav/voxel/voxelize.hpp"
-#include "support/shared_data.hpp"
+#include "support/determinism_scenes.hpp"
 
 using namespace leapnav;
 
 namespace {
-
-struct VoxelDeterminismScene {
-  std::string name;
-  TriangleMesh mesh;
-};
-
-std::vector<VoxelDeterminismScene> voxel_determinism_scenes() {
-  std::vector<VoxelDeterminismScene> scenes;
-  for (const char* spec : {"demo", "city:2", "terrain:1"}) {
-    auto mesh = io::builtin_scene(spec);
-    REQUIRE(mesh.ok());
-    scenes.push_back({spec, std::move(mesh).value()});
-  }
-  for (const char* file : {"dungeon.obj", "nav_test.obj"}) {
-    const auto path = test::shared_mesh(file);
-    if (!path) continue;
-    auto mesh = io::load_obj(*path);
-    REQUIRE(mesh.ok());
-    scenes.push_back({file, std::move(mesh).value()});
-  }
-  return scenes;
-}
-
-TriangleMesh shuffled_triangles(TriangleMesh mesh, unsigned seed) {
-  std::mt19937 rng(seed);
-  std::shuffle(mesh.triangles.begin(), mesh.triangles.end(), rng);
-  return mesh;
-}
 
 std::pair<std::uint64_t, std::uint64_t> voxel_hashes(const TriangleMesh& mesh,
                                                      const BuildConfig& config, int threads) {
@@ -66,7 +34,7 @@ TEST_SUITE("voxel.determinism") {
   TEST_CASE("scenes and real levels voxelize identically for 1-8 threads, shuffled, repeated") {
     const auto config = named_config("default");
     REQUIRE(config.ok());
-    for (const auto& scene : voxel_determinism_scenes()) {
+    for (const auto& scene : test::determinism_scenes()) {
       INFO(scene.name);
       BuildContext ctx;
       ctx.set_threads(1);
@@ -81,8 +49,8 @@ TEST_SUITE("voxel.determinism") {
         INFO("threads " << threads);
         CHECK(voxel_hashes(scene.mesh, *config, threads) == expected);
       }
-      CHECK(voxel_hashes(shuffled_triangles(scene.mesh, 1), *config, 1) == expected);
-      CHECK(voxel_hashes(shuffled_triangles(scene.mesh, 2), *config, 8) == expected);
+      CHECK(voxel_hashes(test::shuffled_triangles(scene.mesh, 1), *config, 1) == expected);
+      CHECK(voxel_hashes(test::shuffled_triangles(scene.mesh, 2), *config, 8) == expected);
       CHECK(voxel_hashes(scene.mesh, *config, 8) == expected);
     }
   }
