@@ -4,7 +4,6 @@
 // "link"}], "polygons"}; a jump's "link" is the link's index in `leapnav export`'s "links".
 #include <charconv>
 #include <chrono>
-#include <cstdlib>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
@@ -13,6 +12,7 @@
 
 #include "common.hpp"
 #include "leapnav/io/navmesh_file.hpp"
+#include "leapnav/io/text_format.hpp"
 #include "leapnav/planning/query.hpp"
 #include "leapnav/planning/sample.hpp"
 
@@ -55,13 +55,10 @@ Result<plan::Planner> planner_for(const io::NavFile& nav) {
   return plan::Planner::create(nav.navmesh, nav.links ? &*nav.links : nullptr);
 }
 
-/// A float as the double of its shortest round-trip decimal, so points print as `leapnav export`
-/// writes them (a jump's start is then textually equal to its exported link's start).
+/// Floats as `leapnav export` writes them (a jump's start is then textually equal to its
+/// exported link's start).
 double json_float(float value) {
-  char buffer[32];
-  const auto [end, ec] = std::to_chars(buffer, buffer + sizeof(buffer), value);
-  if (ec != std::errc()) return static_cast<double>(value);
-  return std::strtod(std::string(buffer, end).c_str(), nullptr);
+  return io::json_number(value);
 }
 
 nlohmann::json point_json(Vec3 p) {

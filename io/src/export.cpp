@@ -2,44 +2,27 @@
 // the documented order and the output is byte-identical for identical meshes.
 #include "leapnav/io/export.hpp"
 
-#include <charconv>
-#include <cstdlib>
 #include <map>
 #include <nlohmann/json.hpp>
 
 #include "leapnav/io/config_file.hpp"
+#include "leapnav/io/text_format.hpp"
 
 namespace leapnav::io {
 namespace {
 
 using Json = nlohmann::ordered_json;
 
-/// The float's shortest round-trip decimal as a JSON number.
 double exact(float value) {
-  char buffer[32];
-  const auto [end, ec] = std::to_chars(buffer, buffer + sizeof(buffer), value);
-  if (ec != std::errc()) return static_cast<double>(value);
-  return std::strtod(std::string(buffer, end).c_str(), nullptr);
+  return json_number(value);
 }
 
 Json vec3(Vec3 v) {
   return Json::array({exact(v.x), exact(v.y), exact(v.z)});
 }
 
-void append_float(std::string& out, float value) {
-  char buffer[32];
-  const auto [end, ec] = std::to_chars(buffer, buffer + sizeof(buffer), value);
-  out.append(buffer, ec == std::errc() ? end : buffer);
-}
-
 void append_vertex(std::string& out, Vec3 v) {
-  out += "v ";
-  append_float(out, v.x);
-  out += ' ';
-  append_float(out, v.y);
-  out += ' ';
-  append_float(out, v.z);
-  out += '\n';
+  append_obj_vertex(out, v);
 }
 
 }  // namespace

@@ -7,15 +7,10 @@
 #include <memory>
 
 #include "leapnav/io/scenes.hpp"
+#include "leapnav/io/text_format.hpp"
 
 namespace leapnav::io {
 namespace {
-
-void append_float(std::string& out, float value) {
-  char buffer[32];
-  const auto [end, ec] = std::to_chars(buffer, buffer + sizeof(buffer), value);
-  out.append(buffer, ec == std::errc() ? end : buffer);
-}
 
 void append_uint(std::string& out, std::uint64_t value) {
   char buffer[24];
@@ -30,15 +25,7 @@ std::string to_obj_text(const TriangleMesh& mesh) {
   out.reserve(mesh.vertices.size() * 32 + mesh.triangles.size() * 24 + 64);
   out += "# " + mesh.name + " (" + std::to_string(mesh.vertices.size()) + " vertices, " +
          std::to_string(mesh.triangles.size()) + " triangles), written by leapnav\n";
-  for (const Vec3& v : mesh.vertices) {
-    out += "v ";
-    append_float(out, v.x);
-    out += ' ';
-    append_float(out, v.y);
-    out += ' ';
-    append_float(out, v.z);
-    out += '\n';
-  }
+  for (const Vec3& v : mesh.vertices) append_obj_vertex(out, v);
   for (const auto& t : mesh.triangles) {
     out += 'f';
     for (const std::uint32_t i : t) {
