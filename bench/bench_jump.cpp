@@ -24,12 +24,8 @@ void run_jump_suite(const Options& options, Report& report) {
     const auto mesh = load_bench_scene(scene, options);
     if (!mesh) continue;
     const BuildConfig config = *named_config("thesis");
-    BuildContext build_ctx;
-    auto built = mesh::build_navmesh(*mesh, config, build_ctx);
-    if (!built) {
-      std::cerr << "bench: " << built.error().message << '\n';
-      continue;
-    }
+    const auto built = build_bench_navmesh(*mesh, config);
+    if (!built) continue;
     for (const auto& [name, jump_config] : configs) {
       for (const int step : options.steps) {
         jump::JumpLinkOptions jump_options;

@@ -69,12 +69,8 @@ void run_jump_query_suite(const Options& options, Report& report) {
     const auto mesh = load_bench_scene(scene, options);
     if (!mesh) continue;
     const BuildConfig config = *named_config("thesis");
-    BuildContext build_ctx;
-    auto built = mesh::build_navmesh(*mesh, config, build_ctx);
-    if (!built) {
-      std::cerr << "bench: " << built.error().message << '\n';
-      continue;
-    }
+    const auto built = build_bench_navmesh(*mesh, config);
+    if (!built) continue;
     const mesh::NavMesh& navmesh = built->navmesh;
     const auto points = plan::random_points(navmesh, 2 * options.jump_query_pool, 4242);
     std::vector<plan::PathRequest> pool(options.jump_query_pool);

@@ -8,7 +8,9 @@
 #include <iomanip>
 #include <iostream>
 #include <numeric>
+#include <utility>
 
+#include "leapnav/core/context.hpp"
 #include "leapnav/core/parallel.hpp"
 #include "leapnav/io/obj.hpp"
 #include "leapnav/io/scenes.hpp"
@@ -78,6 +80,17 @@ std::optional<TriangleMesh> load_bench_scene(const std::string& name, const Opti
     return std::nullopt;
   }
   return std::move(mesh).value();
+}
+
+std::optional<mesh::BuildOutput> build_bench_navmesh(const TriangleMesh& mesh,
+                                                     const BuildConfig& config) {
+  BuildContext ctx;
+  auto built = mesh::build_navmesh(mesh, config, ctx);
+  if (!built) {
+    std::cerr << "bench: " << mesh.name << ": " << built.error().message << '\n';
+    return std::nullopt;
+  }
+  return std::move(built).value();
 }
 
 double process_cpu_ms() {

@@ -9,8 +9,10 @@
 #include <string>
 #include <vector>
 
+#include "leapnav/core/config.hpp"
 #include "leapnav/core/result.hpp"
 #include "leapnav/core/triangle_mesh.hpp"
+#include "leapnav/mesh/build.hpp"
 
 namespace leapnav::bench {
 
@@ -66,6 +68,11 @@ class Report {
 /// nullopt (with a message on stderr) when a shared mesh is absent.
 [[nodiscard]] std::optional<TriangleMesh> load_bench_scene(const std::string& name,
                                                            const Options& options);
+
+/// The navmesh build of a benchmark scene (default thread count), or nullopt after printing the
+/// error on stderr.
+[[nodiscard]] std::optional<mesh::BuildOutput> build_bench_navmesh(const TriangleMesh& mesh,
+                                                                   const BuildConfig& config);
 
 /// CPU time consumed by this process so far, all threads [units: ms]. On a shared, loaded machine
 /// the single-threaded CPU time is the robust measure of work; wall time includes waiting.

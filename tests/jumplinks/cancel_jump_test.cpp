@@ -14,22 +14,6 @@ using namespace leapnav::jump;
 
 namespace {
 
-// A 12 m x 12 m floor cut into a grid of 3 m polygons: about 2,000 sample points at step 1, so
-// the search runs in several blocks, and links between the polygons everywhere.
-test::JumpScene cancel_scene() {
-  test::JumpSceneBuilder builder(48, 48);
-  builder.box({0, 0, 0}, {12, 1, 12});
-  for (int pz = 0; pz < 4; ++pz) {
-    for (int px = 0; px < 4; ++px) {
-      const auto x0 = static_cast<float>(px) * 3.0F;
-      const auto z0 = static_cast<float>(pz) * 3.0F;
-      builder.polygon({px == 0 ? 0.25F : x0, pz == 0 ? 0.25F : z0, px == 3 ? 11.75F : x0 + 3.0F,
-                       pz == 3 ? 11.75F : z0 + 3.0F, 1.0F});
-    }
-  }
-  return builder.build();
-}
-
 JumpLinkOptions cancel_options() {
   JumpLinkOptions options;
   options.jumps = {kJumpC1, kJumpC2};
@@ -41,7 +25,7 @@ JumpLinkOptions cancel_options() {
 
 TEST_SUITE("jumplinks.cancel") {
   TEST_CASE("a context cancelled before the build returns Cancelled") {
-    const test::JumpScene scene = cancel_scene();
+    const test::JumpScene scene = test::grid_floor_scene();
     BuildContext ctx;
     ctx.request_cancel();
     const auto links = build_jump_links(scene.solid, scene.open, scene.navmesh, scene.config.agent,
@@ -52,7 +36,7 @@ TEST_SUITE("jumplinks.cancel") {
   }
 
   TEST_CASE("cancelling at the first progress report stops the search after that block") {
-    const test::JumpScene scene = cancel_scene();
+    const test::JumpScene scene = test::grid_floor_scene();
     for (const int threads : {1, 2}) {
       // uncancelled, the search reports progress several times
       int reports = 0;

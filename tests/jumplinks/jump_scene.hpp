@@ -214,4 +214,21 @@ class JumpSceneBuilder {
   std::vector<Rect> rects_;
 };
 
+/// A 12 m x 12 m floor 1 m high cut into a 4 x 4 grid of 3 m polygons (the outer ones shrunk by
+/// the 0.25 m agent radius): about 2,000 sample points at step 1 and links between the polygons
+/// everywhere, for the cancellation and memory-limit tests.
+inline JumpScene grid_floor_scene() {
+  JumpSceneBuilder builder(48, 48);
+  builder.box({0, 0, 0}, {12, 1, 12});
+  for (int pz = 0; pz < 4; ++pz) {
+    for (int px = 0; px < 4; ++px) {
+      const auto x0 = static_cast<float>(px) * 3.0F;
+      const auto z0 = static_cast<float>(pz) * 3.0F;
+      builder.polygon({px == 0 ? 0.25F : x0, pz == 0 ? 0.25F : z0, px == 3 ? 11.75F : x0 + 3.0F,
+                       pz == 3 ? 11.75F : z0 + 3.0F, 1.0F});
+    }
+  }
+  return builder.build();
+}
+
 }  // namespace leapnav::test

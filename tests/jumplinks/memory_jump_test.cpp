@@ -14,21 +14,6 @@ using namespace leapnav::jump;
 
 namespace {
 
-// A 12 m x 12 m floor cut into 3 m polygons: many links at step 1.
-test::JumpScene memory_scene() {
-  test::JumpSceneBuilder builder(48, 48);
-  builder.box({0, 0, 0}, {12, 1, 12});
-  for (int pz = 0; pz < 4; ++pz) {
-    for (int px = 0; px < 4; ++px) {
-      const auto x0 = static_cast<float>(px) * 3.0F;
-      const auto z0 = static_cast<float>(pz) * 3.0F;
-      builder.polygon({px == 0 ? 0.25F : x0, pz == 0 ? 0.25F : z0, px == 3 ? 11.75F : x0 + 3.0F,
-                       pz == 3 ? 11.75F : z0 + 3.0F, 1.0F});
-    }
-  }
-  return builder.build();
-}
-
 Result<JumpLinkSet> build_with_limit(const test::JumpScene& scene, std::uint64_t limit,
                                      int threads) {
   BuildContext ctx;
@@ -44,7 +29,7 @@ Result<JumpLinkSet> build_with_limit(const test::JumpScene& scene, std::uint64_t
 
 TEST_SUITE("jumplinks.memory") {
   TEST_CASE("a limit below the link arrays is refused with the memory error, for 1 and 2 threads") {
-    const test::JumpScene scene = memory_scene();
+    const test::JumpScene scene = test::grid_floor_scene();
     const auto full = build_with_limit(scene, BuildContext::default_memory_limit(), 1);
     REQUIRE(full.ok());
     const std::uint64_t link_bytes = full->links.size() * sizeof(JumpLink);
@@ -61,7 +46,7 @@ TEST_SUITE("jumplinks.memory") {
   }
 
   TEST_CASE("a tiny limit is refused at the obstacle field, before the grid-sized arrays") {
-    const test::JumpScene scene = memory_scene();
+    const test::JumpScene scene = test::grid_floor_scene();
     const auto refused = build_with_limit(scene, 1024, 1);
     REQUIRE_FALSE(refused.ok());
     CHECK(refused.error().code == ErrorCode::MemoryLimit);
@@ -70,7 +55,7 @@ TEST_SUITE("jumplinks.memory") {
   }
 
   TEST_CASE("a limit above the estimates gives the same link set") {
-    const test::JumpScene scene = memory_scene();
+    const test::JumpScene scene = test::grid_floor_scene();
     const auto full = build_with_limit(scene, BuildContext::default_memory_limit(), 2);
     REQUIRE(full.ok());
     // estimates are at most a few times the link arrays plus the fixed arrays
