@@ -1,7 +1,7 @@
 // Built-in scenes: the hand-made "demo" level and the generated "city:N" grid, both assembled from
 // SceneBuilder solids with fixed arithmetic only (no randomness beyond an integer hash of the block
 // coordinates), and the "terrain:N" height grid of fixed sine waves, so every run gives the same
-// triangles.
+// triangles. The spec resolver also parses the jump scenes' specs (built in jump_scenes.cpp).
 #include "leapnav/io/scenes.hpp"
 
 #include <algorithm>
@@ -12,13 +12,15 @@
 #include <vector>
 
 #include "leapnav/core/hash.hpp"
+#include "leapnav/io/jump_scenes.hpp"
 #include "leapnav/io/scene_builder.hpp"
 
 namespace leapnav::io {
 namespace {
 
 constexpr std::string_view kValidForms =
-    "valid: demo, city:N with N in 1..256, terrain:N with N in 1..256";
+    "valid: demo, city:N with N in 1..256, terrain:N with N in 1..256, gap:W with W in 0.25..16, "
+    "rise:D and drop:D with D in 0.25..8, ceiling:H and wall:H with H in 0.25..8, pillar";
 
 /// The demo level (see builtin_scene). Ground is solid down to y = -4.5 so every drop has walls.
 TriangleMesh demo_scene() {
@@ -280,6 +282,27 @@ Result<TriangleMesh> builtin_scene(std::string_view spec) {
       return invalid_spec(spec, "N = " + std::string(arg) + " is out of range");
     return name == "city" ? city_scene(n) : terrain_scene(n);
   }
+  if (name == "pillar") {
+    if (colon != std::string_view::npos) return invalid_spec(spec, "pillar takes no arguments");
+    return pillar_scene();
+  }
+  for (const JumpSceneFamily& family : jump_scene_families()) {
+    if (name != family.name) continue;
+    const std::string letter(family.parameter);
+    if (colon == std::string_view::npos)
+      return invalid_spec(spec, std::string(name) + " needs a value " + letter);
+    const std::string_view arg = spec.substr(colon + 1);
+    float x = 0.0F;
+    const auto [end, ec] = std::from_chars(arg.data(), arg.data() + arg.size(), x);
+    if (arg.empty() || end != arg.data() + arg.size() ||
+        (ec != std::errc() && ec != std::errc::result_out_of_range))
+      return invalid_spec(spec, letter + " '" + std::string(arg) + "' is not a number");
+    if (ec == std::errc() && !std::isfinite(x))
+      return invalid_spec(spec, letter + " '" + std::string(arg) + "' is not a finite number");
+    if (ec == std::errc::result_out_of_range || x < family.min || x > family.max)
+      return invalid_spec(spec, letter + " = " + std::string(arg) + " is out of range");
+    return family.build(x);
+  }
   if (name == "demo") return invalid_spec(spec, "demo takes no arguments");
   return invalid_spec(spec, "unknown scene");
 }
@@ -303,7 +326,7 @@ std::vector<AABB> city_buildings(int n) {
 }
 
 std::vector<std::string> builtin_scene_names() {
-  return {"city", "demo", "terrain"};
+  return {"ceiling", "city", "demo", "drop", "gap", "pillar", "rise", "terrain", "wall"};
 }
 
 Result<TriangleMesh> load_scene(std::string_view spec, const ObjOptions& options) {

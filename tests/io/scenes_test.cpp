@@ -413,9 +413,13 @@ TEST_SUITE("io.scenes") {
       CHECK(result.error().code == ErrorCode::InvalidArgument);
       CHECK(result.error().message ==
             std::string(message) +
-                " (valid: demo, city:N with N in 1..256, terrain:N with N in 1..256)");
+                " (valid: demo, city:N with N in 1..256, terrain:N with N in 1..256, gap:W with W "
+                "in 0.25..16, rise:D and drop:D with D in 0.25..8, ceiling:H and wall:H with H in "
+                "0.25..8, pillar)");
     }
-    CHECK(builtin_scene_names() == std::vector<std::string>{"city", "demo", "terrain"});
+    CHECK(builtin_scene_names() == std::vector<std::string>{"ceiling", "city", "demo", "drop",
+                                                            "gap", "pillar", "rise", "terrain",
+                                                            "wall"});
   }
 
   TEST_CASE("load_scene takes builtin: specs and OBJ paths") {

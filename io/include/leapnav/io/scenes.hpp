@@ -1,7 +1,8 @@
-// Built-in scenes ("builtin:demo", "builtin:city:N", "builtin:terrain:N"), the scene spec resolver
-// used by the CLI and benches, and an OBJ writer. demo and city are built from SceneBuilder solids,
-// so they are closed and outward-wound; terrain is an open height grid facing up. They are
-// deterministic: the same spec gives the same bytes on every run (terrain: with the same libm).
+// Built-in scenes ("builtin:demo", "builtin:city:N", "builtin:terrain:N" and the jump scenes), the
+// scene spec resolver used by the CLI and benches, and an OBJ writer. demo, city and the jump
+// scenes are built from SceneBuilder solids, so they are closed and outward-wound; terrain is an
+// open height grid facing up. They are deterministic: the same spec gives the same bytes on every
+// run (terrain: with the same libm).
 #pragma once
 
 #include <cstdint>
@@ -50,6 +51,37 @@ inline constexpr int kMaxTerrainTiles = 256;
 ///   waves (wavelengths 11 to 97 m). Most slopes are walkable at 45 deg; about 11 % of the
 ///   triangles are steeper (up to about 58 deg). An open surface, not a closed solid. Exactly
 ///   3200 * N² triangles and (40N + 1)² vertices (terrain:256: 210 M triangles, about 3.8 GB).
+/// - Jump scenes (jump_scenes.hpp; closed, outward-wound boxes standing on y = 0, all 6 m wide:
+///   z in 0..6). The start area is x 0..8 with its top at y 1 (y 1 + D for drop), the landing
+///   area lies at larger x. X is any finite value in its range; multiples of 0.25 put every edge
+///   on a cell boundary of the thesis grid (cell 0.25 m). For a jump (h, d, max_fall), an agent
+///   of radius r and height a, the arc y(t) = (4h/d²)(d t - t²) answers in closed form:
+///   - "gap:W" (W in 0.25..16): platforms x 0..8 and 8+W..16+W, tops at y 1 (24 triangles).
+///     Landing at the start's height is at t = d; edge to edge the centre travels W + 2r, so links
+///     cross (both ways) when W + 2r < d and never when W + 2r > d.
+///   - "rise:D" (D in 0.25..8): platforms x 0..8 (top y 1) and 8.5..16.5 (top y 1 + D), a 0.5 m
+///     gap (24 triangles). The arc is at height D at t = d/2 (1 -+ sqrt(1 - D/h)): no link up
+///     unless D < h, and the stretch d sqrt(1 - D/h) above D must cover the far edge with r on both
+///     sides (d sqrt(1 - D/h) > 2r) while landing past it (d/2 (1 + sqrt(1 - D/h)) > 0.5 + 2r).
+///   - "drop:D" (D in 0.25..8): platforms x 0..8 (top y 1 + D) and 8.5..16.5 (top y 1), a 0.5 m
+///     gap (24 triangles). Down, the fall from the apex is h + D: links when h + D <= max_fall,
+///     none when h + D > max_fall. Up, as rise:D.
+///   - "ceiling:H" (H in 0.25..8): platforms x 0..8 and 9..17, tops at y 1, and a 0.25 m slab
+///     x 7..10 with its underside H above them, y 1 + H..1.25 + H (36 triangles). A jump with
+///     d <= 3 that crosses the 1 m gap (1 + 2r < d) has its apex over it, under the slab: the
+///     agent's head hits the slab when h + a > H, and clears it when h + a < H. Longer, higher
+///     jumps may pass over the slab instead (its top, H + 0.25, is a floor too).
+///   - "wall:H" (H in 0.25..8): one floor x 0..16.5, top y 1, with a wall x 8..8.5, y 1..1 + H
+///     across it (24 triangles). The centre must stay above H over x 8 - r..8.5 + r: links over it
+///     when H < h and d sqrt(1 - H/h) > 0.5 + 2r, none when H >= h. A wall no higher than the
+///     agent's max climb is a step: the two sides are joined by walking.
+///   - "pillar": platforms x 0..8 and 9..17, tops at y 1, and a 1 x 1 m pillar filling the gap at
+///     x 8..9, z 2.5..3.5, y 0..5 (36 triangles). A jump (apex below 4 m) whose straight xz line
+///     passes within r of the pillar's footprint hits it: the pillar shadows what lies behind it.
+///   The voxel pipeline is conservative near each threshold: a platform's edge above a drop is a
+///   ledge (eroded a cell more than r), sample points are cell corners, land voxels count by
+///   their centres and the agent's height is rounded up to whole cells, so links may be missing
+///   up to about three cells inside a threshold.
 /// Errors: InvalidArgument naming the spec and listing the valid forms.
 [[nodiscard]] Result<TriangleMesh> builtin_scene(std::string_view spec);
 
@@ -58,7 +90,8 @@ inline constexpr int kMaxTerrainTiles = 256;
 /// tiles' bottom (-1) to its flat roof (its roof hut excluded) [units: m].
 [[nodiscard]] std::vector<AABB> city_buildings(int n);
 
-/// The built-in scene names: "city", "demo", "terrain" (city and terrain need ":N").
+/// The built-in scene names in alphabetical order: "ceiling", "city", "demo", "drop", "gap",
+/// "pillar", "rise", "terrain", "wall" (all but demo and pillar need ":N" or a value).
 [[nodiscard]] std::vector<std::string> builtin_scene_names();
 
 /// "builtin:NAME[:ARGS]" gives builtin_scene("NAME[:ARGS]"); anything else is an OBJ path read
