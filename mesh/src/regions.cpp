@@ -30,12 +30,20 @@ constexpr std::size_t kPrefetchAhead = 8;
 constexpr std::uint32_t kUnbounded = std::numeric_limits<std::uint32_t>::max();
 
 struct Watershed {
+  Watershed(const voxel::CompactHeightfield& field, const SpanGraph& span_graph, int thread_count)
+      : chf(field),
+        graph(span_graph),
+        threads(thread_count),
+        region(field.spans.size(), 0),
+        cost(field.spans.size(), 0) {}
+
   const voxel::CompactHeightfield& chf;
   const SpanGraph& graph;
   int threads = 1;
   std::vector<std::uint32_t> region;  // per span, 0 = none
   std::vector<std::uint32_t> cost;    // per span, growth cost from its region's seed area
   std::uint32_t next_id = 1;
+  std::vector<std::uint32_t> stack;  // flood fill
 
   [[nodiscard]] bool walkable(std::uint32_t s) const { return chf.areas[s] != voxel::kNullArea; }
 
@@ -52,17 +60,19 @@ struct Watershed {
     return false;
   }
 
-  // Flood fill from `seed` over unassigned spans of the same area with distance >= level.
+  // Flood fill from `seed` over unassigned spans of the same area with distance >= level. The
+  // claimed spans do not depend on the visiting order: the neighbour check reads only the other
+  // regions, which the flood does not change.
   bool flood(std::uint32_t seed, std::uint16_t level, bool check_neighbors) {
     const std::uint32_t id = next_id;
     if (check_neighbors && touches_other_region(seed, id)) return false;
-    std::deque<std::uint32_t> queue{seed};
+    stack.assign(1, seed);
     region[seed] = id;
     cost[seed] = 0;
     std::uint32_t claimed = 0;
-    while (!queue.empty()) {
-      const std::uint32_t s = queue.front();
-      queue.pop_front();
+    while (!stack.empty()) {
+      const std::uint32_t s = stack.back();
+      stack.pop_back();
       if (check_neighbors && touches_other_region(s, id)) {
         region[s] = 0;
         continue;
@@ -76,7 +86,7 @@ struct Watershed {
         }
         region[n] = id;
         cost[n] = 0;
-        queue.push_back(n);
+        stack.push_back(n);
       }
     }
     if (claimed == 0) return false;
@@ -84,48 +94,67 @@ struct Watershed {
     return true;
   }
 
-  // Grows regions into the unassigned spans of `pending` (all with distance >= the current
-  // level). Each pass reads the state before the pass, so the order of `pending` is irrelevant.
+  struct Claim {
+    std::uint32_t region = 0;
+    std::uint32_t cost = 0;
+  };
+  std::vector<Claim> claims;  // per pending span, its claim in the current pass
+
+  // Grows regions into `pending` (unassigned, all with distance >= the current level) and drops
+  // the spans it assigns. Each pass reads the state before the pass, so the order of `pending`
+  // is irrelevant.
   void expand(std::vector<std::uint32_t>& pending, std::uint32_t max_passes) {
-    struct Claim {
-      std::uint32_t region = 0;
-      std::uint32_t cost = 0;
-    };
-    std::vector<Claim> claims;
     for (std::uint32_t pass = 0; pass < max_passes && !pending.empty(); ++pass) {
-      claims.assign(pending.size(), Claim{});
+      claims.resize(pending.size());
       parallel_for(threads, 0, pending.size(), kExpandGrain, [&](std::size_t b, std::size_t e) {
         for (std::size_t k = b; k < e; ++k) {
           const std::uint32_t s = pending[k];
           // note: the pending spans are scattered; fetching the links a few spans ahead hides
           // most of the cache misses
           if (k + kPrefetchAhead < e) graph.prefetch(pending[k + kPrefetchAhead]);
-          Claim best{0, std::numeric_limits<std::uint32_t>::max()};
+          // note: branch-free; a missing link reads `s` itself, which has no region
+          const std::uint8_t area = chf.areas[s];
+          std::uint32_t best_region = 0;
+          std::uint32_t best_cost = std::numeric_limits<std::uint32_t>::max();
           for (int dir = 0; dir < 4; ++dir) {
-            const std::uint32_t n = graph.neighbor(s, dir);
-            if (n == kNoSpan || region[n] == 0 || chf.areas[n] != chf.areas[s]) continue;
-            const std::uint32_t c = cost[n] + 2;
-            if (c < best.cost) best = {region[n], c};
+            const std::uint32_t link = graph.neighbor(s, dir);
+            const std::uint32_t n = link == kNoSpan ? s : link;
+            const std::uint32_t r = region[n];
+            const bool usable = (r != 0) & (chf.areas[n] == area);
+            const std::uint32_t c =
+                usable ? cost[n] + 2 : std::numeric_limits<std::uint32_t>::max();
+            const bool better = c < best_cost;
+            best_region = better ? r : best_region;
+            best_cost = better ? c : best_cost;
           }
-          claims[k] = best;
+          claims[k] = {best_region, best_cost};
         }
       });
-      bool changed = false;
+      std::size_t kept = 0;
       for (std::size_t k = 0; k < pending.size(); ++k) {
-        if (claims[k].region == 0) continue;
-        region[pending[k]] = claims[k].region;
-        cost[pending[k]] = claims[k].cost;
-        changed = true;
+        const std::uint32_t s = pending[k];
+        if (claims[k].region == 0) {
+          pending[kept++] = s;
+          continue;
+        }
+        region[s] = claims[k].region;
+        cost[s] = claims[k].cost;
       }
-      std::erase_if(pending, [&](std::uint32_t s) { return region[s] != 0; });
+      const bool changed = kept != pending.size();
+      pending.resize(kept);
       if (!changed) break;
     }
   }
 };
 
+struct DistanceOrder {
+  std::vector<std::uint32_t> spans;     // walkable, by descending distance, then by index
+  std::vector<std::uint32_t> at_least;  // per distance d <= the maximum, spans with distance >= d
+};
+
 // The walkable spans by descending distance, by span index within a distance: a counting sort
 // over fixed chunks of spans (per chunk a histogram; a bucket's spans are placed chunk by chunk).
-std::vector<std::uint32_t> spans_by_distance(const voxel::CompactHeightfield& chf, int threads) {
+DistanceOrder spans_by_distance(const voxel::CompactHeightfield& chf, int threads) {
   constexpr std::size_t kChunk = 16384;
   const std::size_t span_count = chf.spans.size();
   const auto walkable = [&](std::size_t s) { return chf.areas[s] != voxel::kNullArea; };
@@ -152,6 +181,8 @@ std::vector<std::uint32_t> spans_by_distance(const voxel::CompactHeightfield& ch
       if (walkable(s)) ++histogram[max_distance - chf.distance[s]];
     }
   });
+  DistanceOrder order;
+  order.at_least.resize(buckets);
   std::uint32_t total = 0;
   for (std::size_t bucket = 0; bucket < buckets; ++bucket) {
     for (std::size_t c = 0; c < chunks; ++c) {
@@ -159,8 +190,10 @@ std::vector<std::uint32_t> spans_by_distance(const voxel::CompactHeightfield& ch
       start[c * buckets + bucket] = total;
       total += n;
     }
+    order.at_least[max_distance - bucket] = total;
   }
-  std::vector<std::uint32_t> out(total);
+  order.spans.resize(total);
+  std::uint32_t* out = order.spans.data();
   parallel_for(threads, 0, span_count, chunk, [&](std::size_t b, std::size_t e) {
     std::uint32_t* cursor = start.data() + (b / chunk) * buckets;
     for (std::size_t s = b; s < e; ++s) {
@@ -168,7 +201,7 @@ std::vector<std::uint32_t> spans_by_distance(const voxel::CompactHeightfield& ch
         out[cursor[max_distance - chf.distance[s]]++] = static_cast<std::uint32_t>(s);
     }
   });
-  return out;
+  return order;
 }
 
 // Splits every region that holds two spans of one column into pieces that do not, by flood fill
@@ -265,13 +298,21 @@ std::vector<RegionInfo> gather_regions(const voxel::CompactHeightfield& chf, con
     info[r].spans += 1;
     info[r].area = chf.areas[s];
     info[r].alive = true;
+    // note: a missing link reads `s` itself; one well-predicted branch for interior spans
+    std::uint32_t rn[4];
+    bool inside = true;
     for (int dir = 0; dir < 4; ++dir) {
-      const std::uint32_t n = graph.neighbor(s, dir);
-      if (n == kNoSpan || region[n] == 0 || region[n] == r) continue;
+      const std::uint32_t link = graph.neighbor(s, dir);
+      rn[dir] = region[link == kNoSpan ? s : link];
+      inside &= (rn[dir] == r) | (rn[dir] == 0);
+    }
+    if (inside) continue;
+    for (int dir = 0; dir < 4; ++dir) {
+      if (rn[dir] == r || rn[dir] == 0) continue;
       // note: consecutive boundary spans mostly repeat the last pair; skip those before sorting
-      if (last_neighbor[r] == region[n]) continue;
-      last_neighbor[r] = region[n];
-      adjacent.emplace_back(r, region[n]);
+      if (last_neighbor[r] == rn[dir]) continue;
+      last_neighbor[r] = rn[dir];
+      adjacent.emplace_back(r, rn[dir]);
     }
   }
   const std::size_t columns = static_cast<std::size_t>(chf.grid.column_count());
@@ -389,32 +430,34 @@ Result<RegionField> detail::build_regions_on(const voxel::CompactHeightfield& ch
   LEAPNAV_TRY(ctx.check_memory("regions", static_cast<std::uint64_t>(span_count) * 40));
   const int threads = ctx.threads();
 
-  Watershed ws{chf,
-               graph,
-               threads,
-               std::vector<std::uint32_t>(span_count, 0),
-               std::vector<std::uint32_t>(span_count, 0),
-               1};
+  Watershed ws(chf, graph, threads);
 
   // bucket walkable spans by distance, then descend two levels at a time
-  const std::vector<std::uint32_t> by_distance = spans_by_distance(chf, threads);
+  const DistanceOrder by_distance = spans_by_distance(chf, threads);
   std::size_t next_bucket = 0;
+  // note: always the unassigned walkable spans with distance >= level, in by_distance order
   std::vector<std::uint32_t> pending;
   // note: starts one step above the top so that level 0 is always processed
-  const std::uint32_t max_distance = by_distance.empty() ? 0 : chf.distance[by_distance.front()];
+  const auto max_distance = static_cast<std::uint32_t>(by_distance.at_least.size() - 1);
   std::uint32_t level = (max_distance & ~1U) + 2U;
   while (level > 0) {
     LEAPNAV_TRY(ctx.check_cancel("regions"));
     level = level >= 2 ? level - 2 : 0;
     const auto level16 = static_cast<std::uint16_t>(level);
-    while (next_bucket < by_distance.size() && chf.distance[by_distance[next_bucket]] >= level) {
-      pending.push_back(by_distance[next_bucket++]);
-    }
+    const std::size_t end_bucket = by_distance.at_least[level];
+    pending.insert(pending.end(),
+                   by_distance.spans.begin() + static_cast<std::ptrdiff_t>(next_bucket),
+                   by_distance.spans.begin() + static_cast<std::ptrdiff_t>(end_bucket));
+    next_bucket = end_bucket;
     ws.expand(pending, kExpandPassesPerLevel);
+    const std::uint32_t ids_before = ws.next_id;
     for (const std::uint32_t s : pending) {
       if (ws.region[s] == 0) ws.flood(s, level16, true);
     }
-    std::erase_if(pending, [&](std::uint32_t s) { return ws.region[s] != 0; });
+    // note: a flood that starts no region changes nothing
+    if (ws.next_id != ids_before) {
+      std::erase_if(pending, [&](std::uint32_t s) { return ws.region[s] != 0; });
+    }
   }
   ws.expand(pending, kUnbounded);
   // note: spans reverted by the neighbour check and unreachable by 4-connected growth
