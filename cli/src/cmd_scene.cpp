@@ -18,7 +18,8 @@ void register_scene_commands(CLI::App& root, Registry& registry) {
       "scene", "Export a built-in scene as OBJ (`leapnav scene demo -o demo.obj`), or --list them");
   app->add_option(
       "name", options->name,
-      "Scene: demo, city:N (N x N blocks, 1..256), terrain:N (N x N rolling-hill tiles, 1..256)");
+      "Scene: demo, city:N (N x N blocks, 1..256), terrain:N (N x N rolling-hill tiles, 1..256), "
+      "jump scenes gap:W, rise:D, drop:D, ceiling:H, wall:H (metres), pillar");
   app->add_option("--output,-o", options->output, "OBJ file to write");
   app->add_flag("--list", options->list, "List the built-in scenes");
   registry.push_back({app, [options]() -> int {
