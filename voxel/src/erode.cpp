@@ -3,6 +3,7 @@
 // 4 walkable neighbours; spans with distance < 2 * walkable_radius become kNullArea.
 #include "leapnav/voxel/erode.hpp"
 
+#include <algorithm>
 #include <atomic>
 
 #include "chamfer.hpp"
@@ -19,7 +20,12 @@ Result<CompactHeightfield> erode(CompactHeightfield compact, const VoxelParams& 
   const GridSpec& grid = compact.grid;
   const std::size_t total = compact.spans.size();
   LEAPNAV_TRY(ctx.check_memory("erode: distances", total * sizeof(std::uint16_t)));
-  std::vector<std::uint16_t> dist(total, 0xFFFF);
+  // note: only dist < threshold matters, and the chamfer relaxation commutes with min(., T), so
+  // starting from T instead of "infinite" gives min(distance, T) exactly; the capped values stop
+  // changing a few rows past each strip border, which keeps the sequential strip fix-up short
+  const int threshold = 2 * params.walkable_radius;
+  const auto cap = static_cast<std::uint16_t>(std::min(threshold, 0xFFFF));
+  std::vector<std::uint16_t> dist(total, cap);
 
   // boundary spans
   parallel_for(
@@ -50,7 +56,6 @@ Result<CompactHeightfield> erode(CompactHeightfield compact, const VoxelParams& 
     LEAPNAV_TRY(ctx.check_cancel("erode"));
   LEAPNAV_TRY(ctx.check_cancel("erode"));
 
-  const int threshold = 2 * params.walkable_radius;
   for (std::size_t i = 0; i < total; ++i) {
     if (int{dist[i]} < threshold) compact.areas[i] = kNullArea;
   }
