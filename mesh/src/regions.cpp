@@ -157,65 +157,92 @@ struct DistanceOrder {
 DistanceOrder spans_by_distance(const voxel::CompactHeightfield& chf, int threads) {
   constexpr std::size_t kChunk = 16384;
   const std::size_t span_count = chf.spans.size();
-  const auto walkable = [&](std::size_t s) { return chf.areas[s] != voxel::kNullArea; };
-  const std::uint16_t max_distance = parallel_reduce(
-      threads, 0, span_count, kChunk, std::uint16_t{0},
-      [&](std::size_t b, std::size_t e) {
-        std::uint16_t m = 0;
-        for (std::size_t s = b; s < e; ++s) {
-          if (walkable(s)) m = std::max(m, chf.distance[s]);
-        }
-        return m;
-      },
-      [](std::uint16_t a, std::uint16_t b) { return std::max(a, b); });
-  const std::size_t buckets = static_cast<std::size_t>(max_distance) + 1;
-  // note: one chunk when the histograms would outweigh the spans (a few huge distances)
-  const std::size_t chunk = chunk_count(0, span_count, kChunk) * buckets > span_count + buckets
-                                ? std::max<std::size_t>(span_count, 1)
-                                : kChunk;
-  const std::size_t chunks = chunk_count(0, span_count, chunk);
-  std::vector<std::uint32_t> start(chunks * buckets, 0);
-  parallel_for(threads, 0, span_count, chunk, [&](std::size_t b, std::size_t e) {
-    std::uint32_t* histogram = start.data() + (b / chunk) * buckets;
-    for (std::size_t s = b; s < e; ++s) {
-      if (walkable(s)) ++histogram[max_distance - chf.distance[s]];
-    }
-  });
+  const std::uint8_t* areas = chf.areas.data();
+  const std::uint16_t* distance = chf.distance.data();
+  // note: the recorded maximum saves a pass over the spans; when a distance exceeds it (an
+  // inconsistent input) the histograms are counted again up to the true maximum
+  std::uint16_t bound = chf.max_distance;
+  std::size_t buckets = 0;
+  std::size_t chunk = 0;
+  std::size_t chunks = 0;
+  std::vector<std::uint32_t> start;
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    buckets = static_cast<std::size_t>(bound) + 1;
+    // note: one chunk when the histograms would outweigh the spans (a few huge distances)
+    chunk = chunk_count(0, span_count, kChunk) * buckets > span_count + buckets
+                ? std::max<std::size_t>(span_count, 1)
+                : kChunk;
+    chunks = chunk_count(0, span_count, chunk);
+    start.assign(chunks * buckets, 0);
+    std::vector<std::uint16_t> chunk_max(chunks, 0);
+    parallel_for(threads, 0, span_count, chunk, [&](std::size_t b, std::size_t e) {
+      std::uint32_t* histogram = start.data() + (b / chunk) * buckets;
+      std::uint16_t m = 0;
+      for (std::size_t s = b; s < e; ++s) {
+        if (areas[s] == voxel::kNullArea) continue;
+        m = std::max(m, distance[s]);
+        ++histogram[std::min(distance[s], bound)];
+      }
+      chunk_max[b / chunk] = m;
+    });
+    const std::uint16_t true_max = *std::max_element(chunk_max.begin(), chunk_max.end());
+    if (true_max <= bound) break;
+    bound = true_max;
+  }
+  // the walkable maximum: the highest non-empty bucket
+  std::size_t top = buckets;
+  while (top > 1) {
+    bool empty = true;
+    for (std::size_t c = 0; c < chunks && empty; ++c) empty = start[c * buckets + top - 1] == 0;
+    if (!empty) break;
+    --top;
+  }
   DistanceOrder order;
-  order.at_least.resize(buckets);
+  order.at_least.resize(std::max<std::size_t>(top, 1));
   std::uint32_t total = 0;
-  for (std::size_t bucket = 0; bucket < buckets; ++bucket) {
+  for (std::size_t d = order.at_least.size(); d-- > 0;) {
     for (std::size_t c = 0; c < chunks; ++c) {
-      const std::uint32_t n = start[c * buckets + bucket];
-      start[c * buckets + bucket] = total;
+      const std::uint32_t n = start[c * buckets + d];
+      start[c * buckets + d] = total;
       total += n;
     }
-    order.at_least[max_distance - bucket] = total;
+    order.at_least[d] = total;
   }
   order.spans.resize(total);
   std::uint32_t* out = order.spans.data();
   parallel_for(threads, 0, span_count, chunk, [&](std::size_t b, std::size_t e) {
     std::uint32_t* cursor = start.data() + (b / chunk) * buckets;
     for (std::size_t s = b; s < e; ++s) {
-      if (walkable(s))
-        out[cursor[max_distance - chf.distance[s]]++] = static_cast<std::uint32_t>(s);
+      if (areas[s] != voxel::kNullArea) out[cursor[distance[s]]++] = static_cast<std::uint32_t>(s);
     }
   });
   return order;
 }
 
+// The columns holding two or more spans, ascending.
+std::vector<std::uint32_t> stacked_columns(const voxel::CompactHeightfield& chf) {
+  const std::size_t columns = static_cast<std::size_t>(chf.grid.column_count());
+  const std::uint32_t* column_first = chf.column_first.data();
+  std::vector<std::uint32_t> out;
+  for (std::size_t c = 0; c < columns; ++c) {
+    if (column_first[c + 1] - column_first[c] >= 2) out.push_back(static_cast<std::uint32_t>(c));
+  }
+  return out;
+}
+
 // Splits every region that holds two spans of one column into pieces that do not, by flood fill
 // that refuses spans whose column the growing piece already covers. Returns the new id count.
 std::uint32_t split_overlapping_regions(const voxel::CompactHeightfield& chf,
-                                        const SpanGraph& graph, std::vector<std::uint32_t>& region,
+                                        const SpanGraph& graph,
+                                        const std::vector<std::uint32_t>& multi_span_columns,
+                                        std::vector<std::uint32_t>& region,
                                         std::uint32_t id_count) {
   const std::size_t columns = static_cast<std::size_t>(chf.grid.column_count());
   std::vector<char> overlapping(id_count + 1, 0);
   std::vector<std::uint32_t> ids;
-  for (std::size_t c = 0; c < columns; ++c) {
+  for (const std::uint32_t c : multi_span_columns) {
     const std::uint32_t first = chf.first(c);
     const std::uint32_t end = chf.end(c);
-    if (end - first < 2) continue;
     if (end - first == 2) {
       if (region[first] != 0 && region[first] == region[first + 1]) overlapping[region[first]] = 1;
       continue;
@@ -285,6 +312,7 @@ bool contains_sorted(const std::vector<std::uint32_t>& list, std::uint32_t value
 }
 
 std::vector<RegionInfo> gather_regions(const voxel::CompactHeightfield& chf, const SpanGraph& graph,
+                                       const std::vector<std::uint32_t>& multi_span_columns,
                                        const std::vector<std::uint32_t>& region,
                                        std::uint32_t id_count) {
   std::vector<RegionInfo> info(id_count + 1);
@@ -315,10 +343,8 @@ std::vector<RegionInfo> gather_regions(const voxel::CompactHeightfield& chf, con
       adjacent.emplace_back(r, rn[dir]);
     }
   }
-  const std::size_t columns = static_cast<std::size_t>(chf.grid.column_count());
-  for (std::size_t c = 0; c < columns; ++c) {
+  for (const std::uint32_t c : multi_span_columns) {
     const std::uint32_t end = chf.end(c);
-    if (end - chf.first(c) < 2) continue;
     for (std::uint32_t i = chf.first(c); i < end; ++i) {
       for (std::uint32_t j = i + 1; j < end; ++j) {
         if (region[i] == 0 || region[j] == 0 || region[i] == region[j]) continue;
@@ -437,6 +463,7 @@ Result<RegionField> detail::build_regions_on(const voxel::CompactHeightfield& ch
   std::size_t next_bucket = 0;
   // note: always the unassigned walkable spans with distance >= level, in by_distance order
   std::vector<std::uint32_t> pending;
+  pending.reserve(by_distance.spans.size());
   // note: starts one step above the top so that level 0 is always processed
   const auto max_distance = static_cast<std::uint32_t>(by_distance.at_least.size() - 1);
   std::uint32_t level = (max_distance & ~1U) + 2U;
@@ -467,8 +494,10 @@ Result<RegionField> detail::build_regions_on(const voxel::CompactHeightfield& ch
   LEAPNAV_TRY(ctx.check_cancel("regions"));
 
   std::vector<std::uint32_t>& region = ws.region;
-  const std::uint32_t id_count = split_overlapping_regions(chf, graph, region, ws.next_id - 1);
-  std::vector<RegionInfo> info = gather_regions(chf, graph, region, id_count);
+  const std::vector<std::uint32_t> multi_span_columns = stacked_columns(chf);
+  const std::uint32_t id_count =
+      split_overlapping_regions(chf, graph, multi_span_columns, region, ws.next_id - 1);
+  std::vector<RegionInfo> info = gather_regions(chf, graph, multi_span_columns, region, id_count);
   remove_small_islands(info, params.min_region_cells);
   merge_small_regions(info, params.merge_region_cells);
 
