@@ -185,7 +185,8 @@ DistanceOrder spans_by_distance(const voxel::CompactHeightfield& chf, int thread
       }
       chunk_max[b / chunk] = m;
     });
-    const std::uint16_t true_max = *std::max_element(chunk_max.begin(), chunk_max.end());
+    std::uint16_t true_max = 0;
+    for (const std::uint16_t m : chunk_max) true_max = std::max(true_max, m);
     if (true_max <= bound) break;
     bound = true_max;
   }
