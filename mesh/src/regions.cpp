@@ -7,6 +7,7 @@
 #include "leapnav/mesh/regions.hpp"
 
 #include <algorithm>
+#include <array>
 #include <deque>
 #include <limits>
 #include <string>
@@ -328,20 +329,21 @@ std::vector<RegionInfo> gather_regions(const voxel::CompactHeightfield& chf, con
     info[r].area = chf.areas[s];
     info[r].alive = true;
     // note: a missing link reads `s` itself; one well-predicted branch for interior spans
-    std::uint32_t rn[4];
+    std::array<std::uint32_t, 4> around{};
     bool inside = true;
     for (int dir = 0; dir < 4; ++dir) {
       const std::uint32_t link = graph.neighbor(s, dir);
-      rn[dir] = region[link == kNoSpan ? s : link];
-      inside &= (rn[dir] == r) | (rn[dir] == 0);
+      const std::uint32_t rn = region[link == kNoSpan ? s : link];
+      around[static_cast<std::size_t>(dir)] = rn;
+      inside &= (rn == r) | (rn == 0);
     }
     if (inside) continue;
-    for (int dir = 0; dir < 4; ++dir) {
-      if (rn[dir] == r || rn[dir] == 0) continue;
+    for (const std::uint32_t rn : around) {
+      if (rn == r || rn == 0) continue;
       // note: consecutive boundary spans mostly repeat the last pair; skip those before sorting
-      if (last_neighbor[r] == rn[dir]) continue;
-      last_neighbor[r] = rn[dir];
-      adjacent.emplace_back(r, rn[dir]);
+      if (last_neighbor[r] == rn) continue;
+      last_neighbor[r] = rn;
+      adjacent.emplace_back(r, rn);
     }
   }
   for (const std::uint32_t c : multi_span_columns) {
