@@ -83,8 +83,22 @@ inline bool chamfer_transform(const CompactHeightfield& compact, std::vector<std
 
   const int workers = threads <= 0 ? hardware_threads() : threads;
   const int strips = std::clamp(workers, 1, depth);
-  const int strip_rows = (depth + strips - 1) / strips;
-  const auto strip_first = [&](int k) { return std::min(depth, k * strip_rows); };
+  // note: strips hold about equal numbers of spans (not rows), so that levels whose floors fill
+  // part of the grid still split the work evenly; any row split gives the same values
+  std::vector<int> strip_rows(static_cast<std::size_t>(strips) + 1, depth);
+  strip_rows[0] = 0;
+  {
+    const std::uint64_t span_total = first[static_cast<std::ptrdiff_t>(depth) * width];
+    int row = 0;
+    for (int k = 1; k < strips; ++k) {
+      const std::uint64_t target =
+          span_total * static_cast<std::uint64_t>(k) / static_cast<std::uint64_t>(strips);
+      row = std::max(row, strip_rows[static_cast<std::size_t>(k) - 1]);
+      while (row < depth && first[static_cast<std::ptrdiff_t>(row) * width] < target) ++row;
+      strip_rows[static_cast<std::size_t>(k)] = row;
+    }
+  }
+  const auto strip_first = [&](int k) { return strip_rows[static_cast<std::size_t>(k)]; };
   std::atomic<bool> stopped{false};
   const auto stop_at = [&](int z) {
     if (z % kCancelCheckRows != 0) return false;
