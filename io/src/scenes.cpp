@@ -9,18 +9,33 @@
 #include <cmath>
 #include <iterator>
 #include <numbers>
+#include <string>
 #include <vector>
 
 #include "leapnav/core/hash.hpp"
 #include "leapnav/io/jump_scenes.hpp"
 #include "leapnav/io/scene_builder.hpp"
+#include "leapnav/io/text_format.hpp"
 
 namespace leapnav::io {
 namespace {
 
-constexpr std::string_view kValidForms =
-    "valid: demo, city:N with N in 1..256, terrain:N with N in 1..256, gap:W with W in 0.25..16, "
-    "rise:D and drop:D with D in 0.25..8, ceiling:H and wall:H with H in 0.25..8, pillar";
+/// "valid: ..." for error messages, from the size limits and the jump scene families.
+const std::string& valid_forms() {
+  static const std::string text = [] {
+    std::string t = "valid: demo, city:N with N in 1.." + std::to_string(kMaxCityBlocks) +
+                    ", terrain:N with N in 1.." + std::to_string(kMaxTerrainTiles);
+    for (const JumpSceneFamily& f : jump_scene_families()) {
+      const std::string letter(f.parameter);
+      t += ", " + std::string(f.name) + ":" + letter + " with " + letter + " in ";
+      append_float(t, f.min);
+      t += "..";
+      append_float(t, f.max);
+    }
+    return t + ", pillar";
+  }();
+  return text;
+}
 
 /// The demo level (see builtin_scene). Ground is solid down to y = -4.5 so every drop has walls.
 TriangleMesh demo_scene() {
@@ -257,9 +272,8 @@ TriangleMesh terrain_scene(int n) {
 }
 
 Error invalid_spec(std::string_view spec, std::string_view why) {
-  return make_error(ErrorCode::InvalidArgument, "built-in scene '" + std::string(spec) +
-                                                    "': " + std::string(why) + " (" +
-                                                    std::string(kValidForms) + ")");
+  return make_error(ErrorCode::InvalidArgument, "built-in scene '" + std::string(spec) + "': " +
+                                                    std::string(why) + " (" + valid_forms() + ")");
 }
 
 }  // namespace
@@ -326,7 +340,10 @@ std::vector<AABB> city_buildings(int n) {
 }
 
 std::vector<std::string> builtin_scene_names() {
-  return {"ceiling", "city", "demo", "drop", "gap", "pillar", "rise", "terrain", "wall"};
+  std::vector<std::string> names = {"city", "demo", "pillar", "terrain"};
+  for (const JumpSceneFamily& f : jump_scene_families()) names.emplace_back(f.name);
+  std::sort(names.begin(), names.end());
+  return names;
 }
 
 Result<TriangleMesh> load_scene(std::string_view spec, const ObjOptions& options) {

@@ -19,8 +19,9 @@ using namespace leapnav::io;
 namespace {
 
 constexpr const char* kValid =
-    " (valid: demo, city:N with N in 1..256, terrain:N with N in 1..256, gap:W with W in 0.25..16, "
-    "rise:D and drop:D with D in 0.25..8, ceiling:H and wall:H with H in 0.25..8, pillar)";
+    " (valid: demo, city:N with N in 1..256, terrain:N with N in 1..256, ceiling:H with H in "
+    "0.25..8, drop:D with D in 0.25..8, gap:W with W in 0.25..16, rise:D with D in 0.25..8, wall:H "
+    "with H in 0.25..8, pillar)";
 
 /// Every directed edge has exactly one reverse: a closed, consistently wound surface.
 bool edges_paired(const TriangleMesh& m) {

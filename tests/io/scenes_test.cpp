@@ -411,11 +411,12 @@ TEST_SUITE("io.scenes") {
       const auto result = builtin_scene(spec);
       REQUIRE_FALSE(result.ok());
       CHECK(result.error().code == ErrorCode::InvalidArgument);
-      CHECK(result.error().message ==
-            std::string(message) +
-                " (valid: demo, city:N with N in 1..256, terrain:N with N in 1..256, gap:W with W "
-                "in 0.25..16, rise:D and drop:D with D in 0.25..8, ceiling:H and wall:H with H in "
-                "0.25..8, pillar)");
+      CHECK(
+          result.error().message ==
+          std::string(message) +
+              " (valid: demo, city:N with N in 1..256, terrain:N with N in 1..256, ceiling:H with "
+              "H in 0.25..8, drop:D with D in 0.25..8, gap:W with W in 0.25..16, rise:D with D "
+              "in 0.25..8, wall:H with H in 0.25..8, pillar)");
     }
     CHECK(builtin_scene_names() == std::vector<std::string>{"ceiling", "city", "demo", "drop",
                                                             "gap", "pillar", "rise", "terrain",
