@@ -37,8 +37,14 @@
 namespace leapnav {
 
 int hardware_threads() {
-  const unsigned n = std::thread::hardware_concurrency();
-  return n == 0 ? 1 : static_cast<int>(n);
+  // note: std::thread::hardware_concurrency() reads /sys/devices/system/cpu/online on every call
+  // (an open, a read and a close, a few microseconds); parallel_for asks for it on each call, and
+  // the watershed alone calls it hundreds of times per build, so it is read once
+  static const int count = [] {
+    const unsigned n = std::thread::hardware_concurrency();
+    return n == 0 ? 1 : static_cast<int>(n);
+  }();
+  return count;
 }
 
 std::size_t chunk_count(std::size_t begin, std::size_t end, std::size_t grain) {

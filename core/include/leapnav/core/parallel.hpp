@@ -11,7 +11,7 @@
 
 namespace leapnav {
 
-/// Number of hardware threads (at least 1).
+/// Number of hardware threads (at least 1), read once per process.
 [[nodiscard]] int hardware_threads();
 
 /// Number of chunks [begin, end) is cut into for a given grain (grain 0 counts as 1).
