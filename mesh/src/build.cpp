@@ -1,11 +1,15 @@
-// The navmesh pipeline: voxel stage, regions, contours, polygons, heights, span map, in order,
-// each timed in the BuildContext, with a cancel check between stages.
+// The navmesh pipeline: voxel stage, regions, contours, polygons, then heights and the span map
+// (side by side when more than one thread is allowed), each timed in the BuildContext, with a
+// cancel check between stages.
 #include "leapnav/mesh/build.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <optional>
 #include <utility>
 
+#include "leapnav/core/parallel.hpp"
 #include "leapnav/mesh/contours.hpp"
 #include "leapnav/mesh/heights.hpp"
 #include "leapnav/mesh/polygons.hpp"
@@ -14,6 +18,25 @@
 #include "span_graph.hpp"
 
 namespace leapnav::mesh {
+
+namespace {
+
+// Widens each polygon's bounds to cover its height samples.
+void widen_bounds(NavMesh& nav, const HeightDetail& detail) {
+  for (std::size_t p = 0; p < detail.patches.size(); ++p) {
+    const HeightPatch& patch = detail.patches[p];
+    const std::size_t n = std::size_t{patch.width} * patch.depth;
+    AABB& bounds = nav.poly_bounds[p];
+    for (std::size_t k = 0; k < n; ++k) {
+      const float y = detail.samples[patch.first + k];
+      if (std::isnan(y)) continue;
+      bounds.min.y = std::min(bounds.min.y, y);
+      bounds.max.y = std::max(bounds.max.y, y);
+    }
+  }
+}
+
+}  // namespace
 
 Result<BuildOutput> build_navmesh(const TriangleMesh& mesh, const BuildConfig& config,
                                   BuildContext& ctx) {
@@ -48,32 +71,36 @@ Result<BuildOutput> build_navmesh(const TriangleMesh& mesh, const BuildConfig& c
   NavMesh& nav = out.navmesh;
   nav.config = config;
   LEAPNAV_TRY(ctx.check_cancel("heights"));
-  {
-    auto timer = ctx.scoped_timer("heights");
-    LEAPNAV_TRY_ASSIGN(HeightDetail detail, build_heights(nav, field, out.regions, params, ctx));
-    // poly_bounds cover the detail samples too
-    for (std::size_t p = 0; p < detail.patches.size(); ++p) {
-      const HeightPatch& patch = detail.patches[p];
-      const std::size_t n = std::size_t{patch.width} * patch.depth;
-      AABB& bounds = nav.poly_bounds[p];
-      for (std::size_t k = 0; k < n; ++k) {
-        const float y = detail.samples[patch.first + k];
-        if (std::isnan(y)) continue;
-        bounds.min.y = std::min(bounds.min.y, y);
-        bounds.max.y = std::max(bounds.max.y, y);
+  // note: the heights and the span map read the same inputs and write separate outputs, so with
+  // more than one thread they run side by side (each is also parallel inside); each is timed on
+  // its own, so their times may overlap
+  std::optional<Result<HeightDetail>> heights;
+  std::optional<Result<SpanMap>> span_map;
+  double heights_ms = 0.0;
+  double span_map_ms = 0.0;
+  parallel_for(ctx.threads(), 0, 2, 1, [&](std::size_t k0, std::size_t k1) {
+    for (std::size_t k = k0; k < k1; ++k) {
+      const auto start = std::chrono::steady_clock::now();
+      if (k == 0) {
+        heights.emplace(build_heights(nav, field, out.regions, params, ctx));
+        if (heights->ok()) widen_bounds(nav, heights->value());
+      } else {
+        span_map.emplace(build_span_map(nav, field, out.regions, ctx));
       }
+      const std::chrono::duration<double, std::milli> elapsed =
+          std::chrono::steady_clock::now() - start;
+      (k == 0 ? heights_ms : span_map_ms) = elapsed.count();
     }
-    nav.height_patches = std::move(detail.patches);
-    nav.height_samples = std::move(detail.samples);
-  }
-  LEAPNAV_TRY(ctx.check_cancel("span_map"));
-  {
-    auto timer = ctx.scoped_timer("span_map");
-    LEAPNAV_TRY_ASSIGN(SpanMap map, build_span_map(nav, field, out.regions, ctx));
-    nav.span_column_first = std::move(map.column_first);
-    nav.span_y = std::move(map.span_y);
-    nav.span_poly = std::move(map.span_poly);
-  }
+  });
+  ctx.add_time("heights", heights_ms);
+  ctx.add_time("span_map", span_map_ms);
+  LEAPNAV_TRY_ASSIGN(HeightDetail detail, std::move(*heights));
+  LEAPNAV_TRY_ASSIGN(SpanMap map, std::move(*span_map));
+  nav.height_patches = std::move(detail.patches);
+  nav.height_samples = std::move(detail.samples);
+  nav.span_column_first = std::move(map.column_first);
+  nav.span_y = std::move(map.span_y);
+  nav.span_poly = std::move(map.span_poly);
   if (Status status = validate(nav); !status.ok()) return std::move(status).error();
 
   MeshStats& stats = out.stats;
