@@ -34,7 +34,8 @@ struct BuildOutput {
 };
 
 /// Builds the navmesh of `mesh`. Validates the config. Timers (besides the voxel stage's):
-/// "regions", "contours", "polygons", "heights", "span_map". Errors: those of the stages
+/// "regions", "contours", "polygons", "heights", "span_map"; with more than one thread the last
+/// two run side by side, so their times overlap. Errors: those of the stages
 /// (InvalidArgument, NonFinite, IndexOutOfRange, EmptyInput, MemoryLimit, Cancelled) and
 /// Internal when the produced NavMesh fails validate().
 [[nodiscard]] Result<BuildOutput> build_navmesh(const TriangleMesh& mesh, const BuildConfig& config,
