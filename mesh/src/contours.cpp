@@ -21,6 +21,9 @@ namespace leapnav::mesh {
 
 namespace {
 
+// Spans per chunk of the boundary-bit and grouping passes.
+constexpr std::size_t kSpanChunk = 8192;
+
 using detail::kNoSpan;
 using detail::same_xz;
 using detail::SpanGraph;
@@ -396,12 +399,23 @@ Result<ContourSet> contours_of(const voxel::CompactHeightfield& chf, const SpanG
   const Inputs in{chf, graph, regions.span_region, params.max_edge_error_cells,
                   params.max_edge_len_cells};
 
-  // boundary edge bits per span: the neighbour is missing or in another region
+  // boundary edge bits per span (the neighbour is missing or in another region) and, per fixed
+  // chunk of spans, how many spans each region has there
+  const std::size_t count = regions.region_count;
+  const std::size_t ids = count + 1;
+  // note: one chunk when the per-chunk counts would outweigh the spans (very many regions)
+  const std::size_t chunk = chunk_count(0, span_count, kSpanChunk) * ids > span_count + ids
+                                ? std::max<std::size_t>(span_count, 1)
+                                : kSpanChunk;
+  const std::size_t chunks = chunk_count(0, span_count, chunk);
+  std::vector<std::uint32_t> chunk_first(chunks * ids, 0);
   std::vector<std::uint8_t> edges(span_count, 0);
-  parallel_for(threads, 0, span_count, 8192, [&](std::size_t b, std::size_t e) {
+  parallel_for(threads, 0, span_count, chunk, [&](std::size_t b, std::size_t e) {
+    std::uint32_t* in_chunk = chunk_first.data() + (b / chunk) * ids;
     for (std::size_t s = b; s < e; ++s) {
       const std::uint16_t r = regions.span_region[s];
       if (r == kNoRegion) continue;
+      ++in_chunk[r];
       std::uint8_t bits = 0;
       for (int dir = 0; dir < 4; ++dir) {
         const std::uint32_t n = graph.neighbor(static_cast<std::uint32_t>(s), dir);
@@ -412,21 +426,29 @@ Result<ContourSet> contours_of(const voxel::CompactHeightfield& chf, const SpanG
     }
   });
 
-  // spans grouped by region (counting sort, span order within a region)
-  const std::size_t count = regions.region_count;
+  // spans grouped by region, span order within a region: each chunk writes its spans of region r
+  // after those of the earlier chunks
   std::vector<std::uint32_t> first(count + 2, 0);
-  for (const std::uint16_t r : regions.span_region) {
-    if (r != kNoRegion) ++first[r + 1];
-  }
-  for (std::size_t r = 1; r < first.size(); ++r) first[r] += first[r - 1];
-  std::vector<std::uint32_t> by_region(first[count + 1]);
   {
-    std::vector<std::uint32_t> cursor(first.begin(), first.end() - 1);
-    for (std::uint32_t s = 0; s < span_count; ++s) {
-      const std::uint16_t r = regions.span_region[s];
-      if (r != kNoRegion) by_region[cursor[r]++] = s;
+    std::uint32_t total = 0;
+    for (std::size_t r = 1; r <= count; ++r) {
+      first[r] = total;
+      for (std::size_t c = 0; c < chunks; ++c) {
+        const std::uint32_t n = chunk_first[c * ids + r];
+        chunk_first[c * ids + r] = total;
+        total += n;
+      }
     }
+    first[count + 1] = total;
   }
+  std::vector<std::uint32_t> by_region(first[count + 1]);
+  parallel_for(threads, 0, span_count, chunk, [&](std::size_t b, std::size_t e) {
+    std::uint32_t* cursor = chunk_first.data() + (b / chunk) * ids;
+    for (std::size_t s = b; s < e; ++s) {
+      const std::uint16_t r = regions.span_region[s];
+      if (r != kNoRegion) by_region[cursor[r]++] = static_cast<std::uint32_t>(s);
+    }
+  });
 
   std::vector<RegionOutput> slots(count + 1);
   parallel_for(threads, 1, count + 1, 1, [&](std::size_t r0, std::size_t r1) {
