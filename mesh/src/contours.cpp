@@ -103,8 +103,8 @@ bool is_junction(const Inputs& in, std::uint32_t s, int dir) {
 // Walks one loop from (start, start_dir), clearing the edge bits it passes. The raw walk turns
 // clockwise in xz; the returned loop is reversed, so outer loops come out counter-clockwise.
 // Each vertex is labelled with the region across the edge that starts at it (after reversal).
-RawLoop walk_loop(const Inputs& in, std::vector<std::uint8_t>& edges, std::uint32_t start,
-                  int start_dir) {
+RawLoop walk_loop(const Inputs& in, detail::UninitializedVector<std::uint8_t>& edges,
+                  std::uint32_t start, int start_dir) {
   RawLoop out;
   Loop& loop = out.vertices;
   struct Step {
@@ -308,7 +308,7 @@ struct RegionOutput {
 
 RegionOutput build_region_contours(const Inputs& in, std::uint16_t region_id,
                                    const std::uint32_t* spans, std::size_t span_count,
-                                   std::vector<std::uint8_t>& edges) {
+                                   detail::UninitializedVector<std::uint8_t>& edges) {
   RegionOutput out;
   std::vector<RawLoop> outers;
   std::vector<RawLoop> holes;
@@ -409,12 +409,15 @@ Result<ContourSet> contours_of(const voxel::CompactHeightfield& chf, const SpanG
                                 : kSpanChunk;
   const std::size_t chunks = chunk_count(0, span_count, chunk);
   std::vector<std::uint32_t> chunk_first(chunks * ids, 0);
-  std::vector<std::uint8_t> edges(span_count, 0);
+  detail::UninitializedVector<std::uint8_t> edges(span_count);
   parallel_for(threads, 0, span_count, chunk, [&](std::size_t b, std::size_t e) {
     std::uint32_t* in_chunk = chunk_first.data() + (b / chunk) * ids;
     for (std::size_t s = b; s < e; ++s) {
       const std::uint16_t r = regions.span_region[s];
-      if (r == kNoRegion) continue;
+      if (r == kNoRegion) {
+        edges[s] = 0;
+        continue;
+      }
       ++in_chunk[r];
       std::uint8_t bits = 0;
       for (int dir = 0; dir < 4; ++dir) {
@@ -441,7 +444,7 @@ Result<ContourSet> contours_of(const voxel::CompactHeightfield& chf, const SpanG
     }
     first[count + 1] = total;
   }
-  std::vector<std::uint32_t> by_region(first[count + 1]);
+  detail::UninitializedVector<std::uint32_t> by_region(first[count + 1]);
   parallel_for(threads, 0, span_count, chunk, [&](std::size_t b, std::size_t e) {
     std::uint32_t* cursor = chunk_first.data() + (b / chunk) * ids;
     for (std::size_t s = b; s < e; ++s) {

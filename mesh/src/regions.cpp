@@ -32,17 +32,23 @@ constexpr std::uint32_t kUnbounded = std::numeric_limits<std::uint32_t>::max();
 
 struct Watershed {
   Watershed(const voxel::CompactHeightfield& field, const SpanGraph& span_graph, int thread_count)
-      : chf(field),
-        graph(span_graph),
-        threads(thread_count),
-        region(field.spans.size(), 0),
-        cost(field.spans.size(), 0) {}
+      : chf(field), graph(span_graph), threads(thread_count) {
+    const std::size_t span_count = field.spans.size();
+    region.resize(span_count);
+    cost.resize(span_count);
+    parallel_for(threads, 0, span_count, 16384, [&](std::size_t b, std::size_t e) {
+      std::fill(region.begin() + static_cast<std::ptrdiff_t>(b),
+                region.begin() + static_cast<std::ptrdiff_t>(e), 0U);
+      std::fill(cost.begin() + static_cast<std::ptrdiff_t>(b),
+                cost.begin() + static_cast<std::ptrdiff_t>(e), 0U);
+    });
+  }
 
   const voxel::CompactHeightfield& chf;
   const SpanGraph& graph;
   int threads = 1;
-  std::vector<std::uint32_t> region;  // per span, 0 = none
-  std::vector<std::uint32_t> cost;    // per span, growth cost from its region's seed area
+  detail::UninitializedVector<std::uint32_t> region;  // per span, 0 = none
+  detail::UninitializedVector<std::uint32_t> cost;    // per span, growth cost from its seed area
   std::uint32_t next_id = 1;
   std::vector<std::uint32_t> stack;  // flood fill
 
@@ -149,7 +155,7 @@ struct Watershed {
 };
 
 struct DistanceOrder {
-  std::vector<std::uint32_t> spans;     // walkable, by descending distance, then by index
+  detail::UninitializedVector<std::uint32_t> spans;  // walkable, by descending distance, index
   std::vector<std::uint32_t> at_least;  // per distance d <= the maximum, spans with distance >= d
 };
 
@@ -237,7 +243,7 @@ std::vector<std::uint32_t> stacked_columns(const voxel::CompactHeightfield& chf)
 std::uint32_t split_overlapping_regions(const voxel::CompactHeightfield& chf,
                                         const SpanGraph& graph,
                                         const std::vector<std::uint32_t>& multi_span_columns,
-                                        std::vector<std::uint32_t>& region,
+                                        detail::UninitializedVector<std::uint32_t>& region,
                                         std::uint32_t id_count) {
   const std::size_t columns = static_cast<std::size_t>(chf.grid.column_count());
   std::vector<char> overlapping(id_count + 1, 0);
@@ -315,7 +321,7 @@ bool contains_sorted(const std::vector<std::uint32_t>& list, std::uint32_t value
 
 std::vector<RegionInfo> gather_regions(const voxel::CompactHeightfield& chf, const SpanGraph& graph,
                                        const std::vector<std::uint32_t>& multi_span_columns,
-                                       const std::vector<std::uint32_t>& region,
+                                       const detail::UninitializedVector<std::uint32_t>& region,
                                        std::uint32_t id_count) {
   std::vector<RegionInfo> info(id_count + 1);
   std::vector<std::pair<std::uint32_t, std::uint32_t>> adjacent;
@@ -496,7 +502,7 @@ Result<RegionField> detail::build_regions_on(const voxel::CompactHeightfield& ch
   }
   LEAPNAV_TRY(ctx.check_cancel("regions"));
 
-  std::vector<std::uint32_t>& region = ws.region;
+  detail::UninitializedVector<std::uint32_t>& region = ws.region;
   const std::vector<std::uint32_t> multi_span_columns = stacked_columns(chf);
   const std::uint32_t id_count =
       split_overlapping_regions(chf, graph, multi_span_columns, region, ws.next_id - 1);
