@@ -510,10 +510,16 @@ TEST_SUITE("io.navmesh_file") {
     reseal(twice);
     check_error(twice, ErrorCode::CorruptFile, "x.lnav: chunk 'jcfg': appears twice");
 
-    Bytes nan_config = good;
-    put_u32(nan_config, payload_of(nan_config, "jcfg") + 8 + 12 + 4, 0x7FC00000U);  // C2 distance
-    reseal(nan_config);
-    check_error(nan_config, ErrorCode::NonFinite, "x.lnav: jump configuration 1 is not finite");
+    // one 32-bit field of the good file overwritten, the file resealed: the error expected
+    const auto check_u32_patch = [&good](std::size_t offset, std::uint32_t value, ErrorCode code,
+                                         std::string_view message) {
+      Bytes patched = good;
+      put_u32(patched, offset, value);
+      reseal(patched);
+      check_error(patched, code, message);
+    };
+    check_u32_patch(payload_of(good, "jcfg") + 8 + 12 + 4, 0x7FC00000U,  // C2 distance
+                    ErrorCode::NonFinite, "x.lnav: jump configuration 1 is not finite");
 
     Bytes negative = good;
     put_u32(negative, payload_of(negative, "jcfg") + 8, 0xBF800000U);  // C1 height -1
@@ -523,10 +529,8 @@ TEST_SUITE("io.navmesh_file") {
     CHECK(invalid_config.error().code == ErrorCode::CorruptFile);
     CHECK(invalid_config.error().message.rfind("x.lnav: chunk 'jcfg': configuration 0: ", 0) == 0);
 
-    Bytes nan_point = good;
-    put_u32(nan_point, link_at(nan_point, 2, 24 + 8), 0x7F800000U);  // link 2 land_b z = inf
-    reseal(nan_point);
-    check_error(nan_point, ErrorCode::NonFinite, "x.lnav: jump link 2 is not finite");
+    check_u32_patch(link_at(good, 2, 24 + 8), 0x7F800000U,  // link 2 land_b z = inf
+                    ErrorCode::NonFinite, "x.lnav: jump link 2 is not finite");
 
     Bytes config_index = good;
     put_u16(config_index, link_at(config_index, 0, 36), 7);
@@ -534,30 +538,16 @@ TEST_SUITE("io.navmesh_file") {
     check_error(config_index, ErrorCode::IndexOutOfRange,
                 "x.lnav: jump link 0 uses configuration 7 (2 configurations)");
 
-    Bytes poly = good;
-    put_u32(poly, link_at(poly, 3, 42), 3);
-    reseal(poly);
-    check_error(poly, ErrorCode::IndexOutOfRange,
-                "x.lnav: jump link 3 names polygon 3 (3 polygons)");
-
-    Bytes far = good;
-    put_u32(far, link_at(far, 0, 38), 0xFFFFFFFFU);
-    reseal(far);
-    check_error(far, ErrorCode::IndexOutOfRange,
-                "x.lnav: jump link 0 names polygon 4294967295 (3 polygons)");
-
-    Bytes self = good;
-    put_u32(self, link_at(self, 2, 42), 1);
-    reseal(self);
-    check_error(self, ErrorCode::CorruptFile,
-                "x.lnav: chunk 'jlnk': jump link 2 lands in its start polygon 1");
-
-    Bytes order = good;
-    put_u32(order, link_at(order, 0, 38), 1);  // link 0 becomes 1 -> 2, after link 1 (0 -> 2)
-    reseal(order);
-    check_error(order, ErrorCode::CorruptFile,
-                "x.lnav: chunk 'jlnk': jump link 1 is out of order (links are sorted by start "
-                "polygon, land polygon, configuration)");
+    check_u32_patch(link_at(good, 3, 42), 3, ErrorCode::IndexOutOfRange,
+                    "x.lnav: jump link 3 names polygon 3 (3 polygons)");
+    check_u32_patch(link_at(good, 0, 38), 0xFFFFFFFFU, ErrorCode::IndexOutOfRange,
+                    "x.lnav: jump link 0 names polygon 4294967295 (3 polygons)");
+    check_u32_patch(link_at(good, 2, 42), 1, ErrorCode::CorruptFile,
+                    "x.lnav: chunk 'jlnk': jump link 2 lands in its start polygon 1");
+    // link 0 becomes 1 -> 2, after link 1 (0 -> 2)
+    check_u32_patch(link_at(good, 0, 38), 1, ErrorCode::CorruptFile,
+                    "x.lnav: chunk 'jlnk': jump link 1 is out of order (links are sorted by start "
+                    "polygon, land polygon, configuration)");
 
     Bytes trailing = good;
     put_u64(trailing, payload_of(trailing, "jlnk") - 8, 8 + 4 * 46 + 3);

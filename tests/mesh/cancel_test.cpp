@@ -88,24 +88,7 @@ TEST_SUITE("mesh.cancel") {
     CHECK(out.error().code == ErrorCode::Cancelled);
   }
 
-  TEST_CASE("regions and contours return Cancelled when the build is already cancelled") {
-    const TriangleMesh scene = cancel_scene();
-    const BuildConfig config = cancel_config();
-    const VoxelParams params = derive_voxel_params(config);
-    BuildContext live;
-    auto built = mesh::build_navmesh(scene, config, live);
-    REQUIRE(built.ok());
-    BuildContext ctx;
-    ctx.request_cancel();
-    const auto regions = mesh::build_regions(built->voxels.compact, params, ctx);
-    REQUIRE_FALSE(regions.ok());
-    CHECK(regions.error().code == ErrorCode::Cancelled);
-    const auto contours = mesh::build_contours(built->voxels.compact, built->regions, params, ctx);
-    REQUIRE_FALSE(contours.ok());
-    CHECK(contours.error().code == ErrorCode::Cancelled);
-  }
-
-  TEST_CASE("polygons, heights and span map return Cancelled when the build is already cancelled") {
+  TEST_CASE("every mesh stage returns Cancelled when the build is already cancelled") {
     const TriangleMesh scene = cancel_scene();
     const BuildConfig config = cancel_config();
     const VoxelParams params = derive_voxel_params(config);
@@ -117,6 +100,10 @@ TEST_SUITE("mesh.cancel") {
     polygons->config = config;
     BuildContext ctx;
     ctx.request_cancel();
+    const auto regions = mesh::build_regions(built->voxels.compact, params, ctx);
+    CHECK((!regions.ok() && regions.error().code == ErrorCode::Cancelled));
+    const auto contours = mesh::build_contours(built->voxels.compact, built->regions, params, ctx);
+    CHECK((!contours.ok() && contours.error().code == ErrorCode::Cancelled));
     const auto polys = mesh::build_polygons(built->contours, params, ctx);
     CHECK((!polys.ok() && polys.error().code == ErrorCode::Cancelled));
     const auto heights =
