@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "io/scene_spec_checks.hpp"
 #include "leapnav/io/jump_scenes.hpp"
 #include "leapnav/io/scenes.hpp"
 
@@ -17,11 +18,6 @@ using namespace leapnav;
 using namespace leapnav::io;
 
 namespace {
-
-constexpr const char* kValid =
-    " (valid: demo, city:N with N in 1..256, terrain:N with N in 1..256, ceiling:H with H in "
-    "0.25..8, drop:D with D in 0.25..8, gap:W with W in 0.25..16, rise:D with D in 0.25..8, wall:H "
-    "with H in 0.25..8, pillar)";
 
 /// Every directed edge has exactly one reverse: a closed, consistently wound surface.
 bool edges_paired(const TriangleMesh& m) {
@@ -189,15 +185,6 @@ TEST_SUITE("io.jump_scenes") {
         {"Gap:2", "built-in scene 'Gap:2': unknown scene"},
         {"gaps:2", "built-in scene 'gaps:2': unknown scene"},
     };
-    for (const auto& [spec, message] : cases) {
-      CAPTURE(spec);
-      const auto result = builtin_scene(spec);
-      REQUIRE_FALSE(result.ok());
-      CHECK(result.error().code == ErrorCode::InvalidArgument);
-      CHECK(result.error().message == std::string(message) + kValid);
-      const auto loaded = load_scene(std::string("builtin:") + spec);
-      REQUIRE_FALSE(loaded.ok());
-      CHECK(loaded.error().message == result.error().message);
-    }
+    test::check_refused_scene_specs(cases);
   }
 }

@@ -10,6 +10,7 @@
 #include <random>
 #include <utility>
 
+#include "io/scene_spec_checks.hpp"
 #include "leapnav/core/config.hpp"
 #include "leapnav/core/context.hpp"
 #include "leapnav/io/obj.hpp"
@@ -406,18 +407,7 @@ TEST_SUITE("io.scenes") {
         {"castle", "built-in scene 'castle': unknown scene"},
         {"", "built-in scene '': unknown scene"},
     };
-    for (const auto& [spec, message] : cases) {
-      CAPTURE(spec);
-      const auto result = builtin_scene(spec);
-      REQUIRE_FALSE(result.ok());
-      CHECK(result.error().code == ErrorCode::InvalidArgument);
-      CHECK(
-          result.error().message ==
-          std::string(message) +
-              " (valid: demo, city:N with N in 1..256, terrain:N with N in 1..256, ceiling:H with "
-              "H in 0.25..8, drop:D with D in 0.25..8, gap:W with W in 0.25..16, rise:D with D "
-              "in 0.25..8, wall:H with H in 0.25..8, pillar)");
-    }
+    test::check_refused_scene_specs(cases);
     CHECK(builtin_scene_names() == std::vector<std::string>{"ceiling", "city", "demo", "drop",
                                                             "gap", "pillar", "rise", "terrain",
                                                             "wall"});

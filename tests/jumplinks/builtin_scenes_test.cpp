@@ -4,6 +4,8 @@
 // closed-form answers of io/scenes.hpp asserted with margins of a voxel or more on each side.
 #include <doctest/doctest.h>
 
+#include <array>
+
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
@@ -170,32 +172,27 @@ bool segment_meets_rect(Vec2 a, Vec2 b, float x0, float x1, float z0, float z1) 
 // up to W = 1.25, back up to 1.5; so the "links" side keeps three voxels or more of margin.
 TEST_SUITE("jumplinks.builtin_scenes") {
   TEST_CASE("gap:W is crossed when W + 2r is well below d and never when it is above") {
-    // C1 (d 2.5): W + 2r = 1.75 = d - 0.75 crosses; d + 0.25 and d + 0.5 do not
-    Crossings c = gap_crossings("1.25", kJumpC1);
-    CHECK(c.forward > 0);
-    CHECK(c.back > 0);
-    for (const char* w : {"2.25", "2.5"}) {
-      c = gap_crossings(w, kJumpC1);
-      CHECK(c.forward == 0);
-      CHECK(c.back == 0);
-    }
-    // C2 (d 7.5): 6.25 = d - 1.25 crosses; d + 0.25 and d + 0.5 do not
-    c = gap_crossings("5.75", kJumpC2);
-    CHECK(c.forward > 0);
-    CHECK(c.back > 0);
-    for (const char* w : {"7.25", "7.5"}) {
-      c = gap_crossings(w, kJumpC2);
-      CHECK(c.forward == 0);
-      CHECK(c.back == 0);
-    }
-    // C3 (d 12.5): 11 = d - 1.5 crosses; d + 0.25 and d + 0.5 do not
-    c = gap_crossings("10.5", kJumpC3);
-    CHECK(c.forward > 0);
-    CHECK(c.back > 0);
-    for (const char* w : {"12.25", "12.5"}) {
-      c = gap_crossings(w, kJumpC3);
-      CHECK(c.forward == 0);
-      CHECK(c.back == 0);
+    // per jump: a width whose W + 2r lies well below d (C1 1.75 = d - 0.75, C2 6.25 = d - 1.25,
+    // C3 11 = d - 1.5) and the widths d - 0.25 and d (W + 2r = d + 0.25 and d + 0.5)
+    struct GapCase {
+      JumpConfig jump;
+      const char* crossed;
+      std::array<const char*, 2> not_crossed;
+    };
+    const GapCase cases[] = {{kJumpC1, "1.25", {"2.25", "2.5"}},
+                             {kJumpC2, "5.75", {"7.25", "7.5"}},
+                             {kJumpC3, "10.5", {"12.25", "12.5"}}};
+    for (const GapCase& g : cases) {
+      CAPTURE(g.crossed);
+      const Crossings c = gap_crossings(g.crossed, g.jump);
+      CHECK(c.forward > 0);
+      CHECK(c.back > 0);
+      for (const char* w : g.not_crossed) {
+        CAPTURE(w);
+        const Crossings none = gap_crossings(w, g.jump);
+        CHECK(none.forward == 0);
+        CHECK(none.back == 0);
+      }
     }
   }
 
