@@ -199,6 +199,28 @@ TEST_SUITE("mesh.regions") {
     }
   }
 
+  TEST_CASE("a recorded maximum distance below the true one gives the same regions") {
+    std::vector<std::string> rows = filled(40, 30);
+    for (int z = 8; z < 12; ++z) rows[static_cast<std::size_t>(z)].replace(5, 20, 20, ' ');
+    const auto chf = make_chf(rows);
+    REQUIRE(chf.max_distance > 2);
+    const RegionField reference = regions_of(chf, params_with(0, 0));
+    REQUIRE(reference.region_count > 1);
+    for (const std::uint16_t recorded : {std::uint16_t{0}, std::uint16_t(chf.max_distance - 1)}) {
+      CAPTURE(recorded);
+      auto understated = chf;
+      understated.max_distance = recorded;
+      // note: straight to build_regions; the fixture's helper first rejects such a heightfield
+      for (const int threads : {1, 4}) {
+        leapnav::BuildContext ctx;
+        ctx.set_threads(threads);
+        const auto regions = leapnav::mesh::build_regions(understated, params_with(0, 0), ctx);
+        REQUIRE(regions.ok());
+        CHECK(regions->span_region == reference.span_region);
+      }
+    }
+  }
+
   TEST_CASE("a heightfield without a distance field is rejected") {
     auto chf = make_chf(filled(4, 4));
     chf.distance.clear();
