@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <numbers>
 #include <queue>
 #include <random>
@@ -289,6 +290,52 @@ TEST_SUITE("mesh.build") {
                    flipped.poly_vertices.begin() + flipped.poly_first[1]);
       CHECK_FALSE(validate(flipped).ok());
     }
+  }
+
+  TEST_CASE("validate catches a span map naming a missing polygon and infinite height samples") {
+    const BuildOutput out = build_checked(storeys_scene(), default_config());
+    const NavMesh& good = out.navmesh;
+    REQUIRE(good.polygon_count() >= 2);
+    REQUIRE(good.span_poly.size() >= 4);
+    REQUIRE_FALSE(good.height_samples.empty());
+    const auto last = static_cast<std::uint32_t>(good.polygon_count() - 1);
+    const auto message = [](const NavMesh& m) {
+      const Status status = validate(m);
+      return status.ok() ? std::string() : status.error().message;
+    };
+    // each check runs over the whole array: a bad value at the front, in the middle, at the end
+    for (const std::size_t at :
+         {std::size_t{0}, good.span_poly.size() / 2, good.span_poly.size() - 1}) {
+      CAPTURE(at);
+      NavMesh m = good;
+      m.span_poly[at] = last;  // the last polygon and "none" are valid
+      CHECK(validate(m).ok());
+      m.span_poly[at] = kNoPoly;
+      CHECK(validate(m).ok());
+      m.span_poly[at] = last + 1;
+      CHECK(message(m).find("span_poly names a polygon out of range") != std::string::npos);
+      m.span_poly[at] = kNoPoly - 1;
+      CHECK(message(m).find("span_poly names a polygon out of range") != std::string::npos);
+    }
+    for (const std::size_t at :
+         {std::size_t{1}, good.span_column_first.size() / 2, good.span_column_first.size() - 2}) {
+      CAPTURE(at);
+      NavMesh m = good;
+      m.span_column_first[at] = m.span_column_first[at + 1] + 1;
+      CHECK(message(m).find("span_column_first decreases") != std::string::npos);
+    }
+    for (const float bad :
+         {std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity()}) {
+      for (const std::size_t at : {std::size_t{0}, good.height_samples.size() - 1}) {
+        NavMesh m = good;
+        m.height_samples[at] = bad;
+        CHECK(message(m).find("infinite height sample") != std::string::npos);
+      }
+    }
+    // NaN marks a sample outside its polygon and is allowed
+    NavMesh with_nan = good;
+    with_nan.height_samples.back() = std::numeric_limits<float>::quiet_NaN();
+    CHECK(validate(with_nan).ok());
   }
 
   TEST_CASE("a cancelled build returns Cancelled") {
