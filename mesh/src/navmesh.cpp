@@ -43,6 +43,7 @@ float fan_height(const NavMesh& mesh, PolyId p, float x, float z) {
 
 // The per-element checks of validate(): each accumulates a flag without an early exit, so that
 // the compiler vectorises it (they run over every height sample and mapped span of a build).
+// note: kept out of line; inlined into validate(), g++ 12 -O3 left these loops scalar (4x slower)
 [[gnu::noinline]] bool any_infinite(const float* v, std::size_t n) {
   constexpr float kInf = std::numeric_limits<float>::infinity();
   unsigned found = 0;
