@@ -110,10 +110,9 @@ Result<BuildOutput> build_navmesh(const TriangleMesh& mesh, const BuildConfig& c
   for (std::uint32_t p = 0; p < nav.polygon_count(); ++p) {
     stats.navmesh_area += polygon_area(nav, PolyId{p});
   }
-  std::uint64_t walkable = 0;
-  for (const std::uint8_t a : field.areas) walkable += a != voxel::kNullArea ? 1 : 0;
+  // note: the voxel stage counted the walkable spans of this compact heightfield
   const double cs = field.grid.cell_size;
-  stats.walkable_area = static_cast<double>(walkable) * cs * cs;
+  stats.walkable_area = static_cast<double>(out.voxels.stats.walkable_spans) * cs * cs;
   if (nav.polygon_count() == 0) ctx.warn("navmesh: no polygons (no walkable area)");
   return out;
 }

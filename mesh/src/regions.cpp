@@ -29,6 +29,9 @@ constexpr int kExpandPassesPerLevel = 8;
 constexpr std::size_t kExpandGrain = 8192;
 constexpr std::size_t kPrefetchAhead = 8;
 constexpr std::uint32_t kUnbounded = std::numeric_limits<std::uint32_t>::max();
+// gather_regions splits the spans into this many parts when there are at least kGatherPartMin
+constexpr std::size_t kGatherParts = 8;
+constexpr std::size_t kGatherPartMin = 32768;
 
 struct Watershed {
   Watershed(const voxel::CompactHeightfield& field, const SpanGraph& span_graph, int thread_count)
@@ -319,39 +322,82 @@ bool contains_sorted(const std::vector<std::uint32_t>& list, std::uint32_t value
   return std::binary_search(list.begin(), list.end(), value);
 }
 
+// Sorted unique neighbour lists from (region, neighbour) pairs packed as region << 32 | neighbour.
+void fill_lists(std::vector<std::uint64_t>& pairs, std::vector<RegionInfo>& info,
+                std::vector<std::uint32_t> RegionInfo::*list) {
+  std::sort(pairs.begin(), pairs.end());
+  pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
+  for (const std::uint64_t pair : pairs)
+    (info[pair >> 32].*list).push_back(static_cast<std::uint32_t>(pair));
+}
+
 std::vector<RegionInfo> gather_regions(const voxel::CompactHeightfield& chf, const SpanGraph& graph,
                                        const std::vector<std::uint32_t>& multi_span_columns,
                                        const detail::UninitializedVector<std::uint32_t>& region,
-                                       std::uint32_t id_count) {
+                                       std::uint32_t id_count, int threads) {
   std::vector<RegionInfo> info(id_count + 1);
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> adjacent;
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> stacked;
-  std::vector<std::uint32_t> last_neighbor(id_count + 1, 0);
-  std::vector<std::uint32_t> last_floor(id_count + 1, 0);
-  for (std::uint32_t s = 0; s < region.size(); ++s) {
-    const std::uint32_t r = region[s];
-    if (r == 0) continue;
-    info[r].spans += 1;
-    info[r].area = chf.areas[s];
-    info[r].alive = true;
-    // note: a missing link reads `s` itself; one well-predicted branch for interior spans
-    std::array<std::uint32_t, 4> around{};
-    bool inside = true;
-    for (int dir = 0; dir < 4; ++dir) {
-      const std::uint32_t link = graph.neighbor(s, dir);
-      const std::uint32_t rn = region[link == kNoSpan ? s : link];
-      around[static_cast<std::size_t>(dir)] = rn;
-      inside &= (rn == r) | (rn == 0);
+  // note: a fixed number of parts (not of threads); the outputs are sums and sorted unique
+  // pairs, so neither the parts nor their order show in the result
+  const std::size_t span_count = region.size();
+  // note: the per-part tables (id_count + 1 entries each) stay below the span count in total
+  const std::size_t parts =
+      span_count < kGatherPartMin
+          ? 1
+          : std::clamp<std::size_t>(span_count / (std::size_t{id_count} + 1), 1, kGatherParts);
+  const std::size_t part_size = (span_count + parts - 1) / parts;
+  struct Part {
+    std::vector<std::uint32_t> spans;     // per region id
+    std::vector<std::uint8_t> area;       // per region id, of its last span in the part
+    std::vector<std::uint64_t> adjacent;  // region << 32 | neighbour
+  };
+  std::vector<Part> part_out(parts);
+  parallel_for(threads, 0, parts, 1, [&](std::size_t p0, std::size_t p1) {
+    for (std::size_t p = p0; p < p1; ++p) {
+      Part& out = part_out[p];
+      out.spans.assign(id_count + 1, 0);
+      out.area.assign(id_count + 1, voxel::kNullArea);
+      // note: consecutive boundary spans mostly repeat the last pair of their region; skip
+      // those before sorting
+      std::vector<std::uint32_t> last_neighbor(id_count + 1, 0);
+      const std::size_t end = std::min(span_count, (p + 1) * part_size);
+      for (std::size_t si = p * part_size; si < end; ++si) {
+        const auto s = static_cast<std::uint32_t>(si);
+        const std::uint32_t r = region[s];
+        if (r == 0) continue;
+        out.spans[r] += 1;
+        out.area[r] = chf.areas[s];
+        // note: a missing link reads `s` itself; one well-predicted branch for interior spans
+        std::array<std::uint32_t, 4> around{};
+        bool inside = true;
+        for (int dir = 0; dir < 4; ++dir) {
+          const std::uint32_t link = graph.neighbor(s, dir);
+          const std::uint32_t rn = region[link == kNoSpan ? s : link];
+          around[static_cast<std::size_t>(dir)] = rn;
+          inside &= (rn == r) | (rn == 0);
+        }
+        if (inside) continue;
+        for (const std::uint32_t rn : around) {
+          if (rn == r || rn == 0 || last_neighbor[r] == rn) continue;
+          last_neighbor[r] = rn;
+          out.adjacent.push_back(std::uint64_t{r} << 32 | rn);
+        }
+      }
     }
-    if (inside) continue;
-    for (const std::uint32_t rn : around) {
-      if (rn == r || rn == 0) continue;
-      // note: consecutive boundary spans mostly repeat the last pair; skip those before sorting
-      if (last_neighbor[r] == rn) continue;
-      last_neighbor[r] = rn;
-      adjacent.emplace_back(r, rn);
+  });
+  std::vector<std::uint64_t> adjacent;
+  // note: in part order, so a region's area is that of its last span, as in one pass
+  for (Part& part : part_out) {
+    for (std::uint32_t r = 1; r <= id_count; ++r) {
+      if (part.spans[r] == 0) continue;
+      info[r].spans += part.spans[r];
+      info[r].area = part.area[r];
+      info[r].alive = true;
     }
+    adjacent.insert(adjacent.end(), part.adjacent.begin(), part.adjacent.end());
+    part = {};
   }
+  std::vector<std::uint64_t> stacked;
+  std::vector<std::uint32_t> last_floor(id_count + 1, 0);
   for (const std::uint32_t c : multi_span_columns) {
     const std::uint32_t end = chf.end(c);
     for (std::uint32_t i = chf.first(c); i < end; ++i) {
@@ -359,17 +405,13 @@ std::vector<RegionInfo> gather_regions(const voxel::CompactHeightfield& chf, con
         if (region[i] == 0 || region[j] == 0 || region[i] == region[j]) continue;
         if (last_floor[region[i]] == region[j]) continue;
         last_floor[region[i]] = region[j];
-        stacked.emplace_back(region[i], region[j]);
-        stacked.emplace_back(region[j], region[i]);
+        stacked.push_back(std::uint64_t{region[i]} << 32 | region[j]);
+        stacked.push_back(std::uint64_t{region[j]} << 32 | region[i]);
       }
     }
   }
-  for (auto* pairs : {&adjacent, &stacked}) {
-    std::sort(pairs->begin(), pairs->end());
-    pairs->erase(std::unique(pairs->begin(), pairs->end()), pairs->end());
-  }
-  for (const auto& [a, b] : adjacent) info[a].neighbors.push_back(b);
-  for (const auto& [a, b] : stacked) info[a].floors.push_back(b);
+  fill_lists(adjacent, info, &RegionInfo::neighbors);
+  fill_lists(stacked, info, &RegionInfo::floors);
   return info;
 }
 
@@ -506,7 +548,8 @@ Result<RegionField> detail::build_regions_on(const voxel::CompactHeightfield& ch
   const std::vector<std::uint32_t> multi_span_columns = stacked_columns(chf);
   const std::uint32_t id_count =
       split_overlapping_regions(chf, graph, multi_span_columns, region, ws.next_id - 1);
-  std::vector<RegionInfo> info = gather_regions(chf, graph, multi_span_columns, region, id_count);
+  std::vector<RegionInfo> info =
+      gather_regions(chf, graph, multi_span_columns, region, id_count, threads);
   remove_small_islands(info, params.min_region_cells);
   merge_small_regions(info, params.merge_region_cells);
 
