@@ -573,9 +573,10 @@ Result<RegionField> detail::build_regions_on(const voxel::CompactHeightfield& ch
   RegionField out;
   out.region_count = static_cast<std::uint16_t>(count);
   out.span_region.resize(span_count);
-  for (std::size_t s = 0; s < span_count; ++s) {
-    out.span_region[s] = static_cast<std::uint16_t>(final_id[region[s]]);
-  }
+  parallel_for(threads, 0, span_count, 16384, [&](std::size_t b, std::size_t e) {
+    for (std::size_t s = b; s < e; ++s)
+      out.span_region[s] = static_cast<std::uint16_t>(final_id[region[s]]);
+  });
   if (count == 0 && span_count > 0) ctx.warn("regions: no region survived filtering");
   return out;
 }
