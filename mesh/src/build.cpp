@@ -21,19 +21,27 @@ namespace leapnav::mesh {
 
 namespace {
 
-// Widens each polygon's bounds to cover its height samples.
-void widen_bounds(NavMesh& nav, const HeightDetail& detail) {
-  for (std::size_t p = 0; p < detail.patches.size(); ++p) {
-    const HeightPatch& patch = detail.patches[p];
-    const std::size_t n = std::size_t{patch.width} * patch.depth;
-    AABB& bounds = nav.poly_bounds[p];
-    for (std::size_t k = 0; k < n; ++k) {
-      const float y = detail.samples[patch.first + k];
-      if (std::isnan(y)) continue;
-      bounds.min.y = std::min(bounds.min.y, y);
-      bounds.max.y = std::max(bounds.max.y, y);
+// Widens each polygon's bounds to cover its height samples (in parallel over polygons; each
+// writes only its own bounds).
+void widen_bounds(NavMesh& nav, const HeightDetail& detail, int threads) {
+  parallel_for(threads, 0, detail.patches.size(), 16, [&](std::size_t p0, std::size_t p1) {
+    for (std::size_t p = p0; p < p1; ++p) {
+      const HeightPatch& patch = detail.patches[p];
+      const float* samples = detail.samples.data() + patch.first;
+      const std::size_t n = std::size_t{patch.width} * patch.depth;
+      // note: comparisons with NaN (no floor) are false, so NaN samples leave both ends alone;
+      // branch-free, and the same as skipping them
+      float low = nav.poly_bounds[p].min.y;
+      float high = nav.poly_bounds[p].max.y;
+      for (std::size_t k = 0; k < n; ++k) {
+        const float y = samples[k];
+        low = y < low ? y : low;
+        high = y > high ? y : high;
+      }
+      nav.poly_bounds[p].min.y = low;
+      nav.poly_bounds[p].max.y = high;
     }
-  }
+  });
 }
 
 }  // namespace
@@ -83,7 +91,7 @@ Result<BuildOutput> build_navmesh(const TriangleMesh& mesh, const BuildConfig& c
       const auto start = std::chrono::steady_clock::now();
       if (k == 0) {
         heights.emplace(build_heights(nav, field, out.regions, params, ctx));
-        if (heights->ok()) widen_bounds(nav, heights->value());
+        if (heights->ok()) widen_bounds(nav, heights->value(), ctx.threads());
       } else {
         span_map.emplace(build_span_map(nav, field, out.regions, ctx));
       }

@@ -40,17 +40,32 @@ Result<CompactHeightfield> build_compact(const Heightfield& solid, const VoxelPa
   LEAPNAV_TRY(ctx.check_memory("compact: column table", (columns + 1) * sizeof(std::uint32_t)));
   out.column_first.assign(columns + 1, 0);
 
-  // count walkable spans per column, then prefix sums
-  parallel_for(threads, 0, columns, 4096, [&](std::size_t c0, std::size_t c1) {
+  // count walkable spans per column and per fixed chunk of columns, then prefix sums: over the
+  // chunks, then inside each chunk in parallel
+  constexpr std::size_t kColumnChunk = 4096;
+  std::vector<std::uint64_t> chunk_start(chunk_count(0, columns, kColumnChunk) + 1, 0);
+  parallel_for(threads, 0, columns, kColumnChunk, [&](std::size_t c0, std::size_t c1) {
+    std::uint64_t in_chunk = 0;
     for (std::size_t c = c0; c < c1; ++c) {
       std::uint32_t count = 0;
       for (std::uint32_t i = solid.first(c); i < solid.end(c); ++i)
         count += solid.spans[i].area != kNullArea ? 1U : 0U;
       out.column_first[c + 1] = count;
+      in_chunk += count;
+    }
+    chunk_start[c0 / kColumnChunk + 1] = in_chunk;
+  });
+  for (std::size_t k = 1; k < chunk_start.size(); ++k) chunk_start[k] += chunk_start[k - 1];
+  const std::size_t total = chunk_start.back();
+  if (total > 0xFFFFFFFFULL)
+    return make_error(ErrorCode::MemoryLimit, "build_compact: more than 2^32 open spans");
+  parallel_for(threads, 0, columns, kColumnChunk, [&](std::size_t c0, std::size_t c1) {
+    auto running = static_cast<std::uint32_t>(chunk_start[c0 / kColumnChunk]);
+    for (std::size_t c = c0; c < c1; ++c) {
+      running += out.column_first[c + 1];
+      out.column_first[c + 1] = running;
     }
   });
-  for (std::size_t c = 0; c < columns; ++c) out.column_first[c + 1] += out.column_first[c];
-  const std::size_t total = out.column_first[columns];
   LEAPNAV_TRY(
       ctx.check_memory("compact: spans", total * (sizeof(CompactSpan) + sizeof(std::uint8_t))));
   out.spans.resize(total);

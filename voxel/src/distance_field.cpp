@@ -13,6 +13,8 @@ namespace leapnav::voxel {
 namespace {
 
 constexpr int kKeepBelowOrAt = 2;
+// rows per chunk of the blur
+constexpr std::size_t kBlurRows = 32;
 
 }  // namespace
 
@@ -53,7 +55,10 @@ Result<CompactHeightfield> distance_field(CompactHeightfield compact, BuildConte
 
   // 3x3 blur through connections; small values stay
   compact.distance.assign(total, 0);
-  parallel_for(threads, 0, rows, 32, [&](std::size_t z0, std::size_t z1) {
+  // per fixed chunk of rows, its largest distance
+  std::vector<std::uint16_t> chunk_max(chunk_count(0, rows, kBlurRows), 0);
+  parallel_for(threads, 0, rows, kBlurRows, [&](std::size_t z0, std::size_t z1) {
+    std::uint16_t largest = 0;
     for (int z = static_cast<int>(z0); z < static_cast<int>(z1); ++z) {
       for (int x = 0; x < grid.width; ++x) {
         const std::size_t c = grid.column_index(x, z);
@@ -61,6 +66,7 @@ Result<CompactHeightfield> distance_field(CompactHeightfield compact, BuildConte
           const int center = raw[i];
           if (center <= kKeepBelowOrAt) {
             compact.distance[i] = static_cast<std::uint16_t>(center);
+            largest = std::max(largest, static_cast<std::uint16_t>(center));
             continue;
           }
           int sum = center;
@@ -78,14 +84,16 @@ Result<CompactHeightfield> distance_field(CompactHeightfield compact, BuildConte
               sum += raw[compact.neighbor_index(x + dir_dx(dir), z + dir_dz(dir), a, across)];
             }
           }
-          compact.distance[i] = static_cast<std::uint16_t>((sum + 5) / 9);
+          const auto blurred = static_cast<std::uint16_t>((sum + 5) / 9);
+          compact.distance[i] = blurred;
+          largest = std::max(largest, blurred);
         }
       }
     }
+    chunk_max[z0 / kBlurRows] = largest;
   });
   compact.max_distance = 0;
-  for (const std::uint16_t d : compact.distance)
-    compact.max_distance = std::max(compact.max_distance, d);
+  for (const std::uint16_t m : chunk_max) compact.max_distance = std::max(compact.max_distance, m);
   LEAPNAV_TRY(ctx.check_cancel("distance_field"));
   return compact;
 }
