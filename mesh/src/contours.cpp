@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "array_checks.hpp"
 #include "contour_detail.hpp"
 #include "leapnav/core/hash.hpp"
 #include "leapnav/core/parallel.hpp"
@@ -374,12 +375,14 @@ Status check_contour_inputs(const voxel::CompactHeightfield& chf, const RegionFi
                       "contours: " + std::to_string(regions.span_region.size()) +
                           " region ids for " + std::to_string(span_count) + " spans");
   }
-  for (std::size_t s = 0; s < span_count; ++s) {
-    if (regions.span_region[s] > regions.region_count) {
-      return make_error(ErrorCode::InvalidArgument,
-                        "contours: span " + std::to_string(s) + " has region " +
-                            std::to_string(regions.span_region[s]) + " > region_count " +
-                            std::to_string(regions.region_count));
+  if (detail::any_above(regions.span_region.data(), span_count, regions.region_count)) {
+    for (std::size_t s = 0; s < span_count; ++s) {
+      if (regions.span_region[s] > regions.region_count) {
+        return make_error(ErrorCode::InvalidArgument,
+                          "contours: span " + std::to_string(s) + " has region " +
+                              std::to_string(regions.span_region[s]) + " > region_count " +
+                              std::to_string(regions.region_count));
+      }
     }
   }
   if (!(params.max_edge_error_cells >= 0.0F) || !std::isfinite(params.max_edge_error_cells) ||

@@ -8,6 +8,7 @@
 #include <limits>
 #include <string>
 
+#include "array_checks.hpp"
 #include "leapnav/core/hash.hpp"
 
 namespace leapnav::mesh {
@@ -39,30 +40,6 @@ float fan_height(const NavMesh& mesh, PolyId p, float x, float z) {
     }
   }
   return static_cast<float>(best_h);
-}
-
-// The per-element checks of validate(): each accumulates a flag without an early exit, so that
-// the compiler vectorises it (they run over every height sample and mapped span of a build).
-// note: kept out of line; inlined into validate(), g++ 12 -O3 left these loops scalar (4x slower)
-[[gnu::noinline]] bool any_infinite(const float* v, std::size_t n) {
-  constexpr float kInf = std::numeric_limits<float>::infinity();
-  unsigned found = 0;
-  for (std::size_t i = 0; i < n; ++i) found |= static_cast<unsigned>(std::fabs(v[i]) == kInf);
-  return found != 0;
-}
-
-[[gnu::noinline]] bool any_decrease(const std::uint32_t* v, std::size_t n) {
-  unsigned found = 0;
-  for (std::size_t i = 1; i < n; ++i) found |= static_cast<unsigned>(v[i] < v[i - 1]);
-  return found != 0;
-}
-
-// Whether a value is neither below `count` nor kNoPoly (kNoPoly + 1 wraps to 0).
-[[gnu::noinline]] bool any_polygon_out_of_range(const std::uint32_t* v, std::size_t n,
-                                                std::uint32_t count) {
-  unsigned found = 0;
-  for (std::size_t i = 0; i < n; ++i) found |= static_cast<unsigned>(v[i] + 1U > count);
-  return found != 0;
 }
 
 Status fail(const std::string& what) {
@@ -298,17 +275,17 @@ Status validate(const NavMesh& mesh) {
       }
     }
   }
-  if (any_infinite(mesh.height_samples.data(), mesh.height_samples.size()))
+  if (detail::any_infinite(mesh.height_samples.data(), mesh.height_samples.size()))
     return fail("infinite height sample");
   if (!mesh.span_column_first.empty() || !mesh.span_poly.empty() || !mesh.span_y.empty()) {
     if (mesh.span_column_first.empty() || mesh.span_column_first.back() != mesh.span_poly.size() ||
         mesh.span_y.size() != mesh.span_poly.size()) {
       return fail("span map arrays differ in size");
     }
-    if (any_decrease(mesh.span_column_first.data(), mesh.span_column_first.size()))
+    if (detail::any_decrease(mesh.span_column_first.data(), mesh.span_column_first.size()))
       return fail("span_column_first decreases");
-    if (any_polygon_out_of_range(mesh.span_poly.data(), mesh.span_poly.size(),
-                                 static_cast<std::uint32_t>(count)))
+    if (detail::any_index_out_of_range(mesh.span_poly.data(), mesh.span_poly.size(),
+                                       static_cast<std::uint32_t>(count)))
       return fail("span_poly names a polygon out of range");
   }
   return {};

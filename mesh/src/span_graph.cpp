@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "array_checks.hpp"
 #include "leapnav/core/parallel.hpp"
 
 namespace leapnav::mesh::detail {
@@ -34,9 +35,11 @@ Status check_heightfield_arrays(const voxel::CompactHeightfield& chf, std::strin
     return bad_input(
         stage, "column offsets do not cover the " + std::to_string(chf.spans.size()) + " spans");
   }
-  for (std::size_t c = 0; c < columns; ++c) {
-    if (chf.column_first[c] > chf.column_first[c + 1]) {
-      return bad_input(stage, "column offsets decrease at column " + std::to_string(c));
+  if (any_decrease(chf.column_first.data(), chf.column_first.size())) {
+    for (std::size_t c = 0; c < columns; ++c) {
+      if (chf.column_first[c] > chf.column_first[c + 1]) {
+        return bad_input(stage, "column offsets decrease at column " + std::to_string(c));
+      }
     }
   }
   if (chf.areas.size() != chf.spans.size()) {

@@ -333,6 +333,34 @@ TEST_SUITE("mesh.contours") {
     CHECK_FALSE(leapnav::mesh::validate(set).ok());
   }
 
+  TEST_CASE("a region id above the region count and decreasing column offsets are rejected") {
+    const auto chf = make_chf(filled(6, 6));
+    BuildContext ctx;
+    for (const std::size_t at : {std::size_t{0}, chf.spans.size() / 2, chf.spans.size() - 1}) {
+      CAPTURE(at);
+      RegionField regions;
+      regions.region_count = 2;
+      regions.span_region.assign(chf.spans.size(), 1);
+      regions.span_region[at] = 2;  // the largest valid id
+      CHECK(leapnav::mesh::build_contours(chf, regions, params_with(0, 0), ctx).ok());
+      regions.span_region[at] = 3;
+      const auto result = leapnav::mesh::build_contours(chf, regions, params_with(0, 0), ctx);
+      REQUIRE_FALSE(result.ok());
+      CHECK(result.error().code == leapnav::ErrorCode::InvalidArgument);
+      CHECK(result.error().message ==
+            "contours: span " + std::to_string(at) + " has region 3 > region_count 2");
+    }
+    RegionField regions;
+    regions.region_count = 1;
+    regions.span_region.assign(chf.spans.size(), 1);
+    auto broken = chf;
+    broken.column_first[3] = broken.column_first[4] + 1;
+    const auto result = leapnav::mesh::build_contours(broken, regions, params_with(0, 0), ctx);
+    REQUIRE_FALSE(result.ok());
+    CHECK(result.error().code == leapnav::ErrorCode::InvalidArgument);
+    CHECK(result.error().message.find("column offsets decrease at column 3") != std::string::npos);
+  }
+
   TEST_CASE("mismatched region field is rejected") {
     const auto chf = make_chf(filled(4, 4));
     RegionField regions;
