@@ -230,14 +230,24 @@ DistanceOrder spans_by_distance(const voxel::CompactHeightfield& chf, int thread
   return order;
 }
 
-// The columns holding two or more spans, ascending.
-std::vector<std::uint32_t> stacked_columns(const voxel::CompactHeightfield& chf) {
+// The columns holding two or more spans, ascending (listed per fixed chunk of columns in
+// parallel, then joined in chunk order).
+std::vector<std::uint32_t> stacked_columns(const voxel::CompactHeightfield& chf, int threads) {
+  constexpr std::size_t kColumnChunk = 16384;
   const std::size_t columns = static_cast<std::size_t>(chf.grid.column_count());
   const std::uint32_t* column_first = chf.column_first.data();
+  std::vector<std::vector<std::uint32_t>> parts(chunk_count(0, columns, kColumnChunk));
+  parallel_for(threads, 0, columns, kColumnChunk, [&](std::size_t c0, std::size_t c1) {
+    std::vector<std::uint32_t>& part = parts[c0 / kColumnChunk];
+    for (std::size_t c = c0; c < c1; ++c) {
+      if (column_first[c + 1] - column_first[c] >= 2) part.push_back(static_cast<std::uint32_t>(c));
+    }
+  });
+  std::size_t total = 0;
+  for (const auto& part : parts) total += part.size();
   std::vector<std::uint32_t> out;
-  for (std::size_t c = 0; c < columns; ++c) {
-    if (column_first[c + 1] - column_first[c] >= 2) out.push_back(static_cast<std::uint32_t>(c));
-  }
+  out.reserve(total);
+  for (const auto& part : parts) out.insert(out.end(), part.begin(), part.end());
   return out;
 }
 
@@ -545,7 +555,7 @@ Result<RegionField> detail::build_regions_on(const voxel::CompactHeightfield& ch
   LEAPNAV_TRY(ctx.check_cancel("regions"));
 
   detail::UninitializedVector<std::uint32_t>& region = ws.region;
-  const std::vector<std::uint32_t> multi_span_columns = stacked_columns(chf);
+  const std::vector<std::uint32_t> multi_span_columns = stacked_columns(chf, threads);
   const std::uint32_t id_count =
       split_overlapping_regions(chf, graph, multi_span_columns, region, ws.next_id - 1);
   std::vector<RegionInfo> info =
