@@ -423,12 +423,16 @@ Result<Heightfield> rasterize(const TriangleMesh& mesh, const TriangleAreas& are
   Heightfield out;
   out.grid = grid;
   out.column_first.resize(columns + 1);
-  out.spans.resize(total);
   std::vector<std::uint32_t> band_first_span(band_count + 1, 0);
   for (std::size_t b = 0; b < band_count; ++b) {
     band_first_span[b + 1] = band_first_span[b] + static_cast<std::uint32_t>(bands[b].spans.size());
   }
   out.column_first[columns] = band_first_span[band_count];
+  // note: the spans are appended band by band (a copy); sizing the vector first and copying in
+  // parallel was slower, as resize() constructs every span one by one before the copy
+  out.spans.reserve(total);
+  for (const Band& band : bands)
+    out.spans.insert(out.spans.end(), band.spans.begin(), band.spans.end());
   parallel_for(threads, 0, band_count, 1, [&](std::size_t b0, std::size_t b1) {
     for (std::size_t b = b0; b < b1; ++b) {
       std::uint32_t running = band_first_span[b];
@@ -438,8 +442,6 @@ Result<Heightfield> rasterize(const TriangleMesh& mesh, const TriangleAreas& are
         out.column_first[column++] = running;
         running += count;
       }
-      std::copy(bands[b].spans.begin(), bands[b].spans.end(),
-                out.spans.begin() + band_first_span[b]);
       bands[b] = {};
     }
   });
