@@ -56,10 +56,13 @@ Result<CompactHeightfield> erode(CompactHeightfield compact, const VoxelParams& 
     LEAPNAV_TRY(ctx.check_cancel("erode"));
   LEAPNAV_TRY(ctx.check_cancel("erode"));
 
-  // note: branch-free, so that it vectorises
+  // note: branch-free over local copies (a byte store may alias anything reached through the
+  // captured references), so that it vectorises
   parallel_for(ctx.threads(), 0, total, 16384, [&](std::size_t b, std::size_t e) {
     std::uint8_t* areas = compact.areas.data();
-    for (std::size_t i = b; i < e; ++i) areas[i] = int{dist[i]} < threshold ? kNullArea : areas[i];
+    const std::uint16_t* d = dist.data();
+    const int limit = threshold;
+    for (std::size_t i = b; i < e; ++i) areas[i] = int{d[i]} < limit ? kNullArea : areas[i];
   });
   return compact;
 }
