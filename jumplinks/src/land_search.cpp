@@ -12,6 +12,12 @@
 #include <atomic>
 #include <bit>
 #include <cmath>
+#include <limits>
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#define LEAPNAV_X86_KERNELS 1
+#endif
 
 #include "leapnav/core/parallel.hpp"
 #include "leapnav/jumplinks/trajectory.hpp"
@@ -95,6 +101,98 @@ bool topmost_run(const std::uint64_t* words, int word_count, int k0, int k1, int
 // z of (a, 0) × (p, 0): > 0 when p is left of (above) the ray through a.
 I64 cross(I64 ax, I64 ay, I64 px, I64 py) {
   return ax * py - ay * px;
+}
+
+std::int16_t saturate16(std::int64_t v) {
+  return static_cast<std::int16_t>(std::clamp<std::int64_t>(
+      v, std::numeric_limits<std::int16_t>::min(), std::numeric_limits<std::int16_t>::max()));
+}
+
+// The candidate kernels: lane l (0..63) is set when the band [y + band_lo[l], y + band_hi[l]]
+// (saturated to int16) meets run 0 or run 1 of the column at planes[l] (see RunPlanes): lo <= top
+// of the band and hi > bottom of the band. The caller masks the lanes it does not use; every
+// array must be readable for 64 values.
+std::uint64_t candidates_portable(const std::int16_t* band_lo, const std::int16_t* band_hi, int y,
+                                  const std::int16_t* planes, std::ptrdiff_t stride) {
+  const std::int16_t* lo0 = planes + RunPlanes::kLo0 * stride;
+  const std::int16_t* hi0 = planes + RunPlanes::kHi0 * stride;
+  const std::int16_t* lo1 = planes + RunPlanes::kLo1 * stride;
+  const std::int16_t* hi1 = planes + RunPlanes::kHi1 * stride;
+  std::uint64_t out = 0;
+  for (int l = 0; l < 64; ++l) {
+    const std::int16_t bl = saturate16(std::int64_t{band_lo[l]} + y);
+    const std::int16_t bh = saturate16(std::int64_t{band_hi[l]} + y);
+    const bool hit = (lo0[l] <= bh && hi0[l] > bl) || (lo1[l] <= bh && hi1[l] > bl);
+    out |= static_cast<std::uint64_t>(hit) << l;
+  }
+  return out;
+}
+
+#ifdef LEAPNAV_X86_KERNELS
+// note: lambdas would not inherit the target attribute, so the loads are spelled out
+__attribute__((target("avx2"))) std::uint64_t candidates_avx2(const std::int16_t* band_lo,
+                                                               const std::int16_t* band_hi, int y,
+                                                               const std::int16_t* planes,
+                                                               std::ptrdiff_t stride) {
+  const __m256i vy = _mm256_set1_epi16(static_cast<std::int16_t>(y));
+  __m256i hits[4];
+  for (int q = 0; q < 4; ++q) {
+    const int o = 16 * q;
+    const auto* lo = reinterpret_cast<const __m256i*>(band_lo + o);
+    const auto* hi = reinterpret_cast<const __m256i*>(band_hi + o);
+    const auto* lo0 = reinterpret_cast<const __m256i*>(planes + RunPlanes::kLo0 * stride + o);
+    const auto* hi0 = reinterpret_cast<const __m256i*>(planes + RunPlanes::kHi0 * stride + o);
+    const auto* lo1 = reinterpret_cast<const __m256i*>(planes + RunPlanes::kLo1 * stride + o);
+    const auto* hi1 = reinterpret_cast<const __m256i*>(planes + RunPlanes::kHi1 * stride + o);
+    const __m256i bl = _mm256_adds_epi16(_mm256_loadu_si256(lo), vy);
+    const __m256i bh = _mm256_adds_epi16(_mm256_loadu_si256(hi), vy);
+    // note: lo <= bh is !(lo > bh)
+    const __m256i h0 = _mm256_andnot_si256(_mm256_cmpgt_epi16(_mm256_loadu_si256(lo0), bh),
+                                           _mm256_cmpgt_epi16(_mm256_loadu_si256(hi0), bl));
+    const __m256i h1 = _mm256_andnot_si256(_mm256_cmpgt_epi16(_mm256_loadu_si256(lo1), bh),
+                                           _mm256_cmpgt_epi16(_mm256_loadu_si256(hi1), bl));
+    hits[q] = _mm256_or_si256(h0, h1);
+  }
+  // packing interleaves the 128-bit halves; the permute puts the lanes back in order
+  const __m256i low = _mm256_permute4x64_epi64(_mm256_packs_epi16(hits[0], hits[1]), 0xD8);
+  const __m256i high = _mm256_permute4x64_epi64(_mm256_packs_epi16(hits[2], hits[3]), 0xD8);
+  return static_cast<std::uint64_t>(static_cast<std::uint32_t>(_mm256_movemask_epi8(low))) |
+         (static_cast<std::uint64_t>(static_cast<std::uint32_t>(_mm256_movemask_epi8(high)))
+          << 32);
+}
+
+__attribute__((target("avx512bw"))) std::uint64_t candidates_avx512(const std::int16_t* band_lo,
+                                                                     const std::int16_t* band_hi,
+                                                                     int y,
+                                                                     const std::int16_t* planes,
+                                                                     std::ptrdiff_t stride) {
+  const __m512i vy = _mm512_set1_epi16(static_cast<std::int16_t>(y));
+  std::uint64_t out = 0;
+  for (int q = 0; q < 2; ++q) {
+    const int o = 32 * q;
+    const __m512i bl = _mm512_adds_epi16(_mm512_loadu_si512(band_lo + o), vy);
+    const __m512i bh = _mm512_adds_epi16(_mm512_loadu_si512(band_hi + o), vy);
+    const __mmask32 h0 = _mm512_mask_cmpgt_epi16_mask(
+        _mm512_cmple_epi16_mask(_mm512_loadu_si512(planes + RunPlanes::kLo0 * stride + o), bh),
+        _mm512_loadu_si512(planes + RunPlanes::kHi0 * stride + o), bl);
+    const __mmask32 h1 = _mm512_mask_cmpgt_epi16_mask(
+        _mm512_cmple_epi16_mask(_mm512_loadu_si512(planes + RunPlanes::kLo1 * stride + o), bh),
+        _mm512_loadu_si512(planes + RunPlanes::kHi1 * stride + o), bl);
+    out |= static_cast<std::uint64_t>(static_cast<std::uint32_t>(h0 | h1)) << o;
+  }
+  return out;
+}
+#endif
+
+std::uint64_t reverse_bits(std::uint64_t v) {
+  v = ((v >> 1) & 0x5555555555555555ULL) | ((v & 0x5555555555555555ULL) << 1);
+  v = ((v >> 2) & 0x3333333333333333ULL) | ((v & 0x3333333333333333ULL) << 2);
+  v = ((v >> 4) & 0x0F0F0F0F0F0F0F0FULL) | ((v & 0x0F0F0F0F0F0F0F0FULL) << 4);
+  return __builtin_bswap64(v);
+}
+
+std::uint64_t low_bits(int n) {
+  return n >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << n) - 1;
 }
 
 bool inside_convex(const mesh::NavMesh& navmesh, std::uint32_t poly, float px, float pz,
@@ -216,12 +314,62 @@ std::uint64_t LandSearch::table_bytes(const ObstacleBits& field, const JumpConfi
   const int grid_side = std::max(grid.width, grid.depth) + 1;
   const auto extent = static_cast<std::uint64_t>(
       std::clamp(static_cast<int>(std::min(std::floor(range), 1e6)), 0, grid_side));
-  return extent * extent * sizeof(CellArc) + extent * sizeof(int);
+  return extent * extent * sizeof(CellArc) + extent * sizeof(int) +
+         4 * extent * (extent + 128) * sizeof(std::int16_t);
+}
+
+bool LandSearch::supported(const ObstacleBits& field, Kernel kernel) {
+  switch (kernel) {
+    case Kernel::Auto:
+    case Kernel::Bits:
+      return true;
+    case Kernel::Planes:
+      return field.has_planes();
+    case Kernel::PlanesAvx2:
+#ifdef LEAPNAV_X86_KERNELS
+      return field.has_planes() && __builtin_cpu_supports("avx2");
+#else
+      return false;
+#endif
+    case Kernel::PlanesAvx512:
+#ifdef LEAPNAV_X86_KERNELS
+      return field.has_planes() && __builtin_cpu_supports("avx512bw");
+#else
+      return false;
+#endif
+  }
+  return false;
 }
 
 LandSearch::LandSearch(const ObstacleBits& field, const voxel::CompactHeightfield& open,
-                       const JumpConfig& config)
+                       const JumpConfig& config, Kernel kernel)
     : field_(&field), open_(&open) {
+  if (kernel == Kernel::Auto || !supported(field, kernel)) {
+    kernel = Kernel::Bits;
+    for (const Kernel k : {Kernel::PlanesAvx512, Kernel::PlanesAvx2, Kernel::Planes}) {
+      if (supported(field, k)) {
+        kernel = k;
+        break;
+      }
+    }
+  }
+  kernel_ = kernel;
+  switch (kernel_) {
+    case Kernel::Planes:
+      candidates_ = candidates_portable;
+      break;
+#ifdef LEAPNAV_X86_KERNELS
+    case Kernel::PlanesAvx2:
+      candidates_ = candidates_avx2;
+      break;
+    case Kernel::PlanesAvx512:
+      candidates_ = candidates_avx512;
+      break;
+#endif
+    default:
+      candidates_ = nullptr;
+      break;
+  }
   const double cs = field.grid.cell_size;
   const double ch = field.grid.cell_height;
   const double h = config.height;
@@ -276,6 +424,29 @@ LandSearch::LandSearch(const ObstacleBits& field, const voxel::CompactHeightfiel
   for (CellArc& arc : arcs_) {
     arc.k_low = static_cast<std::int32_t>(std::floor(arc.low));
     arc.k_high = static_cast<std::int32_t>(std::ceil(arc.high)) - 1;
+  }
+  if (candidates_ != nullptr && extent_ > 0) {
+    // note: loads reach 63 values past a chunk's first cell, both ways for the reversed rows
+    band_stride_ = extent_ + 128;
+    rev_base_ = extent_ + 62;
+    const std::size_t size = static_cast<std::size_t>(extent_) * static_cast<std::size_t>(band_stride_);
+    band_lo_.assign(size, RunPlanes::kNoRunLo);
+    band_hi_.assign(size, RunPlanes::kNoRunHi);
+    band_lo_rev_.assign(size, RunPlanes::kNoRunLo);
+    band_hi_rev_.assign(size, RunPlanes::kNoRunHi);
+    for (int j = 0; j < extent_; ++j) {
+      for (int i = 0; i < extent_; ++i) {
+        const CellArc& arc = arcs_[static_cast<std::size_t>(i) +
+                                   static_cast<std::size_t>(j) * static_cast<std::size_t>(extent_)];
+        // an empty band keeps the (kNoRunLo, kNoRunHi) it was filled with: it meets nothing
+        if (arc.k_low > arc.k_high) continue;
+        const std::size_t row = static_cast<std::size_t>(j) * static_cast<std::size_t>(band_stride_);
+        const auto at = row + static_cast<std::size_t>(i);
+        const auto rev = row + static_cast<std::size_t>(rev_base_ - i);
+        band_lo_[at] = band_lo_rev_[rev] = saturate16(arc.k_low);
+        band_hi_[at] = band_hi_rev_[rev] = saturate16(arc.k_high);
+      }
+    }
   }
 }
 
@@ -333,6 +504,7 @@ void LandSearch::scan(int qx, int qz, int y, std::uint32_t start_poly,
     return j < extent_ ? row_last_[static_cast<std::size_t>(j)] : -1;
   };
   constexpr bool along_x = ix != 0;  // rows run along world x (else along z)
+  constexpr int kDir = along_x ? ix : iz;  // +1 when a row's cells run up its axis
   // leftmost cell of row j partially below the ray through (tx, ty), or -1
   const auto leftmost = [](I64 tx, I64 ty, int j) -> int {
     if (ty <= 0) return -1;
@@ -367,74 +539,86 @@ void LandSearch::scan(int qx, int qz, int y, std::uint32_t start_poly,
           arcs_.data() + static_cast<std::size_t>(j) * static_cast<std::size_t>(extent_);
       const int row_x = ox + jx * j;
       const int row_z = oz + jz * j;
-      // note: a strip found blocked stays untested up to its end (the finer level or the cell
-      // decides there); a band only shrinks as the head moves on, so this only skips less
-      int blocked_until[2] = {-1, -1};
-      while (i <= i_end) {
-        const int cx = row_x + ix * i;
-        const int cz = row_z + iz * i;
-        // cells left in the strip along the row
-        const auto run_in = [&](int shift) {
-          const int size = 1 << shift;
-          const int mask = size - 1;
-          int run = 0;
-          if constexpr (ix > 0)
-            run = size - (cx & mask);
-          else if constexpr (ix < 0)
-            run = (cx & mask) + 1;
-          else if constexpr (iz > 0)
-            run = size - (cz & mask);
-          else
-            run = (cz & mask) + 1;
-          return std::min(run, i_end - i + 1);
-        };
-        // note: the arc is concave in t and t grows along the row, so over cells i .. i + run - 1
-        // its lowest point is at an end and its highest at an end or the apex
-        const auto band_free = [&](int run, const std::uint64_t* bits) {
-          const CellArc& head = row[i];
-          const CellArc& tail = row[i + run - 1];
-          const std::int32_t k_low = std::min(head.k_low, tail.k_low);
-          std::int32_t k_high = std::max(head.k_high, tail.k_high);
-          if (head.t0 < half_d_ && half_d_ < tail.t1) k_high = std::max(k_high, apex_k_);
-          return !band_blocked(bits, words_, y + k_low, y + k_high);
-        };
-        // rows outside the grid hold nothing
-        const int across = along_x ? cz : cx;
-        if (across < 0 || across >= (along_x ? grid.depth : grid.width)) {
-          cells += static_cast<std::uint64_t>(i_end - i + 1);
-          i = i_end + 1;
-          continue;
-        }
-        const int along = along_x ? cx : cz;
-        bool skipped = false;
-        for (int level = 0; level < 2 && !skipped; ++level) {
-          if (i < blocked_until[level]) continue;
-          const int shift = ObstacleBits::kStripShift[level];
-          const int run = run_in(shift);
-          const int strip = along >> shift;
-          const int strips = along_x ? field.strips_x[level] : field.strips_z[level];
-          if (strip < 0 || strip >= strips ||
-              band_free(run, (along_x ? field.along_x[level] : field.along_z[level]).data() +
-                                 static_cast<std::size_t>(strip + across * strips) *
-                                     static_cast<std::size_t>(words_))) {
-            cells += static_cast<std::uint64_t>(run);
-            i += run;
-            skipped = true;
+      // rows outside the grid hold nothing; inside, cells g0 .. g1 have their column in the grid
+      const int across = along_x ? row_z : row_x;
+      const int length = along_x ? grid.width : grid.depth;
+      int g0 = 0;
+      int g1 = -1;
+      if (across >= 0 && across < (along_x ? grid.depth : grid.width)) {
+        const int along0 = along_x ? row_x : row_z;
+        g0 = kDir > 0 ? -along0 : along0 - (length - 1);
+        g1 = kDir > 0 ? length - 1 - along0 : along0;
+      }
+      const int last = std::min(i_end, g1);
+      if (i < g0 || i > last) {
+        const int to = i > last ? i_end + 1 : std::min(g0, i_end + 1);
+        cells += static_cast<std::uint64_t>(to - i);
+        i = to;
+      }
+      const std::int16_t* planes = nullptr;
+      std::ptrdiff_t stride = 0;
+      if (candidates_ != nullptr && i <= last) {
+        const RunPlanes& rows = along_x ? field.rows_x : field.rows_z;
+        planes = rows.row(across);
+        stride = rows.stride;
+      }
+      // the candidate cells of a window of up to 64 cells from win_lo: a superset of the hits
+      // (exact with the bits kernel; the plane kernels may flag columns whose planes are
+      // approximate, checked against the bits below)
+      int win_lo = 0;
+      int win_hi = -1;
+      std::uint64_t window = 0;
+      while (i <= last) {
+        if (i > win_hi) {
+          const int n = std::min(64, last - i + 1);
+          win_lo = i;
+          win_hi = i + n - 1;
+          const int along_i = (along_x ? row_x : row_z) + kDir * i;
+          if (planes != nullptr) {
+            const std::size_t band_row =
+                static_cast<std::size_t>(j) * static_cast<std::size_t>(band_stride_);
+            if constexpr (kDir > 0) {
+              window = candidates_(band_lo_.data() + band_row + static_cast<std::size_t>(i),
+                                   band_hi_.data() + band_row + static_cast<std::size_t>(i), y,
+                                   planes + along_i, stride) &
+                       low_bits(n);
+            } else {
+              const std::size_t at = band_row + static_cast<std::size_t>(rev_base_ - (i + n - 1));
+              window = reverse_bits(candidates_(band_lo_rev_.data() + at,
+                                                band_hi_rev_.data() + at, y,
+                                                planes + (along_i - (n - 1)), stride) &
+                                    low_bits(n)) >>
+                       (64 - n);
+            }
           } else {
-            blocked_until[level] = i + run;
+            window = 0;
+            for (int k = 0; k < n; ++k) {
+              const CellArc& arc = row[i + k];
+              const std::size_t column =
+                  grid.column_index(row_x + ix * (i + k), row_z + iz * (i + k));
+              // note: the bits are exact for the open band: voxel k meets (low, high) exactly
+              // when k_low <= k <= k_high, so a blocked bit there is a run meeting the band
+              if (band_blocked(field.column(column), words_, y + arc.k_low, y + arc.k_high))
+                window |= std::uint64_t{1} << k;
+            }
           }
         }
-        if (skipped) continue;
-        ++cells;
-        const CellArc& arc = row[i];
-        bool hit = false;
-        if (grid.in_bounds(cx, cz)) {
-          const std::size_t column = grid.column_index(cx, cz);
-          // note: the bits are exact for the open band: voxel k meets (low, high) exactly when
-          // k_low <= k <= k_high, so a blocked bit there is a run meeting the band
-          hit = band_blocked(field.column(column), words_, y + arc.k_low, y + arc.k_high);
+        const std::uint64_t pending = window >> (i - win_lo);
+        if (pending == 0) {
+          cells += static_cast<std::uint64_t>(win_hi - i + 1);
+          i = win_hi + 1;
+          continue;
         }
-        if (!hit) {
+        const int h = i + std::countr_zero(pending);
+        cells += static_cast<std::uint64_t>(h - i + 1);
+        i = h;
+        const int cx = row_x + ix * i;
+        const int cz = row_z + iz * i;
+        const std::size_t column = grid.column_index(cx, cz);
+        const CellArc& arc = row[i];
+        if (planes != nullptr &&
+            planes[RunPlanes::kApprox * stride + (along_x ? cx : cz)] != 0 &&
+            !band_blocked(field.column(column), words_, y + arc.k_low, y + arc.k_high)) {
           ++i;
           continue;
         }
@@ -454,7 +638,6 @@ void LandSearch::scan(int qx, int qz, int y, std::uint32_t start_poly,
           }
         }
         if (below_top && above_bottom) {
-          const std::size_t column = grid.column_index(cx, cz);
           // the run of blocked voxels holding the topmost one in the band: [lo, hi)
           int run_lo = 0;
           int run_hi = 0;
@@ -481,7 +664,7 @@ void LandSearch::scan(int qx, int qz, int y, std::uint32_t start_poly,
         }
         // note: the sub-wedge right of the hit cell would be pushed last and popped next, so it
         // continues here in place: same row, same bottom ray, top ray through (i + 1, j); the
-        // strips found blocked stay blocked for it
+        // candidate window stays valid for it
         if (above_bottom && i + 1 <= row_last(j) && cross(bx, by, i + 1, j) > 0 &&
             cross(i + 1, j, i + 2, j) < 0 && cross(bx, by, i + 1, j + 1) > 0) {
           tx = i + 1;
@@ -491,6 +674,11 @@ void LandSearch::scan(int qx, int qz, int y, std::uint32_t start_poly,
         }
         done = true;
         break;
+      }
+      // cells past the grid's edge hold nothing
+      if (!done && i <= i_end) {
+        cells += static_cast<std::uint64_t>(i_end - i + 1);
+        i = i_end + 1;
       }
       if (done) break;
       const int k = leftmost(tx, ty, j + 1);

@@ -58,22 +58,73 @@ void dilate_row(std::uint64_t* wide, const std::uint64_t* prev, const std::uint6
   for (std::size_t k = shift; k < n; ++k) wide[k] |= own[k - shift];
 }
 
-// ORs one row of column bits into its strips along x (ax, consecutive strips)
-void or_strips_x(const std::uint64_t* row, std::size_t width, std::size_t words, int shift,
-                 std::uint64_t* ax) {
-  for (std::size_t x = 0; x < width; ++x) {
-    std::uint64_t* to_x = ax + (x >> shift) * words;
-    for (std::size_t w = 0; w < words; ++w) to_x[w] |= row[x * words + w];
+// The plane values of one column of bits (see RunPlanes)
+struct PlaneColumn {
+  std::int16_t lo0 = RunPlanes::kNoRunLo;
+  std::int16_t hi0 = RunPlanes::kNoRunHi;
+  std::int16_t lo1 = RunPlanes::kNoRunLo;
+  std::int16_t hi1 = RunPlanes::kNoRunHi;
+  std::int16_t approx = 0;
+};
+
+PlaneColumn plane_column(const std::uint64_t* bits, std::size_t words) {
+  PlaneColumn out;
+  std::uint64_t any = 0;
+  for (std::size_t w = 0; w < words; ++w) any |= bits[w];
+  if (any == 0) return out;
+  const int limit = static_cast<int>(words * 64);
+  // the next set (or clear) bit at or after `from`, or limit
+  const auto next = [&](int from, bool want_set) {
+    while (from < limit) {
+      const auto w = static_cast<std::size_t>(from >> 6);
+      std::uint64_t v = want_set ? bits[w] : ~bits[w];
+      v &= ~std::uint64_t{0} << (from & 63);
+      if (v != 0) return static_cast<int>(w * 64) + std::countr_zero(v);
+      from = static_cast<int>(w + 1) * 64;
+    }
+    return limit;
+  };
+  int runs = 0;
+  for (int k = 0;;) {
+    const int lo = next(k, true);
+    if (lo >= limit) break;
+    const int hi = next(lo, false);
+    if (runs == 0) {
+      out.lo0 = static_cast<std::int16_t>(lo);
+      out.hi0 = static_cast<std::int16_t>(hi);
+    } else if (runs == 1) {
+      out.lo1 = static_cast<std::int16_t>(lo);
+      out.hi1 = static_cast<std::int16_t>(hi);
+    } else {
+      out.hi1 = static_cast<std::int16_t>(hi);
+      out.approx = 1;
+    }
+    ++runs;
+    k = hi;
   }
+  return out;
 }
 
-// Scatters a row of per-column strip bits into the strips along z (one per column, az_stride
-// words apart)
-void scatter_strips_z(const std::uint64_t* row, std::size_t width, std::size_t words,
-                      std::uint64_t* az, std::size_t az_stride) {
-  for (std::size_t x = 0; x < width; ++x) {
-    for (std::size_t w = 0; w < words; ++w) az[x * az_stride + w] = row[x * words + w];
-  }
+void store_plane_column(RunPlanes& planes, std::size_t row, std::size_t position,
+                        const PlaneColumn& v) {
+  const auto stride = static_cast<std::size_t>(planes.stride);
+  std::int16_t* base = planes.values.data() + row * RunPlanes::kPlanes * stride + position;
+  base[RunPlanes::kLo0 * stride] = v.lo0;
+  base[RunPlanes::kHi0 * stride] = v.hi0;
+  base[RunPlanes::kLo1 * stride] = v.lo1;
+  base[RunPlanes::kHi1 * stride] = v.hi1;
+  base[RunPlanes::kApprox * stride] = v.approx;
+}
+
+// Sizes the planes for `rows` rows of `length` positions, padding filled with "no run".
+void init_planes(RunPlanes& planes, std::size_t rows, std::size_t length) {
+  // note: a multiple of 32 values (64 bytes) keeps each plane's rows on cache-line boundaries
+  planes.stride = static_cast<int>((length + RunPlanes::kPadding + 31) / 32 * 32);
+  const auto stride = static_cast<std::size_t>(planes.stride);
+  planes.values.resize(rows * RunPlanes::kPlanes * stride);
+  const PlaneColumn none;
+  for (std::size_t r = 0; r < rows; ++r)
+    for (std::size_t p = length; p < stride; ++p) store_plane_column(planes, r, p, none);
 }
 
 void own_row(const voxel::Heightfield& solid, std::size_t first_column, std::size_t width,
@@ -134,29 +185,24 @@ Result<ObstacleBits> build_obstacle_bits(const voxel::Heightfield& solid, const 
   }
   int widest = 0;
   for (const int a : half_width) widest = std::max(widest, a);
-  std::uint64_t strip_words = 0;
-  for (int level = 0; level < 2; ++level) {
-    const int shift = ObstacleBits::kStripShift[level];
-    field.strips_x[level] = (grid.width >> shift) + 1;
-    field.strips_z[level] = (grid.depth >> shift) + 1;
-    strip_words +=
-        static_cast<std::uint64_t>(field.strips_x[level]) * static_cast<std::uint64_t>(grid.depth) +
-        static_cast<std::uint64_t>(field.strips_z[level]) * static_cast<std::uint64_t>(grid.width);
-  }
-  LEAPNAV_TRY(ctx.check_memory("obstacle field bits",
-                               (columns + strip_words) * words * sizeof(std::uint64_t)));
+  const bool planes = field.words <= ObstacleBits::kMaxPlaneWords;
+  const std::uint64_t plane_values =
+      planes ? (static_cast<std::uint64_t>(grid.depth) * (grid.width + RunPlanes::kPadding + 31) +
+                static_cast<std::uint64_t>(grid.width) * (grid.depth + RunPlanes::kPadding + 31)) *
+                   RunPlanes::kPlanes
+             : 0;
+  LEAPNAV_TRY(ctx.check_memory("obstacle field bits", columns * words * sizeof(std::uint64_t) +
+                                                          plane_values * sizeof(std::int16_t)));
   field.bits.assign(columns * words, 0);
-  for (int level = 0; level < 2; ++level) {
-    field.along_x[level].assign(static_cast<std::size_t>(field.strips_x[level]) *
-                                    static_cast<std::size_t>(grid.depth) * words,
-                                0);
-    field.along_z[level].assign(static_cast<std::size_t>(field.strips_z[level]) *
-                                    static_cast<std::size_t>(grid.width) * words,
-                                0);
+  if (planes) {
+    init_planes(field.rows_x, static_cast<std::size_t>(grid.depth),
+                static_cast<std::size_t>(grid.width));
+    init_planes(field.rows_z, static_cast<std::size_t>(grid.width),
+                static_cast<std::size_t>(grid.depth));
   }
   const int grow = field.grow_down;
-  // note: chunks of 16 rows, so every strip along z lies in one chunk
-  constexpr std::size_t kGrain = std::size_t{1} << ObstacleBits::kStripShift[0];
+  // note: chunks of 32 rows: a chunk's values in a row along z fill whole 64-byte lines
+  constexpr std::size_t kGrain = 32;
   const auto depth = static_cast<std::size_t>(grid.depth);
   const auto width = static_cast<std::size_t>(grid.width);
   const std::size_t row_words = width * words;
@@ -164,14 +210,13 @@ Result<ObstacleBits> build_obstacle_bits(const voxel::Heightfield& solid, const 
   const std::size_t ring = 2 * reach + 1;
   // note: each chunk of rows streams through a ring of 2 reach + 1 rows per layer (layer 0: own
   // bits; layer a: own bits dilated along x by a columns each side); a row is emitted as soon as
-  // its neighbours within reach are in the ring, and OR-ed into the strips on the way
+  // its neighbours within reach are in the ring, and its runs go into the planes on the way
   parallel_for(ctx.threads(), 0, depth, kGrain, [&](std::size_t z0, std::size_t z1) {
     const std::size_t lo_z = z0 > reach ? z0 - reach : 0;
     const std::size_t hi_z = std::min(depth, z1 + reach);
     thread_local std::vector<std::uint64_t> buffer;
-    // the ring layers, then per strip level one row accumulating the strips along z
     const std::size_t ring_words = (static_cast<std::size_t>(widest) + 1) * ring * row_words;
-    buffer.assign(ring_words + 2 * row_words, 0);
+    buffer.assign(ring_words, 0);
     const auto layer_row = [&](std::size_t a, std::size_t z) {
       return buffer.data() + (a * ring + z % ring) * row_words;
     };
@@ -185,22 +230,11 @@ Result<ObstacleBits> build_obstacle_bits(const voxel::Heightfield& solid, const 
         or_row(dst, layer_row(static_cast<std::size_t>(a), static_cast<std::size_t>(nz)),
                row_words);
       }
-      for (int level = 0; level < 2; ++level) {
-        const int shift = ObstacleBits::kStripShift[level];
-        const auto sx = static_cast<std::size_t>(field.strips_x[level]);
-        const auto sz = static_cast<std::size_t>(field.strips_z[level]);
-        or_strips_x(dst, width, words, shift, field.along_x[level].data() + e * sx * words);
-        // note: rows OR into a contiguous accumulator; a strip along z is written out once,
-        // at its last row (or the grid's), instead of a scattered update per row
-        std::uint64_t* acc =
-            buffer.data() + ring_words + static_cast<std::size_t>(level) * row_words;
-        or_row(acc, dst, row_words);
-        const std::size_t size = std::size_t{1} << shift;
-        if ((e & (size - 1)) == size - 1 || e + 1 == depth) {
-          scatter_strips_z(acc, width, words, field.along_z[level].data() + (e >> shift) * words,
-                           sz * words);
-          std::fill(acc, acc + row_words, std::uint64_t{0});
-        }
+      if (!planes) return;
+      for (std::size_t x = 0; x < width; ++x) {
+        const PlaneColumn v = plane_column(dst + x * words, words);
+        store_plane_column(field.rows_x, e, x, v);
+        store_plane_column(field.rows_z, x, e, v);
       }
     };
     for (std::size_t z = lo_z; z < hi_z; ++z) {

@@ -6,6 +6,7 @@
 // over the cell's range of horizontal distances, compared with the voxel run's interior.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -56,10 +57,26 @@ class CentrePolygonCache {
 /// Search tables for one jump configuration on one obstacle field (read-only, shareable).
 class LandSearch {
  public:
+  /// How the cells of a row whose height band may hold a blocked voxel are found. Every kernel
+  /// gives the same land voxels; they differ in speed and in what they need.
+  enum class Kernel : std::uint8_t {
+    Auto,          ///< the fastest of the others that the field and this CPU support
+    Bits,          ///< one cell at a time, from the field's bits (always available)
+    Planes,        ///< from the run planes, 64 cells at a time in portable code
+    PlanesAvx2,    ///< from the run planes with AVX2 (x86-64)
+    PlanesAvx512,  ///< from the run planes with AVX-512BW (x86-64)
+  };
+
   /// `open` is the compact heightfield the obstacle field was built beside (same grid); both
-  /// must outlive the search.
+  /// must outlive the search. A kernel that `supported` rejects falls back to Kernel::Auto.
   LandSearch(const ObstacleBits& field, const voxel::CompactHeightfield& open,
-             const JumpConfig& config);
+             const JumpConfig& config, Kernel kernel = Kernel::Auto);
+
+  /// Whether `kernel` can run on `field` on this CPU (the plane kernels need field.has_planes()).
+  [[nodiscard]] static bool supported(const ObstacleBits& field, Kernel kernel);
+
+  /// The kernel in use (never Kernel::Auto).
+  [[nodiscard]] Kernel kernel() const { return kernel_; }
 
   /// Appends to `out` the land voxels of jumps from the south-west top corner of column (x, z)
   /// with floor height y [cell heights], counter-clockwise from the +x axis. Voxels whose centre
@@ -106,9 +123,21 @@ class LandSearch {
   int extent_ = 0;
   std::vector<int> row_last_;  // per row j: the last i with cell (i, j) fully inside the range
   std::vector<CellArc> arcs_;  // extent_ x extent_
-  // note: the field's blocked bits per column and OR-ed over strips of 16 and 4 columns along x
-  // and along z (the directions rows run in): a run of cells whose height band holds no blocked
-  // voxel is skipped in one test
+  // Bit k set when cell i + k of the row may hit (lanes 0..63); see land_search.cpp.
+  using CandidateKernel = std::uint64_t (*)(const std::int16_t* band_lo,
+                                            const std::int16_t* band_hi, int y,
+                                            const std::int16_t* planes, std::ptrdiff_t stride);
+  Kernel kernel_ = Kernel::Bits;
+  CandidateKernel candidates_ = nullptr;
+  // note: per row j the cells' voxel bands [k_low, k_high] as saturated int16 (empty bands as
+  // (kNoRunLo, kNoRunHi)) for the plane kernels, cell i at j * band_stride_ + i and, reversed
+  // for rows that run towards -x or -z, at j * band_stride_ + rev_base_ - i
+  int band_stride_ = 0;
+  int rev_base_ = 0;
+  std::vector<std::int16_t> band_lo_;
+  std::vector<std::int16_t> band_hi_;
+  std::vector<std::int16_t> band_lo_rev_;
+  std::vector<std::int16_t> band_hi_rev_;
   int words_ = 0;            // 64-bit words per column
   std::int32_t apex_k_ = 0;  // ceil(h / ch) - 1: the top voxel the apex meets
   float half_d_ = 0.0F;      // d / 2 [units: m]

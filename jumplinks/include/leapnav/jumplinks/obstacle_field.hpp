@@ -4,6 +4,7 @@
 // cell comes closer than the agent radius. Unlike the thesis prototype (point agents), we build it.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <vector>
@@ -41,6 +42,27 @@ struct ObstacleField {
   [[nodiscard]] std::uint32_t end(std::size_t column) const { return column_first[column + 1]; }
 };
 
+/// The blocked runs of every column as 16-bit planes, one grid row at a time, for testing many
+/// columns of a row against height bands at once. Row r holds kPlanes planes of `stride` values;
+/// position p (0 <= p < row length) of plane q is values[(r * kPlanes + q) * stride + p]. Planes:
+/// lo0, hi0: the column's lowest run [lo, hi); lo1, hi1: its second run, or, when it has more than
+/// two, the hull of all but the lowest (`approx` then 1: the hull also holds open voxels, so a band
+/// meeting it must be checked against the bits). A missing run is (kNoRunLo, kNoRunHi), which no
+/// band meets. Positions from the row length to stride - 1 hold no runs (padding for wide loads).
+struct RunPlanes {
+  static constexpr int kPlanes = 5;
+  enum Plane : int { kLo0 = 0, kHi0 = 1, kLo1 = 2, kHi1 = 3, kApprox = 4 };
+  static constexpr std::int16_t kNoRunLo = std::numeric_limits<std::int16_t>::max();
+  static constexpr std::int16_t kNoRunHi = std::numeric_limits<std::int16_t>::min();
+  /// Positions past a row's end that a wide load may read.
+  static constexpr int kPadding = 64;
+  int stride = 0;
+  std::vector<std::int16_t> values;
+  [[nodiscard]] const std::int16_t* row(int r) const {
+    return values.data() + static_cast<std::size_t>(r) * kPlanes * static_cast<std::size_t>(stride);
+  }
+};
+
 /// The blocked voxels of the obstacle field as bit rows: column c = x + z * width owns the words
 /// bits[c * words .. (c + 1) * words), bit k (of word k / 64) set when voxel k is blocked.
 struct ObstacleBits {
@@ -49,15 +71,12 @@ struct ObstacleBits {
   int reach = 0;      ///< as ObstacleField::reach
   int words = 0;      ///< 64-bit words per column (covering every solid span's top)
   std::vector<std::uint64_t> bits;
-  /// Strip sizes: level l ORs the bits of 1 << kStripShift[l] consecutive columns.
-  static constexpr int kStripShift[2] = {4, 2};
-  /// Per level, strips along x: strip (x >> shift, z) owns the words at
-  /// (strip + z * strips_x[l]) * words; along z: strip (z >> shift, x) at
-  /// (strip + x * strips_z[l]) * words. A strip's band with no bit set holds no blocked voxel.
-  std::vector<std::uint64_t> along_x[2];
-  std::vector<std::uint64_t> along_z[2];
-  int strips_x[2] = {0, 0};
-  int strips_z[2] = {0, 0};
+  /// The same runs as planes: rows along x (row z, position x) and along z (row x, position z).
+  /// Present (non-empty) when every voxel index fits in 15 bits (words <= kMaxPlaneWords).
+  RunPlanes rows_x;
+  RunPlanes rows_z;
+  static constexpr int kMaxPlaneWords = 511;
+  [[nodiscard]] bool has_planes() const { return !rows_x.values.empty(); }
   [[nodiscard]] const std::uint64_t* column(std::size_t c) const {
     return bits.data() + c * static_cast<std::size_t>(words);
   }
