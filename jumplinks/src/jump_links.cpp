@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <limits>
 #include <string>
 #include <tuple>
 
@@ -130,32 +131,91 @@ std::uint64_t JumpLinkSet::memory_bytes() const {
          (poly_first.size() + group_land_poly.size() + group_first.size()) * sizeof(std::uint32_t);
 }
 
+namespace {
+
+// The links (pointers, in gathered order) in the stable (start, land, config) order: an index
+// list into `links`, from two counting passes (stably by land polygon and configuration, then
+// stably by start polygon). Empty when the ids' ranges would make the count tables larger than
+// a few times the input (the callers then sort).
+std::vector<std::uint32_t> counting_order(const std::vector<const JumpLink*>& links,
+                                          std::size_t polygon_count) {
+  const std::size_t n = links.size();
+  if (n < 64 || n > std::numeric_limits<std::uint32_t>::max()) return {};
+  // note: one pass over the links (their memory is the slow part) for the keys and their ranges
+  std::vector<std::uint32_t> land_key(n);
+  std::vector<std::uint32_t> start_key(n);
+  std::uint32_t max_start = 0;
+  std::uint32_t max_land = 0;
+  std::uint32_t max_config = 0;
+  for (std::size_t k = 0; k < n; ++k) {
+    const JumpLink& link = *links[k];
+    start_key[k] = link.start_poly;
+    land_key[k] = link.land_poly;
+    max_start = std::max(max_start, link.start_poly);
+    max_land = std::max(max_land, link.land_poly);
+    max_config = std::max<std::uint32_t>(max_config, link.config);
+  }
+  const std::uint64_t land_keys = (std::uint64_t{max_land} + 1) * (std::uint64_t{max_config} + 1);
+  if (max_start > n + polygon_count || land_keys > 4 * (n + polygon_count)) return {};
+  if (max_config > 0) {
+    for (std::size_t k = 0; k < n; ++k) land_key[k] = land_key[k] * (max_config + 1) + links[k]->config;
+  }
+  // note: fresh pages cost about as much as the passes themselves, so the buffers are reused:
+  // by start polygon into land_key's storage once pass one has read it
+  std::vector<std::uint32_t> next;
+  const auto counting_pass = [n, &next](const std::vector<std::uint32_t>& key, std::size_t keys,
+                                        const std::uint32_t* order, std::vector<std::uint32_t>& out) {
+    next.assign(keys + 1, 0);
+    for (const std::uint32_t k : key) ++next[std::size_t{k} + 1];
+    for (std::size_t v = 1; v <= keys; ++v) next[v] += next[v - 1];
+    for (std::size_t t = 0; t < n; ++t) {
+      const std::uint32_t k = order == nullptr ? static_cast<std::uint32_t>(t) : order[t];
+      out[next[key[k]]++] = k;
+    }
+  };
+  std::vector<std::uint32_t> by_land(n);
+  counting_pass(land_key, static_cast<std::size_t>(land_keys), nullptr, by_land);
+  std::vector<std::uint32_t> order = std::move(land_key);
+  counting_pass(start_key, std::size_t{max_start} + 1, by_land.data(), order);
+  return order;
+}
+
+// The links in gathered order, stably sorted by (start, land, config), into `out`.
+void sort_links(const std::vector<const JumpLink*>& links, std::size_t polygon_count,
+                std::vector<JumpLink>& out) {
+  const std::vector<std::uint32_t> order = counting_order(links, polygon_count);
+  out.clear();
+  out.reserve(links.size());
+  if (!order.empty()) {
+    for (const std::uint32_t k : order) out.push_back(*links[k]);
+    return;
+  }
+  for (const JumpLink* link : links) out.push_back(*link);
+  std::stable_sort(out.begin(), out.end(), [](const JumpLink& a, const JumpLink& b) {
+    return link_key(a) < link_key(b);
+  });
+}
+
+// The CSR group arrays of links sorted by (start, land, config).
+void index_sorted_links(JumpLinkSet& set, std::size_t polygon_count);
+
+}  // namespace
+
 void index_links(JumpLinkSet& set, std::size_t polygon_count) {
   // note: gathered links arrive in a thread-independent order (configuration, sample, counter-
   // clockwise), so a stable sort on the group key is a total order on the output
-  const auto by_key = [](const JumpLink& a, const JumpLink& b) {
-    return link_key(a) < link_key(b);
-  };
-  std::uint32_t max_start = 0;
-  for (const JumpLink& link : set.links) max_start = std::max(max_start, link.start_poly);
-  if (set.links.size() < 64 || max_start > set.links.size() + polygon_count) {
-    std::stable_sort(set.links.begin(), set.links.end(), by_key);
-  } else {
-    // the same stable order in linear time: a stable counting scatter by start polygon, then a
-    // stable sort inside each start polygon's (short, mostly sorted) run
-    std::vector<std::uint32_t> first(std::size_t{max_start} + 2, 0);
-    for (const JumpLink& link : set.links) ++first[std::size_t{link.start_poly} + 1];
-    for (std::size_t p = 1; p < first.size(); ++p) first[p] += first[p - 1];
-    std::vector<JumpLink> sorted(set.links.size());
-    std::vector<std::uint32_t> next(first.begin(), first.end() - 1);
-    for (const JumpLink& link : set.links) sorted[next[link.start_poly]++] = link;
-    for (std::size_t p = 0; p + 1 < first.size(); ++p) {
-      const auto begin = sorted.begin() + first[p];
-      const auto end = sorted.begin() + first[p + 1];
-      if (!std::is_sorted(begin, end, by_key)) std::stable_sort(begin, end, by_key);
-    }
-    set.links = std::move(sorted);
-  }
+  std::vector<const JumpLink*> links;
+  links.reserve(set.links.size());
+  for (const JumpLink& link : set.links) links.push_back(&link);
+  std::vector<JumpLink> sorted;
+  sort_links(links, polygon_count, sorted);
+  set.links = std::move(sorted);
+  index_sorted_links(set, polygon_count);
+}
+
+namespace {
+
+void index_sorted_links(JumpLinkSet& set, std::size_t polygon_count) {
   set.poly_first.assign(polygon_count + 1, 0);
   set.group_land_poly.clear();
   set.group_first.clear();
@@ -173,6 +233,8 @@ void index_links(JumpLinkSet& set, std::size_t polygon_count) {
   for (std::size_t p = 0; p < polygon_count; ++p)
     set.poly_first[p + 1] = set.poly_first[p] + groups_per_poly[p];
 }
+
+}  // namespace
 
 Result<JumpLinkSet> build_jump_links(const voxel::Heightfield& solid,
                                      const voxel::CompactHeightfield& open,
@@ -224,7 +286,11 @@ Result<JumpLinkSet> build_jump_links(const voxel::Heightfield& solid,
   const std::uint64_t fixed_bytes =
       field_bytes + samples.size() * sizeof(Sample) + open.spans.size() * sizeof(std::uint32_t);
 
-  std::vector<JumpLink> gathered;
+  // note: the chunks' link vectors are kept (in gathered order) and copied once, sorted, into
+  // the link set; a concatenated copy first would cost another pass and its page faults
+  std::vector<std::vector<JumpLink>> parts;
+  std::uint64_t part_links = 0;
+  std::uint64_t part_bytes = 0;
   {
     auto timer = ctx.scoped_timer("jump_search");
     constexpr std::size_t kGrain = 32;
@@ -234,8 +300,7 @@ Result<JumpLinkSet> build_jump_links(const voxel::Heightfield& solid,
     const std::size_t chunk_total = chunk_count(0, samples.size(), kGrain);
     for (std::size_t c = 0; c < set.configs.size(); ++c) {
       const std::uint64_t tables = LandSearch::table_bytes(field, set.configs[c]);
-      const std::uint64_t base = fixed_bytes + tables + gathered.size() * sizeof(JumpLink) +
-                                 chunk_total * sizeof(ChunkOut);
+      const std::uint64_t base = fixed_bytes + tables + part_bytes + chunk_total * sizeof(ChunkOut);
       LEAPNAV_TRY(ctx.check_memory("jump links: search tables", base));
       const LandSearch search(field, open, set.configs[c]);
       std::vector<ChunkOut> chunks(chunk_total);
@@ -282,34 +347,33 @@ Result<JumpLinkSet> build_jump_links(const voxel::Heightfield& solid,
                       static_cast<double>(block_end) / static_cast<double>(samples.size())) /
                          static_cast<double>(set.configs.size()));
       }
-      std::uint64_t added = 0;
-      std::uint64_t held = 0;
-      for (const ChunkOut& chunk : chunks) {
-        added += chunk.links.size();
-        held += chunk.links.capacity();
-      }
-      LEAPNAV_TRY(
-          ctx.check_memory("jump links: gathered links",
-                           fixed_bytes + (held + 2 * gathered.size() + added) * sizeof(JumpLink)));
-      gathered.reserve(gathered.size() + added);
       for (ChunkOut& chunk : chunks) {
         set.stats.cells_visited += chunk.cells;
         set.stats.land_voxels += chunk.land_voxels;
         set.stats.chains += chunk.chains;
-        gathered.insert(gathered.end(), chunk.links.begin(), chunk.links.end());
-        std::vector<JumpLink>().swap(chunk.links);
+        if (chunk.links.empty()) continue;
+        part_links += chunk.links.size();
+        part_bytes += chunk.links.capacity() * sizeof(JumpLink);
+        parts.push_back(std::move(chunk.links));
       }
     }
   }
   {
     auto timer = ctx.scoped_timer("jump_segments");
-    // the sort's copy of the links and its per-polygon tables, the group arrays
+    // the parts, the sorted copy, the sort's pointers, keys and orders, the group arrays
     LEAPNAV_TRY(ctx.check_memory(
         "jump links: link set",
-        fixed_bytes + 2 * gathered.size() * sizeof(JumpLink) +
-            (3 * (polygon_count + 2) + 2 * (gathered.size() + 1)) * sizeof(std::uint32_t)));
-    set.links = std::move(gathered);
-    index_links(set, polygon_count);
+        fixed_bytes + part_bytes +
+            part_links * (sizeof(JumpLink) + sizeof(const JumpLink*) + 4 * sizeof(std::uint32_t)) +
+            (3 * (polygon_count + 2) + 2 * (part_links + 1)) * sizeof(std::uint32_t)));
+    std::vector<const JumpLink*> links;
+    links.reserve(part_links);
+    for (const std::vector<JumpLink>& part : parts)
+      for (const JumpLink& link : part) links.push_back(&link);
+    sort_links(links, polygon_count, set.links);
+    std::vector<const JumpLink*>().swap(links);
+    std::vector<std::vector<JumpLink>>().swap(parts);
+    index_sorted_links(set, polygon_count);
   }
   return set;
 }

@@ -616,8 +616,11 @@ void LandSearch::scan(int qx, int qz, int y, std::uint32_t start_poly,
         const int cz = row_z + iz * i;
         const std::size_t column = grid.column_index(cx, cz);
         const CellArc& arc = row[i];
-        if (planes != nullptr &&
-            planes[RunPlanes::kApprox * stride + (along_x ? cx : cz)] != 0 &&
+        // note: with exact planes (no more than two runs) the hit and its run come from them,
+        // without touching the column's bits
+        const std::int16_t* at = planes == nullptr ? nullptr : planes + (along_x ? cx : cz);
+        const bool exact_planes = at != nullptr && at[RunPlanes::kApprox * stride] == 0;
+        if (at != nullptr && !exact_planes &&
             !band_blocked(field.column(column), words_, y + arc.k_low, y + arc.k_high)) {
           ++i;
           continue;
@@ -641,7 +644,21 @@ void LandSearch::scan(int qx, int qz, int y, std::uint32_t start_poly,
           // the run of blocked voxels holding the topmost one in the band: [lo, hi)
           int run_lo = 0;
           int run_hi = 0;
-          topmost_run(field.column(column), words_, y + arc.k_low, y + arc.k_high, run_lo, run_hi);
+          if (exact_planes) {
+            // the second run when it meets the band, else the first (one of them does)
+            const int lo1 = at[RunPlanes::kLo1 * stride];
+            const int hi1 = at[RunPlanes::kHi1 * stride];
+            if (lo1 < hi1 && lo1 <= y + arc.k_high && hi1 > y + arc.k_low) {
+              run_lo = lo1;
+              run_hi = hi1;
+            } else {
+              run_lo = at[RunPlanes::kLo0 * stride];
+              run_hi = at[RunPlanes::kHi0 * stride];
+            }
+          } else {
+            topmost_run(field.column(column), words_, y + arc.k_low, y + arc.k_high, run_lo,
+                        run_hi);
+          }
           const auto lo = static_cast<float>(run_lo - y);
           const auto hi = static_cast<float>(run_hi - y);
           const bool top_voxel = arc.high > hi - 1.0F;

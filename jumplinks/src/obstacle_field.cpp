@@ -11,6 +11,7 @@
 #include <cmath>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "leapnav/core/parallel.hpp"
 
@@ -332,6 +333,73 @@ Result<ObstacleField> build_obstacle_field(const voxel::Heightfield& solid,
     }
   });
   return field;
+}
+
+Status validate(const ObstacleBits& field) {
+  const auto fail = [](const std::string& what) {
+    return make_error(ErrorCode::Internal, "obstacle bits: " + what);
+  };
+  const GridSpec& grid = field.grid;
+  const auto columns = static_cast<std::size_t>(grid.column_count());
+  if (field.words < 0 || field.bits.size() != columns * static_cast<std::size_t>(field.words))
+    return fail("bit array size does not match the grid");
+  const bool planes = field.words <= ObstacleBits::kMaxPlaneWords;
+  if (planes != field.has_planes()) return fail("planes present when they should not be, or absent");
+  if (!planes) return {};
+  const auto words = static_cast<std::size_t>(field.words);
+  const struct {
+    const RunPlanes* planes;
+    int rows;
+    int length;
+    bool along_x;
+  } orientations[2] = {{&field.rows_x, grid.depth, grid.width, true},
+                       {&field.rows_z, grid.width, grid.depth, false}};
+  for (const auto& o : orientations) {
+    const RunPlanes& p = *o.planes;
+    if (p.stride < o.length + RunPlanes::kPadding ||
+        p.values.size() != static_cast<std::size_t>(o.rows) * RunPlanes::kPlanes *
+                               static_cast<std::size_t>(p.stride))
+      return fail("plane sizes do not match the grid");
+    for (int r = 0; r < o.rows; ++r) {
+      const std::int16_t* row = p.row(r);
+      for (int q = 0; q < p.stride; ++q) {
+        PlaneColumn want;
+        if (q < o.length) {
+          const int x = o.along_x ? q : r;
+          const int z = o.along_x ? r : q;
+          // note: read bit by bit, independently of the builder's word scan
+          const std::uint64_t* bits = field.column(grid.column_index(x, z));
+          std::vector<std::pair<int, int>> runs;
+          for (int k = 0; k < static_cast<int>(words * 64); ++k) {
+            if (((bits[static_cast<std::size_t>(k >> 6)] >> (k & 63)) & 1U) == 0) continue;
+            if (!runs.empty() && runs.back().second == k)
+              ++runs.back().second;
+            else
+              runs.emplace_back(k, k + 1);
+          }
+          if (!runs.empty()) {
+            want.lo0 = static_cast<std::int16_t>(runs[0].first);
+            want.hi0 = static_cast<std::int16_t>(runs[0].second);
+          }
+          if (runs.size() > 1) {
+            want.lo1 = static_cast<std::int16_t>(runs[1].first);
+            want.hi1 = static_cast<std::int16_t>(runs.back().second);
+            want.approx = runs.size() > 2 ? 1 : 0;
+          }
+        }
+        const auto stride = static_cast<std::size_t>(p.stride);
+        const auto at = [&](int plane) {
+          return row[static_cast<std::size_t>(plane) * stride + static_cast<std::size_t>(q)];
+        };
+        if (at(RunPlanes::kLo0) != want.lo0 || at(RunPlanes::kHi0) != want.hi0 ||
+            at(RunPlanes::kLo1) != want.lo1 || at(RunPlanes::kHi1) != want.hi1 ||
+            at(RunPlanes::kApprox) != want.approx)
+          return fail(std::string(o.along_x ? "rows_x" : "rows_z") + " row " + std::to_string(r) +
+                      " position " + std::to_string(q) + " does not match the column's runs");
+      }
+    }
+  }
+  return {};
 }
 
 Status validate(const ObstacleField& field, const voxel::CompactHeightfield& open) {

@@ -6,7 +6,12 @@
 
 #include "jumplinks/jump_scene.hpp"
 #include "leapnav/core/context.hpp"
+#include "leapnav/jumplinks/land_search.hpp"
 #include "leapnav/jumplinks/obstacle_field.hpp"
+#include "support/shared_data.hpp"
+#include "leapnav/core/config.hpp"
+#include "leapnav/io/obj.hpp"
+#include "leapnav/mesh/build.hpp"
 
 using namespace leapnav;
 using namespace leapnav::jump;
@@ -178,11 +183,165 @@ TEST_SUITE("jumplinks.obstacle_field") {
     }
   }
 
+  TEST_CASE("the run planes hold every column's runs in both orientations") {
+    std::mt19937 rng(20261122);
+    for (int round = 0; round < 4; ++round) {
+      // 300 voxels: five words per column, runs across word boundaries, up to three per column
+      const RandomField f = random_field(rng, 11 + round, 9 + 2 * round, 300);
+      AgentConfig agent{1.8F, round % 2 == 0 ? 0.25F : 0.6F, 0.5F, 45.0F};
+      for (const int threads : {1, 2}) {
+        BuildContext ctx;
+        ctx.set_threads(threads);
+        auto bits = build_obstacle_bits(f.solid, agent, ctx);
+        REQUIRE(bits.ok());
+        REQUIRE(bits->has_planes());
+        const Status status = validate(*bits);
+        CHECK_MESSAGE(status.ok(), (status.ok() ? "" : status.error().message));
+        // a wrong value is caught
+        bits->rows_z.values[static_cast<std::size_t>(bits->rows_z.stride) + 1] ^= 1;
+        CHECK(!validate(*bits).ok());
+      }
+    }
+  }
+
   TEST_CASE("a grid mismatch is an error") {
     const test::JumpScene scene = test::JumpSceneBuilder(8, 8).box({0, 0, 0}, {2, 1, 2}).build();
     voxel::CompactHeightfield other = scene.open;
     other.grid.width = 9;
     BuildContext ctx;
     CHECK_FALSE(build_obstacle_field(scene.solid, other, scene.config.agent, ctx).ok());
+  }
+}
+
+namespace {
+
+// The land voxels and cell counts of every open span as a sample, per kernel, equal to the bits
+// kernel's (the one that reads the field voxel by voxel).
+void check_kernels_agree(const ObstacleBits& bits, const voxel::CompactHeightfield& open,
+                         std::span<const std::uint32_t> centre, const JumpConfig& config,
+                         int step) {
+  const LandSearch reference(bits, open, config, LandSearch::Kernel::Bits);
+  REQUIRE(reference.kernel() == LandSearch::Kernel::Bits);
+  const GridSpec& g = open.grid;
+  int compared = 0;
+  for (const auto kernel : {LandSearch::Kernel::Planes, LandSearch::Kernel::PlanesAvx2,
+                            LandSearch::Kernel::PlanesAvx512}) {
+    if (!LandSearch::supported(bits, kernel)) {
+      MESSAGE("kernel " << static_cast<int>(kernel) << " not supported here; skipped");
+      continue;
+    }
+    const LandSearch search(bits, open, config, kernel);
+    REQUIRE(search.kernel() == kernel);
+    ++compared;
+    std::uint64_t samples = 0;
+    std::uint64_t voxels = 0;
+    for (int z = 0; z < g.depth; z += step) {
+      for (int x = 0; x < g.width; x += step) {
+        const std::size_t c = g.column_index(x, z);
+        for (std::uint32_t s = open.first(c); s < open.end(c); ++s) {
+          std::vector<LandVoxel> want;
+          std::vector<LandVoxel> got;
+          std::uint64_t want_cells = 0;
+          std::uint64_t got_cells = 0;
+          const int y = open.spans[s].y;
+          reference.find(x, z, y, centre[s], centre, want, &want_cells);
+          search.find(x, z, y, centre[s], centre, got, &got_cells);
+          REQUIRE(got == want);
+          REQUIRE(got_cells == want_cells);
+          ++samples;
+          voxels += want.size();
+        }
+      }
+    }
+    CHECK(samples > 0);
+    CHECK(voxels > 0);
+  }
+  // every machine that runs the tests has the portable plane kernel
+  CHECK(compared >= 1);
+}
+
+// Terraced ground in blocks of 4 x 4 columns, some blocks with one or two platforms stacked
+// above (columns of up to three solid spans, tops up to ~300 voxels), a floor on every top.
+RandomField terraced_field(std::mt19937& rng, int width, int depth) {
+  RandomField f;
+  GridSpec grid;
+  grid.cell_size = 0.25F;
+  grid.cell_height = 0.25F;
+  grid.width = width;
+  grid.depth = depth;
+  grid.height = 320;
+  f.solid.grid = grid;
+  f.open.grid = grid;
+  const int bw = (width + 3) / 4;
+  const int bd = (depth + 3) / 4;
+  std::vector<int> ground(static_cast<std::size_t>(bw * bd));
+  std::vector<int> layers(ground.size());
+  for (std::size_t b = 0; b < ground.size(); ++b) {
+    ground[b] = 100 + static_cast<int>(rng() % 9);
+    layers[b] = static_cast<int>(rng() % 6) < 4 ? 0 : 1 + static_cast<int>(rng() % 2);
+  }
+  const auto columns = static_cast<std::size_t>(grid.column_count());
+  f.solid.column_first.assign(columns + 1, 0);
+  f.open.column_first.assign(columns + 1, 0);
+  for (int z = 0; z < depth; ++z) {
+    for (int x = 0; x < width; ++x) {
+      const auto b = static_cast<std::size_t>((x / 4) + (z / 4) * bw);
+      const int spans[3][2] = {{0, ground[b]}, {ground[b] + 30, ground[b] + 33},
+                               {ground[b] + 70, ground[b] + 72}};
+      for (int k = 0; k <= layers[b]; ++k) {
+        f.solid.spans.push_back({static_cast<std::uint16_t>(spans[k][0]),
+                                 static_cast<std::uint16_t>(spans[k][1]), voxel::kNullArea});
+        voxel::CompactSpan open;
+        open.y = static_cast<std::uint16_t>(spans[k][1]);
+        f.open.spans.push_back(open);
+      }
+      const std::size_t c = grid.column_index(x, z);
+      f.solid.column_first[c + 1] = static_cast<std::uint32_t>(f.solid.spans.size());
+      f.open.column_first[c + 1] = static_cast<std::uint32_t>(f.open.spans.size());
+    }
+  }
+  return f;
+}
+
+}  // namespace
+
+TEST_SUITE("jumplinks.land_search") {
+  TEST_CASE("every plane kernel finds the bits kernel's land voxels on stacked terraces") {
+    std::mt19937 rng(20261123);
+    for (int round = 0; round < 3; ++round) {
+      const RandomField f = terraced_field(rng, 40 + 7 * round, 36);
+      AgentConfig agent{1.8F, 0.25F, 0.5F, 45.0F};
+      BuildContext ctx;
+      auto bits = build_obstacle_bits(f.solid, agent, ctx);
+      REQUIRE(bits.ok());
+      // arbitrary polygons, so that some land voxels are kept and some are skipped
+      std::vector<std::uint32_t> centre(f.open.spans.size());
+      for (std::size_t s = 0; s < centre.size(); ++s)
+        centre[s] = static_cast<std::uint32_t>((s * 7919U) % 5U);
+      for (const JumpConfig& config : {kJumpC1, kJumpC2, kJumpC3, JumpConfig{2.0F, 4.0F, 30.0F}})
+        check_kernels_agree(*bits, f.open, centre, config, 1 + round);
+    }
+  }
+
+  TEST_CASE("every plane kernel finds the bits kernel's land voxels on the real levels") {
+    for (const char* file : {"dungeon.obj", "nav_test.obj"}) {
+      const auto path = test::shared_mesh(file);
+      if (!path) continue;
+      auto triangles = io::load_obj(path->string());
+      REQUIRE(triangles.ok());
+      auto config = named_config("thesis");
+      REQUIRE(config.ok());
+      BuildContext ctx;
+      auto built = mesh::build_navmesh(*triangles, *config, ctx);
+      REQUIRE(built.ok());
+      auto bits = build_obstacle_bits(built->voxels.solid, config->agent, ctx);
+      REQUIRE(bits.ok());
+      const Status status = validate(*bits);
+      CHECK_MESSAGE(status.ok(), (status.ok() ? "" : status.error().message));
+      const std::vector<std::uint32_t> centre =
+          centre_polygons(built->voxels.compact, built->navmesh, 0);
+      for (const JumpConfig& jump : {kJumpC1, kJumpC2, kJumpC3})
+        check_kernels_agree(*bits, built->voxels.compact, centre, jump, 9);
+    }
   }
 }

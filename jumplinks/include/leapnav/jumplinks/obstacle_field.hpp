@@ -97,6 +97,11 @@ struct ObstacleBits {
                                                          const AgentConfig& agent,
                                                          BuildContext& ctx);
 
+/// Invariants of the bits and planes: array sizes, and every column's planes (both orientations)
+/// equal to the runs its bits hold (first run, second run or hull of the rest, approx flag,
+/// padding without runs).
+[[nodiscard]] Status validate(const ObstacleBits& field);
+
 /// Structural invariants: CSR sizes, spans sorted, disjoint and not touching, walkable spans in
 /// range and sitting at the span's top.
 [[nodiscard]] Status validate(const ObstacleField& field, const voxel::CompactHeightfield& open);
