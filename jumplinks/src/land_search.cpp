@@ -556,18 +556,29 @@ void LandSearch::scan(int qx, int qz, int y, std::uint32_t start_poly,
         i = to;
       }
       const std::int16_t* planes = nullptr;
+      const std::uint64_t* approx = nullptr;
       std::ptrdiff_t stride = 0;
       if (candidates_ != nullptr && i <= last) {
         const RunPlanes& rows = along_x ? field.rows_x : field.rows_z;
         planes = rows.row(across);
+        approx = rows.approx_row(across);
         stride = rows.stride;
       }
+      // the 64 approx bits from position p on
+      const auto approx_bits = [approx](int p) {
+        const auto w = static_cast<std::size_t>(p >> 6);
+        const int shift = p & 63;
+        std::uint64_t v = approx[w] >> shift;
+        if (shift != 0) v |= approx[w + 1] << (64 - shift);
+        return v;
+      };
       // the candidate cells of a window of up to 64 cells from win_lo: a superset of the hits
       // (exact with the bits kernel; the plane kernels may flag columns whose planes are
       // approximate, checked against the bits below)
       int win_lo = 0;
       int win_hi = -1;
       std::uint64_t window = 0;
+      std::uint64_t window_approx = 0;  // the window's cells whose planes are approximate
       while (i <= last) {
         if (i > win_hi) {
           const int n = std::min(64, last - i + 1);
@@ -582,6 +593,7 @@ void LandSearch::scan(int qx, int qz, int y, std::uint32_t start_poly,
                                    band_hi_.data() + band_row + static_cast<std::size_t>(i), y,
                                    planes + along_i, stride) &
                        low_bits(n);
+              window_approx = approx_bits(along_i) & low_bits(n);
             } else {
               const std::size_t at = band_row + static_cast<std::size_t>(rev_base_ - (i + n - 1));
               window = reverse_bits(candidates_(band_lo_rev_.data() + at,
@@ -589,6 +601,7 @@ void LandSearch::scan(int qx, int qz, int y, std::uint32_t start_poly,
                                                 planes + (along_i - (n - 1)), stride) &
                                     low_bits(n)) >>
                        (64 - n);
+              window_approx = reverse_bits(approx_bits(along_i - (n - 1)) & low_bits(n)) >> (64 - n);
             }
           } else {
             window = 0;
@@ -619,7 +632,7 @@ void LandSearch::scan(int qx, int qz, int y, std::uint32_t start_poly,
         // note: with exact planes (no more than two runs) the hit and its run come from them,
         // without touching the column's bits
         const std::int16_t* at = planes == nullptr ? nullptr : planes + (along_x ? cx : cz);
-        const bool exact_planes = at != nullptr && at[RunPlanes::kApprox * stride] == 0;
+        const bool exact_planes = at != nullptr && ((window_approx >> (i - win_lo)) & 1U) == 0;
         if (at != nullptr && !exact_planes &&
             !band_blocked(field.column(column), words_, y + arc.k_low, y + arc.k_high)) {
           ++i;

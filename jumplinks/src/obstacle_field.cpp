@@ -114,7 +114,11 @@ void store_plane_column(RunPlanes& planes, std::size_t row, std::size_t position
   base[RunPlanes::kHi0 * stride] = v.hi0;
   base[RunPlanes::kLo1 * stride] = v.lo1;
   base[RunPlanes::kHi1 * stride] = v.hi1;
-  base[RunPlanes::kApprox * stride] = v.approx;
+  if (v.approx != 0) {
+    std::uint64_t& word = planes.approx[row * static_cast<std::size_t>(planes.approx_words) +
+                                        position / 64];
+    word |= std::uint64_t{1} << (position % 64);
+  }
 }
 
 // Sizes the planes for `rows` rows of `length` positions, padding filled with "no run".
@@ -123,6 +127,8 @@ void init_planes(RunPlanes& planes, std::size_t rows, std::size_t length) {
   planes.stride = static_cast<int>((length + RunPlanes::kPadding + 31) / 32 * 32);
   const auto stride = static_cast<std::size_t>(planes.stride);
   planes.values.resize(rows * RunPlanes::kPlanes * stride);
+  planes.approx_words = static_cast<int>(stride / 64 + 2);
+  planes.approx.assign(rows * static_cast<std::size_t>(planes.approx_words), 0);
   const PlaneColumn none;
   for (std::size_t r = 0; r < rows; ++r)
     for (std::size_t p = length; p < stride; ++p) store_plane_column(planes, r, p, none);
@@ -235,7 +241,10 @@ Result<ObstacleBits> build_obstacle_bits(const voxel::Heightfield& solid, const 
       for (std::size_t x = 0; x < width; ++x) {
         const PlaneColumn v = plane_column(dst + x * words, words);
         store_plane_column(field.rows_x, e, x, v);
-        store_plane_column(field.rows_z, x, e, v);
+        // note: the approx bits along z share words across chunks; they are copied after the loop
+        PlaneColumn along_z = v;
+        along_z.approx = 0;
+        store_plane_column(field.rows_z, x, e, along_z);
       }
     };
     for (std::size_t z = lo_z; z < hi_z; ++z) {
@@ -248,6 +257,18 @@ Result<ObstacleBits> build_obstacle_bits(const voxel::Heightfield& solid, const 
     for (std::size_t e = std::max(z0, hi_z > reach ? hi_z - reach : 0); e < z1; ++e) emit(e);
   });
   LEAPNAV_TRY(ctx.check_cancel("obstacle field"));
+  if (planes) {
+    for (std::size_t z = 0; z < depth; ++z) {
+      const std::uint64_t* from = field.rows_x.approx_row(static_cast<int>(z));
+      for (std::size_t w = 0; w * 64 < width; ++w) {
+        for (std::uint64_t bits = from[w]; bits != 0; bits &= bits - 1) {
+          const std::size_t x = w * 64 + static_cast<std::size_t>(std::countr_zero(bits));
+          field.rows_z.approx[x * static_cast<std::size_t>(field.rows_z.approx_words) + z / 64] |=
+              std::uint64_t{1} << (z % 64);
+        }
+      }
+    }
+  }
   return field;
 }
 
@@ -358,7 +379,10 @@ Status validate(const ObstacleBits& field) {
     const RunPlanes& p = *o.planes;
     if (p.stride < o.length + RunPlanes::kPadding ||
         p.values.size() != static_cast<std::size_t>(o.rows) * RunPlanes::kPlanes *
-                               static_cast<std::size_t>(p.stride))
+                               static_cast<std::size_t>(p.stride) ||
+        p.approx_words * 64 < p.stride + 64 ||
+        p.approx.size() !=
+            static_cast<std::size_t>(o.rows) * static_cast<std::size_t>(p.approx_words))
       return fail("plane sizes do not match the grid");
     for (int r = 0; r < o.rows; ++r) {
       const std::int16_t* row = p.row(r);
@@ -391,9 +415,11 @@ Status validate(const ObstacleBits& field) {
         const auto at = [&](int plane) {
           return row[static_cast<std::size_t>(plane) * stride + static_cast<std::size_t>(q)];
         };
+        const std::uint64_t approx_word =
+            p.approx_row(r)[static_cast<std::size_t>(q) / 64] >> (static_cast<unsigned>(q) % 64);
         if (at(RunPlanes::kLo0) != want.lo0 || at(RunPlanes::kHi0) != want.hi0 ||
             at(RunPlanes::kLo1) != want.lo1 || at(RunPlanes::kHi1) != want.hi1 ||
-            at(RunPlanes::kApprox) != want.approx)
+            (approx_word & 1U) != static_cast<std::uint64_t>(want.approx))
           return fail(std::string(o.along_x ? "rows_x" : "rows_z") + " row " + std::to_string(r) +
                       " position " + std::to_string(q) + " does not match the column's runs");
       }

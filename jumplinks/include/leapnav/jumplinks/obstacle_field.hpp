@@ -46,20 +46,26 @@ struct ObstacleField {
 /// columns of a row against height bands at once. Row r holds kPlanes planes of `stride` values;
 /// position p (0 <= p < row length) of plane q is values[(r * kPlanes + q) * stride + p]. Planes:
 /// lo0, hi0: the column's lowest run [lo, hi); lo1, hi1: its second run, or, when it has more than
-/// two, the hull of all but the lowest (`approx` then 1: the hull also holds open voxels, so a band
-/// meeting it must be checked against the bits). A missing run is (kNoRunLo, kNoRunHi), which no
-/// band meets. Positions from the row length to stride - 1 hold no runs (padding for wide loads).
+/// two, the hull of all but the lowest (its approx bit then set: the hull also holds open voxels,
+/// so a band meeting it must be checked against the bits). A missing run is (kNoRunLo, kNoRunHi),
+/// which no band meets. Positions from the row length to stride - 1 hold no runs (padding for
+/// wide loads). Approx bits: bit p % 64 of approx[r * approx_words + p / 64].
 struct RunPlanes {
-  static constexpr int kPlanes = 5;
-  enum Plane : int { kLo0 = 0, kHi0 = 1, kLo1 = 2, kHi1 = 3, kApprox = 4 };
+  static constexpr int kPlanes = 4;
+  enum Plane : int { kLo0 = 0, kHi0 = 1, kLo1 = 2, kHi1 = 3 };
   static constexpr std::int16_t kNoRunLo = std::numeric_limits<std::int16_t>::max();
   static constexpr std::int16_t kNoRunHi = std::numeric_limits<std::int16_t>::min();
   /// Positions past a row's end that a wide load may read.
   static constexpr int kPadding = 64;
   int stride = 0;
+  int approx_words = 0;  ///< per row: covers stride positions and one word more
   std::vector<std::int16_t> values;
+  std::vector<std::uint64_t> approx;
   [[nodiscard]] const std::int16_t* row(int r) const {
     return values.data() + static_cast<std::size_t>(r) * kPlanes * static_cast<std::size_t>(stride);
+  }
+  [[nodiscard]] const std::uint64_t* approx_row(int r) const {
+    return approx.data() + static_cast<std::size_t>(r) * static_cast<std::size_t>(approx_words);
   }
 };
 
