@@ -108,18 +108,18 @@ std::int16_t saturate16(std::int64_t v) {
       v, std::numeric_limits<std::int16_t>::min(), std::numeric_limits<std::int16_t>::max()));
 }
 
-// The candidate kernels: lane l (0..63) is set when the band [y + band_lo[l], y + band_hi[l]]
+// The candidate kernels: lane l (0..n-1, n <= 64) is set when the band [y + band_lo[l], y + band_hi[l]]
 // (saturated to int16) meets run 0 or run 1 of the column at planes[l] (see RunPlanes): lo <= top
-// of the band and hi > bottom of the band. The caller masks the lanes it does not use; every
-// array must be readable for 64 values.
+// of the band and hi > bottom of the band. Lanes from n on may be set (the caller masks them);
+// every array must be readable for 64 values.
 std::uint64_t candidates_portable(const std::int16_t* band_lo, const std::int16_t* band_hi, int y,
-                                  const std::int16_t* planes, std::ptrdiff_t stride) {
+                                  const std::int16_t* planes, std::ptrdiff_t stride, int n) {
   const std::int16_t* lo0 = planes + RunPlanes::kLo0 * stride;
   const std::int16_t* hi0 = planes + RunPlanes::kHi0 * stride;
   const std::int16_t* lo1 = planes + RunPlanes::kLo1 * stride;
   const std::int16_t* hi1 = planes + RunPlanes::kHi1 * stride;
   std::uint64_t out = 0;
-  for (int l = 0; l < 64; ++l) {
+  for (int l = 0; l < n; ++l) {
     const std::int16_t bl = saturate16(std::int64_t{band_lo[l]} + y);
     const std::int16_t bh = saturate16(std::int64_t{band_hi[l]} + y);
     const bool hit = (lo0[l] <= bh && hi0[l] > bl) || (lo1[l] <= bh && hi1[l] > bl);
@@ -133,10 +133,12 @@ std::uint64_t candidates_portable(const std::int16_t* band_lo, const std::int16_
 __attribute__((target("avx2"))) std::uint64_t candidates_avx2(const std::int16_t* band_lo,
                                                                const std::int16_t* band_hi, int y,
                                                                const std::int16_t* planes,
-                                                               std::ptrdiff_t stride) {
+                                                               std::ptrdiff_t stride, int n) {
   const __m256i vy = _mm256_set1_epi16(static_cast<std::int16_t>(y));
-  __m256i hits[4];
-  for (int q = 0; q < 4; ++q) {
+  __m256i hits[4] = {_mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256(),
+                     _mm256_setzero_si256()};
+  // note: only the groups of 16 lanes that hold used lanes (fewer cache lines for short rows)
+  for (int q = 0; q < (n + 15) / 16; ++q) {
     const int o = 16 * q;
     const auto* lo = reinterpret_cast<const __m256i*>(band_lo + o);
     const auto* hi = reinterpret_cast<const __m256i*>(band_hi + o);
@@ -165,10 +167,11 @@ __attribute__((target("avx512bw"))) std::uint64_t candidates_avx512(const std::i
                                                                      const std::int16_t* band_hi,
                                                                      int y,
                                                                      const std::int16_t* planes,
-                                                                     std::ptrdiff_t stride) {
+                                                                     std::ptrdiff_t stride, int n) {
   const __m512i vy = _mm512_set1_epi16(static_cast<std::int16_t>(y));
   std::uint64_t out = 0;
-  for (int q = 0; q < 2; ++q) {
+  // note: only the halves that hold used lanes (fewer cache lines for short rows)
+  for (int q = 0; q < (n + 31) / 32; ++q) {
     const int o = 32 * q;
     const __m512i bl = _mm512_adds_epi16(_mm512_loadu_si512(band_lo + o), vy);
     const __m512i bh = _mm512_adds_epi16(_mm512_loadu_si512(band_hi + o), vy);
@@ -591,14 +594,14 @@ void LandSearch::scan(int qx, int qz, int y, std::uint32_t start_poly,
             if constexpr (kDir > 0) {
               window = candidates_(band_lo_.data() + band_row + static_cast<std::size_t>(i),
                                    band_hi_.data() + band_row + static_cast<std::size_t>(i), y,
-                                   planes + along_i, stride) &
+                                   planes + along_i, stride, n) &
                        low_bits(n);
               window_approx = approx_bits(along_i) & low_bits(n);
             } else {
               const std::size_t at = band_row + static_cast<std::size_t>(rev_base_ - (i + n - 1));
               window = reverse_bits(candidates_(band_lo_rev_.data() + at,
                                                 band_hi_rev_.data() + at, y,
-                                                planes + (along_i - (n - 1)), stride) &
+                                                planes + (along_i - (n - 1)), stride, n) &
                                     low_bits(n)) >>
                        (64 - n);
               window_approx = reverse_bits(approx_bits(along_i - (n - 1)) & low_bits(n)) >> (64 - n);

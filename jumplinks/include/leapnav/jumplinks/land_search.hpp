@@ -123,10 +123,11 @@ class LandSearch {
   int extent_ = 0;
   std::vector<int> row_last_;  // per row j: the last i with cell (i, j) fully inside the range
   std::vector<CellArc> arcs_;  // extent_ x extent_
-  // Bit k set when cell i + k of the row may hit (lanes 0..63); see land_search.cpp.
+  // Bit k (k < n) set when cell i + k of the row may hit; see land_search.cpp.
   using CandidateKernel = std::uint64_t (*)(const std::int16_t* band_lo,
                                             const std::int16_t* band_hi, int y,
-                                            const std::int16_t* planes, std::ptrdiff_t stride);
+                                            const std::int16_t* planes, std::ptrdiff_t stride,
+                                            int n);
   Kernel kernel_ = Kernel::Bits;
   CandidateKernel candidates_ = nullptr;
   // note: per row j the cells' voxel bands [k_low, k_high] as saturated int16 (empty bands as
