@@ -256,7 +256,7 @@ Result<JumpLinkSet> build_jump_links(const voxel::Heightfield& solid,
 
   JumpLinkSet set;
   set.configs = options.jumps;
-  LEAPNAV_TRY_ASSIGN(const ObstacleBits field, build_obstacle_bits(solid, agent, ctx));
+  LEAPNAV_TRY_ASSIGN(const ObstacleBits field, build_obstacle_bits(solid, agent, ctx, BitsKept::ApproxOnly));
   LEAPNAV_TRY(ctx.check_cancel("jump links"));
 
   // note: every estimate below counts the stage's arrays alive at that point (upper bounds), so

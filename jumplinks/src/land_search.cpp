@@ -324,8 +324,9 @@ std::uint64_t LandSearch::table_bytes(const ObstacleBits& field, const JumpConfi
 bool LandSearch::supported(const ObstacleBits& field, Kernel kernel) {
   switch (kernel) {
     case Kernel::Auto:
-    case Kernel::Bits:
       return true;
+    case Kernel::Bits:
+      return field.all_bits;
     case Kernel::Planes:
       return field.has_planes();
     case Kernel::PlanesAvx2:

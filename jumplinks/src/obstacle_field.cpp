@@ -157,7 +157,7 @@ void own_row(const voxel::Heightfield& solid, std::size_t first_column, std::siz
 }  // namespace
 
 Result<ObstacleBits> build_obstacle_bits(const voxel::Heightfield& solid, const AgentConfig& agent,
-                                         BuildContext& ctx) {
+                                         BuildContext& ctx, BitsKept kept) {
   auto timer = ctx.scoped_timer("jump_obstacles");
   LEAPNAV_TRY(ctx.check_cancel("obstacle field"));
   const GridSpec& grid = solid.grid;
@@ -198,9 +198,13 @@ Result<ObstacleBits> build_obstacle_bits(const voxel::Heightfield& solid, const 
                 static_cast<std::uint64_t>(grid.width) * (grid.depth + RunPlanes::kPadding + 31)) *
                    RunPlanes::kPlanes
              : 0;
-  LEAPNAV_TRY(ctx.check_memory("obstacle field bits", columns * words * sizeof(std::uint64_t) +
-                                                          plane_values * sizeof(std::int16_t)));
-  field.bits.assign(columns * words, 0);
+  // note: without all the bits (their pages cost about as much as building them), a row is
+  // assembled in a per-chunk buffer and only the approximate columns' words are kept
+  field.all_bits = !planes || kept == BitsKept::All;
+  LEAPNAV_TRY(ctx.check_memory("obstacle field bits",
+                               (field.all_bits ? columns * words * sizeof(std::uint64_t) : 0) +
+                                   plane_values * sizeof(std::int16_t)));
+  if (field.all_bits) field.bits.assign(columns * words, 0);
   if (planes) {
     init_planes(field.rows_x, static_cast<std::size_t>(grid.depth),
                 static_cast<std::size_t>(grid.width));
@@ -218,17 +222,23 @@ Result<ObstacleBits> build_obstacle_bits(const voxel::Heightfield& solid, const 
   // note: each chunk of rows streams through a ring of 2 reach + 1 rows per layer (layer 0: own
   // bits; layer a: own bits dilated along x by a columns each side); a row is emitted as soon as
   // its neighbours within reach are in the ring, and its runs go into the planes on the way
+  // per chunk: the approximate columns and their words (kept bits only)
+  std::vector<std::vector<std::uint32_t>> chunk_columns(field.all_bits ? 0 : chunk_count(0, depth, kGrain));
+  std::vector<std::vector<std::uint64_t>> chunk_bits(chunk_columns.size());
   parallel_for(ctx.threads(), 0, depth, kGrain, [&](std::size_t z0, std::size_t z1) {
     const std::size_t lo_z = z0 > reach ? z0 - reach : 0;
     const std::size_t hi_z = std::min(depth, z1 + reach);
     thread_local std::vector<std::uint64_t> buffer;
     const std::size_t ring_words = (static_cast<std::size_t>(widest) + 1) * ring * row_words;
-    buffer.assign(ring_words, 0);
+    // the ring, then the row being assembled when the bits are not all kept
+    buffer.assign(ring_words + (field.all_bits ? 0 : row_words), 0);
     const auto layer_row = [&](std::size_t a, std::size_t z) {
       return buffer.data() + (a * ring + z % ring) * row_words;
     };
     const auto emit = [&](std::size_t e) {
-      std::uint64_t* dst = field.bits.data() + e * row_words;
+      std::uint64_t* dst = field.all_bits ? field.bits.data() + e * row_words
+                                          : buffer.data() + ring_words;
+      if (!field.all_bits) std::fill(dst, dst + row_words, std::uint64_t{0});
       for (int dz = -field.reach; dz <= field.reach; ++dz) {
         const int row = dz + field.reach;
         const int a = half_width[static_cast<std::size_t>(row)];
@@ -241,6 +251,11 @@ Result<ObstacleBits> build_obstacle_bits(const voxel::Heightfield& solid, const 
       for (std::size_t x = 0; x < width; ++x) {
         const PlaneColumn v = plane_column(dst + x * words, words);
         store_plane_column(field.rows_x, e, x, v);
+        if (!field.all_bits && v.approx != 0) {
+          chunk_columns[z0 / kGrain].push_back(static_cast<std::uint32_t>(e * width + x));
+          chunk_bits[z0 / kGrain].insert(chunk_bits[z0 / kGrain].end(), dst + x * words,
+                                         dst + (x + 1) * words);
+        }
         // note: the approx bits along z share words across chunks; they are copied after the loop
         PlaneColumn along_z = v;
         along_z.approx = 0;
@@ -257,6 +272,12 @@ Result<ObstacleBits> build_obstacle_bits(const voxel::Heightfield& solid, const 
     for (std::size_t e = std::max(z0, hi_z > reach ? hi_z - reach : 0); e < z1; ++e) emit(e);
   });
   LEAPNAV_TRY(ctx.check_cancel("obstacle field"));
+  // chunks in row order: the kept columns come out sorted
+  for (std::size_t k = 0; k < chunk_columns.size(); ++k) {
+    field.bit_columns.insert(field.bit_columns.end(), chunk_columns[k].begin(),
+                             chunk_columns[k].end());
+    field.bits.insert(field.bits.end(), chunk_bits[k].begin(), chunk_bits[k].end());
+  }
   if (planes) {
     for (std::size_t z = 0; z < depth; ++z) {
       const std::uint64_t* from = field.rows_x.approx_row(static_cast<int>(z));
@@ -362,11 +383,17 @@ Status validate(const ObstacleBits& field) {
   };
   const GridSpec& grid = field.grid;
   const auto columns = static_cast<std::size_t>(grid.column_count());
-  if (field.words < 0 || field.bits.size() != columns * static_cast<std::size_t>(field.words))
-    return fail("bit array size does not match the grid");
+  if (field.words < 0) return fail("negative word count");
+  const std::size_t kept = field.all_bits ? columns : field.bit_columns.size();
+  if (field.bits.size() != kept * static_cast<std::size_t>(field.words))
+    return fail("bit array size does not match the columns kept");
   const bool planes = field.words <= ObstacleBits::kMaxPlaneWords;
   if (planes != field.has_planes()) return fail("planes present when they should not be, or absent");
-  if (!planes) return {};
+  if (!planes) return field.all_bits ? Status{} : fail("bits not all kept without planes");
+  for (std::size_t k = 0; !field.all_bits && k < field.bit_columns.size(); ++k) {
+    if (field.bit_columns[k] >= columns || (k > 0 && field.bit_columns[k - 1] >= field.bit_columns[k]))
+      return fail("kept columns not sorted or out of range");
+  }
   const auto words = static_cast<std::size_t>(field.words);
   const struct {
     const RunPlanes* planes;
@@ -388,11 +415,38 @@ Status validate(const ObstacleBits& field) {
       const std::int16_t* row = p.row(r);
       for (int q = 0; q < p.stride; ++q) {
         PlaneColumn want;
+        const auto stride = static_cast<std::size_t>(p.stride);
+        const auto at = [&](int plane) {
+          return row[static_cast<std::size_t>(plane) * stride + static_cast<std::size_t>(q)];
+        };
+        const std::uint64_t approx_word =
+            p.approx_row(r)[static_cast<std::size_t>(q) / 64] >> (static_cast<unsigned>(q) % 64);
+        const std::uint64_t* bits = nullptr;
         if (q < o.length) {
           const int x = o.along_x ? q : r;
           const int z = o.along_x ? r : q;
+          bits = field.column(grid.column_index(x, z));
+          if (!field.all_bits && (bits != nullptr) != ((approx_word & 1U) != 0))
+            return fail("the kept columns are not the approximate ones");
+        }
+        if (bits == nullptr && q < o.length) {
+          // only the planes: well formed (runs ordered, or missing)
+          const bool run0 = at(RunPlanes::kLo0) < at(RunPlanes::kHi0);
+          const bool run1 = at(RunPlanes::kLo1) < at(RunPlanes::kHi1);
+          const bool none0 = at(RunPlanes::kLo0) == RunPlanes::kNoRunLo &&
+                             at(RunPlanes::kHi0) == RunPlanes::kNoRunHi;
+          const bool none1 = at(RunPlanes::kLo1) == RunPlanes::kNoRunLo &&
+                             at(RunPlanes::kHi1) == RunPlanes::kNoRunHi;
+          if (!((run0 && run1 && at(RunPlanes::kHi0) < at(RunPlanes::kLo1)) || (run0 && none1) ||
+                (none0 && none1)) ||
+              at(RunPlanes::kLo0) < 0)
+            return fail(std::string(o.along_x ? "rows_x" : "rows_z") + " row " +
+                        std::to_string(r) + " position " + std::to_string(q) +
+                        " holds malformed runs");
+          continue;
+        }
+        if (q < o.length) {
           // note: read bit by bit, independently of the builder's word scan
-          const std::uint64_t* bits = field.column(grid.column_index(x, z));
           std::vector<std::pair<int, int>> runs;
           for (int k = 0; k < static_cast<int>(words * 64); ++k) {
             if (((bits[static_cast<std::size_t>(k >> 6)] >> (k & 63)) & 1U) == 0) continue;
@@ -411,12 +465,6 @@ Status validate(const ObstacleBits& field) {
             want.approx = runs.size() > 2 ? 1 : 0;
           }
         }
-        const auto stride = static_cast<std::size_t>(p.stride);
-        const auto at = [&](int plane) {
-          return row[static_cast<std::size_t>(plane) * stride + static_cast<std::size_t>(q)];
-        };
-        const std::uint64_t approx_word =
-            p.approx_row(r)[static_cast<std::size_t>(q) / 64] >> (static_cast<unsigned>(q) % 64);
         if (at(RunPlanes::kLo0) != want.lo0 || at(RunPlanes::kHi0) != want.hi0 ||
             at(RunPlanes::kLo1) != want.lo1 || at(RunPlanes::kHi1) != want.hi1 ||
             (approx_word & 1U) != static_cast<std::uint64_t>(want.approx))

@@ -217,9 +217,14 @@ namespace {
 
 // The land voxels and cell counts of every open span as a sample, per kernel, equal to the bits
 // kernel's (the one that reads the field voxel by voxel).
-void check_kernels_agree(const ObstacleBits& bits, const voxel::CompactHeightfield& open,
+// The kernels run on `bits` (all bits kept) and on `sparse` (only the approximate columns').
+void check_kernels_agree(const ObstacleBits& bits, const ObstacleBits& sparse,
+                         const voxel::CompactHeightfield& open,
                          std::span<const std::uint32_t> centre, const JumpConfig& config,
                          int step) {
+  REQUIRE(bits.all_bits);
+  REQUIRE(!sparse.all_bits);
+  CHECK(!LandSearch::supported(sparse, LandSearch::Kernel::Bits));
   const LandSearch reference(bits, open, config, LandSearch::Kernel::Bits);
   REQUIRE(reference.kernel() == LandSearch::Kernel::Bits);
   const GridSpec& g = open.grid;
@@ -231,7 +236,9 @@ void check_kernels_agree(const ObstacleBits& bits, const voxel::CompactHeightfie
       continue;
     }
     const LandSearch search(bits, open, config, kernel);
+    const LandSearch on_sparse(sparse, open, config, kernel);
     REQUIRE(search.kernel() == kernel);
+    REQUIRE(on_sparse.kernel() == kernel);
     ++compared;
     std::uint64_t samples = 0;
     std::uint64_t voxels = 0;
@@ -246,6 +253,11 @@ void check_kernels_agree(const ObstacleBits& bits, const voxel::CompactHeightfie
           const int y = open.spans[s].y;
           reference.find(x, z, y, centre[s], centre, want, &want_cells);
           search.find(x, z, y, centre[s], centre, got, &got_cells);
+          REQUIRE(got == want);
+          REQUIRE(got_cells == want_cells);
+          got.clear();
+          got_cells = 0;
+          on_sparse.find(x, z, y, centre[s], centre, got, &got_cells);
           REQUIRE(got == want);
           REQUIRE(got_cells == want_cells);
           ++samples;
@@ -314,12 +326,26 @@ TEST_SUITE("jumplinks.land_search") {
       BuildContext ctx;
       auto bits = build_obstacle_bits(f.solid, agent, ctx);
       REQUIRE(bits.ok());
+      auto sparse = build_obstacle_bits(f.solid, agent, ctx, BitsKept::ApproxOnly);
+      REQUIRE(sparse.ok());
+      const Status status = validate(*sparse);
+      CHECK_MESSAGE(status.ok(), (status.ok() ? "" : status.error().message));
+      CHECK(sparse->rows_x.values == bits->rows_x.values);
+      CHECK(sparse->rows_z.values == bits->rows_z.values);
+      CHECK(sparse->rows_z.approx == bits->rows_z.approx);
+      CHECK(!sparse->bit_columns.empty());
+      CHECK(sparse->bits.size() < bits->bits.size() / 4);
+      // a kept column missing is caught
+      ObstacleBits missing = *sparse;
+      missing.bit_columns.pop_back();
+      missing.bits.resize(missing.bits.size() - static_cast<std::size_t>(missing.words));
+      CHECK(!validate(missing).ok());
       // arbitrary polygons, so that some land voxels are kept and some are skipped
       std::vector<std::uint32_t> centre(f.open.spans.size());
       for (std::size_t s = 0; s < centre.size(); ++s)
         centre[s] = static_cast<std::uint32_t>((s * 7919U) % 5U);
       for (const JumpConfig& config : {kJumpC1, kJumpC2, kJumpC3, JumpConfig{2.0F, 4.0F, 30.0F}})
-        check_kernels_agree(*bits, f.open, centre, config, 1 + round);
+        check_kernels_agree(*bits, *sparse, f.open, centre, config, 1 + round);
     }
   }
 
@@ -336,12 +362,16 @@ TEST_SUITE("jumplinks.land_search") {
       REQUIRE(built.ok());
       auto bits = build_obstacle_bits(built->voxels.solid, config->agent, ctx);
       REQUIRE(bits.ok());
-      const Status status = validate(*bits);
-      CHECK_MESSAGE(status.ok(), (status.ok() ? "" : status.error().message));
+      auto sparse = build_obstacle_bits(built->voxels.solid, config->agent, ctx, BitsKept::ApproxOnly);
+      REQUIRE(sparse.ok());
+      for (const ObstacleBits* field : {&*bits, &*sparse}) {
+        const Status status = validate(*field);
+        CHECK_MESSAGE(status.ok(), (status.ok() ? "" : status.error().message));
+      }
       const std::vector<std::uint32_t> centre =
           centre_polygons(built->voxels.compact, built->navmesh, 0);
       for (const JumpConfig& jump : {kJumpC1, kJumpC2, kJumpC3})
-        check_kernels_agree(*bits, built->voxels.compact, centre, jump, 9);
+        check_kernels_agree(*bits, *sparse, built->voxels.compact, centre, jump, 9);
     }
   }
 }

@@ -61,7 +61,7 @@ class LandSearch {
   /// gives the same land voxels; they differ in speed and in what they need.
   enum class Kernel : std::uint8_t {
     Auto,          ///< the fastest of the others that the field and this CPU support
-    Bits,          ///< one cell at a time, from the field's bits (always available)
+    Bits,          ///< one cell at a time, from the field's bits (needs all of them)
     Planes,        ///< from the run planes, 64 cells at a time in portable code
     PlanesAvx2,    ///< from the run planes with AVX2 (x86-64)
     PlanesAvx512,  ///< from the run planes with AVX-512BW (x86-64)

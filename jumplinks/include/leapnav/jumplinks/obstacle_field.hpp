@@ -4,6 +4,7 @@
 // cell comes closer than the agent radius. Unlike the thesis prototype (point agents), we build it.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -69,13 +70,24 @@ struct RunPlanes {
   }
 };
 
-/// The blocked voxels of the obstacle field as bit rows: column c = x + z * width owns the words
-/// bits[c * words .. (c + 1) * words), bit k (of word k / 64) set when voxel k is blocked.
+/// Which columns' bits build_obstacle_bits keeps.
+enum class BitsKept : std::uint8_t {
+  All,         ///< every column's
+  ApproxOnly,  ///< with planes, only the columns whose planes are approximate (the planes hold
+               ///< the others exactly); without planes, every column's
+};
+
+/// The blocked voxels of the obstacle field as bit rows: the words of column c = x + z * width,
+/// bit k (of word k / 64) set when voxel k is blocked. With all_bits, column c owns
+/// bits[c * words .. (c + 1) * words); else only the columns listed in bit_columns (sorted) have
+/// bits, the k-th listed at bits[k * words ..].
 struct ObstacleBits {
   GridSpec grid;
   int grow_down = 0;  ///< as ObstacleField::grow_down
   int reach = 0;      ///< as ObstacleField::reach
   int words = 0;      ///< 64-bit words per column (covering every solid span's top)
+  bool all_bits = true;
+  std::vector<std::uint32_t> bit_columns;
   std::vector<std::uint64_t> bits;
   /// The same runs as planes: rows along x (row z, position x) and along z (row x, position z).
   /// Present (non-empty) when every voxel index fits in 15 bits (words <= kMaxPlaneWords).
@@ -83,8 +95,13 @@ struct ObstacleBits {
   RunPlanes rows_z;
   static constexpr int kMaxPlaneWords = 511;
   [[nodiscard]] bool has_planes() const { return !rows_x.values.empty(); }
+  /// The bits of column c, or nullptr when they were not kept.
   [[nodiscard]] const std::uint64_t* column(std::size_t c) const {
-    return bits.data() + c * static_cast<std::size_t>(words);
+    if (all_bits) return bits.data() + c * static_cast<std::size_t>(words);
+    const auto it = std::lower_bound(bit_columns.begin(), bit_columns.end(), c);
+    if (it == bit_columns.end() || *it != c) return nullptr;
+    return bits.data() +
+           static_cast<std::size_t>(it - bit_columns.begin()) * static_cast<std::size_t>(words);
   }
 };
 
@@ -92,7 +109,8 @@ struct ObstacleBits {
 /// from the solid heightfield alone. Errors when the agent is invalid or the memory limit would be
 /// exceeded; ErrorCode::Cancelled when ctx is cancelled before or during it. Timer: jump_obstacles.
 [[nodiscard]] Result<ObstacleBits> build_obstacle_bits(const voxel::Heightfield& solid,
-                                                       const AgentConfig& agent, BuildContext& ctx);
+                                                       const AgentConfig& agent, BuildContext& ctx,
+                                                       BitsKept kept = BitsKept::All);
 
 /// Builds the obstacle field from the solid heightfield; `open` (the compact heightfield built
 /// from it) tells which span tops are walkable floors. Column offsets (dx, dz) are blocked when the
