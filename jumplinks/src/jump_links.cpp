@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <string>
 #include <tuple>
@@ -158,13 +159,15 @@ std::vector<std::uint32_t> counting_order(const std::vector<const JumpLink*>& li
   const std::uint64_t land_keys = (std::uint64_t{max_land} + 1) * (std::uint64_t{max_config} + 1);
   if (max_start > n + polygon_count || land_keys > 4 * (n + polygon_count)) return {};
   if (max_config > 0) {
-    for (std::size_t k = 0; k < n; ++k) land_key[k] = land_key[k] * (max_config + 1) + links[k]->config;
+    for (std::size_t k = 0; k < n; ++k)
+      land_key[k] = land_key[k] * (max_config + 1) + links[k]->config;
   }
   // note: fresh pages cost about as much as the passes themselves, so the buffers are reused:
   // by start polygon into land_key's storage once pass one has read it
   std::vector<std::uint32_t> next;
   const auto counting_pass = [n, &next](const std::vector<std::uint32_t>& key, std::size_t keys,
-                                        const std::uint32_t* order, std::vector<std::uint32_t>& out) {
+                                        const std::uint32_t* order,
+                                        std::vector<std::uint32_t>& out) {
     next.assign(keys + 1, 0);
     for (const std::uint32_t k : key) ++next[std::size_t{k} + 1];
     for (std::size_t v = 1; v <= keys; ++v) next[v] += next[v - 1];
@@ -191,9 +194,8 @@ void sort_links(const std::vector<const JumpLink*>& links, std::size_t polygon_c
     return;
   }
   for (const JumpLink* link : links) out.push_back(*link);
-  std::stable_sort(out.begin(), out.end(), [](const JumpLink& a, const JumpLink& b) {
-    return link_key(a) < link_key(b);
-  });
+  std::stable_sort(out.begin(), out.end(),
+                   [](const JumpLink& a, const JumpLink& b) { return link_key(a) < link_key(b); });
 }
 
 // The CSR group arrays of links sorted by (start, land, config).
@@ -256,7 +258,8 @@ Result<JumpLinkSet> build_jump_links(const voxel::Heightfield& solid,
 
   JumpLinkSet set;
   set.configs = options.jumps;
-  LEAPNAV_TRY_ASSIGN(const ObstacleBits field, build_obstacle_bits(solid, agent, ctx, BitsKept::ApproxOnly));
+  LEAPNAV_TRY_ASSIGN(const ObstacleBits field,
+                     build_obstacle_bits(solid, agent, ctx, BitsKept::ApproxOnly));
   LEAPNAV_TRY(ctx.check_cancel("jump links"));
 
   // note: every estimate below counts the stage's arrays alive at that point (upper bounds), so
@@ -364,7 +367,7 @@ Result<JumpLinkSet> build_jump_links(const voxel::Heightfield& solid,
     LEAPNAV_TRY(ctx.check_memory(
         "jump links: link set",
         fixed_bytes + part_bytes +
-            part_links * (sizeof(JumpLink) + sizeof(const JumpLink*) + 4 * sizeof(std::uint32_t)) +
+            part_links * (sizeof(JumpLink) + sizeof(std::uintptr_t) + 4 * sizeof(std::uint32_t)) +
             (3 * (polygon_count + 2) + 2 * (part_links + 1)) * sizeof(std::uint32_t)));
     std::vector<const JumpLink*> links;
     links.reserve(part_links);

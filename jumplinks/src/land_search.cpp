@@ -108,10 +108,10 @@ std::int16_t saturate16(std::int64_t v) {
       v, std::numeric_limits<std::int16_t>::min(), std::numeric_limits<std::int16_t>::max()));
 }
 
-// The candidate kernels: lane l (0..n-1, n <= 64) is set when the band [y + band_lo[l], y + band_hi[l]]
-// (saturated to int16) meets run 0 or run 1 of the column at planes[l] (see RunPlanes): lo <= top
-// of the band and hi > bottom of the band. Lanes from n on may be set (the caller masks them);
-// every array must be readable for 64 values.
+// The candidate kernels: lane l (0..n-1, n <= 64) is set when the band [y + band_lo[l], y +
+// band_hi[l]] (saturated to int16) meets run 0 or run 1 of the column at planes[l] (see RunPlanes):
+// lo <= top of the band and hi > bottom of the band. Lanes from n on may be set (the caller masks
+// them); every array must be readable for 64 values.
 std::uint64_t candidates_portable(const std::int16_t* band_lo, const std::int16_t* band_hi, int y,
                                   const std::int16_t* planes, std::ptrdiff_t stride, int n) {
   const std::int16_t* lo0 = planes + RunPlanes::kLo0 * stride;
@@ -131,9 +131,9 @@ std::uint64_t candidates_portable(const std::int16_t* band_lo, const std::int16_
 #ifdef LEAPNAV_X86_KERNELS
 // note: lambdas would not inherit the target attribute, so the loads are spelled out
 __attribute__((target("avx2"))) std::uint64_t candidates_avx2(const std::int16_t* band_lo,
-                                                               const std::int16_t* band_hi, int y,
-                                                               const std::int16_t* planes,
-                                                               std::ptrdiff_t stride, int n) {
+                                                              const std::int16_t* band_hi, int y,
+                                                              const std::int16_t* planes,
+                                                              std::ptrdiff_t stride, int n) {
   const __m256i vy = _mm256_set1_epi16(static_cast<std::int16_t>(y));
   __m256i hits[4] = {_mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256(),
                      _mm256_setzero_si256()};
@@ -159,15 +159,14 @@ __attribute__((target("avx2"))) std::uint64_t candidates_avx2(const std::int16_t
   const __m256i low = _mm256_permute4x64_epi64(_mm256_packs_epi16(hits[0], hits[1]), 0xD8);
   const __m256i high = _mm256_permute4x64_epi64(_mm256_packs_epi16(hits[2], hits[3]), 0xD8);
   return static_cast<std::uint64_t>(static_cast<std::uint32_t>(_mm256_movemask_epi8(low))) |
-         (static_cast<std::uint64_t>(static_cast<std::uint32_t>(_mm256_movemask_epi8(high)))
-          << 32);
+         (static_cast<std::uint64_t>(static_cast<std::uint32_t>(_mm256_movemask_epi8(high))) << 32);
 }
 
 __attribute__((target("avx512bw"))) std::uint64_t candidates_avx512(const std::int16_t* band_lo,
-                                                                     const std::int16_t* band_hi,
-                                                                     int y,
-                                                                     const std::int16_t* planes,
-                                                                     std::ptrdiff_t stride, int n) {
+                                                                    const std::int16_t* band_hi,
+                                                                    int y,
+                                                                    const std::int16_t* planes,
+                                                                    std::ptrdiff_t stride, int n) {
   const __m512i vy = _mm512_set1_epi16(static_cast<std::int16_t>(y));
   std::uint64_t out = 0;
   // note: only the halves that hold used lanes (fewer cache lines for short rows)
@@ -433,7 +432,8 @@ LandSearch::LandSearch(const ObstacleBits& field, const voxel::CompactHeightfiel
     // note: loads reach 63 values past a chunk's first cell, both ways for the reversed rows
     band_stride_ = extent_ + 128;
     rev_base_ = extent_ + 62;
-    const std::size_t size = static_cast<std::size_t>(extent_) * static_cast<std::size_t>(band_stride_);
+    const std::size_t size =
+        static_cast<std::size_t>(extent_) * static_cast<std::size_t>(band_stride_);
     band_lo_.assign(size, RunPlanes::kNoRunLo);
     band_hi_.assign(size, RunPlanes::kNoRunHi);
     band_lo_rev_.assign(size, RunPlanes::kNoRunLo);
@@ -444,7 +444,8 @@ LandSearch::LandSearch(const ObstacleBits& field, const voxel::CompactHeightfiel
                                    static_cast<std::size_t>(j) * static_cast<std::size_t>(extent_)];
         // an empty band keeps the (kNoRunLo, kNoRunHi) it was filled with: it meets nothing
         if (arc.k_low > arc.k_high) continue;
-        const std::size_t row = static_cast<std::size_t>(j) * static_cast<std::size_t>(band_stride_);
+        const std::size_t row =
+            static_cast<std::size_t>(j) * static_cast<std::size_t>(band_stride_);
         const auto at = row + static_cast<std::size_t>(i);
         const auto rev = row + static_cast<std::size_t>(rev_base_ - i);
         band_lo_[at] = band_lo_rev_[rev] = saturate16(arc.k_low);
@@ -507,7 +508,7 @@ void LandSearch::scan(int qx, int qz, int y, std::uint32_t start_poly,
   const auto row_last = [&](int j) {
     return j < extent_ ? row_last_[static_cast<std::size_t>(j)] : -1;
   };
-  constexpr bool along_x = ix != 0;  // rows run along world x (else along z)
+  constexpr bool along_x = ix != 0;        // rows run along world x (else along z)
   constexpr int kDir = along_x ? ix : iz;  // +1 when a row's cells run up its axis
   // leftmost cell of row j partially below the ray through (tx, ty), or -1
   const auto leftmost = [](I64 tx, I64 ty, int j) -> int {
@@ -600,12 +601,12 @@ void LandSearch::scan(int qx, int qz, int y, std::uint32_t start_poly,
               window_approx = approx_bits(along_i) & low_bits(n);
             } else {
               const std::size_t at = band_row + static_cast<std::size_t>(rev_base_ - (i + n - 1));
-              window = reverse_bits(candidates_(band_lo_rev_.data() + at,
-                                                band_hi_rev_.data() + at, y,
-                                                planes + (along_i - (n - 1)), stride, n) &
+              window = reverse_bits(candidates_(band_lo_rev_.data() + at, band_hi_rev_.data() + at,
+                                                y, planes + (along_i - (n - 1)), stride, n) &
                                     low_bits(n)) >>
                        (64 - n);
-              window_approx = reverse_bits(approx_bits(along_i - (n - 1)) & low_bits(n)) >> (64 - n);
+              window_approx =
+                  reverse_bits(approx_bits(along_i - (n - 1)) & low_bits(n)) >> (64 - n);
             }
           } else {
             window = 0;

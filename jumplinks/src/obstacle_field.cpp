@@ -115,8 +115,8 @@ void store_plane_column(RunPlanes& planes, std::size_t row, std::size_t position
   base[RunPlanes::kLo1 * stride] = v.lo1;
   base[RunPlanes::kHi1 * stride] = v.hi1;
   if (v.approx != 0) {
-    std::uint64_t& word = planes.approx[row * static_cast<std::size_t>(planes.approx_words) +
-                                        position / 64];
+    std::uint64_t& word =
+        planes.approx[row * static_cast<std::size_t>(planes.approx_words) + position / 64];
     word |= std::uint64_t{1} << (position % 64);
   }
 }
@@ -223,7 +223,8 @@ Result<ObstacleBits> build_obstacle_bits(const voxel::Heightfield& solid, const 
   // bits; layer a: own bits dilated along x by a columns each side); a row is emitted as soon as
   // its neighbours within reach are in the ring, and its runs go into the planes on the way
   // per chunk: the approximate columns and their words (kept bits only)
-  std::vector<std::vector<std::uint32_t>> chunk_columns(field.all_bits ? 0 : chunk_count(0, depth, kGrain));
+  std::vector<std::vector<std::uint32_t>> chunk_columns(
+      field.all_bits ? 0 : chunk_count(0, depth, kGrain));
   std::vector<std::vector<std::uint64_t>> chunk_bits(chunk_columns.size());
   parallel_for(ctx.threads(), 0, depth, kGrain, [&](std::size_t z0, std::size_t z1) {
     const std::size_t lo_z = z0 > reach ? z0 - reach : 0;
@@ -236,8 +237,8 @@ Result<ObstacleBits> build_obstacle_bits(const voxel::Heightfield& solid, const 
       return buffer.data() + (a * ring + z % ring) * row_words;
     };
     const auto emit = [&](std::size_t e) {
-      std::uint64_t* dst = field.all_bits ? field.bits.data() + e * row_words
-                                          : buffer.data() + ring_words;
+      std::uint64_t* dst =
+          field.all_bits ? field.bits.data() + e * row_words : buffer.data() + ring_words;
       if (!field.all_bits) std::fill(dst, dst + row_words, std::uint64_t{0});
       for (int dz = -field.reach; dz <= field.reach; ++dz) {
         const int row = dz + field.reach;
@@ -388,10 +389,12 @@ Status validate(const ObstacleBits& field) {
   if (field.bits.size() != kept * static_cast<std::size_t>(field.words))
     return fail("bit array size does not match the columns kept");
   const bool planes = field.words <= ObstacleBits::kMaxPlaneWords;
-  if (planes != field.has_planes()) return fail("planes present when they should not be, or absent");
+  if (planes != field.has_planes())
+    return fail("planes present when they should not be, or absent");
   if (!planes) return field.all_bits ? Status{} : fail("bits not all kept without planes");
   for (std::size_t k = 0; !field.all_bits && k < field.bit_columns.size(); ++k) {
-    if (field.bit_columns[k] >= columns || (k > 0 && field.bit_columns[k - 1] >= field.bit_columns[k]))
+    if (field.bit_columns[k] >= columns ||
+        (k > 0 && field.bit_columns[k - 1] >= field.bit_columns[k]))
       return fail("kept columns not sorted or out of range");
   }
   const auto words = static_cast<std::size_t>(field.words);
@@ -440,9 +443,8 @@ Status validate(const ObstacleBits& field) {
           if (!((run0 && run1 && at(RunPlanes::kHi0) < at(RunPlanes::kLo1)) || (run0 && none1) ||
                 (none0 && none1)) ||
               at(RunPlanes::kLo0) < 0)
-            return fail(std::string(o.along_x ? "rows_x" : "rows_z") + " row " +
-                        std::to_string(r) + " position " + std::to_string(q) +
-                        " holds malformed runs");
+            return fail(std::string(o.along_x ? "rows_x" : "rows_z") + " row " + std::to_string(r) +
+                        " position " + std::to_string(q) + " holds malformed runs");
           continue;
         }
         if (q < o.length) {

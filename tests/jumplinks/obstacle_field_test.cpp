@@ -5,13 +5,13 @@
 #include <random>
 
 #include "jumplinks/jump_scene.hpp"
+#include "leapnav/core/config.hpp"
 #include "leapnav/core/context.hpp"
+#include "leapnav/io/obj.hpp"
 #include "leapnav/jumplinks/land_search.hpp"
 #include "leapnav/jumplinks/obstacle_field.hpp"
-#include "support/shared_data.hpp"
-#include "leapnav/core/config.hpp"
-#include "leapnav/io/obj.hpp"
 #include "leapnav/mesh/build.hpp"
+#include "support/shared_data.hpp"
 
 using namespace leapnav;
 using namespace leapnav::jump;
@@ -298,8 +298,8 @@ RandomField terraced_field(std::mt19937& rng, int width, int depth) {
   for (int z = 0; z < depth; ++z) {
     for (int x = 0; x < width; ++x) {
       const auto b = static_cast<std::size_t>((x / 4) + (z / 4) * bw);
-      const int spans[3][2] = {{0, ground[b]}, {ground[b] + 30, ground[b] + 33},
-                               {ground[b] + 70, ground[b] + 72}};
+      const int spans[3][2] = {
+          {0, ground[b]}, {ground[b] + 30, ground[b] + 33}, {ground[b] + 70, ground[b] + 72}};
       for (int k = 0; k <= layers[b]; ++k) {
         f.solid.spans.push_back({static_cast<std::uint16_t>(spans[k][0]),
                                  static_cast<std::uint16_t>(spans[k][1]), voxel::kNullArea});
@@ -362,7 +362,8 @@ TEST_SUITE("jumplinks.land_search") {
       REQUIRE(built.ok());
       auto bits = build_obstacle_bits(built->voxels.solid, config->agent, ctx);
       REQUIRE(bits.ok());
-      auto sparse = build_obstacle_bits(built->voxels.solid, config->agent, ctx, BitsKept::ApproxOnly);
+      auto sparse =
+          build_obstacle_bits(built->voxels.solid, config->agent, ctx, BitsKept::ApproxOnly);
       REQUIRE(sparse.ok());
       for (const ObstacleBits* field : {&*bits, &*sparse}) {
         const Status status = validate(*field);
