@@ -186,13 +186,6 @@ __attribute__((target("avx512bw"))) std::uint64_t candidates_avx512(const std::i
 }
 #endif
 
-std::uint64_t reverse_bits(std::uint64_t v) {
-  v = ((v >> 1) & 0x5555555555555555ULL) | ((v & 0x5555555555555555ULL) << 1);
-  v = ((v >> 2) & 0x3333333333333333ULL) | ((v & 0x3333333333333333ULL) << 2);
-  v = ((v >> 4) & 0x0F0F0F0F0F0F0F0FULL) | ((v & 0x0F0F0F0F0F0F0F0FULL) << 4);
-  return __builtin_bswap64(v);
-}
-
 std::uint64_t low_bits(int n) {
   return n >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << n) - 1;
 }
@@ -577,9 +570,10 @@ void LandSearch::scan(int qx, int qz, int y, std::uint32_t start_poly,
         if (shift != 0) v |= approx[w + 1] << (64 - shift);
         return v;
       };
-      // the candidate cells of a window of up to 64 cells from win_lo: a superset of the hits
-      // (exact with the bits kernel; the plane kernels may flag columns whose planes are
-      // approximate, checked against the bits below)
+      // the candidate cells of a window of up to 64 cells win_lo .. win_hi: a superset of the
+      // hits (exact with the bits kernel; the plane kernels may flag columns whose planes are
+      // approximate, checked against the bits below). Bit (lane) of cell c: c - win_lo, or
+      // win_hi - c in rows that run towards -x or -z (the lanes follow the columns)
       int win_lo = 0;
       int win_hi = -1;
       std::uint64_t window = 0;
@@ -601,12 +595,10 @@ void LandSearch::scan(int qx, int qz, int y, std::uint32_t start_poly,
               window_approx = approx_bits(along_i) & low_bits(n);
             } else {
               const std::size_t at = band_row + static_cast<std::size_t>(rev_base_ - (i + n - 1));
-              window = reverse_bits(candidates_(band_lo_rev_.data() + at, band_hi_rev_.data() + at,
-                                                y, planes + (along_i - (n - 1)), stride, n) &
-                                    low_bits(n)) >>
-                       (64 - n);
-              window_approx =
-                  reverse_bits(approx_bits(along_i - (n - 1)) & low_bits(n)) >> (64 - n);
+              window = candidates_(band_lo_rev_.data() + at, band_hi_rev_.data() + at, y,
+                                   planes + (along_i - (n - 1)), stride, n) &
+                       low_bits(n);
+              window_approx = approx_bits(along_i - (n - 1)) & low_bits(n);
             }
           } else {
             window = 0;
@@ -617,17 +609,20 @@ void LandSearch::scan(int qx, int qz, int y, std::uint32_t start_poly,
               // note: the bits are exact for the open band: voxel k meets (low, high) exactly
               // when k_low <= k <= k_high, so a blocked bit there is a run meeting the band
               if (band_blocked(field.column(column), words_, y + arc.k_low, y + arc.k_high))
-                window |= std::uint64_t{1} << k;
+                window |= std::uint64_t{1} << (kDir > 0 ? k : n - 1 - k);
             }
           }
         }
-        const std::uint64_t pending = window >> (i - win_lo);
+        // the first candidate at or after i
+        const std::uint64_t pending =
+            kDir > 0 ? window >> (i - win_lo) : window & low_bits(win_hi - i + 1);
         if (pending == 0) {
           cells += static_cast<std::uint64_t>(win_hi - i + 1);
           i = win_hi + 1;
           continue;
         }
-        const int h = i + std::countr_zero(pending);
+        const int h = kDir > 0 ? i + std::countr_zero(pending)
+                               : win_hi - (63 - std::countl_zero(pending));
         cells += static_cast<std::uint64_t>(h - i + 1);
         i = h;
         const int cx = row_x + ix * i;
@@ -637,7 +632,8 @@ void LandSearch::scan(int qx, int qz, int y, std::uint32_t start_poly,
         // note: with exact planes (no more than two runs) the hit and its run come from them,
         // without touching the column's bits
         const std::int16_t* at = planes == nullptr ? nullptr : planes + (along_x ? cx : cz);
-        const bool exact_planes = at != nullptr && ((window_approx >> (i - win_lo)) & 1U) == 0;
+        const int lane = kDir > 0 ? i - win_lo : win_hi - i;
+        const bool exact_planes = at != nullptr && ((window_approx >> lane) & 1U) == 0;
         if (at != nullptr && !exact_planes &&
             !band_blocked(field.column(column), words_, y + arc.k_low, y + arc.k_high)) {
           ++i;
