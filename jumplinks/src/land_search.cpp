@@ -28,15 +28,13 @@ namespace {
 
 using I64 = std::int64_t;
 
-// A pending piece of the search: a wedge [(bx, by), (tx, ty)] scanned from cell (i, j), or a land
-// voxel to emit.
+// A pending piece of the search: a wedge [(bx, by), (tx, ty)] scanned from cell (i, j), or, when
+// j < 0, land voxel i of the scan's found voxels to emit.
 struct ScanTask {
   int i = 0;
   int j = 0;
   // note: 32-bit corners (bounded by the search extent) keep the task small; products widen
   std::int32_t bx = 1, by = 0, tx = 0, ty = 1;
-  bool emit = false;
-  LandVoxel voxel;
 };
 
 // Whether a blocked voxel of a column's (or strip's) bit rows lies in [k0, k1] (absolute).
@@ -392,8 +390,6 @@ LandSearch::LandSearch(const ObstacleBits& field, const voxel::CompactHeightfiel
       const double t1 = cs * std::sqrt((i + 1.0) * (i + 1.0) + (j + 1.0) * (j + 1.0));
       CellArc& arc = arcs_[static_cast<std::size_t>(i) +
                            static_cast<std::size_t>(j) * static_cast<std::size_t>(extent_)];
-      arc.t0 = static_cast<float>(t0);
-      arc.t1 = static_cast<float>(t1);
       const HeightRange all = arc_range(h, d, t0, t1);
       // note: rounding the float table outward keeps the hit test conservative
       arc.low = std::nextafter(static_cast<float>(all.low / ch), -1e30F);
@@ -487,6 +483,8 @@ void LandSearch::scan(int qx, int qz, int y, std::uint32_t start_poly,
   // note: one stack per thread, reused across scans (a fresh vector per quadrant and sample
   // made allocation a visible share of the search)
   thread_local std::vector<ScanTask> stack;
+  thread_local std::vector<LandVoxel> found;
+  found.clear();
   stack.clear();
   stack.push_back(ScanTask{});
   // rotation into the quadrant: column of cell (i, j) is (ox + ix*i + jx*j, oz + iz*i + jz*j)
@@ -514,8 +512,8 @@ void LandSearch::scan(int qx, int qz, int y, std::uint32_t start_poly,
   while (!stack.empty()) {
     const ScanTask task = stack.back();
     stack.pop_back();
-    if (task.emit) {
-      out.push_back(task.voxel);
+    if (task.j < 0) {
+      out.push_back(found[static_cast<std::size_t>(task.i)]);
       continue;
     }
     const I64 bx = task.bx, by = task.by;
@@ -621,8 +619,8 @@ void LandSearch::scan(int qx, int qz, int y, std::uint32_t start_poly,
           i = win_hi + 1;
           continue;
         }
-        const int h = kDir > 0 ? i + std::countr_zero(pending)
-                               : win_hi - (63 - std::countl_zero(pending));
+        const int h =
+            kDir > 0 ? i + std::countr_zero(pending) : win_hi - (63 - std::countl_zero(pending));
         cells += static_cast<std::uint64_t>(h - i + 1);
         i = h;
         const int cx = row_x + ix * i;
@@ -687,8 +685,9 @@ void LandSearch::scan(int qx, int qz, int y, std::uint32_t start_poly,
                 walkable == kNoWalkableSpan ? mesh::kNoPoly : centre_poly(cx, cz, walkable);
             if (poly != mesh::kNoPoly && poly != start_poly) {
               ScanTask emit;
-              emit.emit = true;
-              emit.voxel = LandVoxel{cx, cz, walkable, poly};
+              emit.i = static_cast<int>(found.size());
+              emit.j = -1;
+              found.push_back(LandVoxel{cx, cz, walkable, poly});
               stack.push_back(emit);
             }
           }

@@ -104,8 +104,6 @@ class LandSearch {
     float rise_low = 0.0F;  // arc heights over the cell's part with t <= d/2 (when has_rise)
     float rise_high = 0.0F;
     bool has_rise = false;
-    float t0 = 0.0F;  // horizontal distances over the cell [units: m]
-    float t1 = 0.0F;
     // voxels k (relative to the start floor) meeting the open band (low, high):
     // k + 1 > low and k < high, i.e. floor(low) <= k <= ceil(high) - 1
     std::int32_t k_low = 0;
