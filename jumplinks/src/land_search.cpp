@@ -308,7 +308,7 @@ std::uint64_t LandSearch::table_bytes(const ObstacleBits& field, const JumpConfi
   const auto extent = static_cast<std::uint64_t>(
       std::clamp(static_cast<int>(std::min(std::floor(range), 1e6)), 0, grid_side));
   return extent * extent * sizeof(CellArc) + extent * sizeof(int) +
-         4 * extent * (extent + 128) * sizeof(std::int16_t);
+         (extent + 3) * sizeof(std::uint64_t) + 4 * extent * (extent + 128) * sizeof(std::int16_t);
 }
 
 bool LandSearch::supported(const ObstacleBits& field, Kernel kernel) {
@@ -374,6 +374,11 @@ LandSearch::LandSearch(const ObstacleBits& field, const voxel::CompactHeightfiel
   const int grid_side = std::max(field.grid.width, field.grid.depth) + 1;
   extent_ = std::clamp(static_cast<int>(std::min(std::floor(range), 1e6)), 0, grid_side);
   row_last_.assign(static_cast<std::size_t>(extent_), -1);
+  // note: ray coordinates are at most extent + 1; floor((2^64 - 1) / d) is within one of the
+  // reciprocal, which the division corrects
+  recip_.assign(static_cast<std::size_t>(extent_) + 3, 0);
+  for (std::size_t divisor = 1; divisor < recip_.size(); ++divisor)
+    recip_[divisor] = detail::reciprocal(divisor);
   for (int j = 0; j < extent_; ++j) {
     int last = -1;
     for (int i = 0; i < extent_; ++i) {
@@ -501,12 +506,17 @@ void LandSearch::scan(int qx, int qz, int y, std::uint32_t start_poly,
   };
   constexpr bool along_x = ix != 0;        // rows run along world x (else along z)
   constexpr int kDir = along_x ? ix : iz;  // +1 when a row's cells run up its axis
+  // floor(n / d) for 0 <= n, 1 <= d <= extent + 2 (n below 2^63): by the reciprocal table, a
+  // multiply and one correction (a division was a visible share of each row and hit)
+  const std::uint64_t* recip = recip_.data();
+  const auto divide = [recip](I64 n, I64 d) -> I64 {
+    const auto ud = static_cast<std::uint64_t>(d);
+    return static_cast<I64>(detail::divide(static_cast<std::uint64_t>(n), ud, recip[ud]));
+  };
   // leftmost cell of row j partially below the ray through (tx, ty), or -1
-  const auto leftmost = [](I64 tx, I64 ty, int j) -> int {
+  const auto leftmost = [&divide](I64 tx, I64 ty, int j) -> int {
     if (ty <= 0) return -1;
-    // note: 32-bit division is several times cheaper than 64-bit; the operands are bounded by
-    // the search extent squared
-    return static_cast<std::int32_t>(tx * j) / static_cast<std::int32_t>(ty);
+    return static_cast<int>(divide(tx * j, ty));
   };
 
   while (!stack.empty()) {
@@ -527,8 +537,7 @@ void LandSearch::scan(int qx, int qz, int y, std::uint32_t start_poly,
       int i_end = row_last(j);
       if (by > 0) {
         // largest i with bx (j + 1) - by i > 0
-        const I64 limit =
-            static_cast<std::int32_t>(bx * (j + 1) + by - 1) / static_cast<std::int32_t>(by) - 1;
+        const I64 limit = divide(bx * (j + 1) + by - 1, by) - 1;
         if (limit < i_end) i_end = static_cast<int>(limit);
       }
       const CellArc* row =

@@ -318,6 +318,25 @@ RandomField terraced_field(std::mt19937& rng, int width, int depth) {
 }  // namespace
 
 TEST_SUITE("jumplinks.land_search") {
+  TEST_CASE("division by a reciprocal equals integer division") {
+    std::mt19937_64 rng(20261124);
+    for (std::uint64_t d = 1; d <= 5000; ++d) {
+      const std::uint64_t recip = detail::reciprocal(d);
+      for (const std::uint64_t n :
+           {std::uint64_t{0}, d - 1, d, d + 1, d * d - 1, d * d, 4 * d * d + 3})
+        REQUIRE(detail::divide(n, d, recip) == n / d);
+      for (int k = 0; k < 200; ++k) {
+        const std::uint64_t n = rng() >> (1 + rng() % 62);
+        REQUIRE(detail::divide(n, d, recip) == n / d);
+      }
+    }
+    for (int k = 0; k < 100000; ++k) {
+      const std::uint64_t d = 1 + (rng() >> (1 + rng() % 62));
+      const std::uint64_t n = rng() >> 1;
+      REQUIRE(detail::divide(n, d, detail::reciprocal(d)) == n / d);
+    }
+  }
+
   TEST_CASE("every plane kernel finds the bits kernel's land voxels on stacked terraces") {
     std::mt19937 rng(20261123);
     for (int round = 0; round < 3; ++round) {

@@ -18,6 +18,23 @@
 
 namespace leapnav::jump {
 
+namespace detail {
+
+/// floor((2^64 - 1) / d) for d >= 1: the reciprocal the land search divides by.
+[[nodiscard]] inline std::uint64_t reciprocal(std::uint64_t d) {
+  return ~std::uint64_t{0} / d;
+}
+
+/// floor(n / d) from recip = reciprocal(d), for n < 2^63 and d >= 1: the high half of the
+/// product is floor(n / d) or one less, which the comparison corrects.
+[[nodiscard]] inline std::uint64_t divide(std::uint64_t n, std::uint64_t d, std::uint64_t recip) {
+  auto q = static_cast<std::uint64_t>((static_cast<unsigned __int128>(recip) * n) >> 64);
+  q += static_cast<std::uint64_t>((q + 1) * d <= n);
+  return q;
+}
+
+}  // namespace detail
+
 /// A walkable voxel reached by every trajectory through its cell, on the way down, collision free.
 struct LandVoxel {
   std::int32_t x = 0;      ///< column
@@ -120,7 +137,8 @@ class LandSearch {
   const voxel::CompactHeightfield* open_;
   int extent_ = 0;
   std::vector<int> row_last_;  // per row j: the last i with cell (i, j) fully inside the range
-  std::vector<CellArc> arcs_;  // extent_ x extent_
+  std::vector<std::uint64_t> recip_;  // per divisor d <= extent + 2: floor((2^64 - 1) / d)
+  std::vector<CellArc> arcs_;         // extent_ x extent_
   // Bit k (k < n) set when cell i + k of the row may hit; see land_search.cpp.
   using CandidateKernel = std::uint64_t (*)(const std::int16_t* band_lo,
                                             const std::int16_t* band_hi, int y,
