@@ -373,7 +373,8 @@ LandSearch::LandSearch(const ObstacleBits& field, const voxel::CompactHeightfiel
   // and keeps the wedge arithmetic within 32 bits
   const int grid_side = std::max(field.grid.width, field.grid.depth) + 1;
   extent_ = std::clamp(static_cast<int>(std::min(std::floor(range), 1e6)), 0, grid_side);
-  row_last_.assign(static_cast<std::size_t>(extent_), -1);
+  // note: two rows past the extent hold -1 (no cell), so the scan reads row j + 1 unchecked
+  row_last_.assign(static_cast<std::size_t>(extent_) + 2, -1);
   // note: ray coordinates are at most extent + 1; floor((2^64 - 1) / d) is within one of the
   // reciprocal, which the division corrects
   recip_.assign(static_cast<std::size_t>(extent_) + 3, 0);
@@ -502,7 +503,7 @@ void LandSearch::scan(int qx, int qz, int y, std::uint32_t start_poly,
   const int ox = Quadrant == 1 || Quadrant == 2 ? qx - 1 : qx;
   const int oz = Quadrant == 2 || Quadrant == 3 ? qz - 1 : qz;
   const auto row_last = [&](int j) {
-    return j < extent_ ? row_last_[static_cast<std::size_t>(j)] : -1;
+    return row_last_[static_cast<std::size_t>(j)];
   };
   constexpr bool along_x = ix != 0;        // rows run along world x (else along z)
   constexpr int kDir = along_x ? ix : iz;  // +1 when a row's cells run up its axis
