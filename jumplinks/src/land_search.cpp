@@ -502,9 +502,7 @@ void LandSearch::scan(int qx, int qz, int y, std::uint32_t start_poly,
   constexpr int jz = ix;
   const int ox = Quadrant == 1 || Quadrant == 2 ? qx - 1 : qx;
   const int oz = Quadrant == 2 || Quadrant == 3 ? qz - 1 : qz;
-  const auto row_last = [&](int j) {
-    return row_last_[static_cast<std::size_t>(j)];
-  };
+  const auto row_last = [&](int j) { return row_last_[static_cast<std::size_t>(j)]; };
   constexpr bool along_x = ix != 0;        // rows run along world x (else along z)
   constexpr int kDir = along_x ? ix : iz;  // +1 when a row's cells run up its axis
   // floor(n / d) for 0 <= n, 1 <= d <= extent + 2 (n below 2^63): by the reciprocal table, a

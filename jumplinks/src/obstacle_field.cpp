@@ -73,36 +73,41 @@ PlaneColumn plane_column(const std::uint64_t* bits, std::size_t words) {
   std::uint64_t any = 0;
   for (std::size_t w = 0; w < words; ++w) any |= bits[w];
   if (any == 0) return out;
-  const int limit = static_cast<int>(words * 64);
-  // the next set (or clear) bit at or after `from`, or limit
-  const auto next = [&](int from, bool want_set) {
-    while (from < limit) {
-      const auto w = static_cast<std::size_t>(from >> 6);
-      std::uint64_t v = want_set ? bits[w] : ~bits[w];
-      v &= ~std::uint64_t{0} << (from & 63);
-      if (v != 0) return static_cast<int>(w * 64) + std::countr_zero(v);
-      from = static_cast<int>(w + 1) * 64;
-    }
-    return limit;
-  };
+  // note: run boundaries word by word: a start where a blocked bit follows an open one, an end
+  // where an open bit follows a blocked one (carried across words); they alternate
   int runs = 0;
-  for (int k = 0;;) {
-    const int lo = next(k, true);
-    if (lo >= limit) break;
-    const int hi = next(lo, false);
+  int lo = 0;
+  std::uint64_t carry = 0;
+  const auto boundary = [&](int k, bool start) {
+    if (start) {
+      lo = k;
+      return;
+    }
     if (runs == 0) {
       out.lo0 = static_cast<std::int16_t>(lo);
-      out.hi0 = static_cast<std::int16_t>(hi);
+      out.hi0 = static_cast<std::int16_t>(k);
     } else if (runs == 1) {
       out.lo1 = static_cast<std::int16_t>(lo);
-      out.hi1 = static_cast<std::int16_t>(hi);
+      out.hi1 = static_cast<std::int16_t>(k);
     } else {
-      out.hi1 = static_cast<std::int16_t>(hi);
+      out.hi1 = static_cast<std::int16_t>(k);
       out.approx = 1;
     }
     ++runs;
-    k = hi;
+  };
+  for (std::size_t w = 0; w < words; ++w) {
+    const std::uint64_t b = bits[w];
+    const std::uint64_t before = (b << 1) | carry;  // bit k: voxel k - 1 blocked
+    std::uint64_t starts = b & ~before;
+    std::uint64_t ends = ~b & before;
+    carry = b >> 63;
+    const int base = static_cast<int>(w * 64);
+    for (std::uint64_t events = starts | ends; events != 0; events &= events - 1) {
+      const int k = std::countr_zero(events);
+      boundary(base + k, ((starts >> k) & 1U) != 0);
+    }
   }
+  if (carry != 0) boundary(static_cast<int>(words * 64), false);
   return out;
 }
 
@@ -137,19 +142,26 @@ void init_planes(RunPlanes& planes, std::size_t rows, std::size_t length) {
 void own_row(const voxel::Heightfield& solid, std::size_t first_column, std::size_t width,
              std::size_t words, int grow, std::uint64_t* own) {
   std::fill(own, own + width * words, std::uint64_t{0});
+  const std::uint32_t* first = solid.column_first.data() + first_column;
+  const voxel::Span* spans = solid.spans.data();
   for (std::size_t x = 0; x < width; ++x) {
-    const std::size_t c = first_column + x;
     std::uint64_t* bits = own + x * words;
-    for (std::uint32_t s = solid.first(c); s < solid.end(c); ++s) {
-      const voxel::Span& span = solid.spans[s];
-      const int lo = std::max(0, static_cast<int>(span.min) - grow);
-      const int hi = static_cast<int>(span.max);
-      for (int w = lo >> 6; w <= (hi - 1) >> 6 && hi > lo; ++w) {
-        std::uint64_t mask = ~std::uint64_t{0};
-        if (w == lo >> 6) mask &= ~std::uint64_t{0} << (lo & 63);
-        if (w == (hi - 1) >> 6) mask &= ~std::uint64_t{0} >> (63 - ((hi - 1) & 63));
-        bits[w] |= mask;
+    for (std::uint32_t s = first[x]; s < first[x + 1]; ++s) {
+      const int lo = std::max(0, static_cast<int>(spans[s].min) - grow);
+      const int hi = static_cast<int>(spans[s].max);
+      if (hi <= lo) continue;
+      // note: most grown spans lie in one word
+      const int w0 = lo >> 6;
+      const int w1 = (hi - 1) >> 6;
+      const std::uint64_t head = ~std::uint64_t{0} << (lo & 63);
+      const std::uint64_t tail = ~std::uint64_t{0} >> (63 - ((hi - 1) & 63));
+      if (w0 == w1) {
+        bits[w0] |= head & tail;
+        continue;
       }
+      bits[w0] |= head;
+      for (int w = w0 + 1; w < w1; ++w) bits[w] = ~std::uint64_t{0};
+      bits[w1] |= tail;
     }
   }
 }
