@@ -5,6 +5,9 @@
 // configuration). A column is hit when that range meets the interior of one of its blocked runs;
 // the topmost such run decides. Wedge tests use integer cross products; the recursion is an
 // explicit stack with the lower sub-wedge on top, which yields counter-clockwise output.
+// A row's cells are not tested one by one: a vector kernel compares up to 64 cells' voxel bands
+// with their columns' run planes at once (a superset of the hits: columns with more than two runs
+// are flagged and checked against their bits), and the scan jumps from candidate to candidate.
 #include "leapnav/jumplinks/land_search.hpp"
 
 #include <algorithm>
