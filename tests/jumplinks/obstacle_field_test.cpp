@@ -30,7 +30,8 @@ struct RandomField {
   voxel::CompactHeightfield open;
 };
 
-RandomField random_field(std::mt19937& rng, int width, int depth, int height) {
+// Empty heightfields on a grid of 0.25 m cells.
+RandomField empty_field(int width, int depth, int height) {
   RandomField f;
   GridSpec grid;
   grid.cell_size = 0.25F;
@@ -40,6 +41,12 @@ RandomField random_field(std::mt19937& rng, int width, int depth, int height) {
   grid.height = height;
   f.solid.grid = grid;
   f.open.grid = grid;
+  return f;
+}
+
+RandomField random_field(std::mt19937& rng, int width, int depth, int height) {
+  RandomField f = empty_field(width, depth, height);
+  const GridSpec& grid = f.solid.grid;
   const auto columns = static_cast<std::size_t>(grid.column_count());
   f.solid.column_first.assign(columns + 1, 0);
   f.open.column_first.assign(columns + 1, 0);
@@ -275,15 +282,8 @@ void check_kernels_agree(const ObstacleBits& bits, const ObstacleBits& sparse,
 // Terraced ground in blocks of 4 x 4 columns, some blocks with one or two platforms stacked
 // above (columns of up to three solid spans, tops up to ~300 voxels), a floor on every top.
 RandomField terraced_field(std::mt19937& rng, int width, int depth) {
-  RandomField f;
-  GridSpec grid;
-  grid.cell_size = 0.25F;
-  grid.cell_height = 0.25F;
-  grid.width = width;
-  grid.depth = depth;
-  grid.height = 320;
-  f.solid.grid = grid;
-  f.open.grid = grid;
+  RandomField f = empty_field(width, depth, 320);
+  const GridSpec& grid = f.solid.grid;
   const int bw = (width + 3) / 4;
   const int bd = (depth + 3) / 4;
   std::vector<int> ground(static_cast<std::size_t>(bw * bd));
