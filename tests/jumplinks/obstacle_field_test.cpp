@@ -190,6 +190,44 @@ TEST_SUITE("jumplinks.obstacle_field") {
     }
   }
 
+  TEST_CASE("a field too tall for 16-bit planes keeps every bit and searches voxel by voxel") {
+    // one column of solid 40,000 voxels tall: 626 words, beyond the planes' 15 bits
+    RandomField f = empty_field(6, 6, 40100);
+    const GridSpec& grid = f.solid.grid;
+    const auto columns = static_cast<std::size_t>(grid.column_count());
+    f.solid.column_first.assign(columns + 1, 0);
+    f.open.column_first.assign(columns + 1, 0);
+    for (std::size_t c = 0; c < columns; ++c) {
+      const std::uint16_t top = c == 14 ? 40000 : 4;
+      f.solid.spans.push_back({0, top, voxel::kNullArea});
+      voxel::CompactSpan open;
+      open.y = top;
+      f.open.spans.push_back(open);
+      f.solid.column_first[c + 1] = static_cast<std::uint32_t>(f.solid.spans.size());
+      f.open.column_first[c + 1] = static_cast<std::uint32_t>(f.open.spans.size());
+    }
+    AgentConfig agent{1.8F, 0.25F, 0.5F, 45.0F};
+    BuildContext ctx;
+    auto bits = build_obstacle_bits(f.solid, agent, ctx, BitsKept::ApproxOnly);
+    REQUIRE(bits.ok());
+    CHECK(!bits->has_planes());
+    CHECK(bits->all_bits);
+    CHECK(bits->words > ObstacleBits::kMaxPlaneWords);
+    const Status status = validate(*bits);
+    CHECK_MESSAGE(status.ok(), (status.ok() ? "" : status.error().message));
+    for (const auto kernel : {LandSearch::Kernel::Planes, LandSearch::Kernel::PlanesAvx2,
+                              LandSearch::Kernel::PlanesAvx512})
+      CHECK(!LandSearch::supported(*bits, kernel));
+    const LandSearch search(*bits, f.open, kJumpC1);
+    CHECK(search.kernel() == LandSearch::Kernel::Bits);
+    // a search from a floor next to the tower runs (the tower blocks its quadrants' cells)
+    std::vector<std::uint32_t> centre(f.open.spans.size(), 1);
+    std::vector<LandVoxel> voxels;
+    std::uint64_t cells = 0;
+    search.find(0, 0, 4, 0, centre, voxels, &cells);
+    CHECK(cells > 0);
+  }
+
   TEST_CASE("the run planes hold every column's runs in both orientations") {
     std::mt19937 rng(20261122);
     for (int round = 0; round < 4; ++round) {
