@@ -411,10 +411,6 @@ LandSearch::LandSearch(const ObstacleBits& field, const voxel::CompactHeightfiel
       }
     }
   }
-  // note: rounded like the per-cell heights below, so skipping never depends on the block size
-  apex_k_ =
-      static_cast<std::int32_t>(std::ceil(std::nextafter(static_cast<float>(h / ch), 1e30F))) - 1;
-  half_d_ = static_cast<float>(0.5 * d);
   words_ = field.words;
   // note: the start cell touches the start floor at t = 0 by construction; a touch is not a hit,
   // so its low end must stay exact rather than rounded outward.

@@ -136,10 +136,12 @@ class LandSearch {
   const ObstacleBits* field_;
   const voxel::CompactHeightfield* open_;
   int extent_ = 0;
-  std::vector<int> row_last_;  // per row j: the last i with cell (i, j) fully inside the range
+  // per row j: the last i with cell (i, j) fully inside the range; two rows more hold -1
+  std::vector<int> row_last_;
   std::vector<std::uint64_t> recip_;  // per divisor d <= extent + 2: floor((2^64 - 1) / d)
   std::vector<CellArc> arcs_;         // extent_ x extent_
-  // Bit k (k < n) set when cell i + k of the row may hit; see land_search.cpp.
+  // Lane l (l < n) set when the band band_lo[l] .. band_hi[l] above y meets run 0 or 1 of the
+  // column at planes[l]; see land_search.cpp.
   using CandidateKernel = std::uint64_t (*)(const std::int16_t* band_lo,
                                             const std::int16_t* band_hi, int y,
                                             const std::int16_t* planes, std::ptrdiff_t stride,
@@ -155,9 +157,7 @@ class LandSearch {
   std::vector<std::int16_t> band_hi_;
   std::vector<std::int16_t> band_lo_rev_;
   std::vector<std::int16_t> band_hi_rev_;
-  int words_ = 0;            // 64-bit words per column
-  std::int32_t apex_k_ = 0;  // ceil(h / ch) - 1: the top voxel the apex meets
-  float half_d_ = 0.0F;      // d / 2 [units: m]
+  int words_ = 0;  // 64-bit words per column
 };
 
 }  // namespace leapnav::jump
