@@ -7,11 +7,9 @@
 
 #include "leapnav/core/config.hpp"
 #include "leapnav/core/context.hpp"
-#include "leapnav/io/obj.hpp"
 #include "leapnav/jumplinks/jump_links.hpp"
 #include "leapnav/jumplinks/link_check.hpp"
-#include "leapnav/mesh/build.hpp"
-#include "support/shared_data.hpp"
+#include "support/shared_level.hpp"
 
 using namespace leapnav;
 using namespace leapnav::jump;
@@ -19,15 +17,11 @@ using namespace leapnav::jump;
 namespace {
 
 void run_level(const char* file) {
-  const auto path = test::shared_mesh(file);
-  if (!path) return;
-  auto triangles = io::load_obj(path->string());
-  REQUIRE(triangles.ok());
-  auto config = named_config("thesis");
-  REQUIRE(config.ok());
-  BuildContext ctx;
-  auto built = mesh::build_navmesh(*triangles, *config, ctx);
-  REQUIRE(built.ok());
+  const auto level = test::build_shared_level(file, "thesis");
+  if (!level) return;
+  const TriangleMesh& triangles = level->triangles;
+  const BuildConfig& config = level->config;
+  const mesh::BuildOutput& built = level->built;
   JumpLinkOptions options;
   options.jumps = {kJumpC1, kJumpC2, kJumpC3};
   options.step = 8;
@@ -36,10 +30,10 @@ void run_level(const char* file) {
   for (const int threads : {1, 2}) {
     BuildContext jctx;
     jctx.set_threads(threads);
-    auto result = build_jump_links(built->voxels.solid, built->voxels.compact, built->navmesh,
-                                   config->agent, options, jctx);
+    auto result = build_jump_links(built.voxels.solid, built.voxels.compact, built.navmesh,
+                                   config.agent, options, jctx);
     REQUIRE(result.ok());
-    const Status status = validate(*result, built->navmesh);
+    const Status status = validate(*result, built.navmesh);
     CHECK_MESSAGE(status.ok(), (status.ok() ? "" : status.error().message));
     hashes[threads - 1] = content_hash(*result);
     links = std::move(result).value();
@@ -52,8 +46,8 @@ void run_level(const char* file) {
   JumpLinkSet subset;
   subset.configs = links.configs;
   for (std::size_t k = 0; k < links.links.size(); k += 7) subset.links.push_back(links.links[k]);
-  index_links(subset, built->navmesh.polygon_count());
-  const LinkCheckReport report = check_links(subset, *triangles, built->navmesh, config->agent);
+  index_links(subset, built.navmesh.polygon_count());
+  const LinkCheckReport report = check_links(subset, triangles, built.navmesh, config.agent);
   MESSAGE(file << ": " << links.links.size() << " links (C1 " << per_config[0] << ", C2 "
                << per_config[1] << ", C3 " << per_config[2] << "), " << links.memory_bytes()
                << " bytes; checked " << report.links_checked << ", unsound " << report.links_failed

@@ -7,11 +7,9 @@
 #include "jumplinks/jump_scene.hpp"
 #include "leapnav/core/config.hpp"
 #include "leapnav/core/context.hpp"
-#include "leapnav/io/obj.hpp"
 #include "leapnav/jumplinks/land_search.hpp"
 #include "leapnav/jumplinks/obstacle_field.hpp"
-#include "leapnav/mesh/build.hpp"
-#include "support/shared_data.hpp"
+#include "support/shared_level.hpp"
 
 using namespace leapnav;
 using namespace leapnav::jump;
@@ -408,28 +406,23 @@ TEST_SUITE("jumplinks.land_search") {
 
   TEST_CASE("every plane kernel finds the bits kernel's land voxels on the real levels") {
     for (const char* file : {"dungeon.obj", "nav_test.obj"}) {
-      const auto path = test::shared_mesh(file);
-      if (!path) continue;
-      auto triangles = io::load_obj(path->string());
-      REQUIRE(triangles.ok());
-      auto config = named_config("thesis");
-      REQUIRE(config.ok());
+      const auto level = test::build_shared_level(file, "thesis");
+      if (!level) continue;
+      const AgentConfig& agent = level->config.agent;
+      const mesh::BuildOutput& built = level->built;
       BuildContext ctx;
-      auto built = mesh::build_navmesh(*triangles, *config, ctx);
-      REQUIRE(built.ok());
-      auto bits = build_obstacle_bits(built->voxels.solid, config->agent, ctx);
+      auto bits = build_obstacle_bits(built.voxels.solid, agent, ctx);
       REQUIRE(bits.ok());
-      auto sparse =
-          build_obstacle_bits(built->voxels.solid, config->agent, ctx, BitsKept::ApproxOnly);
+      auto sparse = build_obstacle_bits(built.voxels.solid, agent, ctx, BitsKept::ApproxOnly);
       REQUIRE(sparse.ok());
       for (const ObstacleBits* field : {&*bits, &*sparse}) {
         const Status status = validate(*field);
         CHECK_MESSAGE(status.ok(), (status.ok() ? "" : status.error().message));
       }
       const std::vector<std::uint32_t> centre =
-          centre_polygons(built->voxels.compact, built->navmesh, 0);
+          centre_polygons(built.voxels.compact, built.navmesh, 0);
       for (const JumpConfig& jump : {kJumpC1, kJumpC2, kJumpC3})
-        check_kernels_agree(*bits, *sparse, built->voxels.compact, centre, jump, 9);
+        check_kernels_agree(*bits, *sparse, built.voxels.compact, centre, jump, 9);
     }
   }
 }
