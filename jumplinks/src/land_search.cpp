@@ -323,14 +323,11 @@ bool LandSearch::supported(const ObstacleBits& field, Kernel kernel) {
     case Kernel::Planes:
       return field.has_planes();
     case Kernel::PlanesAvx2:
-#ifdef LEAPNAV_X86_KERNELS
-      return field.has_planes() && __builtin_cpu_supports("avx2");
-#else
-      return false;
-#endif
     case Kernel::PlanesAvx512:
 #ifdef LEAPNAV_X86_KERNELS
-      return field.has_planes() && __builtin_cpu_supports("avx512bw");
+      return field.has_planes() &&
+             (kernel == Kernel::PlanesAvx2 ? __builtin_cpu_supports("avx2")
+                                           : __builtin_cpu_supports("avx512bw"));
 #else
       return false;
 #endif
