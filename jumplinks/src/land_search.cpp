@@ -606,11 +606,10 @@ void LandSearch::scan(int qx, int qz, int y, std::uint32_t start_poly,
             window = 0;
             for (int k = 0; k < n; ++k) {
               const CellArc& arc = row[i + k];
-              const std::size_t column =
-                  grid.column_index(row_x + ix * (i + k), row_z + iz * (i + k));
               // note: the bits are exact for the open band: voxel k meets (low, high) exactly
               // when k_low <= k <= k_high, so a blocked bit there is a run meeting the band
-              if (band_blocked(field.column(column), words_, y + arc.k_low, y + arc.k_high))
+              if (band_blocked(field.column(row_x + ix * (i + k), row_z + iz * (i + k)), words_,
+                               y + arc.k_low, y + arc.k_high))
                 window |= std::uint64_t{1} << (kDir > 0 ? k : n - 1 - k);
             }
           }
@@ -636,8 +635,10 @@ void LandSearch::scan(int qx, int qz, int y, std::uint32_t start_poly,
         const std::int16_t* at = planes == nullptr ? nullptr : planes + (along_x ? cx : cz);
         const int lane = kDir > 0 ? i - win_lo : win_hi - i;
         const bool exact_planes = at != nullptr && ((window_approx >> lane) & 1U) == 0;
+        // the column's bits when the planes do not hold it exactly
+        const std::uint64_t* column_bits = exact_planes ? nullptr : field.column(cx, cz);
         if (at != nullptr && !exact_planes &&
-            !band_blocked(field.column(column), words_, y + arc.k_low, y + arc.k_high)) {
+            !band_blocked(column_bits, words_, y + arc.k_low, y + arc.k_high)) {
           ++i;
           continue;
         }
@@ -672,8 +673,7 @@ void LandSearch::scan(int qx, int qz, int y, std::uint32_t start_poly,
               run_hi = at[RunPlanes::kHi0 * stride];
             }
           } else {
-            topmost_run(field.column(column), words_, y + arc.k_low, y + arc.k_high, run_lo,
-                        run_hi);
+            topmost_run(column_bits, words_, y + arc.k_low, y + arc.k_high, run_lo, run_hi);
           }
           const auto lo = static_cast<float>(run_lo - y);
           const auto hi = static_cast<float>(run_hi - y);

@@ -291,6 +291,14 @@ Result<ObstacleBits> build_obstacle_bits(const voxel::Heightfield& solid, const 
                              chunk_columns[k].end());
     field.bits.insert(field.bits.end(), chunk_bits[k].begin(), chunk_bits[k].end());
   }
+  if (!field.all_bits) {
+    field.kept_before.resize(field.rows_x.approx.size());
+    std::uint32_t kept_count = 0;
+    for (std::size_t w = 0; w < field.rows_x.approx.size(); ++w) {
+      field.kept_before[w] = kept_count;
+      kept_count += static_cast<std::uint32_t>(std::popcount(field.rows_x.approx[w]));
+    }
+  }
   if (planes) {
     for (std::size_t z = 0; z < depth; ++z) {
       const std::uint64_t* from = field.rows_x.approx_row(static_cast<int>(z));
@@ -408,6 +416,34 @@ Status validate(const ObstacleBits& field) {
     if (field.bit_columns[k] >= columns ||
         (k > 0 && field.bit_columns[k - 1] >= field.bit_columns[k]))
       return fail("kept columns not sorted or out of range");
+  }
+  if (!field.all_bits) {
+    // the kept columns are the approximate ones of rows_x, in order, and kept_before ranks them
+    const RunPlanes& rows = field.rows_x;
+    if (field.kept_before.size() != rows.approx.size() ||
+        rows.approx.size() !=
+            static_cast<std::size_t>(grid.depth) * static_cast<std::size_t>(rows.approx_words))
+      return fail("kept_before does not match the approximate bits");
+    std::size_t k = 0;
+    for (int z = 0; z < grid.depth; ++z) {
+      for (int w = 0; w < rows.approx_words; ++w) {
+        const std::size_t at =
+            static_cast<std::size_t>(z) * static_cast<std::size_t>(rows.approx_words) +
+            static_cast<std::size_t>(w);
+        if (field.kept_before[at] != k)
+          return fail("kept_before of row " + std::to_string(z) + " word " + std::to_string(w) +
+                      " is not the number of kept columns before it");
+        for (int b = 0; b < 64; ++b) {
+          if (((rows.approx[at] >> b) & 1U) == 0) continue;
+          const int x = w * 64 + b;
+          if (x >= grid.width || k >= field.bit_columns.size() ||
+              field.bit_columns[k] != grid.column_index(x, z))
+            return fail("the kept columns are not the approximate ones of rows_x");
+          ++k;
+        }
+      }
+    }
+    if (k != field.bit_columns.size()) return fail("more kept columns than approximate ones");
   }
   const auto words = static_cast<std::size_t>(field.words);
   const struct {

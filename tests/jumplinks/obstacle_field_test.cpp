@@ -395,6 +395,23 @@ TEST_SUITE("jumplinks.land_search") {
       missing.bit_columns.pop_back();
       missing.bits.resize(missing.bits.size() - static_cast<std::size_t>(missing.words));
       CHECK(!validate(missing).ok());
+      // every column's bits are found through the rank, equal to the full layout's
+      for (int z = 0; z < f.solid.grid.depth; ++z) {
+        for (int x = 0; x < f.solid.grid.width; ++x) {
+          const std::uint64_t* kept = sparse->column(x, z);
+          if (kept == nullptr) continue;
+          const std::uint64_t* all = bits->column(x, z);
+          REQUIRE(std::equal(kept, kept + sparse->words, all));
+        }
+      }
+      // a wrong rank is caught
+      ObstacleBits misranked = *sparse;
+      const auto flagged =
+          std::find_if(misranked.rows_x.approx.begin(), misranked.rows_x.approx.end(),
+                       [](std::uint64_t w) { return w != 0; });
+      REQUIRE(flagged != misranked.rows_x.approx.end());
+      ++misranked.kept_before[static_cast<std::size_t>(flagged - misranked.rows_x.approx.begin())];
+      CHECK(!validate(misranked).ok());
       // arbitrary polygons, so that some land voxels are kept and some are skipped
       std::vector<std::uint32_t> centre(f.open.spans.size());
       for (std::size_t s = 0; s < centre.size(); ++s)

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <algorithm>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -89,19 +90,34 @@ struct ObstacleBits {
   bool all_bits = true;
   std::vector<std::uint32_t> bit_columns;
   std::vector<std::uint64_t> bits;
+  /// Without all_bits: per word of rows_x.approx, the number of kept columns before the word's
+  /// first position (the kept columns are the approximate ones, in rows_x order), so a column's
+  /// bits are found in constant time.
+  std::vector<std::uint32_t> kept_before;
   /// The same runs as planes: rows along x (row z, position x) and along z (row x, position z).
   /// Present (non-empty) when every voxel index fits in 15 bits (words <= kMaxPlaneWords).
   RunPlanes rows_x;
   RunPlanes rows_z;
   static constexpr int kMaxPlaneWords = 511;
   [[nodiscard]] bool has_planes() const { return !rows_x.values.empty(); }
-  /// The bits of column c, or nullptr when they were not kept.
+  /// The bits of column (x, z), or nullptr when they were not kept.
+  [[nodiscard]] const std::uint64_t* column(int x, int z) const {
+    const auto w = static_cast<std::size_t>(words);
+    if (all_bits) return bits.data() + grid.column_index(x, z) * w;
+    const std::size_t at =
+        static_cast<std::size_t>(z) * static_cast<std::size_t>(rows_x.approx_words) +
+        static_cast<std::size_t>(x) / 64;
+    const std::uint64_t flags = rows_x.approx[at];
+    const auto bit = static_cast<unsigned>(x) % 64;
+    if (((flags >> bit) & 1U) == 0) return nullptr;
+    const auto before =
+        static_cast<std::size_t>(std::popcount(flags & ((std::uint64_t{1} << bit) - 1)));
+    return bits.data() + (kept_before[at] + before) * w;
+  }
+  /// The bits of column c = x + z * width, or nullptr when they were not kept.
   [[nodiscard]] const std::uint64_t* column(std::size_t c) const {
-    if (all_bits) return bits.data() + c * static_cast<std::size_t>(words);
-    const auto it = std::lower_bound(bit_columns.begin(), bit_columns.end(), c);
-    if (it == bit_columns.end() || *it != c) return nullptr;
-    return bits.data() +
-           static_cast<std::size_t>(it - bit_columns.begin()) * static_cast<std::size_t>(words);
+    const auto width = static_cast<std::size_t>(grid.width);
+    return column(static_cast<int>(c % width), static_cast<int>(c / width));
   }
 };
 
