@@ -313,15 +313,25 @@ Result<JumpLinkSet> build_jump_links(const voxel::Heightfield& solid,
         const std::size_t block_end = std::min(samples.size(), block + kBlock);
         parallel_for(ctx.threads(), block, block_end, kGrain, [&](std::size_t b, std::size_t e) {
           ChunkOut& out = chunks[b / kGrain];
+          if (ctx.cancelled() || over_limit.load(std::memory_order_relaxed)) return;
+          // note: the chunk's samples are searched together (quadrant by quadrant), then their
+          // land voxels become links sample by sample
+          thread_local std::vector<LandSearch::Start> starts;
+          thread_local std::vector<LandVoxel> block_voxels;
+          thread_local std::vector<std::uint32_t> found_first;
+          starts.clear();
+          for (std::size_t k = b; k < e; ++k)
+            starts.push_back({samples[k].x, samples[k].z, samples[k].y, samples[k].poly});
+          search.find_many(starts, centre_poly, block_voxels, found_first, &out.cells);
+          out.land_voxels += block_voxels.size();
           std::vector<LandVoxel> voxels;
           std::vector<Vec3> points;
           std::vector<Vec2> flat;
           for (std::size_t k = b; k < e; ++k) {
             if (ctx.cancelled() || over_limit.load(std::memory_order_relaxed)) return;
             const Sample& sample = samples[k];
-            voxels.clear();
-            search.find(sample.x, sample.z, sample.y, sample.poly, centre_poly, voxels, &out.cells);
-            out.land_voxels += voxels.size();
+            voxels.assign(block_voxels.begin() + found_first[k - b],
+                          block_voxels.begin() + found_first[k - b + 1]);
             const Vec3 start{grid.origin.x + static_cast<float>(sample.x) * grid.cell_size,
                              grid.origin.y + static_cast<float>(sample.y) * grid.cell_height,
                              grid.origin.z + static_cast<float>(sample.z) * grid.cell_size};

@@ -474,6 +474,59 @@ void LandSearch::find(int x, int z, int y, std::uint32_t start_poly,
   find_all(x, z, y, start_poly, lookup, out, cells_visited);
 }
 
+void LandSearch::find_many(std::span<const Start> starts, const CentrePolygonCache& centre_poly,
+                           std::vector<LandVoxel>& out, std::vector<std::uint32_t>& first,
+                           std::uint64_t* cells_visited) const {
+  const auto lookup = [&centre_poly](int cx, int cz, std::uint32_t span) {
+    return centre_poly.get(cx, cz, span);
+  };
+  find_many_with(starts, lookup, out, first, cells_visited);
+}
+
+void LandSearch::find_many(std::span<const Start> starts,
+                           std::span<const std::uint32_t> centre_poly, std::vector<LandVoxel>& out,
+                           std::vector<std::uint32_t>& first, std::uint64_t* cells_visited) const {
+  const auto lookup = [centre_poly](int, int, std::uint32_t span) { return centre_poly[span]; };
+  find_many_with(starts, lookup, out, first, cells_visited);
+}
+
+template <class CentrePoly>
+void LandSearch::find_many_with(std::span<const Start> starts, const CentrePoly& lookup,
+                                std::vector<LandVoxel>& out, std::vector<std::uint32_t>& first,
+                                std::uint64_t* cells_visited) const {
+  // note: per quadrant, every start's voxels and where they begin; then joined start by start
+  thread_local std::array<std::vector<LandVoxel>, 4> parts;
+  thread_local std::array<std::vector<std::uint32_t>, 4> part_first;
+  std::uint64_t cells = 0;
+  const auto run = [&]<int Quadrant>() {
+    std::vector<LandVoxel>& part = parts[Quadrant];
+    std::vector<std::uint32_t>& begin = part_first[Quadrant];
+    part.clear();
+    begin.clear();
+    for (const Start& s : starts) {
+      begin.push_back(static_cast<std::uint32_t>(part.size()));
+      scan<Quadrant>(s.x, s.z, s.y, s.poly, lookup, part, cells);
+    }
+    begin.push_back(static_cast<std::uint32_t>(part.size()));
+  };
+  run.template operator()<0>();
+  run.template operator()<1>();
+  run.template operator()<2>();
+  run.template operator()<3>();
+  out.clear();
+  first.clear();
+  for (std::size_t k = 0; k < starts.size(); ++k) {
+    first.push_back(static_cast<std::uint32_t>(out.size()));
+    for (int q = 0; q < 4; ++q) {
+      const std::vector<LandVoxel>& part = parts[static_cast<std::size_t>(q)];
+      const std::vector<std::uint32_t>& begin = part_first[static_cast<std::size_t>(q)];
+      out.insert(out.end(), part.begin() + begin[k], part.begin() + begin[k + 1]);
+    }
+  }
+  first.push_back(static_cast<std::uint32_t>(out.size()));
+  if (cells_visited != nullptr) *cells_visited += cells;
+}
+
 template <int Quadrant, class CentrePoly>
 void LandSearch::scan(int qx, int qz, int y, std::uint32_t start_poly,
                       const CentrePoly& centre_poly, std::vector<LandVoxel>& out,

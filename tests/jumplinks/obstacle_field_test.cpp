@@ -285,6 +285,9 @@ void check_kernels_agree(const ObstacleBits& bits, const ObstacleBits& sparse,
     ++compared;
     std::uint64_t samples = 0;
     std::uint64_t voxels = 0;
+    std::vector<LandSearch::Start> starts;
+    std::vector<std::vector<LandVoxel>> wanted;
+    std::uint64_t wanted_cells = 0;
     for (int z = 0; z < g.depth; z += step) {
       for (int x = 0; x < g.width; x += step) {
         const std::size_t c = g.column_index(x, z);
@@ -305,11 +308,29 @@ void check_kernels_agree(const ObstacleBits& bits, const ObstacleBits& sparse,
           REQUIRE(got_cells == want_cells);
           ++samples;
           voxels += want.size();
+          starts.push_back({x, z, y, centre[s]});
+          wanted.push_back(want);
+          wanted_cells += want_cells;
         }
       }
     }
     CHECK(samples > 0);
     CHECK(voxels > 0);
+    // several starts at once, in blocks of uneven sizes: each start's voxels as find gives them
+    std::vector<LandVoxel> block;
+    std::vector<std::uint32_t> first;
+    std::uint64_t block_cells = 0;
+    for (std::size_t b = 0, size = 1; b < starts.size(); b += size, size = size % 37 + 5) {
+      const std::size_t n = std::min(size, starts.size() - b);
+      on_sparse.find_many(std::span(starts).subspan(b, n), centre, block, first, &block_cells);
+      REQUIRE(first.size() == n + 1);
+      REQUIRE(first.back() == block.size());
+      for (std::size_t k = 0; k < n; ++k) {
+        REQUIRE(std::vector<LandVoxel>(block.begin() + first[k], block.begin() + first[k + 1]) ==
+                wanted[b + k]);
+      }
+    }
+    CHECK(block_cells == wanted_cells);
   }
   // every machine that runs the tests has the portable plane kernel
   CHECK(compared >= 1);

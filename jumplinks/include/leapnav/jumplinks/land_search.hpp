@@ -107,6 +107,27 @@ class LandSearch {
   void find(int x, int z, int y, std::uint32_t start_poly, const CentrePolygonCache& centre_poly,
             std::vector<LandVoxel>& out, std::uint64_t* cells_visited = nullptr) const;
 
+  /// One start of find_many: column (x, z), floor height y, start polygon.
+  struct Start {
+    std::int32_t x = 0;
+    std::int32_t z = 0;
+    std::int32_t y = 0;
+    std::uint32_t poly = 0;
+  };
+
+  /// find() for several starts: the land voxels of starts[k] (what find() appends, in its
+  /// order) become out[first[k] .. first[k + 1]); out and first are replaced. The starts are
+  /// searched one quadrant at a time, so that the rows a quadrant reads stay in cache from one
+  /// start to the next. Adds the number of cells scanned to *cells_visited when given.
+  void find_many(std::span<const Start> starts, const CentrePolygonCache& centre_poly,
+                 std::vector<LandVoxel>& out, std::vector<std::uint32_t>& first,
+                 std::uint64_t* cells_visited = nullptr) const;
+
+  /// As above, with centre polygons from centre_polygons.
+  void find_many(std::span<const Start> starts, std::span<const std::uint32_t> centre_poly,
+                 std::vector<LandVoxel>& out, std::vector<std::uint32_t>& first,
+                 std::uint64_t* cells_visited = nullptr) const;
+
   /// Bytes the tables of a search for `config` on `field` take (an upper bound).
   [[nodiscard]] static std::uint64_t table_bytes(const ObstacleBits& field,
                                                  const JumpConfig& config);
@@ -129,6 +150,10 @@ class LandSearch {
   template <int Quadrant, class CentrePoly>
   void scan(int qx, int qz, int y, std::uint32_t start_poly, const CentrePoly& centre_poly,
             std::vector<LandVoxel>& out, std::uint64_t& cells) const;
+  template <class CentrePoly>
+  void find_many_with(std::span<const Start> starts, const CentrePoly& centre_poly,
+                      std::vector<LandVoxel>& out, std::vector<std::uint32_t>& first,
+                      std::uint64_t* cells_visited) const;
   template <class CentrePoly>
   void find_all(int x, int z, int y, std::uint32_t start_poly, const CentrePoly& centre_poly,
                 std::vector<LandVoxel>& out, std::uint64_t* cells_visited) const;
