@@ -1,8 +1,9 @@
 // The jump-link generator (thesis §5.1-5.5, storage §7.1): obstacle field, sample points on the
 // south-west top corners of walkable spans every `step` columns, land voxels per sample and
 // configuration, chains of consecutive neighbouring land voxels in one polygon, Zhao-Saalfeld
-// per chain, one link per simplified segment. Samples run in parallel in fixed chunks whose
-// outputs are joined in chunk order and then sorted by a total key, so any thread count gives
+// per chain, one link per simplified segment. Samples, grouped by start polygon, run in parallel
+// in fixed chunks whose outputs are joined in chunk order; each start polygon's links are then
+// ordered by land polygon and configuration (ties in sample order), so any thread count gives
 // the same link set.
 #include "leapnav/jumplinks/jump_links.hpp"
 
@@ -201,6 +202,76 @@ void sort_links(const std::vector<const JumpLink*>& links, std::size_t polygon_c
 // The CSR group arrays of links sorted by (start, land, config).
 void index_sorted_links(JumpLinkSet& set, std::size_t polygon_count);
 
+// The links of `parts` (in gathered order: configuration by configuration, the parts of
+// configuration c from config_first[c] on, each configuration's links grouped by start polygon
+// in ascending order) stably sorted by (start, land, config) into `out`: start polygon by start
+// polygon, its run in each configuration is gathered (configurations ascending) and ordered by
+// land polygon, ties in gathered order.
+void gather_links(const std::vector<std::vector<JumpLink>>& parts,
+                  const std::vector<std::size_t>& config_first, std::size_t polygon_count,
+                  std::vector<JumpLink>& out) {
+  std::size_t total = 0;
+  for (const std::vector<JumpLink>& part : parts) total += part.size();
+  out.clear();
+  out.reserve(total);
+  struct Cursor {
+    std::size_t part = 0;
+    std::size_t end = 0;  // one past the configuration's last part
+    std::size_t index = 0;
+  };
+  std::vector<Cursor> cursors;
+  for (std::size_t c = 0; c + 1 < config_first.size(); ++c)
+    cursors.push_back({config_first[c], config_first[c + 1], 0});
+  const auto current = [&parts](const Cursor& cursor) -> const JumpLink* {
+    return cursor.part < cursor.end ? &parts[cursor.part][cursor.index] : nullptr;
+  };
+  // note: one start polygon's links at a time, in a buffer that stays in cache
+  std::vector<JumpLink> local;
+  std::vector<std::uint32_t> lands;
+  std::vector<std::uint32_t> order;
+  std::vector<std::uint32_t> slot(polygon_count, 0);  // per land polygon; zero between polygons
+  while (true) {
+    std::uint32_t poly = std::numeric_limits<std::uint32_t>::max();
+    bool any = false;
+    for (const Cursor& cursor : cursors) {
+      if (const JumpLink* link = current(cursor)) {
+        poly = std::min(poly, link->start_poly);
+        any = true;
+      }
+    }
+    if (!any) break;
+    local.clear();
+    for (Cursor& cursor : cursors) {
+      while (cursor.part < cursor.end) {
+        const std::vector<JumpLink>& part = parts[cursor.part];
+        const JumpLink& link = part[cursor.index];
+        if (link.start_poly != poly) break;
+        local.push_back(link);
+        if (++cursor.index == part.size()) {
+          ++cursor.part;
+          cursor.index = 0;
+        }
+      }
+    }
+    // a counting sort over the few land polygons present (sorted), positions in gathered order
+    lands.clear();
+    for (const JumpLink& link : local) {
+      if (slot[link.land_poly]++ == 0) lands.push_back(link.land_poly);
+    }
+    std::sort(lands.begin(), lands.end());
+    std::uint32_t next = 0;
+    for (const std::uint32_t land : lands) {
+      const std::uint32_t count = slot[land];
+      slot[land] = next;
+      next += count;
+    }
+    order.resize(local.size());
+    for (std::uint32_t k = 0; k < local.size(); ++k) order[slot[local[k].land_poly]++] = k;
+    for (const std::uint32_t land : lands) slot[land] = 0;
+    for (const std::uint32_t k : order) out.push_back(local[k]);
+  }
+}
+
 }  // namespace
 
 void index_links(JumpLinkSet& set, std::size_t polygon_count) {
@@ -284,6 +355,18 @@ Result<JumpLinkSet> build_jump_links(const voxel::Heightfield& solid,
     }
   }
   set.stats.sample_points = samples.size();
+  // note: the samples grouped by start polygon (stably), so that each configuration's links come
+  // out grouped by start polygon and the link set needs no global sort, only one within each
+  // start polygon's links
+  {
+    auto timer = ctx.scoped_timer("jump_samples");
+    std::vector<std::uint32_t> begin(polygon_count + 1, 0);
+    for (const Sample& sample : samples) ++begin[sample.poly + 1];
+    for (std::size_t p = 0; p < polygon_count; ++p) begin[p + 1] += begin[p];
+    std::vector<Sample> grouped(samples.size());
+    for (const Sample& sample : samples) grouped[begin[sample.poly]++] = sample;
+    samples = std::move(grouped);
+  }
   const CentrePolygonCache centre_poly(open, navmesh);
   LEAPNAV_TRY(ctx.check_cancel("jump links"));
   const std::uint64_t fixed_bytes =
@@ -292,6 +375,7 @@ Result<JumpLinkSet> build_jump_links(const voxel::Heightfield& solid,
   // note: the chunks' link vectors are kept (in gathered order) and copied once, sorted, into
   // the link set; a concatenated copy first would cost another pass and its page faults
   std::vector<std::vector<JumpLink>> parts;
+  std::vector<std::size_t> config_first;  // per configuration, its first part; then parts.size()
   std::uint64_t part_links = 0;
   std::uint64_t part_bytes = 0;
   {
@@ -307,6 +391,7 @@ Result<JumpLinkSet> build_jump_links(const voxel::Heightfield& solid,
       LEAPNAV_TRY(ctx.check_memory("jump links: search tables", base));
       const LandSearch search(field, open, set.configs[c]);
       std::vector<ChunkOut> chunks(chunk_total);
+      config_first.push_back(parts.size());
       std::atomic<std::uint64_t> found{0};
       std::atomic<bool> over_limit{false};
       for (std::size_t block = 0; block < samples.size(); block += kBlock) {
@@ -373,18 +458,14 @@ Result<JumpLinkSet> build_jump_links(const voxel::Heightfield& solid,
   }
   {
     auto timer = ctx.scoped_timer("jump_segments");
-    // the parts, the sorted copy, the sort's pointers, keys and orders, the group arrays
+    config_first.push_back(parts.size());
+    // the parts, the sorted copy, one start polygon's links and order (at most all of them),
+    // the per-polygon slots, the group arrays
     LEAPNAV_TRY(ctx.check_memory(
         "jump links: link set",
-        fixed_bytes + part_bytes +
-            part_links * (sizeof(JumpLink) + sizeof(std::uintptr_t) + 4 * sizeof(std::uint32_t)) +
-            (3 * (polygon_count + 2) + 2 * (part_links + 1)) * sizeof(std::uint32_t)));
-    std::vector<const JumpLink*> links;
-    links.reserve(part_links);
-    for (const std::vector<JumpLink>& part : parts)
-      for (const JumpLink& link : part) links.push_back(&link);
-    sort_links(links, polygon_count, set.links);
-    std::vector<const JumpLink*>().swap(links);
+        fixed_bytes + part_bytes + part_links * (2 * sizeof(JumpLink) + sizeof(std::uint32_t)) +
+            (4 * (polygon_count + 2) + 2 * (part_links + 1)) * sizeof(std::uint32_t)));
+    gather_links(parts, config_first, polygon_count, set.links);
     std::vector<std::vector<JumpLink>>().swap(parts);
     index_sorted_links(set, polygon_count);
   }
