@@ -336,9 +336,11 @@ Result<JumpLinkSet> build_jump_links(const voxel::Heightfield& solid,
   // note: every estimate below counts the stage's arrays alive at that point (upper bounds), so
   // a refusal comes before the allocation it names
   const std::uint64_t field_bytes = field.bits.size() * sizeof(std::uint64_t);
-  LEAPNAV_TRY(
-      ctx.check_memory("jump links: sample points and centre polygons",
-                       field_bytes + open.spans.size() * (sizeof(Sample) + sizeof(std::uint32_t))));
+  // the samples twice (while they are grouped), the group starts, the centre polygons
+  LEAPNAV_TRY(ctx.check_memory(
+      "jump links: sample points and centre polygons",
+      field_bytes + open.spans.size() * (2 * sizeof(Sample) + sizeof(std::uint32_t)) +
+          (polygon_count + 1) * sizeof(std::uint32_t)));
   std::vector<Sample> samples;
   {
     auto timer = ctx.scoped_timer("jump_samples");
