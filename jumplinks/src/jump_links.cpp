@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <span>
 #include <string>
 #include <tuple>
 
@@ -25,12 +26,8 @@ namespace leapnav::jump {
 
 namespace {
 
-struct Sample {
-  std::int32_t x = 0;
-  std::int32_t z = 0;
-  std::uint16_t y = 0;
-  std::uint32_t poly = 0;
-};
+// A sample point: column, floor height and start polygon, as the land search takes it.
+using Sample = LandSearch::Start;
 
 // Whether two open spans are neighbours: connected along an axis, or in diagonal columns and
 // sharing a connected neighbour span (thesis §5.5).
@@ -403,13 +400,10 @@ Result<JumpLinkSet> build_jump_links(const voxel::Heightfield& solid,
           if (ctx.cancelled() || over_limit.load(std::memory_order_relaxed)) return;
           // note: the chunk's samples are searched together (quadrant by quadrant), then their
           // land voxels become links sample by sample
-          thread_local std::vector<LandSearch::Start> starts;
           thread_local std::vector<LandVoxel> block_voxels;
           thread_local std::vector<std::uint32_t> found_first;
-          starts.clear();
-          for (std::size_t k = b; k < e; ++k)
-            starts.push_back({samples[k].x, samples[k].z, samples[k].y, samples[k].poly});
-          search.find_many(starts, centre_poly, block_voxels, found_first, &out.cells);
+          search.find_many(std::span<const Sample>(samples).subspan(b, e - b), centre_poly,
+                           block_voxels, found_first, &out.cells);
           out.land_voxels += block_voxels.size();
           std::vector<LandVoxel> voxels;
           std::vector<Vec3> points;
