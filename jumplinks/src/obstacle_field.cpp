@@ -234,10 +234,9 @@ Result<ObstacleBits> build_obstacle_bits(const voxel::Heightfield& solid, const 
   // note: each chunk of rows streams through a ring of 2 reach + 1 rows per layer (layer 0: own
   // bits; layer a: own bits dilated along x by a columns each side); a row is emitted as soon as
   // its neighbours within reach are in the ring, and its runs go into the planes on the way
-  // per chunk: the approximate columns and their words (kept bits only)
-  std::vector<std::vector<std::uint32_t>> chunk_columns(
+  // per chunk: the approximate columns' words, in row order (kept bits only)
+  std::vector<std::vector<std::uint64_t>> chunk_bits(
       field.all_bits ? 0 : chunk_count(0, depth, kGrain));
-  std::vector<std::vector<std::uint64_t>> chunk_bits(chunk_columns.size());
   parallel_for(ctx.threads(), 0, depth, kGrain, [&](std::size_t z0, std::size_t z1) {
     const std::size_t lo_z = z0 > reach ? z0 - reach : 0;
     const std::size_t hi_z = std::min(depth, z1 + reach);
@@ -265,7 +264,6 @@ Result<ObstacleBits> build_obstacle_bits(const voxel::Heightfield& solid, const 
         const PlaneColumn v = plane_column(dst + x * words, words);
         store_plane_column(field.rows_x, e, x, v);
         if (!field.all_bits && v.approx != 0) {
-          chunk_columns[z0 / kGrain].push_back(static_cast<std::uint32_t>(e * width + x));
           chunk_bits[z0 / kGrain].insert(chunk_bits[z0 / kGrain].end(), dst + x * words,
                                          dst + (x + 1) * words);
         }
@@ -285,12 +283,9 @@ Result<ObstacleBits> build_obstacle_bits(const voxel::Heightfield& solid, const 
     for (std::size_t e = std::max(z0, hi_z > reach ? hi_z - reach : 0); e < z1; ++e) emit(e);
   });
   LEAPNAV_TRY(ctx.check_cancel("obstacle field"));
-  // chunks in row order: the kept columns come out sorted
-  for (std::size_t k = 0; k < chunk_columns.size(); ++k) {
-    field.bit_columns.insert(field.bit_columns.end(), chunk_columns[k].begin(),
-                             chunk_columns[k].end());
-    field.bits.insert(field.bits.end(), chunk_bits[k].begin(), chunk_bits[k].end());
-  }
+  // chunks in row order: the kept columns' bits come out in rows_x order
+  for (const std::vector<std::uint64_t>& part : chunk_bits)
+    field.bits.insert(field.bits.end(), part.begin(), part.end());
   if (!field.all_bits) {
     field.kept_before.resize(field.rows_x.approx.size());
     std::uint32_t kept_count = 0;
@@ -405,46 +400,38 @@ Status validate(const ObstacleBits& field) {
   const GridSpec& grid = field.grid;
   const auto columns = static_cast<std::size_t>(grid.column_count());
   if (field.words < 0) return fail("negative word count");
-  const std::size_t kept = field.all_bits ? columns : field.bit_columns.size();
-  if (field.bits.size() != kept * static_cast<std::size_t>(field.words))
-    return fail("bit array size does not match the columns kept");
   const bool planes = field.words <= ObstacleBits::kMaxPlaneWords;
   if (planes != field.has_planes())
     return fail("planes present when they should not be, or absent");
-  if (!planes) return field.all_bits ? Status{} : fail("bits not all kept without planes");
-  for (std::size_t k = 0; !field.all_bits && k < field.bit_columns.size(); ++k) {
-    if (field.bit_columns[k] >= columns ||
-        (k > 0 && field.bit_columns[k - 1] >= field.bit_columns[k]))
-      return fail("kept columns not sorted or out of range");
-  }
+  if (!planes && !field.all_bits) return fail("bits not all kept without planes");
+  std::size_t kept = columns;
   if (!field.all_bits) {
-    // the kept columns are the approximate ones of rows_x, in order, and kept_before ranks them
+    // the kept columns are the approximate ones of rows_x, in its order; kept_before ranks them
     const RunPlanes& rows = field.rows_x;
-    if (field.kept_before.size() != rows.approx.size() ||
+    if (rows.approx_words < 0 ||
         rows.approx.size() !=
-            static_cast<std::size_t>(grid.depth) * static_cast<std::size_t>(rows.approx_words))
+            static_cast<std::size_t>(grid.depth) * static_cast<std::size_t>(rows.approx_words) ||
+        field.kept_before.size() != rows.approx.size())
       return fail("kept_before does not match the approximate bits");
-    std::size_t k = 0;
+    kept = 0;
     for (int z = 0; z < grid.depth; ++z) {
       for (int w = 0; w < rows.approx_words; ++w) {
         const std::size_t at =
             static_cast<std::size_t>(z) * static_cast<std::size_t>(rows.approx_words) +
             static_cast<std::size_t>(w);
-        if (field.kept_before[at] != k)
+        if (field.kept_before[at] != kept)
           return fail("kept_before of row " + std::to_string(z) + " word " + std::to_string(w) +
                       " is not the number of kept columns before it");
-        for (int b = 0; b < 64; ++b) {
-          if (((rows.approx[at] >> b) & 1U) == 0) continue;
-          const int x = w * 64 + b;
-          if (x >= grid.width || k >= field.bit_columns.size() ||
-              field.bit_columns[k] != grid.column_index(x, z))
-            return fail("the kept columns are not the approximate ones of rows_x");
-          ++k;
-        }
+        const std::uint64_t flags = rows.approx[at];
+        if (flags != 0 && w * 64 + 63 - std::countl_zero(flags) >= grid.width)
+          return fail("rows_x row " + std::to_string(z) + " flags a position past its end");
+        kept += static_cast<std::size_t>(std::popcount(flags));
       }
     }
-    if (k != field.bit_columns.size()) return fail("more kept columns than approximate ones");
   }
+  if (field.bits.size() != kept * static_cast<std::size_t>(field.words))
+    return fail("bit array size does not match the columns kept");
+  if (!planes) return {};
   const auto words = static_cast<std::size_t>(field.words);
   const struct {
     const RunPlanes* planes;
@@ -476,9 +463,9 @@ Status validate(const ObstacleBits& field) {
         if (q < o.length) {
           const int x = o.along_x ? q : r;
           const int z = o.along_x ? r : q;
-          bits = field.column(grid.column_index(x, z));
+          bits = field.column(x, z);
           if (!field.all_bits && (bits != nullptr) != ((approx_word & 1U) != 0))
-            return fail("the kept columns are not the approximate ones");
+            return fail("the approximate columns along x and along z differ");
         }
         if (bits == nullptr && q < o.length) {
           // only the planes: well formed (runs ordered, or missing)

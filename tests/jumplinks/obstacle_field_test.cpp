@@ -409,11 +409,10 @@ TEST_SUITE("jumplinks.land_search") {
       CHECK(sparse->rows_x.values == bits->rows_x.values);
       CHECK(sparse->rows_z.values == bits->rows_z.values);
       CHECK(sparse->rows_z.approx == bits->rows_z.approx);
-      CHECK(!sparse->bit_columns.empty());
+      CHECK(!sparse->bits.empty());
       CHECK(sparse->bits.size() < bits->bits.size() / 4);
       // a kept column missing is caught
       ObstacleBits missing = *sparse;
-      missing.bit_columns.pop_back();
       missing.bits.resize(missing.bits.size() - static_cast<std::size_t>(missing.words));
       CHECK(!validate(missing).ok());
       // every column's bits are found through the rank, equal to the full layout's
@@ -433,6 +432,11 @@ TEST_SUITE("jumplinks.land_search") {
       REQUIRE(flagged != misranked.rows_x.approx.end());
       ++misranked.kept_before[static_cast<std::size_t>(flagged - misranked.rows_x.approx.begin())];
       CHECK(!validate(misranked).ok());
+      // an approximate flag past a row's end is caught
+      ObstacleBits past_end = *sparse;
+      const int end = past_end.grid.width;
+      past_end.rows_x.approx[static_cast<std::size_t>(end / 64)] |= std::uint64_t{1} << (end % 64);
+      CHECK(!validate(past_end).ok());
       // arbitrary polygons, so that some land voxels are kept and some are skipped
       std::vector<std::uint32_t> centre(f.open.spans.size());
       for (std::size_t s = 0; s < centre.size(); ++s)

@@ -80,15 +80,15 @@ enum class BitsKept : std::uint8_t {
 
 /// The blocked voxels of the obstacle field as bit rows: the words of column c = x + z * width,
 /// bit k (of word k / 64) set when voxel k is blocked. With all_bits, column c owns
-/// bits[c * words .. (c + 1) * words); else only the columns listed in bit_columns (sorted) have
-/// bits, the k-th listed at bits[k * words ..].
+/// bits[c * words .. (c + 1) * words); else only the columns whose planes are approximate (approx
+/// bit set in rows_x) have bits, in rows_x order (row by row, x ascending): the k-th of them at
+/// bits[k * words ..].
 struct ObstacleBits {
   GridSpec grid;
   int grow_down = 0;  ///< as ObstacleField::grow_down
   int reach = 0;      ///< as ObstacleField::reach
   int words = 0;      ///< 64-bit words per column (covering every solid span's top)
   bool all_bits = true;
-  std::vector<std::uint32_t> bit_columns;
   std::vector<std::uint64_t> bits;
   /// Without all_bits: per word of rows_x.approx, the number of kept columns before the word's
   /// first position (the kept columns are the approximate ones, in rows_x order), so a column's
