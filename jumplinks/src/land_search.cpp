@@ -32,13 +32,34 @@ namespace {
 using I64 = std::int64_t;
 
 // A pending piece of the search: a wedge [(bx, by), (tx, ty)] scanned from cell (i, j), or, when
-// j < 0, land voxel i of the scan's found voxels to emit.
+// j < 0, a land voxel to emit: column (i, bx), span by, polygon tx (see emit_task).
 struct ScanTask {
   int i = 0;
   int j = 0;
   // note: 32-bit corners (bounded by the search extent) keep the task small; products widen
   std::int32_t bx = 1, by = 0, tx = 0, ty = 1;
 };
+
+ScanTask emit_task(const LandVoxel& v) {
+  ScanTask task;
+  task.i = v.x;
+  task.j = -1;
+  task.bx = v.z;
+  task.by = static_cast<std::int32_t>(v.span);
+  task.tx = static_cast<std::int32_t>(v.poly);
+  return task;
+}
+
+LandVoxel emitted(const ScanTask& task) {
+  return LandVoxel{task.i, task.bx, static_cast<std::uint32_t>(task.by),
+                   static_cast<std::uint32_t>(task.tx)};
+}
+
+// Doubles the task stack's storage (its contents are kept); returns the new data.
+[[gnu::noinline]] ScanTask* grow_tasks(std::vector<ScanTask>& stack) {
+  stack.resize(2 * stack.size());
+  return stack.data();
+}
 
 // Whether a blocked voxel of a column's (or strip's) bit rows lies in [k0, k1] (absolute).
 inline bool band_blocked(const std::uint64_t* words, int word_count, int k0, int k1) {
@@ -538,10 +559,20 @@ void LandSearch::scan(int qx, int qz, int y, std::uint32_t start_poly,
   // note: one stack per thread, reused across scans (a fresh vector per quadrant and sample
   // made allocation a visible share of the search)
   thread_local std::vector<ScanTask> stack;
-  thread_local std::vector<LandVoxel> found;
-  found.clear();
-  stack.clear();
-  stack.push_back(ScanTask{});
+  // note: the stack is used through a pointer and a count so that pushes inline (the vector's
+  // own push_back stayed an out-of-line call); it only grows, out of line
+  if (stack.size() < 64) stack.resize(64);
+  ScanTask* tasks = stack.data();
+  std::size_t task_count = 0;
+  std::size_t task_capacity = stack.size();
+  const auto push = [&](const ScanTask& task) {
+    if (task_count == task_capacity) [[unlikely]] {
+      tasks = grow_tasks(stack);
+      task_capacity = stack.size();
+    }
+    tasks[task_count++] = task;
+  };
+  push(ScanTask{});
   // rotation into the quadrant: column of cell (i, j) is (ox + ix*i + jx*j, oz + iz*i + jz*j)
   // note: the quadrant is a template argument so that the rotation folds into the address
   // arithmetic and the per-cell branches on the row direction disappear
@@ -567,11 +598,10 @@ void LandSearch::scan(int qx, int qz, int y, std::uint32_t start_poly,
     return static_cast<int>(divide(tx * j, ty));
   };
 
-  while (!stack.empty()) {
-    const ScanTask task = stack.back();
-    stack.pop_back();
+  while (task_count != 0) {
+    const ScanTask task = tasks[--task_count];
     if (task.j < 0) {
-      out.push_back(found[static_cast<std::size_t>(task.i)]);
+      out.push_back(emitted(task));
       continue;
     }
     const I64 bx = task.bx, by = task.by;
@@ -707,7 +737,7 @@ void LandSearch::scan(int qx, int qz, int y, std::uint32_t start_poly,
             upper.by = j + 1;
             upper.tx = static_cast<std::int32_t>(tx);
             upper.ty = static_cast<std::int32_t>(ty);
-            stack.push_back(upper);
+            push(upper);
           }
         }
         if (below_top && above_bottom) {
@@ -741,11 +771,7 @@ void LandSearch::scan(int qx, int qz, int y, std::uint32_t start_poly,
             const std::uint32_t poly =
                 walkable == kNoWalkableSpan ? mesh::kNoPoly : centre_poly(cx, cz, walkable);
             if (poly != mesh::kNoPoly && poly != start_poly) {
-              ScanTask emit;
-              emit.i = static_cast<int>(found.size());
-              emit.j = -1;
-              found.push_back(LandVoxel{cx, cz, walkable, poly});
-              stack.push_back(emit);
+              push(emit_task(LandVoxel{cx, cz, walkable, poly}));
             }
           }
         }
