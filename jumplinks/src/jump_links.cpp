@@ -16,10 +16,6 @@
 #include <string>
 #include <tuple>
 
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
-
 #include "leapnav/core/hash.hpp"
 #include "leapnav/core/parallel.hpp"
 #include "leapnav/jumplinks/land_search.hpp"
@@ -136,22 +132,6 @@ std::uint64_t JumpLinkSet::memory_bytes() const {
 
 namespace {
 
-// Asks the system to back [data, data + bytes) with huge pages where it allows that on request
-// (Linux transparent huge pages in "madvise" mode): the link array is a build's largest fresh
-// allocation, and faulting it in 4 KiB pages cost about as much as filling it. Only a hint.
-void advise_huge_pages(const void* data, std::size_t bytes) {
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-  constexpr std::uintptr_t kHuge = std::uintptr_t{2} << 20U;
-  const auto at = reinterpret_cast<std::uintptr_t>(data);
-  const std::uintptr_t begin = (at + kHuge - 1) & ~(kHuge - 1);
-  const std::uintptr_t end = (at + bytes) & ~(kHuge - 1);
-  if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
-#else
-  (void)data;
-  (void)bytes;
-#endif
-}
-
 // The links (pointers, in gathered order) in the stable (start, land, config) order: an index
 // list into `links`, from two counting passes (stably by land polygon and configuration, then
 // stably by start polygon). Empty when the ids' ranges would make the count tables larger than
@@ -231,7 +211,6 @@ void gather_links(const std::vector<std::vector<JumpLink>>& parts,
   for (const std::vector<JumpLink>& part : parts) total += part.size();
   out.clear();
   out.reserve(total);
-  advise_huge_pages(out.data(), total * sizeof(JumpLink));
   struct Cursor {
     std::size_t part = 0;
     std::size_t end = 0;  // one past the configuration's last part
