@@ -46,17 +46,41 @@ std::vector<Offset> blocking_offsets(float radius, float cell_size, int& reach) 
 
 // note: plain functions over value parameters: stores through the uint64_t pointers cannot
 // alias their sizes, so the loops stay tight (inside the reference-capturing lambdas they did not)
-void or_row(std::uint64_t* dst, const std::uint64_t* src, std::size_t n) {
-  for (std::size_t k = 0; k < n; ++k) dst[k] |= src[k];
+// dst = OR of the `count` rows at src[0 .. count) (count >= 1), one pass
+void or_rows(std::uint64_t* dst, const std::uint64_t* const* src, std::size_t count,
+             std::size_t n) {
+  if (count == 3) {
+    const std::uint64_t* a = src[0];
+    const std::uint64_t* b = src[1];
+    const std::uint64_t* c = src[2];
+    for (std::size_t k = 0; k < n; ++k) dst[k] = a[k] | b[k] | c[k];
+    return;
+  }
+  const std::uint64_t* a = src[0];
+  for (std::size_t k = 0; k < n; ++k) dst[k] = a[k];
+  for (std::size_t r = 1; r < count; ++r) {
+    const std::uint64_t* b = src[r];
+    for (std::size_t k = 0; k < n; ++k) dst[k] |= b[k];
+  }
 }
 
-// wide = prev | own shifted by +-shift words
+// wide = prev | own shifted by +-shift words, one pass per range of k
 void dilate_row(std::uint64_t* wide, const std::uint64_t* prev, const std::uint64_t* own,
                 std::size_t n, std::size_t shift) {
-  for (std::size_t k = 0; k < n; ++k) wide[k] = prev[k];
-  if (shift >= n) return;
-  for (std::size_t k = 0; k + shift < n; ++k) wide[k] |= own[k + shift];
-  for (std::size_t k = shift; k < n; ++k) wide[k] |= own[k - shift];
+  if (shift >= n) {
+    for (std::size_t k = 0; k < n; ++k) wide[k] = prev[k];
+    return;
+  }
+  // k + shift < n holds below n - shift, k >= shift from shift on
+  const std::size_t lo = std::min(shift, n - shift);
+  const std::size_t hi = std::max(shift, n - shift);
+  for (std::size_t k = 0; k < lo; ++k) wide[k] = prev[k] | own[k + shift];
+  if (shift <= n - shift) {
+    for (std::size_t k = lo; k < hi; ++k) wide[k] = prev[k] | own[k + shift] | own[k - shift];
+  } else {
+    for (std::size_t k = lo; k < hi; ++k) wide[k] = prev[k];
+  }
+  for (std::size_t k = hi; k < n; ++k) wide[k] = prev[k] | own[k - shift];
 }
 
 // The plane values of one column of bits (see RunPlanes)
@@ -247,18 +271,22 @@ Result<ObstacleBits> build_obstacle_bits(const voxel::Heightfield& solid, const 
     const auto layer_row = [&](std::size_t a, std::size_t z) {
       return buffer.data() + (a * ring + z % ring) * row_words;
     };
+    thread_local std::vector<const std::uint64_t*> sources;
+    sources.resize(ring);
     const auto emit = [&](std::size_t e) {
       std::uint64_t* dst =
           field.all_bits ? field.bits.data() + e * row_words : buffer.data() + ring_words;
-      if (!field.all_bits) std::fill(dst, dst + row_words, std::uint64_t{0});
+      // note: the contributing rows OR-ed in one pass (a fill and one pass per row cost more)
+      std::size_t count = 0;
       for (int dz = -field.reach; dz <= field.reach; ++dz) {
         const int row = dz + field.reach;
         const int a = half_width[static_cast<std::size_t>(row)];
         const auto nz = static_cast<std::ptrdiff_t>(e) + dz;
         if (a < 0 || nz < 0 || nz >= grid.depth) continue;
-        or_row(dst, layer_row(static_cast<std::size_t>(a), static_cast<std::size_t>(nz)),
-               row_words);
+        sources[count++] = layer_row(static_cast<std::size_t>(a), static_cast<std::size_t>(nz));
       }
+      // the row itself always contributes (offset (0, 0) blocks)
+      or_rows(dst, sources.data(), count, row_words);
       if (!planes) return;
       for (std::size_t x = 0; x < width; ++x) {
         const PlaneColumn v = plane_column(dst + x * words, words);
