@@ -188,6 +188,34 @@ TEST_SUITE("jumplinks.obstacle_field") {
     }
   }
 
+  TEST_CASE("rows narrower than the agent's sideways reach match the voxel-by-voxel reference") {
+    // a row of 1-5 columns holds fewer words than the dilation shifts by (radius 1.2 m: 6 columns)
+    std::mt19937 rng(20261122);
+    for (const int width : {1, 2, 3, 5}) {
+      for (const float radius : {0.6F, 1.2F}) {
+        const RandomField f = random_field(rng, width, 9, 150);
+        const AgentConfig agent{1.8F, radius, 0.5F, 45.0F};
+        BuildContext ctx;
+        const auto field = build_obstacle_field(f.solid, f.open, agent, ctx);
+        REQUIRE(field.ok());
+        CHECK(validate(*field, f.open).ok());
+        CHECK(field->reach >= 3);
+        const GridSpec& g = f.solid.grid;
+        for (int z = 0; z < g.depth; ++z) {
+          for (int x = 0; x < g.width; ++x) {
+            const auto runs = column(*field, x, z);
+            std::size_t r = 0;
+            for (int k = 0; k < g.height; ++k) {
+              while (r < runs.size() && runs[r].max <= k) ++r;
+              const bool got = r < runs.size() && runs[r].min <= k;
+              REQUIRE(got == reference_blocked(f.solid, agent, field->grow_down, x, z, k));
+            }
+          }
+        }
+      }
+    }
+  }
+
   TEST_CASE("a field too tall for 16-bit planes keeps every bit and searches voxel by voxel") {
     // one column of solid 40,000 voxels tall: 626 words, beyond the planes' 15 bits
     RandomField f = empty_field(6, 6, 40100);
