@@ -334,10 +334,10 @@ Result<JumpLinkSet> build_jump_links(const voxel::Heightfield& solid,
   // a refusal comes before the allocation it names
   const std::uint64_t field_bytes = field.bits.size() * sizeof(std::uint64_t);
   // the samples twice (while they are grouped), the group starts, the centre polygons
-  LEAPNAV_TRY(ctx.check_memory(
-      "jump links: sample points and centre polygons",
-      field_bytes + open.spans.size() * (2 * sizeof(Sample) + sizeof(std::uint32_t)) +
-          (polygon_count + 1) * sizeof(std::uint32_t)));
+  LEAPNAV_TRY(ctx.check_memory("jump links: sample points and centre polygons",
+                               field_bytes + open.spans.size() * 2 * sizeof(Sample) +
+                                   CentrePolygonCache::bytes(open, navmesh) +
+                                   (polygon_count + 1) * sizeof(std::uint32_t)));
   std::vector<Sample> samples;
   {
     auto timer = ctx.scoped_timer("jump_samples");
@@ -369,7 +369,7 @@ Result<JumpLinkSet> build_jump_links(const voxel::Heightfield& solid,
   const CentrePolygonCache centre_poly(open, navmesh);
   LEAPNAV_TRY(ctx.check_cancel("jump links"));
   const std::uint64_t fixed_bytes =
-      field_bytes + samples.size() * sizeof(Sample) + open.spans.size() * sizeof(std::uint32_t);
+      field_bytes + samples.size() * sizeof(Sample) + CentrePolygonCache::bytes(open, navmesh);
 
   // note: the chunks' link vectors are kept (in gathered order) and copied once, sorted, into
   // the link set; a concatenated copy first would cost another pass and its page faults

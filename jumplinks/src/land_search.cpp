@@ -212,6 +212,8 @@ std::uint64_t low_bits(int n) {
   return n >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << n) - 1;
 }
 
+// Whether (px, pz) lies inside convex polygon `poly` or within `tolerance` of it (edges in
+// navmesh order); the arithmetic of PolygonEdge and inside_edges, which must give the same answer.
 bool inside_convex(const mesh::NavMesh& navmesh, std::uint32_t poly, float px, float pz,
                    float tolerance) {
   const std::uint32_t begin = navmesh.poly_first[poly];
@@ -234,10 +236,27 @@ bool inside_convex(const mesh::NavMesh& navmesh, std::uint32_t poly, float px, f
   return true;
 }
 
-}  // namespace
+// inside_convex over edges prepared by CentrePolygonCache: the same double operations in the
+// same order on the same values, so the same answer, without the vertex lookups
+bool inside_edges(const CentrePolygonCache::Edge* edges, std::uint32_t count, float px, float pz,
+                  float tolerance) {
+  for (std::uint32_t k = 0; k < count; ++k) {
+    const CentrePolygonCache::Edge& e = edges[k];
+    const double cross =
+        e.ex * (static_cast<double>(pz) - e.az) - e.ez * (static_cast<double>(px) - e.ax);
+    if (cross >= 0.0) continue;
+    if (e.len == 0.0) continue;
+    if (cross / e.len < -tolerance) return false;
+  }
+  return true;
+}
 
-std::uint32_t centre_polygon(const voxel::CompactHeightfield& open, const mesh::NavMesh& navmesh,
-                             int x, int z, std::uint32_t s) {
+// The centre polygon of open span s in column (x, z), with inside(p, px, pz, tolerance) the
+// point-in-polygon test.
+template <class Inside>
+std::uint32_t centre_polygon_with(const voxel::CompactHeightfield& open,
+                                  const mesh::NavMesh& navmesh, int x, int z, std::uint32_t s,
+                                  const Inside& inside) {
   const GridSpec& grid = open.grid;
   const float cs = grid.cell_size;
   const float ch = grid.cell_height;
@@ -250,7 +269,7 @@ std::uint32_t centre_polygon(const voxel::CompactHeightfield& open, const mesh::
   const auto contains = [&](std::uint32_t p) {
     const AABB& b = navmesh.poly_bounds[p];
     if (py < b.min.y - slack || py > b.max.y + slack) return false;
-    return inside_convex(navmesh, p, px, pz, 1e-4F * cs);
+    return inside(p, px, pz, 1e-4F * cs);
   };
   // the span's own polygon is the first candidate and nearly always the answer
   const std::uint32_t own = navmesh.span_poly[s];
@@ -286,6 +305,16 @@ std::uint32_t centre_polygon(const voxel::CompactHeightfield& open, const mesh::
   return mesh::kNoPoly;
 }
 
+}  // namespace
+
+std::uint32_t centre_polygon(const voxel::CompactHeightfield& open, const mesh::NavMesh& navmesh,
+                             int x, int z, std::uint32_t s) {
+  return centre_polygon_with(open, navmesh, x, z, s,
+                             [&navmesh](std::uint32_t p, float px, float pz, float tolerance) {
+                               return inside_convex(navmesh, p, px, pz, tolerance);
+                             });
+}
+
 std::vector<std::uint32_t> centre_polygons(const voxel::CompactHeightfield& open,
                                            const mesh::NavMesh& navmesh, int threads) {
   std::vector<std::uint32_t> result(open.spans.size(), mesh::kNoPoly);
@@ -310,7 +339,34 @@ CentrePolygonCache::CentrePolygonCache(const voxel::CompactHeightfield& open,
     : open_(&open),
       navmesh_(&navmesh),
       aligned_(navmesh.span_poly.size() == open.spans.size()),
-      values_(open.spans.size(), kUnknown) {}
+      values_(open.spans.size(), kUnknown) {
+  const std::size_t polys = navmesh.polygon_count();
+  edge_first_.assign(polys + 1, 0);
+  edges_.reserve(navmesh.poly_vertices.size());
+  for (std::size_t p = 0; p < polys; ++p) {
+    const std::uint32_t begin = navmesh.poly_first[p];
+    const std::uint32_t count = navmesh.poly_first[p + 1] - begin;
+    for (std::uint32_t k = 0; k < count; ++k) {
+      const Vec3 a = navmesh.vertices[navmesh.poly_vertices[begin + k]];
+      const Vec3 b = navmesh.vertices[navmesh.poly_vertices[begin + (k + 1) % count]];
+      Edge e;
+      e.ax = a.x;
+      e.az = a.z;
+      e.ex = static_cast<double>(b.x) - a.x;
+      e.ez = static_cast<double>(b.z) - a.z;
+      e.len = std::sqrt(e.ex * e.ex + e.ez * e.ez);
+      edges_.push_back(e);
+    }
+    edge_first_[p + 1] = static_cast<std::uint32_t>(edges_.size());
+  }
+}
+
+std::uint64_t CentrePolygonCache::bytes(const voxel::CompactHeightfield& open,
+                                        const mesh::NavMesh& navmesh) {
+  return open.spans.size() * sizeof(std::uint32_t) +
+         (navmesh.polygon_count() + 1) * sizeof(std::uint32_t) +
+         navmesh.poly_vertices.size() * sizeof(Edge);
+}
 
 std::uint32_t CentrePolygonCache::get(int x, int z, std::uint32_t span) const {
   if (!aligned_) return mesh::kNoPoly;
@@ -319,7 +375,12 @@ std::uint32_t CentrePolygonCache::get(int x, int z, std::uint32_t span) const {
   std::atomic_ref<std::uint32_t> slot(values_[span]);
   std::uint32_t value = slot.load(std::memory_order_relaxed);
   if (value == kUnknown) {
-    value = centre_polygon(*open_, *navmesh_, x, z, span);
+    value = centre_polygon_with(*open_, *navmesh_, x, z, span,
+                                [this](std::uint32_t p, float px, float pz, float tolerance) {
+                                  return inside_edges(edges_.data() + edge_first_[p],
+                                                      edge_first_[p + 1] - edge_first_[p], px, pz,
+                                                      tolerance);
+                                });
     slot.store(value, std::memory_order_relaxed);
   }
   return value;

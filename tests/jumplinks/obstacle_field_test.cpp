@@ -474,6 +474,37 @@ TEST_SUITE("jumplinks.land_search") {
     }
   }
 
+  TEST_CASE(
+      "the centre-polygon cache gives every span centre_polygons' answer on the real levels") {
+    for (const char* file : {"dungeon.obj", "nav_test.obj"}) {
+      for (const char* config : {"default", "thesis"}) {
+        const auto level = test::build_shared_level(file, config);
+        if (!level) continue;
+        const voxel::CompactHeightfield& open = level->built.voxels.compact;
+        const std::vector<std::uint32_t> want = centre_polygons(open, level->built.navmesh, 1);
+        const CentrePolygonCache cache(open, level->built.navmesh);
+        const GridSpec& g = open.grid;
+        std::size_t checked = 0;
+        std::size_t elsewhere = 0;  // spans whose centre lies outside their own polygon
+        for (int z = 0; z < g.depth; ++z) {
+          for (int x = 0; x < g.width; ++x) {
+            const std::size_t c = g.column_index(x, z);
+            for (std::uint32_t s = open.first(c); s < open.end(c); ++s) {
+              REQUIRE(cache.get(x, z, s) == want[s]);
+              // asked again: the stored value
+              REQUIRE(cache.get(x, z, s) == want[s]);
+              elsewhere += want[s] != level->built.navmesh.span_poly[s] ? 1U : 0U;
+              ++checked;
+            }
+          }
+        }
+        CHECK(checked == want.size());
+        // both branches of the test are exercised: own polygon and the others
+        CHECK(elsewhere > 0);
+      }
+    }
+  }
+
   TEST_CASE("every plane kernel finds the bits kernel's land voxels on the real levels") {
     for (const char* file : {"dungeon.obj", "nav_test.obj"}) {
       const auto level = test::build_shared_level(file, "thesis");

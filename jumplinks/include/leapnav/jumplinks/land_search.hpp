@@ -59,9 +59,23 @@ struct LandVoxel {
 /// outlive the cache.
 class CentrePolygonCache {
  public:
+  /// One polygon edge as the point-in-polygon test reads it (in double, from the float vertices):
+  /// first vertex (ax, az), vector (ex, ez) to the next vertex, its length.
+  struct Edge {
+    double ax = 0.0;
+    double az = 0.0;
+    double ex = 0.0;
+    double ez = 0.0;
+    double len = 0.0;
+  };
+
   CentrePolygonCache(const voxel::CompactHeightfield& open, const mesh::NavMesh& navmesh);
   /// centre_polygon(open, navmesh, x, z, span); span must lie in column (x, z).
   [[nodiscard]] std::uint32_t get(int x, int z, std::uint32_t span) const;
+
+  /// Bytes a cache for `open` and `navmesh` holds.
+  [[nodiscard]] static std::uint64_t bytes(const voxel::CompactHeightfield& open,
+                                           const mesh::NavMesh& navmesh);
 
  private:
   static constexpr std::uint32_t kUnknown = mesh::kNoPoly - 1;
@@ -69,6 +83,9 @@ class CentrePolygonCache {
   const mesh::NavMesh* navmesh_;
   bool aligned_ = false;
   mutable std::vector<std::uint32_t> values_;
+  // note: every polygon's edges prepared once, so that a span's test reads no vertices
+  std::vector<std::uint32_t> edge_first_;  // per polygon, its first edge; then the edge count
+  std::vector<Edge> edges_;
 };
 
 /// Search tables for one jump configuration on one obstacle field (read-only, shareable).
