@@ -89,6 +89,23 @@ bool reference_blocked(const voxel::Heightfield& solid, const AgentConfig& agent
   return false;
 }
 
+// Every voxel of every column of `field` is blocked exactly when reference_blocked says so.
+void check_blocked_voxels(const ObstacleField& field, const voxel::Heightfield& solid,
+                          const AgentConfig& agent) {
+  const GridSpec& g = solid.grid;
+  for (int z = 0; z < g.depth; ++z) {
+    for (int x = 0; x < g.width; ++x) {
+      const auto runs = column(field, x, z);
+      std::size_t r = 0;
+      for (int k = 0; k < g.height; ++k) {
+        while (r < runs.size() && runs[r].max <= k) ++r;
+        const bool got = r < runs.size() && runs[r].min <= k;
+        REQUIRE(got == reference_blocked(solid, agent, field.grow_down, x, z, k));
+      }
+    }
+  }
+}
+
 }  // namespace
 
 TEST_SUITE("jumplinks.obstacle_field") {
@@ -166,16 +183,11 @@ TEST_SUITE("jumplinks.obstacle_field") {
       CHECK(validate(*field, f.open).ok());
       CHECK(field->spans == again->spans);
       CHECK(field->column_first == again->column_first);
+      check_blocked_voxels(*field, f.solid, agent);
       const GridSpec& g = f.solid.grid;
       for (int z = 0; z < g.depth; ++z) {
         for (int x = 0; x < g.width; ++x) {
           const auto runs = column(*field, x, z);
-          std::size_t r = 0;
-          for (int k = 0; k < g.height; ++k) {
-            while (r < runs.size() && runs[r].max <= k) ++r;
-            const bool got = r < runs.size() && runs[r].min <= k;
-            REQUIRE(got == reference_blocked(f.solid, agent, field->grow_down, x, z, k));
-          }
           const std::size_t c = g.column_index(x, z);
           for (const ObstacleSpan& run : runs) {
             std::uint32_t expected = kNoWalkableSpan;
@@ -200,18 +212,7 @@ TEST_SUITE("jumplinks.obstacle_field") {
         REQUIRE(field.ok());
         CHECK(validate(*field, f.open).ok());
         CHECK(field->reach >= 3);
-        const GridSpec& g = f.solid.grid;
-        for (int z = 0; z < g.depth; ++z) {
-          for (int x = 0; x < g.width; ++x) {
-            const auto runs = column(*field, x, z);
-            std::size_t r = 0;
-            for (int k = 0; k < g.height; ++k) {
-              while (r < runs.size() && runs[r].max <= k) ++r;
-              const bool got = r < runs.size() && runs[r].min <= k;
-              REQUIRE(got == reference_blocked(f.solid, agent, field->grow_down, x, z, k));
-            }
-          }
-        }
+        check_blocked_voxels(*field, f.solid, agent);
       }
     }
   }
