@@ -212,38 +212,17 @@ std::uint64_t low_bits(int n) {
   return n >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << n) - 1;
 }
 
-// Whether (px, pz) lies inside convex polygon `poly` or within `tolerance` of it (edges in
-// navmesh order); the arithmetic of PolygonEdge and inside_edges, which must give the same answer.
-bool inside_convex(const mesh::NavMesh& navmesh, std::uint32_t poly, float px, float pz,
+// Whether (px, pz) lies inside convex polygon `poly` or within `tolerance` of it.
+bool inside_convex(const PolygonEdges& polygons, std::uint32_t poly, float px, float pz,
                    float tolerance) {
-  const std::uint32_t begin = navmesh.poly_first[poly];
-  const std::uint32_t end = navmesh.poly_first[poly + 1];
-  const std::uint32_t count = end - begin;
+  const PolygonEdges::Edge* edges = polygons.edges.data() + polygons.first[poly];
+  const std::uint32_t count = polygons.first[poly + 1] - polygons.first[poly];
   for (std::uint32_t k = 0; k < count; ++k) {
-    const Vec3 a = navmesh.vertices[navmesh.poly_vertices[begin + k]];
-    const Vec3 b = navmesh.vertices[navmesh.poly_vertices[begin + (k + 1) % count]];
-    const double ex = static_cast<double>(b.x) - a.x;
-    const double ez = static_cast<double>(b.z) - a.z;
-    const double cross =
-        ex * (static_cast<double>(pz) - a.z) - ez * (static_cast<double>(px) - a.x);
-    // note: a point on the inner side passes whatever the edge length; only the others pay for
-    // the normalisation
-    if (cross >= 0.0) continue;
-    const double len = std::sqrt(ex * ex + ez * ez);
-    if (len == 0.0) continue;
-    if (cross / len < -tolerance) return false;
-  }
-  return true;
-}
-
-// inside_convex over edges prepared by CentrePolygonCache: the same double operations in the
-// same order on the same values, so the same answer, without the vertex lookups
-bool inside_edges(const CentrePolygonCache::Edge* edges, std::uint32_t count, float px, float pz,
-                  float tolerance) {
-  for (std::uint32_t k = 0; k < count; ++k) {
-    const CentrePolygonCache::Edge& e = edges[k];
+    const PolygonEdges::Edge& e = edges[k];
     const double cross =
         e.ex * (static_cast<double>(pz) - e.az) - e.ez * (static_cast<double>(px) - e.ax);
+    // note: a point on the inner side passes whatever the edge length; only the others are
+    // compared by distance
     if (cross >= 0.0) continue;
     if (e.len == 0.0) continue;
     if (cross / e.len < -tolerance) return false;
@@ -251,12 +230,9 @@ bool inside_edges(const CentrePolygonCache::Edge* edges, std::uint32_t count, fl
   return true;
 }
 
-// The centre polygon of open span s in column (x, z), with inside(p, px, pz, tolerance) the
-// point-in-polygon test.
-template <class Inside>
-std::uint32_t centre_polygon_with(const voxel::CompactHeightfield& open,
-                                  const mesh::NavMesh& navmesh, int x, int z, std::uint32_t s,
-                                  const Inside& inside) {
+// The centre polygon (see centre_polygons) of open span s in column (x, z).
+std::uint32_t centre_polygon(const voxel::CompactHeightfield& open, const mesh::NavMesh& navmesh,
+                             const PolygonEdges& polygons, int x, int z, std::uint32_t s) {
   const GridSpec& grid = open.grid;
   const float cs = grid.cell_size;
   const float ch = grid.cell_height;
@@ -269,7 +245,7 @@ std::uint32_t centre_polygon_with(const voxel::CompactHeightfield& open,
   const auto contains = [&](std::uint32_t p) {
     const AABB& b = navmesh.poly_bounds[p];
     if (py < b.min.y - slack || py > b.max.y + slack) return false;
-    return inside(p, px, pz, 1e-4F * cs);
+    return inside_convex(polygons, p, px, pz, 1e-4F * cs);
   };
   // the span's own polygon is the first candidate and nearly always the answer
   const std::uint32_t own = navmesh.span_poly[s];
@@ -307,42 +283,10 @@ std::uint32_t centre_polygon_with(const voxel::CompactHeightfield& open,
 
 }  // namespace
 
-std::uint32_t centre_polygon(const voxel::CompactHeightfield& open, const mesh::NavMesh& navmesh,
-                             int x, int z, std::uint32_t s) {
-  return centre_polygon_with(open, navmesh, x, z, s,
-                             [&navmesh](std::uint32_t p, float px, float pz, float tolerance) {
-                               return inside_convex(navmesh, p, px, pz, tolerance);
-                             });
-}
-
-std::vector<std::uint32_t> centre_polygons(const voxel::CompactHeightfield& open,
-                                           const mesh::NavMesh& navmesh, int threads) {
-  std::vector<std::uint32_t> result(open.spans.size(), mesh::kNoPoly);
-  if (navmesh.span_poly.size() != open.spans.size()) return result;
-  const GridSpec& grid = open.grid;
-  parallel_for(threads, 0, static_cast<std::size_t>(grid.depth), 8,
-               [&](std::size_t z0, std::size_t z1) {
-                 for (std::size_t zs = z0; zs < z1; ++zs) {
-                   const int z = static_cast<int>(zs);
-                   for (int x = 0; x < grid.width; ++x) {
-                     const std::size_t column = grid.column_index(x, z);
-                     for (std::uint32_t s = open.first(column); s < open.end(column); ++s)
-                       result[s] = centre_polygon(open, navmesh, x, z, s);
-                   }
-                 }
-               });
-  return result;
-}
-
-CentrePolygonCache::CentrePolygonCache(const voxel::CompactHeightfield& open,
-                                       const mesh::NavMesh& navmesh)
-    : open_(&open),
-      navmesh_(&navmesh),
-      aligned_(navmesh.span_poly.size() == open.spans.size()),
-      values_(open.spans.size(), kUnknown) {
+PolygonEdges::PolygonEdges(const mesh::NavMesh& navmesh) {
   const std::size_t polys = navmesh.polygon_count();
-  edge_first_.assign(polys + 1, 0);
-  edges_.reserve(navmesh.poly_vertices.size());
+  first.assign(polys + 1, 0);
+  edges.reserve(navmesh.poly_vertices.size());
   for (std::size_t p = 0; p < polys; ++p) {
     const std::uint32_t begin = navmesh.poly_first[p];
     const std::uint32_t count = navmesh.poly_first[p + 1] - begin;
@@ -355,17 +299,48 @@ CentrePolygonCache::CentrePolygonCache(const voxel::CompactHeightfield& open,
       e.ex = static_cast<double>(b.x) - a.x;
       e.ez = static_cast<double>(b.z) - a.z;
       e.len = std::sqrt(e.ex * e.ex + e.ez * e.ez);
-      edges_.push_back(e);
+      edges.push_back(e);
     }
-    edge_first_[p + 1] = static_cast<std::uint32_t>(edges_.size());
+    first[p + 1] = static_cast<std::uint32_t>(edges.size());
   }
 }
 
+std::uint64_t PolygonEdges::bytes(const mesh::NavMesh& navmesh) {
+  return (navmesh.polygon_count() + 1) * sizeof(std::uint32_t) +
+         navmesh.poly_vertices.size() * sizeof(Edge);
+}
+
+std::vector<std::uint32_t> centre_polygons(const voxel::CompactHeightfield& open,
+                                           const mesh::NavMesh& navmesh, int threads) {
+  std::vector<std::uint32_t> result(open.spans.size(), mesh::kNoPoly);
+  if (navmesh.span_poly.size() != open.spans.size()) return result;
+  const PolygonEdges polygons(navmesh);
+  const GridSpec& grid = open.grid;
+  parallel_for(threads, 0, static_cast<std::size_t>(grid.depth), 8,
+               [&](std::size_t z0, std::size_t z1) {
+                 for (std::size_t zs = z0; zs < z1; ++zs) {
+                   const int z = static_cast<int>(zs);
+                   for (int x = 0; x < grid.width; ++x) {
+                     const std::size_t column = grid.column_index(x, z);
+                     for (std::uint32_t s = open.first(column); s < open.end(column); ++s)
+                       result[s] = centre_polygon(open, navmesh, polygons, x, z, s);
+                   }
+                 }
+               });
+  return result;
+}
+
+CentrePolygonCache::CentrePolygonCache(const voxel::CompactHeightfield& open,
+                                       const mesh::NavMesh& navmesh)
+    : open_(&open),
+      navmesh_(&navmesh),
+      edges_(navmesh),
+      aligned_(navmesh.span_poly.size() == open.spans.size()),
+      values_(open.spans.size(), kUnknown) {}
+
 std::uint64_t CentrePolygonCache::bytes(const voxel::CompactHeightfield& open,
                                         const mesh::NavMesh& navmesh) {
-  return open.spans.size() * sizeof(std::uint32_t) +
-         (navmesh.polygon_count() + 1) * sizeof(std::uint32_t) +
-         navmesh.poly_vertices.size() * sizeof(Edge);
+  return open.spans.size() * sizeof(std::uint32_t) + PolygonEdges::bytes(navmesh);
 }
 
 std::uint32_t CentrePolygonCache::get(int x, int z, std::uint32_t span) const {
@@ -375,12 +350,7 @@ std::uint32_t CentrePolygonCache::get(int x, int z, std::uint32_t span) const {
   std::atomic_ref<std::uint32_t> slot(values_[span]);
   std::uint32_t value = slot.load(std::memory_order_relaxed);
   if (value == kUnknown) {
-    value = centre_polygon_with(*open_, *navmesh_, x, z, span,
-                                [this](std::uint32_t p, float px, float pz, float tolerance) {
-                                  return inside_edges(edges_.data() + edge_first_[p],
-                                                      edge_first_[p + 1] - edge_first_[p], px, pz,
-                                                      tolerance);
-                                });
+    value = centre_polygon(*open_, *navmesh_, edges_, x, z, span);
     slot.store(value, std::memory_order_relaxed);
   }
   return value;

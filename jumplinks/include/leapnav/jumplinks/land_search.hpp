@@ -44,23 +44,10 @@ struct LandVoxel {
   friend bool operator==(const LandVoxel&, const LandVoxel&) = default;
 };
 
-/// For every open span, the polygon whose xz outline contains the centre of its cell (top face),
-/// among the polygons of the span and of its neighbours, or mesh::kNoPoly.
-[[nodiscard]] std::vector<std::uint32_t> centre_polygons(const voxel::CompactHeightfield& open,
-                                                         const mesh::NavMesh& navmesh, int threads);
-
-/// The centre polygon (as in centre_polygons) of open span `span` in column (x, z).
-[[nodiscard]] std::uint32_t centre_polygon(const voxel::CompactHeightfield& open,
-                                           const mesh::NavMesh& navmesh, int x, int z,
-                                           std::uint32_t span);
-
-/// centre_polygons computed on first use, per span; get() may be called from several threads at
-/// once (a slot is only ever written with its one value). The heightfield and navmesh must
-/// outlive the cache.
-class CentrePolygonCache {
- public:
-  /// One polygon edge as the point-in-polygon test reads it (in double, from the float vertices):
-  /// first vertex (ax, az), vector (ex, ez) to the next vertex, its length.
+/// Every polygon's edges as the centre-polygon test reads them: in double, from the navmesh's
+/// float vertices, first vertex (ax, az), vector (ex, ez) to the next vertex and its length.
+/// Polygon p owns edges[first[p] .. first[p + 1]), in its vertex order.
+struct PolygonEdges {
   struct Edge {
     double ax = 0.0;
     double az = 0.0;
@@ -68,9 +55,26 @@ class CentrePolygonCache {
     double ez = 0.0;
     double len = 0.0;
   };
+  std::vector<std::uint32_t> first;  ///< size polygon_count + 1
+  std::vector<Edge> edges;
 
+  explicit PolygonEdges(const mesh::NavMesh& navmesh);
+  /// Bytes the edges of `navmesh` take.
+  [[nodiscard]] static std::uint64_t bytes(const mesh::NavMesh& navmesh);
+};
+
+/// For every open span, the polygon whose xz outline contains the centre of its cell (top face),
+/// among the polygons of the span and of its neighbours, or mesh::kNoPoly.
+[[nodiscard]] std::vector<std::uint32_t> centre_polygons(const voxel::CompactHeightfield& open,
+                                                         const mesh::NavMesh& navmesh, int threads);
+
+/// centre_polygons computed on first use, per span; get() may be called from several threads at
+/// once (a slot is only ever written with its one value). The heightfield and navmesh must
+/// outlive the cache.
+class CentrePolygonCache {
+ public:
   CentrePolygonCache(const voxel::CompactHeightfield& open, const mesh::NavMesh& navmesh);
-  /// centre_polygon(open, navmesh, x, z, span); span must lie in column (x, z).
+  /// centre_polygons(open, navmesh, ...)[span]; span must lie in column (x, z).
   [[nodiscard]] std::uint32_t get(int x, int z, std::uint32_t span) const;
 
   /// Bytes a cache for `open` and `navmesh` holds.
@@ -81,11 +85,9 @@ class CentrePolygonCache {
   static constexpr std::uint32_t kUnknown = mesh::kNoPoly - 1;
   const voxel::CompactHeightfield* open_;
   const mesh::NavMesh* navmesh_;
+  PolygonEdges edges_;
   bool aligned_ = false;
   mutable std::vector<std::uint32_t> values_;
-  // note: every polygon's edges prepared once, so that a span's test reads no vertices
-  std::vector<std::uint32_t> edge_first_;  // per polygon, its first edge; then the edge count
-  std::vector<Edge> edges_;
 };
 
 /// Search tables for one jump configuration on one obstacle field (read-only, shareable).
