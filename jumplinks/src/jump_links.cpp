@@ -79,7 +79,7 @@ struct ChunkOut {
 
 // Chains of consecutive land voxels (counter-clockwise order) that are neighbours in one polygon,
 // the last chain joined to the first when they meet across the +x axis; each simplified.
-void emit_links(const voxel::CompactHeightfield& open, const std::vector<LandVoxel>& voxels,
+void emit_links(const voxel::CompactHeightfield& open, std::span<const LandVoxel> voxels,
                 const Vec3 start, const Sample& sample, std::uint16_t config, float epsilon,
                 ChunkOut& out, std::vector<Vec3>& points, std::vector<Vec2>& flat) {
   const std::size_t n = voxels.size();
@@ -405,14 +405,14 @@ Result<JumpLinkSet> build_jump_links(const voxel::Heightfield& solid,
           search.find_many(std::span<const Sample>(samples).subspan(b, e - b), centre_poly,
                            block_voxels, found_first, &out.cells);
           out.land_voxels += block_voxels.size();
-          std::vector<LandVoxel> voxels;
           std::vector<Vec3> points;
           std::vector<Vec2> flat;
           for (std::size_t k = b; k < e; ++k) {
             if (ctx.cancelled() || over_limit.load(std::memory_order_relaxed)) return;
             const Sample& sample = samples[k];
-            voxels.assign(block_voxels.begin() + found_first[k - b],
-                          block_voxels.begin() + found_first[k - b + 1]);
+            const auto voxels =
+                std::span<const LandVoxel>(block_voxels)
+                    .subspan(found_first[k - b], found_first[k - b + 1] - found_first[k - b]);
             const Vec3 start{grid.origin.x + static_cast<float>(sample.x) * grid.cell_size,
                              grid.origin.y + static_cast<float>(sample.y) * grid.cell_height,
                              grid.origin.z + static_cast<float>(sample.z) * grid.cell_size};
