@@ -46,21 +46,19 @@ std::vector<Offset> blocking_offsets(float radius, float cell_size, int& reach) 
 
 // note: plain functions over value parameters: stores through the uint64_t pointers cannot
 // alias their sizes, so the loops stay tight (inside the reference-capturing lambdas they did not)
-// dst = OR of the `count` rows at src[0 .. count) (count >= 1), one pass
+// dst = OR of the `count` rows at src[0 .. count) (count >= 1), three rows a pass (a pass of
+// fewer repeats its first row): one pass for the radii up to a cell, where three rows contribute
 void or_rows(std::uint64_t* dst, const std::uint64_t* const* src, std::size_t count,
              std::size_t n) {
-  if (count == 3) {
-    const std::uint64_t* a = src[0];
-    const std::uint64_t* b = src[1];
-    const std::uint64_t* c = src[2];
-    for (std::size_t k = 0; k < n; ++k) dst[k] = a[k] | b[k] | c[k];
-    return;
-  }
-  const std::uint64_t* a = src[0];
-  for (std::size_t k = 0; k < n; ++k) dst[k] = a[k];
-  for (std::size_t r = 1; r < count; ++r) {
-    const std::uint64_t* b = src[r];
-    for (std::size_t k = 0; k < n; ++k) dst[k] |= b[k];
+  for (std::size_t r = 0; r < count; r += 3) {
+    const std::uint64_t* a = src[r];
+    const std::uint64_t* b = r + 1 < count ? src[r + 1] : a;
+    const std::uint64_t* c = r + 2 < count ? src[r + 2] : a;
+    if (r == 0) {
+      for (std::size_t k = 0; k < n; ++k) dst[k] = a[k] | b[k] | c[k];
+    } else {
+      for (std::size_t k = 0; k < n; ++k) dst[k] |= a[k] | b[k] | c[k];
+    }
   }
 }
 
