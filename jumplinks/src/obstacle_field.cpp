@@ -274,7 +274,7 @@ Result<ObstacleBits> build_obstacle_bits(const voxel::Heightfield& solid, const 
     const auto emit = [&](std::size_t e) {
       std::uint64_t* dst =
           field.all_bits ? field.bits.data() + e * row_words : buffer.data() + ring_words;
-      // note: the contributing rows OR-ed in one pass (a fill and one pass per row cost more)
+      // note: the contributing rows OR-ed three to a pass (a fill and a pass per row cost more)
       std::size_t count = 0;
       for (int dz = -field.reach; dz <= field.reach; ++dz) {
         const int row = dz + field.reach;
