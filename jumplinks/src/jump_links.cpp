@@ -17,6 +17,7 @@
 #include <tuple>
 
 #include "leapnav/core/hash.hpp"
+#include "leapnav/core/memory.hpp"
 #include "leapnav/core/parallel.hpp"
 #include "leapnav/jumplinks/land_search.hpp"
 #include "leapnav/jumplinks/obstacle_field.hpp"
@@ -211,6 +212,7 @@ void gather_links(const std::vector<std::vector<JumpLink>>& parts,
   for (const std::vector<JumpLink>& part : parts) total += part.size();
   out.clear();
   out.reserve(total);
+  prefault(out.data(), total * sizeof(JumpLink));
   struct Cursor {
     std::size_t part = 0;
     std::size_t end = 0;  // one past the configuration's last part

@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "leapnav/core/memory.hpp"
 #include "leapnav/core/parallel.hpp"
 
 namespace leapnav::jump {
@@ -153,7 +154,7 @@ void init_planes(RunPlanes& planes, std::size_t rows, std::size_t length) {
   // note: a multiple of 32 values (64 bytes) keeps each plane's rows on cache-line boundaries
   planes.stride = static_cast<int>((length + RunPlanes::kPadding + 31) / 32 * 32);
   const auto stride = static_cast<std::size_t>(planes.stride);
-  planes.values.resize(rows * RunPlanes::kPlanes * stride);
+  resize_prefaulted(planes.values, rows * RunPlanes::kPlanes * stride);
   planes.approx_words = static_cast<int>(stride / 64 + 2);
   planes.approx.assign(rows * static_cast<std::size_t>(planes.approx_words), 0);
   const PlaneColumn none;

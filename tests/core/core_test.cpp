@@ -1,13 +1,21 @@
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <atomic>
+#include <cstdint>
 #include <numeric>
 #include <vector>
+
+#if defined(__linux__)
+#include <sys/mman.h>
+#include <unistd.h>
+#endif
 
 #include "leapnav/core/config.hpp"
 #include "leapnav/core/context.hpp"
 #include "leapnav/core/grid.hpp"
 #include "leapnav/core/hash.hpp"
+#include "leapnav/core/memory.hpp"
 #include "leapnav/core/parallel.hpp"
 #include "leapnav/core/result.hpp"
 #include "leapnav/core/triangle_mesh.hpp"
@@ -167,5 +175,47 @@ TEST_SUITE("core.mesh") {
     status = validate(mesh);
     REQUIRE_FALSE(status.ok());
     CHECK(status.error().code == ErrorCode::NonFinite);
+  }
+}
+
+TEST_SUITE("core.memory") {
+  TEST_CASE("prefault populates a large range without changing it, and skips small ones") {
+    std::vector<std::uint8_t> small(1024, 7);
+    CHECK_FALSE(prefault(small.data(), small.size()));
+    CHECK_FALSE(prefault(nullptr, std::size_t{1} << 24U));
+
+    constexpr std::size_t kBytes = std::size_t{4} << 20U;
+    std::vector<std::uint8_t> big;
+    big.reserve(kBytes);
+    const bool populated = prefault(big.data(), kBytes);
+#if defined(__linux__)
+    if (populated) {
+      // every whole page inside the range is now resident
+      const auto page = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
+      const auto begin = reinterpret_cast<std::uintptr_t>(big.data());
+      const std::uintptr_t first = (begin + page - 1) / page * page;
+      const std::uintptr_t last = (begin + kBytes) / page * page;
+      std::vector<unsigned char> resident((last - first) / page, 0);
+      REQUIRE(mincore(reinterpret_cast<void*>(first), last - first, resident.data()) == 0);
+      std::size_t absent = 0;
+      for (const unsigned char r : resident) absent += (r & 1U) == 0 ? 1 : 0;
+      CHECK(absent == 0);
+    } else {
+      MESSAGE("prefault: this kernel does not populate ranges (needs Linux 5.14)");
+    }
+#else
+    CHECK_FALSE(populated);
+#endif
+    std::vector<std::uint32_t> v(1000);
+    std::iota(v.begin(), v.end(), 0U);
+    resize_prefaulted(v, std::size_t{1} << 20U);
+    REQUIRE(v.size() == std::size_t{1} << 20U);
+    bool kept = true;
+    for (std::uint32_t k = 0; k < 1000; ++k) kept = kept && v[k] == k;
+    CHECK(kept);
+    CHECK(std::all_of(v.begin() + 1000, v.end(), [](std::uint32_t x) { return x == 0U; }));
+    resize_prefaulted(v, 10);
+    CHECK(v.size() == 10);
+    CHECK(v[9] == 9U);
   }
 }

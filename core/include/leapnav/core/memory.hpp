@@ -1,0 +1,31 @@
+// Large fresh arrays: their pages faulted in with one system call instead of one page fault per
+// page on first write. A page fault costs about a microsecond on a virtual machine (a quarter of
+// that on bare metal), so a build that fills a few megabytes of new memory spends a measurable
+// share of its time entering the kernel; populating the range up front does the same work in
+// one call. Best effort and invisible to results: contents never change.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+namespace leapnav {
+
+/// Ranges below this many bytes are left to ordinary page faults (the call costs more).
+inline constexpr std::size_t kPrefaultMinBytes = std::size_t{256} * 1024;
+
+/// Makes the whole pages inside [data, data + bytes) present and writable, without changing
+/// their contents (Linux 5.14+: madvise MADV_POPULATE_WRITE). Does nothing for ranges under
+/// kPrefaultMinBytes, on other systems, or when the system refuses; returns whether it populated.
+bool prefault(void* data, std::size_t bytes);
+
+/// v.resize(n) with the new elements' pages populated first (see prefault).
+template <class T>
+void resize_prefaulted(std::vector<T>& v, std::size_t n) {
+  if (n > v.size()) {
+    v.reserve(n);
+    prefault(v.data() + v.size(), (n - v.size()) * sizeof(T));
+  }
+  v.resize(n);
+}
+
+}  // namespace leapnav
