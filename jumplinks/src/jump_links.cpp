@@ -336,9 +336,9 @@ Result<JumpLinkSet> build_jump_links(const voxel::Heightfield& solid,
   // a refusal comes before the allocation it names
   const std::uint64_t field_bytes = field.bits.size() * sizeof(std::uint64_t);
   // the samples twice (while they are grouped), the group starts, the centre polygons
+  const std::uint64_t centre_bytes = CentrePolygonCache::bytes(open, navmesh);
   LEAPNAV_TRY(ctx.check_memory("jump links: sample points and centre polygons",
-                               field_bytes + open.spans.size() * 2 * sizeof(Sample) +
-                                   CentrePolygonCache::bytes(open, navmesh) +
+                               field_bytes + open.spans.size() * 2 * sizeof(Sample) + centre_bytes +
                                    (polygon_count + 1) * sizeof(std::uint32_t)));
   std::vector<Sample> samples;
   {
@@ -370,8 +370,7 @@ Result<JumpLinkSet> build_jump_links(const voxel::Heightfield& solid,
   }
   const CentrePolygonCache centre_poly(open, navmesh);
   LEAPNAV_TRY(ctx.check_cancel("jump links"));
-  const std::uint64_t fixed_bytes =
-      field_bytes + samples.size() * sizeof(Sample) + CentrePolygonCache::bytes(open, navmesh);
+  const std::uint64_t fixed_bytes = field_bytes + samples.size() * sizeof(Sample) + centre_bytes;
 
   // note: the chunks' link vectors are kept (in gathered order) and copied once, sorted, into
   // the link set; a concatenated copy first would cost another pass and its page faults
