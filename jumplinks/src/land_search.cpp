@@ -125,25 +125,37 @@ I64 cross(I64 ax, I64 ay, I64 px, I64 py) {
   return ax * py - ay * px;
 }
 
-std::int16_t saturate16(std::int64_t v) {
-  return static_cast<std::int16_t>(std::clamp<std::int64_t>(
-      v, std::numeric_limits<std::int16_t>::min(), std::numeric_limits<std::int16_t>::max()));
-}
-
 // The candidate kernels: lane l (0..n-1, n <= 64) is set when the band [y + band_lo[l], y +
-// band_hi[l]] (saturated to int16) meets run 0 or run 1 of the column at planes[l] (see RunPlanes):
-// lo <= top of the band and hi > bottom of the band. Lanes from n on may be set (the caller masks
-// them); every array must be readable for 64 values.
-std::uint64_t candidates_portable(const std::int16_t* band_lo, const std::int16_t* band_hi, int y,
-                                  const std::int16_t* planes, std::ptrdiff_t stride, int n) {
-  const std::int16_t* lo0 = planes + RunPlanes::kLo0 * stride;
-  const std::int16_t* hi0 = planes + RunPlanes::kHi0 * stride;
-  const std::int16_t* lo1 = planes + RunPlanes::kLo1 * stride;
-  const std::int16_t* hi1 = planes + RunPlanes::kHi1 * stride;
+// band_hi[l]] of voxel indices meets run 0 or run 1 of the column at planes[l] (see RunPlanes):
+// lo <= top of the band and hi > bottom of the band. In plane values the band's top is clamped
+// to [-128, 127] and its bottom to [-128, kClamped - 1]: below every stored bound, the bottom
+// still lies under every run's top, and above kMaxExact the top still lies over every stored
+// bottom; a clamped run top (kClamped) stays above every clamped band bottom, so a band above
+// kMaxExact still meets a run that reaches there (its column is approximate: checked against
+// the bits). Bands are Band values: int8_t (narrow: y - kBias and every band fit in 8 bits, so
+// the 8-bit saturating sum is the clamped sum) or int16_t (wide: summed in 16 bits, then
+// narrowed with saturation). An empty band (Band max, Band min) meets nothing: its top clamps
+// to -128 or its bottom to kClamped - 1 (whichever way y shifts it). Lanes from n on may be
+// set (the caller masks them); every array must be readable for 64 values.
+template <class Band>
+std::uint64_t candidates_portable(const void* band_lo, const void* band_hi, int y,
+                                  const RunPlanes::Value* planes, std::ptrdiff_t stride, int n) {
+  const auto* lo = static_cast<const Band*>(band_lo);
+  const auto* hi = static_cast<const Band*>(band_hi);
+  const RunPlanes::Value* lo0 = planes + RunPlanes::kLo0 * stride;
+  const RunPlanes::Value* hi0 = planes + RunPlanes::kHi0 * stride;
+  const RunPlanes::Value* lo1 = planes + RunPlanes::kLo1 * stride;
+  const RunPlanes::Value* hi1 = planes + RunPlanes::kHi1 * stride;
+  const int yb = y - RunPlanes::kBias;
   std::uint64_t out = 0;
   for (int l = 0; l < n; ++l) {
-    const std::int16_t bl = saturate16(std::int64_t{band_lo[l]} + y);
-    const std::int16_t bh = saturate16(std::int64_t{band_hi[l]} + y);
+    // note: the wide tables are saturated int16, so the sum is taken as the kernels take it
+    const int bl = std::clamp(std::clamp<int>(lo[l] + yb, std::numeric_limits<Band>::min(),
+                                              std::numeric_limits<Band>::max()),
+                              -128, RunPlanes::kClamped - 1);
+    const int bh = std::clamp(std::clamp<int>(hi[l] + yb, std::numeric_limits<Band>::min(),
+                                              std::numeric_limits<Band>::max()),
+                              -128, 127);
     const bool hit = (lo0[l] <= bh && hi0[l] > bl) || (lo1[l] <= bh && hi1[l] > bl);
     out |= static_cast<std::uint64_t>(hit) << l;
   }
@@ -151,60 +163,109 @@ std::uint64_t candidates_portable(const std::int16_t* band_lo, const std::int16_
 }
 
 #ifdef LEAPNAV_X86_KERNELS
-// note: lambdas would not inherit the target attribute, so the loads are spelled out
-__attribute__((target("avx2"))) std::uint64_t candidates_avx2(const std::int16_t* band_lo,
-                                                              const std::int16_t* band_hi, int y,
-                                                              const std::int16_t* planes,
-                                                              std::ptrdiff_t stride, int n) {
-  const __m256i vy = _mm256_set1_epi16(static_cast<std::int16_t>(y));
-  __m256i hits[4] = {_mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256(),
-                     _mm256_setzero_si256()};
-  // note: only the groups of 16 lanes that hold used lanes (fewer cache lines for short rows)
-  for (int q = 0; q < (n + 15) / 16; ++q) {
-    const int o = 16 * q;
-    const auto* lo = reinterpret_cast<const __m256i*>(band_lo + o);
-    const auto* hi = reinterpret_cast<const __m256i*>(band_hi + o);
-    const auto* lo0 = reinterpret_cast<const __m256i*>(planes + RunPlanes::kLo0 * stride + o);
-    const auto* hi0 = reinterpret_cast<const __m256i*>(planes + RunPlanes::kHi0 * stride + o);
-    const auto* lo1 = reinterpret_cast<const __m256i*>(planes + RunPlanes::kLo1 * stride + o);
-    const auto* hi1 = reinterpret_cast<const __m256i*>(planes + RunPlanes::kHi1 * stride + o);
-    const __m256i bl = _mm256_adds_epi16(_mm256_loadu_si256(lo), vy);
-    const __m256i bh = _mm256_adds_epi16(_mm256_loadu_si256(hi), vy);
-    // note: lo <= bh is !(lo > bh)
-    const __m256i h0 = _mm256_andnot_si256(_mm256_cmpgt_epi16(_mm256_loadu_si256(lo0), bh),
-                                           _mm256_cmpgt_epi16(_mm256_loadu_si256(hi0), bl));
-    const __m256i h1 = _mm256_andnot_si256(_mm256_cmpgt_epi16(_mm256_loadu_si256(lo1), bh),
-                                           _mm256_cmpgt_epi16(_mm256_loadu_si256(hi1), bl));
-    hits[q] = _mm256_or_si256(h0, h1);
-  }
-  // packing interleaves the 128-bit halves; the permute puts the lanes back in order
-  const __m256i low = _mm256_permute4x64_epi64(_mm256_packs_epi16(hits[0], hits[1]), 0xD8);
-  const __m256i high = _mm256_permute4x64_epi64(_mm256_packs_epi16(hits[2], hits[3]), 0xD8);
-  return static_cast<std::uint64_t>(static_cast<std::uint32_t>(_mm256_movemask_epi8(low))) |
-         (static_cast<std::uint64_t>(static_cast<std::uint32_t>(_mm256_movemask_epi8(high))) << 32);
+// note: lambdas would not inherit the target attribute, so the helpers are functions
+
+// 32 wide band bounds plus yb, narrowed to 8 bits with saturation, in lane order (packing
+// interleaves the 128-bit halves; the permute puts the lanes back in order)
+__attribute__((target("avx2"), always_inline)) inline __m256i wide_band_avx2(const void* band,
+                                                                             int o, __m256i yb) {
+  const auto* b = static_cast<const std::int16_t*>(band) + o;
+  const __m256i a0 = _mm256_adds_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(b)), yb);
+  const __m256i a1 =
+      _mm256_adds_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(b + 16)), yb);
+  return _mm256_permute4x64_epi64(_mm256_packs_epi16(a0, a1), 0xD8);
 }
 
-__attribute__((target("avx512bw"))) std::uint64_t candidates_avx512(const std::int16_t* band_lo,
-                                                                    const std::int16_t* band_hi,
-                                                                    int y,
-                                                                    const std::int16_t* planes,
-                                                                    std::ptrdiff_t stride, int n) {
-  const __m512i vy = _mm512_set1_epi16(static_cast<std::int16_t>(y));
+// 32 narrow band bounds plus yb (8 bits, saturating)
+__attribute__((target("avx2"), always_inline)) inline __m256i narrow_band_avx2(const void* band,
+                                                                               int o, __m256i yb) {
+  const auto* b = static_cast<const std::int8_t*>(band) + o;
+  return _mm256_adds_epi8(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(b)), yb);
+}
+
+__attribute__((target("avx2"), always_inline)) inline __m256i plane_avx2(
+    const RunPlanes::Value* p) {
+  return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+}
+
+template <bool Narrow>
+__attribute__((target("avx2"))) std::uint64_t candidates_avx2(const void* band_lo,
+                                                              const void* band_hi, int y,
+                                                              const RunPlanes::Value* planes,
+                                                              std::ptrdiff_t stride, int n) {
+  const std::int16_t yb = static_cast<std::int16_t>(y - RunPlanes::kBias);
+  const __m256i yb16 = _mm256_set1_epi16(yb);
+  const __m256i yb8 = _mm256_set1_epi8(static_cast<char>(Narrow ? yb : 0));
+  const __m256i bottom_max = _mm256_set1_epi8(RunPlanes::kClamped - 1);
   std::uint64_t out = 0;
-  // note: only the halves that hold used lanes (fewer cache lines for short rows)
+  // note: only the groups of 32 lanes that hold used lanes (fewer cache lines for short rows)
   for (int q = 0; q < (n + 31) / 32; ++q) {
     const int o = 32 * q;
-    const __m512i bl = _mm512_adds_epi16(_mm512_loadu_si512(band_lo + o), vy);
-    const __m512i bh = _mm512_adds_epi16(_mm512_loadu_si512(band_hi + o), vy);
-    const __mmask32 h0 = _mm512_mask_cmpgt_epi16_mask(
-        _mm512_cmple_epi16_mask(_mm512_loadu_si512(planes + RunPlanes::kLo0 * stride + o), bh),
-        _mm512_loadu_si512(planes + RunPlanes::kHi0 * stride + o), bl);
-    const __mmask32 h1 = _mm512_mask_cmpgt_epi16_mask(
-        _mm512_cmple_epi16_mask(_mm512_loadu_si512(planes + RunPlanes::kLo1 * stride + o), bh),
-        _mm512_loadu_si512(planes + RunPlanes::kHi1 * stride + o), bl);
-    out |= static_cast<std::uint64_t>(static_cast<std::uint32_t>(h0 | h1)) << o;
+    __m256i bl;
+    __m256i bh;
+    if constexpr (Narrow) {
+      bl = narrow_band_avx2(band_lo, o, yb8);
+      bh = narrow_band_avx2(band_hi, o, yb8);
+    } else {
+      bl = wide_band_avx2(band_lo, o, yb16);
+      bh = wide_band_avx2(band_hi, o, yb16);
+    }
+    bl = _mm256_min_epi8(bl, bottom_max);
+    // note: lo <= bh is !(lo > bh)
+    const __m256i h0 = _mm256_andnot_si256(
+        _mm256_cmpgt_epi8(plane_avx2(planes + RunPlanes::kLo0 * stride + o), bh),
+        _mm256_cmpgt_epi8(plane_avx2(planes + RunPlanes::kHi0 * stride + o), bl));
+    const __m256i h1 = _mm256_andnot_si256(
+        _mm256_cmpgt_epi8(plane_avx2(planes + RunPlanes::kLo1 * stride + o), bh),
+        _mm256_cmpgt_epi8(plane_avx2(planes + RunPlanes::kHi1 * stride + o), bl));
+    out |= static_cast<std::uint64_t>(
+               static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_or_si256(h0, h1))))
+           << o;
   }
   return out;
+}
+
+// 64 wide band bounds plus yb, narrowed to 8 bits with saturation, in lane order (packing
+// interleaves the 128-bit quarters; the permute puts the lanes back in order)
+__attribute__((target("avx512bw"), always_inline)) inline __m512i wide_band_avx512(const void* band,
+                                                                                   __m512i yb) {
+  const auto* b = static_cast<const std::int16_t*>(band);
+  const __m512i a0 = _mm512_adds_epi16(_mm512_loadu_si512(b), yb);
+  const __m512i a1 = _mm512_adds_epi16(_mm512_loadu_si512(b + 32), yb);
+  // note: the zero-masked form, as the unmasked one reads an undefined vector (GCC 12 warns)
+  return _mm512_maskz_permutexvar_epi64(0xFF, _mm512_setr_epi64(0, 2, 4, 6, 1, 3, 5, 7),
+                                        _mm512_packs_epi16(a0, a1));
+}
+
+template <bool Narrow>
+__attribute__((target("avx512bw"))) std::uint64_t candidates_avx512(const void* band_lo,
+                                                                    const void* band_hi, int y,
+                                                                    const RunPlanes::Value* planes,
+                                                                    std::ptrdiff_t stride, int n) {
+  const std::int16_t yb = static_cast<std::int16_t>(y - RunPlanes::kBias);
+  __m512i bl;
+  __m512i bh;
+  if constexpr (Narrow) {
+    const __m512i yb8 = _mm512_set1_epi8(static_cast<char>(yb));
+    bl = _mm512_adds_epi8(_mm512_loadu_si512(band_lo), yb8);
+    bh = _mm512_adds_epi8(_mm512_loadu_si512(band_hi), yb8);
+  } else {
+    const __m512i yb16 = _mm512_set1_epi16(yb);
+    bl = wide_band_avx512(band_lo, yb16);
+    bh = wide_band_avx512(band_hi, yb16);
+  }
+  bl = _mm512_min_epi8(bl, _mm512_set1_epi8(RunPlanes::kClamped - 1));
+  // note: masked loads read only the used lanes' bytes (fewer cache lines for short rows)
+  const __mmask64 used = n >= 64 ? ~__mmask64{0} : (__mmask64{1} << n) - 1;
+  const __mmask64 h0 = _mm512_mask_cmpgt_epi8_mask(
+      _mm512_mask_cmple_epi8_mask(
+          used, _mm512_maskz_loadu_epi8(used, planes + RunPlanes::kLo0 * stride), bh),
+      _mm512_maskz_loadu_epi8(used, planes + RunPlanes::kHi0 * stride), bl);
+  const __mmask64 h1 = _mm512_mask_cmpgt_epi8_mask(
+      _mm512_mask_cmple_epi8_mask(
+          used, _mm512_maskz_loadu_epi8(used, planes + RunPlanes::kLo1 * stride), bh),
+      _mm512_maskz_loadu_epi8(used, planes + RunPlanes::kHi1 * stride), bl);
+  return static_cast<std::uint64_t>(h0 | h1);
 }
 #endif
 
@@ -400,22 +461,6 @@ LandSearch::LandSearch(const ObstacleBits& field, const voxel::CompactHeightfiel
     }
   }
   kernel_ = kernel;
-  switch (kernel_) {
-    case Kernel::Planes:
-      candidates_ = candidates_portable;
-      break;
-#ifdef LEAPNAV_X86_KERNELS
-    case Kernel::PlanesAvx2:
-      candidates_ = candidates_avx2;
-      break;
-    case Kernel::PlanesAvx512:
-      candidates_ = candidates_avx512;
-      break;
-#endif
-    default:
-      candidates_ = nullptr;
-      break;
-  }
   const double cs = field.grid.cell_size;
   const double ch = field.grid.cell_height;
   const double h = config.height;
@@ -471,30 +516,68 @@ LandSearch::LandSearch(const ObstacleBits& field, const voxel::CompactHeightfiel
     arc.k_low = static_cast<std::int32_t>(std::floor(arc.low));
     arc.k_high = static_cast<std::int32_t>(std::ceil(arc.high)) - 1;
   }
-  if (candidates_ != nullptr && extent_ > 0) {
+  if (kernel_ != Kernel::Bits && extent_ > 0) {
+    // narrow bands when every floor height y (at most the field's top) and every band fit
+    bool narrow = field.words * 64 - RunPlanes::kBias <= std::numeric_limits<std::int8_t>::max();
+    for (const CellArc& arc : arcs_) {
+      if (arc.k_low <= arc.k_high && (arc.k_low < std::numeric_limits<std::int8_t>::min() ||
+                                      arc.k_high > std::numeric_limits<std::int8_t>::max()))
+        narrow = false;
+    }
+    switch (kernel_) {
+      case Kernel::Planes:
+        candidates_ = narrow ? candidates_portable<std::int8_t> : candidates_portable<std::int16_t>;
+        break;
+#ifdef LEAPNAV_X86_KERNELS
+      case Kernel::PlanesAvx2:
+        candidates_ = narrow ? candidates_avx2<true> : candidates_avx2<false>;
+        break;
+      case Kernel::PlanesAvx512:
+        candidates_ = narrow ? candidates_avx512<true> : candidates_avx512<false>;
+        break;
+#endif
+      default:
+        break;
+    }
     // note: loads reach 63 values past a chunk's first cell, both ways for the reversed rows
     band_stride_ = extent_ + 128;
     rev_base_ = extent_ + 62;
-    const std::size_t size =
-        static_cast<std::size_t>(extent_) * static_cast<std::size_t>(band_stride_);
-    band_lo_.assign(size, RunPlanes::kNoRunLo);
-    band_hi_.assign(size, RunPlanes::kNoRunHi);
-    band_lo_rev_.assign(size, RunPlanes::kNoRunLo);
-    band_hi_rev_.assign(size, RunPlanes::kNoRunHi);
-    for (int j = 0; j < extent_; ++j) {
-      for (int i = 0; i < extent_; ++i) {
-        const CellArc& arc = arcs_[static_cast<std::size_t>(i) +
-                                   static_cast<std::size_t>(j) * static_cast<std::size_t>(extent_)];
-        // an empty band keeps the (kNoRunLo, kNoRunHi) it was filled with: it meets nothing
-        if (arc.k_low > arc.k_high) continue;
-        const std::size_t row =
-            static_cast<std::size_t>(j) * static_cast<std::size_t>(band_stride_);
-        const auto at = row + static_cast<std::size_t>(i);
-        const auto rev = row + static_cast<std::size_t>(rev_base_ - i);
-        band_lo_[at] = band_lo_rev_[rev] = saturate16(arc.k_low);
-        band_hi_[at] = band_hi_rev_[rev] = saturate16(arc.k_high);
+    band_size_ = static_cast<std::size_t>(extent_) * static_cast<std::size_t>(band_stride_);
+    band_bytes_ = narrow ? 1 : 2;
+    const auto fill = [&]<class Band>(std::vector<Band>& tables) {
+      constexpr Band kEmptyLo = std::numeric_limits<Band>::max();
+      constexpr Band kEmptyHi = std::numeric_limits<Band>::min();
+      tables.assign(4 * band_size_, kEmptyLo);
+      std::fill(tables.begin() + kBandHi * band_size_, tables.begin() + (kBandHi + 1) * band_size_,
+                kEmptyHi);
+      std::fill(tables.begin() + kBandHiRev * band_size_,
+                tables.begin() + (kBandHiRev + 1) * band_size_, kEmptyHi);
+      const auto saturate = [](std::int64_t v) {
+        return static_cast<Band>(std::clamp<std::int64_t>(v, std::numeric_limits<Band>::min(),
+                                                          std::numeric_limits<Band>::max()));
+      };
+      for (int j = 0; j < extent_; ++j) {
+        for (int i = 0; i < extent_; ++i) {
+          const CellArc& arc =
+              arcs_[static_cast<std::size_t>(i) +
+                    static_cast<std::size_t>(j) * static_cast<std::size_t>(extent_)];
+          // an empty band keeps the (max, min) it was filled with: it meets nothing
+          if (arc.k_low > arc.k_high) continue;
+          const std::size_t row =
+              static_cast<std::size_t>(j) * static_cast<std::size_t>(band_stride_);
+          const auto at = row + static_cast<std::size_t>(i);
+          const auto rev = row + static_cast<std::size_t>(rev_base_ - i);
+          tables[kBandLo * band_size_ + at] = tables[kBandLoRev * band_size_ + rev] =
+              saturate(arc.k_low);
+          tables[kBandHi * band_size_ + at] = tables[kBandHiRev * band_size_ + rev] =
+              saturate(arc.k_high);
+        }
       }
-    }
+    };
+    if (narrow)
+      fill(bands_narrow_);
+    else
+      fill(bands_wide_);
   }
 }
 
@@ -669,7 +752,7 @@ void LandSearch::scan(int qx, int qz, int y, std::uint32_t start_poly,
         cells += static_cast<std::uint64_t>(to - i);
         i = to;
       }
-      const std::int16_t* planes = nullptr;
+      const RunPlanes::Value* planes = nullptr;
       const std::uint64_t* approx = nullptr;
       std::ptrdiff_t stride = 0;
       if (candidates_ != nullptr && i <= last) {
@@ -704,14 +787,14 @@ void LandSearch::scan(int qx, int qz, int y, std::uint32_t start_poly,
             const std::size_t band_row =
                 static_cast<std::size_t>(j) * static_cast<std::size_t>(band_stride_);
             if constexpr (kDir > 0) {
-              window = candidates_(band_lo_.data() + band_row + static_cast<std::size_t>(i),
-                                   band_hi_.data() + band_row + static_cast<std::size_t>(i), y,
-                                   planes + along_i, stride, n) &
+              const std::size_t at = band_row + static_cast<std::size_t>(i);
+              window = candidates_(band(kBandLo, at), band(kBandHi, at), y, planes + along_i,
+                                   stride, n) &
                        low_bits(n);
               window_approx = approx_bits(along_i) & low_bits(n);
             } else {
               const std::size_t at = band_row + static_cast<std::size_t>(rev_base_ - (i + n - 1));
-              window = candidates_(band_lo_rev_.data() + at, band_hi_rev_.data() + at, y,
+              window = candidates_(band(kBandLoRev, at), band(kBandHiRev, at), y,
                                    planes + (along_i - (n - 1)), stride, n) &
                        low_bits(n);
               window_approx = approx_bits(along_i - (n - 1)) & low_bits(n);
@@ -746,7 +829,7 @@ void LandSearch::scan(int qx, int qz, int y, std::uint32_t start_poly,
         const CellArc& arc = row[i];
         // note: with exact planes (no more than two runs) the hit and its run come from them,
         // without touching the column's bits
-        const std::int16_t* at = planes == nullptr ? nullptr : planes + (along_x ? cx : cz);
+        const RunPlanes::Value* at = planes == nullptr ? nullptr : planes + (along_x ? cx : cz);
         const int lane = kDir > 0 ? i - win_lo : win_hi - i;
         const bool exact_planes = at != nullptr && ((window_approx >> lane) & 1U) == 0;
         // the column's bits when the planes do not hold it exactly
@@ -777,14 +860,14 @@ void LandSearch::scan(int qx, int qz, int y, std::uint32_t start_poly,
           int run_hi = 0;
           if (exact_planes) {
             // the second run when it meets the band, else the first (one of them does)
-            const int lo1 = at[RunPlanes::kLo1 * stride];
-            const int hi1 = at[RunPlanes::kHi1 * stride];
+            const int lo1 = RunPlanes::decode(at[RunPlanes::kLo1 * stride]);
+            const int hi1 = RunPlanes::decode(at[RunPlanes::kHi1 * stride]);
             if (lo1 < hi1 && lo1 <= y + arc.k_high && hi1 > y + arc.k_low) {
               run_lo = lo1;
               run_hi = hi1;
             } else {
-              run_lo = at[RunPlanes::kLo0 * stride];
-              run_hi = at[RunPlanes::kHi0 * stride];
+              run_lo = RunPlanes::decode(at[RunPlanes::kLo0 * stride]);
+              run_hi = RunPlanes::decode(at[RunPlanes::kHi0 * stride]);
             }
           } else {
             topmost_run(column_bits, words_, y + arc.k_low, y + arc.k_high, run_lo, run_hi);

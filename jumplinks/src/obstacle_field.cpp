@@ -82,20 +82,46 @@ void dilate_row(std::uint64_t* wide, const std::uint64_t* prev, const std::uint6
   for (std::size_t k = hi; k < n; ++k) wide[k] = prev[k] | own[k - shift];
 }
 
-// The plane values of one column of bits (see RunPlanes)
-struct PlaneColumn {
-  std::int16_t lo0 = RunPlanes::kNoRunLo;
-  std::int16_t hi0 = RunPlanes::kNoRunHi;
-  std::int16_t lo1 = RunPlanes::kNoRunLo;
-  std::int16_t hi1 = RunPlanes::kNoRunHi;
-  std::int16_t approx = 0;
+// The first two runs of one column (the second: the hull of all but the first when there are
+// more), as voxel indices; -1: no run. approx: more than two runs.
+struct RunBounds {
+  int lo0 = -1;
+  int hi0 = -1;
+  int lo1 = -1;
+  int hi1 = -1;
+  bool approx = false;
 };
 
-PlaneColumn plane_column(const std::uint64_t* bits, std::size_t words) {
+// The plane values of one column (see RunPlanes); approx: more than two runs, or a bound too
+// large to store exactly.
+struct PlaneColumn {
+  RunPlanes::Value lo0 = RunPlanes::kNoRunLo;
+  RunPlanes::Value hi0 = RunPlanes::kNoRunHi;
+  RunPlanes::Value lo1 = RunPlanes::kNoRunLo;
+  RunPlanes::Value hi1 = RunPlanes::kNoRunHi;
+  bool approx = false;
+};
+
+PlaneColumn encode_column(const RunBounds& b) {
   PlaneColumn out;
+  if (b.lo0 >= 0) {
+    out.lo0 = RunPlanes::encode(b.lo0);
+    out.hi0 = RunPlanes::encode(b.hi0);
+  }
+  if (b.lo1 >= 0) {
+    out.lo1 = RunPlanes::encode(b.lo1);
+    out.hi1 = RunPlanes::encode(b.hi1);
+  }
+  // note: the largest bound is the last run's top
+  out.approx = b.approx || std::max(b.hi0, b.hi1) > RunPlanes::kMaxExact;
+  return out;
+}
+
+PlaneColumn plane_column(const std::uint64_t* bits, std::size_t words) {
   std::uint64_t any = 0;
   for (std::size_t w = 0; w < words; ++w) any |= bits[w];
-  if (any == 0) return out;
+  if (any == 0) return {};
+  RunBounds out;
   // note: run boundaries word by word: a start where a blocked bit follows an open one, an end
   // where an open bit follows a blocked one (carried across words); they alternate
   int runs = 0;
@@ -107,14 +133,14 @@ PlaneColumn plane_column(const std::uint64_t* bits, std::size_t words) {
       return;
     }
     if (runs == 0) {
-      out.lo0 = static_cast<std::int16_t>(lo);
-      out.hi0 = static_cast<std::int16_t>(k);
+      out.lo0 = lo;
+      out.hi0 = k;
     } else if (runs == 1) {
-      out.lo1 = static_cast<std::int16_t>(lo);
-      out.hi1 = static_cast<std::int16_t>(k);
+      out.lo1 = lo;
+      out.hi1 = k;
     } else {
-      out.hi1 = static_cast<std::int16_t>(k);
-      out.approx = 1;
+      out.hi1 = k;
+      out.approx = true;
     }
     ++runs;
   };
@@ -131,18 +157,18 @@ PlaneColumn plane_column(const std::uint64_t* bits, std::size_t words) {
     }
   }
   if (carry != 0) boundary(static_cast<int>(words * 64), false);
-  return out;
+  return encode_column(out);
 }
 
 void store_plane_column(RunPlanes& planes, std::size_t row, std::size_t position,
                         const PlaneColumn& v) {
   const auto stride = static_cast<std::size_t>(planes.stride);
-  std::int16_t* base = planes.values.data() + row * RunPlanes::kPlanes * stride + position;
+  RunPlanes::Value* base = planes.values.data() + row * RunPlanes::kPlanes * stride + position;
   base[RunPlanes::kLo0 * stride] = v.lo0;
   base[RunPlanes::kHi0 * stride] = v.hi0;
   base[RunPlanes::kLo1 * stride] = v.lo1;
   base[RunPlanes::kHi1 * stride] = v.hi1;
-  if (v.approx != 0) {
+  if (v.approx) {
     std::uint64_t& word =
         planes.approx[row * static_cast<std::size_t>(planes.approx_words) + position / 64];
     word |= std::uint64_t{1} << (position % 64);
@@ -151,8 +177,8 @@ void store_plane_column(RunPlanes& planes, std::size_t row, std::size_t position
 
 // Sizes the planes for `rows` rows of `length` positions, padding filled with "no run".
 void init_planes(RunPlanes& planes, std::size_t rows, std::size_t length) {
-  // note: a multiple of 32 values (64 bytes) keeps each plane's rows on cache-line boundaries
-  planes.stride = static_cast<int>((length + RunPlanes::kPadding + 31) / 32 * 32);
+  // note: a multiple of 64 values (64 bytes) keeps each plane's rows on cache-line boundaries
+  planes.stride = static_cast<int>((length + RunPlanes::kPadding + 63) / 64 * 64);
   const auto stride = static_cast<std::size_t>(planes.stride);
   resize_prefaulted(planes.values, rows * RunPlanes::kPlanes * stride);
   planes.approx_words = static_cast<int>(stride / 64 + 2);
@@ -229,8 +255,8 @@ Result<ObstacleBits> build_obstacle_bits(const voxel::Heightfield& solid, const 
   for (const int a : half_width) widest = std::max(widest, a);
   const bool planes = field.words <= ObstacleBits::kMaxPlaneWords;
   const std::uint64_t plane_values =
-      planes ? (static_cast<std::uint64_t>(grid.depth) * (grid.width + RunPlanes::kPadding + 31) +
-                static_cast<std::uint64_t>(grid.width) * (grid.depth + RunPlanes::kPadding + 31)) *
+      planes ? (static_cast<std::uint64_t>(grid.depth) * (grid.width + RunPlanes::kPadding + 63) +
+                static_cast<std::uint64_t>(grid.width) * (grid.depth + RunPlanes::kPadding + 63)) *
                    RunPlanes::kPlanes
              : 0;
   // note: without all the bits (their pages cost about as much as building them), a row is
@@ -238,7 +264,7 @@ Result<ObstacleBits> build_obstacle_bits(const voxel::Heightfield& solid, const 
   field.all_bits = !planes || kept == BitsKept::All;
   LEAPNAV_TRY(ctx.check_memory("obstacle field bits",
                                (field.all_bits ? columns * words * sizeof(std::uint64_t) : 0) +
-                                   plane_values * sizeof(std::int16_t)));
+                                   plane_values * sizeof(RunPlanes::Value)));
   if (field.all_bits) field.bits.assign(columns * words, 0);
   if (planes) {
     init_planes(field.rows_x, static_cast<std::size_t>(grid.depth),
@@ -247,8 +273,8 @@ Result<ObstacleBits> build_obstacle_bits(const voxel::Heightfield& solid, const 
                 static_cast<std::size_t>(grid.depth));
   }
   const int grow = field.grow_down;
-  // note: chunks of 32 rows: a chunk's values in a row along z fill whole 64-byte lines
-  constexpr std::size_t kGrain = 32;
+  // note: chunks of 64 rows: a chunk's values in a row along z fill whole 64-byte lines
+  constexpr std::size_t kGrain = 64;
   const auto depth = static_cast<std::size_t>(grid.depth);
   const auto width = static_cast<std::size_t>(grid.width);
   const std::size_t row_words = width * words;
@@ -290,13 +316,13 @@ Result<ObstacleBits> build_obstacle_bits(const voxel::Heightfield& solid, const 
       for (std::size_t x = 0; x < width; ++x) {
         const PlaneColumn v = plane_column(dst + x * words, words);
         store_plane_column(field.rows_x, e, x, v);
-        if (!field.all_bits && v.approx != 0) {
+        if (!field.all_bits && v.approx) {
           chunk_bits[z0 / kGrain].insert(chunk_bits[z0 / kGrain].end(), dst + x * words,
                                          dst + (x + 1) * words);
         }
         // note: the approx bits along z share words across chunks; they are copied after the loop
         PlaneColumn along_z = v;
-        along_z.approx = 0;
+        along_z.approx = false;
         store_plane_column(field.rows_z, x, e, along_z);
       }
     };
@@ -477,9 +503,9 @@ Status validate(const ObstacleBits& field) {
             static_cast<std::size_t>(o.rows) * static_cast<std::size_t>(p.approx_words))
       return fail("plane sizes do not match the grid");
     for (int r = 0; r < o.rows; ++r) {
-      const std::int16_t* row = p.row(r);
+      const RunPlanes::Value* row = p.row(r);
       for (int q = 0; q < p.stride; ++q) {
-        PlaneColumn want;
+        RunBounds want_runs;
         const auto stride = static_cast<std::size_t>(p.stride);
         const auto at = [&](int plane) {
           return row[static_cast<std::size_t>(plane) * stride + static_cast<std::size_t>(q)];
@@ -495,16 +521,20 @@ Status validate(const ObstacleBits& field) {
             return fail("the approximate columns along x and along z differ");
         }
         if (bits == nullptr && q < o.length) {
-          // only the planes: well formed (runs ordered, or missing)
+          // only the planes: well formed (runs ordered, or missing; bounds stored exactly)
           const bool run0 = at(RunPlanes::kLo0) < at(RunPlanes::kHi0);
           const bool run1 = at(RunPlanes::kLo1) < at(RunPlanes::kHi1);
           const bool none0 = at(RunPlanes::kLo0) == RunPlanes::kNoRunLo &&
                              at(RunPlanes::kHi0) == RunPlanes::kNoRunHi;
           const bool none1 = at(RunPlanes::kLo1) == RunPlanes::kNoRunLo &&
                              at(RunPlanes::kHi1) == RunPlanes::kNoRunHi;
+          const bool exact =
+              (none0 || (at(RunPlanes::kLo0) >= RunPlanes::encode(0) &&
+                         at(RunPlanes::kHi0) <= RunPlanes::encode(RunPlanes::kMaxExact))) &&
+              (none1 || at(RunPlanes::kHi1) <= RunPlanes::encode(RunPlanes::kMaxExact));
           if (!((run0 && run1 && at(RunPlanes::kHi0) < at(RunPlanes::kLo1)) || (run0 && none1) ||
                 (none0 && none1)) ||
-              at(RunPlanes::kLo0) < 0)
+              !exact)
             return fail(std::string(o.along_x ? "rows_x" : "rows_z") + " row " + std::to_string(r) +
                         " position " + std::to_string(q) + " holds malformed runs");
           continue;
@@ -520,15 +550,16 @@ Status validate(const ObstacleBits& field) {
               runs.emplace_back(k, k + 1);
           }
           if (!runs.empty()) {
-            want.lo0 = static_cast<std::int16_t>(runs[0].first);
-            want.hi0 = static_cast<std::int16_t>(runs[0].second);
+            want_runs.lo0 = runs[0].first;
+            want_runs.hi0 = runs[0].second;
           }
           if (runs.size() > 1) {
-            want.lo1 = static_cast<std::int16_t>(runs[1].first);
-            want.hi1 = static_cast<std::int16_t>(runs.back().second);
-            want.approx = runs.size() > 2 ? 1 : 0;
+            want_runs.lo1 = runs[1].first;
+            want_runs.hi1 = runs.back().second;
+            want_runs.approx = runs.size() > 2;
           }
         }
+        const PlaneColumn want = encode_column(want_runs);
         if (at(RunPlanes::kLo0) != want.lo0 || at(RunPlanes::kHi0) != want.hi0 ||
             at(RunPlanes::kLo1) != want.lo1 || at(RunPlanes::kHi1) != want.hi1 ||
             (approx_word & 1U) != static_cast<std::uint64_t>(want.approx))

@@ -217,8 +217,9 @@ TEST_SUITE("jumplinks.obstacle_field") {
     }
   }
 
-  TEST_CASE("a field too tall for 16-bit planes keeps every bit and searches voxel by voxel") {
-    // one column of solid 40,000 voxels tall: 626 words, beyond the planes' 15 bits
+  TEST_CASE("a field too tall for the planes keeps every bit and searches voxel by voxel") {
+    // one column of solid 40,000 voxels tall: 626 words, beyond the 15 bits of the search's
+    // 16-bit band arithmetic
     RandomField f = empty_field(6, 6, 40100);
     const GridSpec& grid = f.solid.grid;
     const auto columns = static_cast<std::size_t>(grid.column_count());
@@ -365,9 +366,10 @@ void check_kernels_agree(const ObstacleBits& bits, const ObstacleBits& sparse,
   CHECK(compared >= 1);
 }
 
-// Terraced ground in blocks of 4 x 4 columns, some blocks with one or two platforms stacked
-// above (columns of up to three solid spans, tops up to ~300 voxels), a floor on every top.
-RandomField terraced_field(std::mt19937& rng, int width, int depth) {
+// Terraced ground (tops from `ground` to ground + 8 voxels) in blocks of 4 x 4 columns, some
+// blocks with one or two platforms stacked above (columns of up to three solid spans, tops up to
+// ground + 80 voxels), a floor on every top.
+RandomField terraced_field(std::mt19937& rng, int width, int depth, int ground_base) {
   RandomField f = empty_field(width, depth, 320);
   const GridSpec& grid = f.solid.grid;
   const int bw = (width + 3) / 4;
@@ -375,7 +377,7 @@ RandomField terraced_field(std::mt19937& rng, int width, int depth) {
   std::vector<int> ground(static_cast<std::size_t>(bw * bd));
   std::vector<int> layers(ground.size());
   for (std::size_t b = 0; b < ground.size(); ++b) {
-    ground[b] = 100 + static_cast<int>(rng() % 9);
+    ground[b] = ground_base + static_cast<int>(rng() % 9);
     layers[b] = static_cast<int>(rng() % 6) < 4 ? 0 : 1 + static_cast<int>(rng() % 2);
   }
   const auto columns = static_cast<std::size_t>(grid.column_count());
@@ -425,8 +427,13 @@ TEST_SUITE("jumplinks.land_search") {
 
   TEST_CASE("every plane kernel finds the bits kernel's land voxels on stacked terraces") {
     std::mt19937 rng(20261123);
+    // which band widths and plane forms the rounds exercised
+    bool narrow = false;
+    bool wide = false;
+    bool clamped = false;
     for (int round = 0; round < 3; ++round) {
-      const RandomField f = terraced_field(rng, 40 + 7 * round, 36);
+      // the last round's tops pass RunPlanes::kMaxExact: clamped planes and 16-bit bands
+      const RandomField f = terraced_field(rng, 40 + 7 * round, 36, round < 2 ? 100 : 200);
       AgentConfig agent{1.8F, 0.25F, 0.5F, 45.0F};
       BuildContext ctx;
       auto bits = build_obstacle_bits(f.solid, agent, ctx);
@@ -470,9 +477,24 @@ TEST_SUITE("jumplinks.land_search") {
       std::vector<std::uint32_t> centre(f.open.spans.size());
       for (std::size_t s = 0; s < centre.size(); ++s)
         centre[s] = static_cast<std::uint32_t>((s * 7919U) % 5U);
-      for (const JumpConfig& config : {kJumpC1, kJumpC2, kJumpC3, JumpConfig{2.0F, 4.0F, 30.0F}})
+      for (const JumpConfig& config : {kJumpC1, kJumpC2, kJumpC3, JumpConfig{2.0F, 4.0F, 30.0F},
+                                       JumpConfig{2.0F, 4.0F, 40.0F}}) {
         check_kernels_agree(*bits, *sparse, f.open, centre, config, 1 + round);
+        const LandSearch search(*sparse, f.open, config, LandSearch::Kernel::Planes);
+        (search.narrow_bands() ? narrow : wide) = true;
+      }
+      for (int z = 0; z < f.solid.grid.depth; ++z) {
+        for (int x = 0; x < f.solid.grid.width; ++x) {
+          const RunPlanes::Value* at = sparse->rows_x.row(z) + x;
+          if (at[RunPlanes::kHi0 * sparse->rows_x.stride] == RunPlanes::kClamped ||
+              at[RunPlanes::kHi1 * sparse->rows_x.stride] == RunPlanes::kClamped)
+            clamped = true;
+        }
+      }
     }
+    CHECK(narrow);
+    CHECK(wide);
+    CHECK(clamped);
   }
 
   TEST_CASE(
@@ -523,8 +545,11 @@ TEST_SUITE("jumplinks.land_search") {
       }
       const std::vector<std::uint32_t> centre =
           centre_polygons(built.voxels.compact, built.navmesh, 0);
-      for (const JumpConfig& jump : {kJumpC1, kJumpC2, kJumpC3})
+      for (const JumpConfig& jump : {kJumpC1, kJumpC2, kJumpC3}) {
         check_kernels_agree(*bits, *sparse, built.voxels.compact, centre, jump, 9);
+        // both levels are low enough for 8-bit bands
+        CHECK(LandSearch(*sparse, built.voxels.compact, jump).narrow_bands());
+      }
     }
   }
 }

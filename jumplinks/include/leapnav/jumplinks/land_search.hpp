@@ -114,6 +114,10 @@ class LandSearch {
   /// The kernel in use (never Kernel::Auto).
   [[nodiscard]] Kernel kernel() const { return kernel_; }
 
+  /// Whether a plane kernel reads its height bands as 8-bit values (when every band and every
+  /// floor height of the field fit; else 16-bit). Same results either way.
+  [[nodiscard]] bool narrow_bands() const { return band_bytes_ == 1; }
+
   /// Appends to `out` the land voxels of jumps from the south-west top corner of column (x, z)
   /// with floor height y [cell heights], counter-clockwise from the +x axis. Voxels whose centre
   /// polygon (from centre_polygons) is kNoPoly or start_poly are skipped. Adds the number of cells
@@ -185,22 +189,30 @@ class LandSearch {
   std::vector<std::uint64_t> recip_;  // per divisor d <= extent + 2: floor((2^64 - 1) / d)
   std::vector<CellArc> arcs_;         // extent_ x extent_
   // Lane l (l < n) set when the band band_lo[l] .. band_hi[l] above y meets run 0 or 1 of the
-  // column at planes[l]; see land_search.cpp.
-  using CandidateKernel = std::uint64_t (*)(const std::int16_t* band_lo,
-                                            const std::int16_t* band_hi, int y,
-                                            const std::int16_t* planes, std::ptrdiff_t stride,
+  // column at planes[l]; the bands are int8_t (narrow) or int16_t (wide); see land_search.cpp.
+  using CandidateKernel = std::uint64_t (*)(const void* band_lo, const void* band_hi, int y,
+                                            const RunPlanes::Value* planes, std::ptrdiff_t stride,
                                             int n);
   Kernel kernel_ = Kernel::Bits;
   CandidateKernel candidates_ = nullptr;
-  // note: per row j the cells' voxel bands [k_low, k_high] as saturated int16 (empty bands as
-  // (kNoRunLo, kNoRunHi)) for the plane kernels, cell i at j * band_stride_ + i and, reversed
-  // for rows that run towards -x or -z, at j * band_stride_ + rev_base_ - i
+  // note: per row j the cells' voxel bands [k_low, k_high] for the plane kernels, four tables
+  // (kBandLo, kBandHi, and the same reversed for rows that run towards -x or -z), cell i at
+  // j * band_stride_ + i, reversed at j * band_stride_ + rev_base_ - i. Narrow (int8, when every
+  // band and every floor height minus RunPlanes::kBias fit in 8 bits, so that an 8-bit
+  // saturating sum is the clamped sum) or wide (saturated int16). Empty bands: (max, min).
+  enum BandTable : int { kBandLo = 0, kBandHi = 1, kBandLoRev = 2, kBandHiRev = 3 };
   int band_stride_ = 0;
   int rev_base_ = 0;
-  std::vector<std::int16_t> band_lo_;
-  std::vector<std::int16_t> band_hi_;
-  std::vector<std::int16_t> band_lo_rev_;
-  std::vector<std::int16_t> band_hi_rev_;
+  std::size_t band_size_ = 0;  // values per table
+  int band_bytes_ = 0;         // 1: narrow, 2: wide
+  std::vector<std::int8_t> bands_narrow_;
+  std::vector<std::int16_t> bands_wide_;
+  // Table t's value at index.
+  [[nodiscard]] const void* band(BandTable t, std::size_t index) const {
+    const std::size_t at = static_cast<std::size_t>(t) * band_size_ + index;
+    return band_bytes_ == 1 ? static_cast<const void*>(bands_narrow_.data() + at)
+                            : static_cast<const void*>(bands_wide_.data() + at);
+  }
   int words_ = 0;  // 64-bit words per column
 };
 

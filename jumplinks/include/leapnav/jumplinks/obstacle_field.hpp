@@ -44,26 +44,40 @@ struct ObstacleField {
   [[nodiscard]] std::uint32_t end(std::size_t column) const { return column_first[column + 1]; }
 };
 
-/// The blocked runs of every column as 16-bit planes, one grid row at a time, for testing many
+/// The blocked runs of every column as 8-bit planes, one grid row at a time, for testing many
 /// columns of a row against height bands at once. Row r holds kPlanes planes of `stride` values;
 /// position p (0 <= p < row length) of plane q is values[(r * kPlanes + q) * stride + p]. Planes:
 /// lo0, hi0: the column's lowest run [lo, hi); lo1, hi1: its second run, or, when it has more than
 /// two, the hull of all but the lowest (its approx bit then set: the hull also holds open voxels,
-/// so a band meeting it must be checked against the bits). A missing run is (kNoRunLo, kNoRunHi),
-/// which no band meets. Positions from the row length to stride - 1 hold no runs (padding for
-/// wide loads). Approx bits: bit p % 64 of approx[r * approx_words + p / 64].
+/// so a band meeting it must be checked against the bits). Voxel index v is stored as
+/// encode(v) = v - kBias, exactly for v <= kMaxExact; a larger bound is stored as kClamped and
+/// its column is approximate too (a band above kMaxExact meets it whenever it meets the rest of
+/// the run). A missing run is (kNoRunLo, kNoRunHi), which no band meets. Positions from the row
+/// length to stride - 1 hold no runs (padding for wide loads). Approx bits: bit p % 64 of
+/// approx[r * approx_words + p / 64].
 struct RunPlanes {
+  using Value = std::int8_t;
   static constexpr int kPlanes = 4;
   enum Plane : int { kLo0 = 0, kHi0 = 1, kLo1 = 2, kHi1 = 3 };
-  static constexpr std::int16_t kNoRunLo = std::numeric_limits<std::int16_t>::max();
-  static constexpr std::int16_t kNoRunHi = std::numeric_limits<std::int16_t>::min();
+  static constexpr int kBias = 127;
+  /// The largest voxel index stored exactly (as 126); larger ones are stored as kClamped.
+  static constexpr int kMaxExact = 253;
+  static constexpr Value kClamped = 127;
+  static constexpr Value kNoRunLo = 127;
+  static constexpr Value kNoRunHi = -128;
   /// Positions past a row's end that a wide load may read.
   static constexpr int kPadding = 64;
   int stride = 0;
   int approx_words = 0;  ///< per row: covers stride positions and one word more
-  std::vector<std::int16_t> values;
+  std::vector<Value> values;
   std::vector<std::uint64_t> approx;
-  [[nodiscard]] const std::int16_t* row(int r) const {
+  /// The stored value of voxel index v >= 0 (kClamped above kMaxExact).
+  [[nodiscard]] static constexpr Value encode(int v) {
+    return v > kMaxExact ? kClamped : static_cast<Value>(v - kBias);
+  }
+  /// The voxel index of a value stored exactly.
+  [[nodiscard]] static constexpr int decode(Value u) { return int{u} + kBias; }
+  [[nodiscard]] const Value* row(int r) const {
     return values.data() + static_cast<std::size_t>(r) * kPlanes * static_cast<std::size_t>(stride);
   }
   [[nodiscard]] const std::uint64_t* approx_row(int r) const {
@@ -95,7 +109,8 @@ struct ObstacleBits {
   /// bits are found in constant time.
   std::vector<std::uint32_t> kept_before;
   /// The same runs as planes: rows along x (row z, position x) and along z (row x, position z).
-  /// Present (non-empty) when every voxel index fits in 15 bits (words <= kMaxPlaneWords).
+  /// Present (non-empty) when every voxel index fits in 15 bits (words <= kMaxPlaneWords), so
+  /// that the search's 16-bit band arithmetic holds them.
   RunPlanes rows_x;
   RunPlanes rows_z;
   static constexpr int kMaxPlaneWords = 511;
