@@ -71,8 +71,20 @@ auto link_key(const JumpLink& l) {
   return std::make_tuple(l.start_poly, l.land_poly, l.config);
 }
 
+// A link as the search's chunks hold it until the link set is gathered: its sample (index into
+// the grouped samples), land polygon, and land segment ends as (column, open span); half the
+// bytes of a JumpLink, expanded into one when the link set is written.
+struct LinkRecord {
+  std::uint32_t sample = 0;
+  std::uint32_t land_poly = 0;
+  std::uint32_t column_a = 0;
+  std::uint32_t span_a = 0;
+  std::uint32_t column_b = 0;
+  std::uint32_t span_b = 0;
+};
+
 struct ChunkOut {
-  std::vector<JumpLink> links;
+  std::vector<LinkRecord> links;
   std::uint64_t cells = 0;
   std::uint64_t land_voxels = 0;
   std::uint64_t chains = 0;
@@ -81,10 +93,16 @@ struct ChunkOut {
 // Chains of consecutive land voxels (counter-clockwise order) that are neighbours in one polygon,
 // the last chain joined to the first when they meet across the +x axis; each simplified.
 void emit_links(const voxel::CompactHeightfield& open, std::span<const LandVoxel> voxels,
-                const Vec3 start, const Sample& sample, std::uint16_t config, float epsilon,
-                ChunkOut& out, std::vector<Vec3>& points, std::vector<Vec2>& flat) {
+                std::uint32_t sample, float epsilon, ChunkOut& out, std::vector<LandVoxel>& chain,
+                std::vector<Vec2>& flat) {
   const std::size_t n = voxels.size();
   if (n == 0) return;
+  const GridSpec& grid = open.grid;
+  const auto record = [&](const LandVoxel& a, const LandVoxel& b) {
+    out.links.push_back(
+        LinkRecord{sample, a.poly, static_cast<std::uint32_t>(grid.column_index(a.x, a.z)), a.span,
+                   static_cast<std::uint32_t>(grid.column_index(b.x, b.z)), b.span});
+  };
   // start after the first break so that no chain wraps; a closed ring is cut before voxel 0
   std::size_t first = 0;
   for (std::size_t k = 0; k < n; ++k) {
@@ -97,28 +115,24 @@ void emit_links(const voxel::CompactHeightfield& open, std::span<const LandVoxel
   }
   std::size_t k = 0;
   while (k < n) {
-    points.clear();
-    const LandVoxel& head = voxels[(first + k) % n];
-    points.push_back(voxel_centre(open.grid, open, head));
+    chain.clear();
+    chain.push_back(voxels[(first + k) % n]);
     std::size_t len = 1;
     while (k + len < n) {
       const LandVoxel& a = voxels[(first + k + len - 1) % n];
       const LandVoxel& b = voxels[(first + k + len) % n];
       if (a.poly != b.poly || !spans_adjacent(open, a, b)) break;
-      points.push_back(voxel_centre(open.grid, open, b));
+      chain.push_back(b);
       ++len;
     }
     ++out.chains;
-    const std::uint32_t poly = head.poly;
-    if (points.size() == 1) {
-      out.links.push_back(JumpLink{start, points[0], points[0], config, sample.poly, poly});
+    if (chain.size() == 1) {
+      record(chain[0], chain[0]);
     } else {
       flat.clear();
-      for (const Vec3& p : points) flat.push_back(xz(p));
+      for (const LandVoxel& v : chain) flat.push_back(xz(voxel_centre(grid, open, v)));
       const std::vector<std::uint32_t> kept = zhao_saalfeld(flat, epsilon);
-      for (std::size_t s = 0; s + 1 < kept.size(); ++s)
-        out.links.push_back(
-            JumpLink{start, points[kept[s]], points[kept[s + 1]], config, sample.poly, poly});
+      for (std::size_t s = 0; s + 1 < kept.size(); ++s) record(chain[kept[s]], chain[kept[s + 1]]);
     }
     k += len;
   }
@@ -202,17 +216,27 @@ void index_sorted_links(JumpLinkSet& set, std::size_t polygon_count);
 
 // The links of `parts` (in gathered order: configuration by configuration, the parts of
 // configuration c from config_first[c] on, each configuration's links grouped by start polygon
-// in ascending order) stably sorted by (start, land, config) into `out`: start polygon by start
-// polygon, its run in each configuration is gathered (configurations ascending) and ordered by
-// land polygon, ties in gathered order.
-void gather_links(const std::vector<std::vector<JumpLink>>& parts,
-                  const std::vector<std::size_t>& config_first, std::size_t polygon_count,
+// in ascending order) stably sorted by (start, land, config), expanded into `out`: start polygon
+// by start polygon, its run in each configuration is gathered (configurations ascending) and
+// ordered by land polygon, ties in gathered order.
+void gather_links(const std::vector<std::vector<LinkRecord>>& parts,
+                  const std::vector<std::size_t>& config_first, std::span<const Sample> samples,
+                  const voxel::CompactHeightfield& open, std::size_t polygon_count,
                   std::vector<JumpLink>& out) {
   std::size_t total = 0;
-  for (const std::vector<JumpLink>& part : parts) total += part.size();
+  for (const std::vector<LinkRecord>& part : parts) total += part.size();
   out.clear();
   out.reserve(total);
   prefault(out.data(), total * sizeof(JumpLink));
+  const GridSpec& grid = open.grid;
+  const auto width = static_cast<std::uint32_t>(grid.width);
+  const auto centre = [&](std::uint32_t column, std::uint32_t span) {
+    const std::uint32_t x = column % width;
+    const std::uint32_t z = column / width;
+    return Vec3{grid.origin.x + (static_cast<float>(x) + 0.5F) * grid.cell_size,
+                grid.origin.y + static_cast<float>(open.spans[span].y) * grid.cell_height,
+                grid.origin.z + (static_cast<float>(z) + 0.5F) * grid.cell_size};
+  };
   struct Cursor {
     std::size_t part = 0;
     std::size_t end = 0;  // one past the configuration's last part
@@ -221,11 +245,15 @@ void gather_links(const std::vector<std::vector<JumpLink>>& parts,
   std::vector<Cursor> cursors;
   for (std::size_t c = 0; c + 1 < config_first.size(); ++c)
     cursors.push_back({config_first[c], config_first[c + 1], 0});
-  const auto current = [&parts](const Cursor& cursor) -> const JumpLink* {
+  const auto current = [&parts](const Cursor& cursor) -> const LinkRecord* {
     return cursor.part < cursor.end ? &parts[cursor.part][cursor.index] : nullptr;
   };
   // note: one start polygon's links at a time, by pointer (its links stay in cache)
-  std::vector<const JumpLink*> local;
+  struct Local {
+    const LinkRecord* link;
+    std::uint16_t config;
+  };
+  std::vector<Local> local;
   std::vector<std::uint32_t> lands;
   std::vector<std::uint32_t> order;
   std::vector<std::uint32_t> slot(polygon_count, 0);  // per land polygon; zero between polygons
@@ -233,19 +261,20 @@ void gather_links(const std::vector<std::vector<JumpLink>>& parts,
     std::uint32_t poly = std::numeric_limits<std::uint32_t>::max();
     bool any = false;
     for (const Cursor& cursor : cursors) {
-      if (const JumpLink* link = current(cursor)) {
-        poly = std::min(poly, link->start_poly);
+      if (const LinkRecord* link = current(cursor)) {
+        poly = std::min(poly, samples[link->sample].poly);
         any = true;
       }
     }
     if (!any) break;
     local.clear();
-    for (Cursor& cursor : cursors) {
+    for (std::size_t c = 0; c < cursors.size(); ++c) {
+      Cursor& cursor = cursors[c];
       while (cursor.part < cursor.end) {
-        const std::vector<JumpLink>& part = parts[cursor.part];
-        const JumpLink& link = part[cursor.index];
-        if (link.start_poly != poly) break;
-        local.push_back(&link);
+        const std::vector<LinkRecord>& part = parts[cursor.part];
+        const LinkRecord& link = part[cursor.index];
+        if (samples[link.sample].poly != poly) break;
+        local.push_back({&link, static_cast<std::uint16_t>(c)});
         if (++cursor.index == part.size()) {
           ++cursor.part;
           cursor.index = 0;
@@ -254,8 +283,8 @@ void gather_links(const std::vector<std::vector<JumpLink>>& parts,
     }
     // a counting sort over the few land polygons present (sorted), positions in gathered order
     lands.clear();
-    for (const JumpLink* link : local) {
-      if (slot[link->land_poly]++ == 0) lands.push_back(link->land_poly);
+    for (const Local& l : local) {
+      if (slot[l.link->land_poly]++ == 0) lands.push_back(l.link->land_poly);
     }
     std::sort(lands.begin(), lands.end());
     std::uint32_t next = 0;
@@ -265,9 +294,18 @@ void gather_links(const std::vector<std::vector<JumpLink>>& parts,
       next += count;
     }
     order.resize(local.size());
-    for (std::uint32_t k = 0; k < local.size(); ++k) order[slot[local[k]->land_poly]++] = k;
+    for (std::uint32_t k = 0; k < local.size(); ++k) order[slot[local[k].link->land_poly]++] = k;
     for (const std::uint32_t land : lands) slot[land] = 0;
-    for (const std::uint32_t k : order) out.push_back(*local[k]);
+    for (const std::uint32_t k : order) {
+      const LinkRecord& link = *local[k].link;
+      const Sample& sample = samples[link.sample];
+      const Vec3 start{grid.origin.x + static_cast<float>(sample.x) * grid.cell_size,
+                       grid.origin.y + static_cast<float>(sample.y) * grid.cell_height,
+                       grid.origin.z + static_cast<float>(sample.z) * grid.cell_size};
+      out.push_back(JumpLink{start, centre(link.column_a, link.span_a),
+                             centre(link.column_b, link.span_b), local[k].config, sample.poly,
+                             link.land_poly});
+    }
   }
 }
 
@@ -372,9 +410,9 @@ Result<JumpLinkSet> build_jump_links(const voxel::Heightfield& solid,
   LEAPNAV_TRY(ctx.check_cancel("jump links"));
   const std::uint64_t fixed_bytes = field_bytes + samples.size() * sizeof(Sample) + centre_bytes;
 
-  // note: the chunks' link vectors are kept (in gathered order) and copied once, sorted, into
+  // note: the chunks' link records are kept (in gathered order) and expanded once, sorted, into
   // the link set; a concatenated copy first would cost another pass and its page faults
-  std::vector<std::vector<JumpLink>> parts;
+  std::vector<std::vector<LinkRecord>> parts;
   std::vector<std::size_t> config_first;  // per configuration, its first part; then parts.size()
   std::uint64_t part_links = 0;
   std::uint64_t part_bytes = 0;
@@ -406,26 +444,22 @@ Result<JumpLinkSet> build_jump_links(const voxel::Heightfield& solid,
           search.find_many(std::span<const Sample>(samples).subspan(b, e - b), centre_poly,
                            block_voxels, found_first, &out.cells);
           out.land_voxels += block_voxels.size();
-          std::vector<Vec3> points;
+          std::vector<LandVoxel> chain;
           std::vector<Vec2> flat;
           for (std::size_t k = b; k < e; ++k) {
             if (ctx.cancelled() || over_limit.load(std::memory_order_relaxed)) return;
-            const Sample& sample = samples[k];
             const auto voxels =
                 std::span<const LandVoxel>(block_voxels)
                     .subspan(found_first[k - b], found_first[k - b + 1] - found_first[k - b]);
-            const Vec3 start{grid.origin.x + static_cast<float>(sample.x) * grid.cell_size,
-                             grid.origin.y + static_cast<float>(sample.y) * grid.cell_height,
-                             grid.origin.z + static_cast<float>(sample.z) * grid.cell_size};
             const std::size_t before = out.links.size();
-            emit_links(open, voxels, start, sample, static_cast<std::uint16_t>(c), options.epsilon,
-                       out, points, flat);
+            emit_links(open, voxels, static_cast<std::uint32_t>(k), options.epsilon, out, chain,
+                       flat);
             const std::uint64_t added = out.links.size() - before;
             if (added == 0) continue;
             // note: a chunk's vector holds at most twice its links; the links found so far only
             // grow, so once over the limit the whole build is, whatever the thread count
             const std::uint64_t total = found.fetch_add(added, std::memory_order_relaxed) + added;
-            if (base + 2 * total * sizeof(JumpLink) > limit)
+            if (base + 2 * total * sizeof(LinkRecord) > limit)
               over_limit.store(true, std::memory_order_relaxed);
           }
         });
@@ -448,7 +482,7 @@ Result<JumpLinkSet> build_jump_links(const voxel::Heightfield& solid,
         set.stats.chains += chunk.chains;
         if (chunk.links.empty()) continue;
         part_links += chunk.links.size();
-        part_bytes += chunk.links.capacity() * sizeof(JumpLink);
+        part_bytes += chunk.links.capacity() * sizeof(LinkRecord);
         parts.push_back(std::move(chunk.links));
       }
     }
@@ -462,8 +496,8 @@ Result<JumpLinkSet> build_jump_links(const voxel::Heightfield& solid,
         "jump links: link set",
         fixed_bytes + part_bytes + part_links * (2 * sizeof(JumpLink) + sizeof(std::uint32_t)) +
             (4 * (polygon_count + 2) + 2 * (part_links + 1)) * sizeof(std::uint32_t)));
-    gather_links(parts, config_first, polygon_count, set.links);
-    std::vector<std::vector<JumpLink>>().swap(parts);
+    gather_links(parts, config_first, samples, open, polygon_count, set.links);
+    std::vector<std::vector<LinkRecord>>().swap(parts);
     index_sorted_links(set, polygon_count);
   }
   return set;
