@@ -1,8 +1,10 @@
 // Large fresh arrays: their pages faulted in with one system call instead of one page fault per
 // page on first write. On the project's benchmark machine (a virtual machine) a fault cost about
-// 1.2 us: 2.6 MB took 0.78 ms faulted page by page and 0.42 ms populated first (bench/RESULTS.md),
-// so a build that fills a few megabytes of new memory spends a measurable share of its time
-// entering the kernel. Best effort and invisible to results: contents never change.
+// 1.2 us: 2.6 MB took 0.78 ms faulted page by page and 0.42 ms populated first; on another host
+// of the same kind, 11-15 us faulted and 5-8 us populated per 4 KiB page (`leapnav_bench --suite
+// memory`; bench/RESULTS.md). So a build that fills a few megabytes of new memory spends a
+// measurable share of its time entering the kernel. Best effort and invisible to results:
+// contents never change.
 #pragma once
 
 #include <cstddef>
