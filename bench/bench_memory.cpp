@@ -26,8 +26,7 @@ enum class Touch { PageByPage, Prefaulted, Present };
 // Milliseconds to make kBytes of fresh anonymous memory written (one byte per page), or -1 when
 // the mapping fails.
 double touch_ms(Touch how) {
-  void* mapped =
-      mmap(nullptr, kBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  void* mapped = mmap(nullptr, kBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (mapped == MAP_FAILED) return -1.0;
   auto* bytes = static_cast<volatile unsigned char*>(mapped);
   if (how == Touch::Present) {
