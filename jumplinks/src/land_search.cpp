@@ -22,6 +22,7 @@
 #define LEAPNAV_X86_KERNELS 1
 #endif
 
+#include "leapnav/core/assert.hpp"
 #include "leapnav/core/parallel.hpp"
 #include "leapnav/jumplinks/trajectory.hpp"
 
@@ -585,6 +586,7 @@ template <class CentrePoly>
 void LandSearch::find_all(int x, int z, int y, std::uint32_t start_poly,
                           const CentrePoly& centre_poly, std::vector<LandVoxel>& out,
                           std::uint64_t* cells_visited) const {
+  LEAPNAV_ASSERT(y >= 0 && y <= 64 * words_, "land search: start height outside the field");
   std::uint64_t cells = 0;
   scan<0>(x, z, y, start_poly, centre_poly, out, cells);
   scan<1>(x, z, y, start_poly, centre_poly, out, cells);
@@ -639,6 +641,7 @@ void LandSearch::find_many_with(std::span<const Start> starts, const CentrePoly&
     part.clear();
     begin.clear();
     for (const Start& s : starts) {
+      LEAPNAV_ASSERT(s.y >= 0 && s.y <= 64 * words_, "land search: start height outside the field");
       begin.push_back(static_cast<std::uint32_t>(part.size()));
       scan<Quadrant>(s.x, s.z, s.y, s.poly, lookup, part, cells);
     }

@@ -121,7 +121,8 @@ class LandSearch {
   /// Appends to `out` the land voxels of jumps from the south-west top corner of column (x, z)
   /// with floor height y [cell heights], counter-clockwise from the +x axis. Voxels whose centre
   /// polygon (from centre_polygons) is kNoPoly or start_poly are skipped. Adds the number of cells
-  /// scanned to *cells_visited when given.
+  /// scanned to *cells_visited when given. y must be a height within the field,
+  /// 0 <= y <= 64 * field.words (every floor of it is; the plane kernels rely on it).
   void find(int x, int z, int y, std::uint32_t start_poly,
             std::span<const std::uint32_t> centre_poly, std::vector<LandVoxel>& out,
             std::uint64_t* cells_visited = nullptr) const;
