@@ -61,10 +61,12 @@ bool spans_adjacent(const voxel::CompactHeightfield& open, const LandVoxel& a, c
   return false;
 }
 
-Vec3 voxel_centre(const GridSpec& grid, const voxel::CompactHeightfield& open, const LandVoxel& v) {
-  return {grid.origin.x + (static_cast<float>(v.x) + 0.5F) * grid.cell_size,
-          grid.origin.y + static_cast<float>(open.spans[v.span].y) * grid.cell_height,
-          grid.origin.z + (static_cast<float>(v.z) + 0.5F) * grid.cell_size};
+// The top-face centre of open span `span` in column (x, z): a land point of a link.
+Vec3 voxel_centre(const voxel::CompactHeightfield& open, int x, int z, std::uint32_t span) {
+  const GridSpec& grid = open.grid;
+  return {grid.origin.x + (static_cast<float>(x) + 0.5F) * grid.cell_size,
+          grid.origin.y + static_cast<float>(open.spans[span].y) * grid.cell_height,
+          grid.origin.z + (static_cast<float>(z) + 0.5F) * grid.cell_size};
 }
 
 auto link_key(const JumpLink& l) {
@@ -130,7 +132,7 @@ void emit_links(const voxel::CompactHeightfield& open, std::span<const LandVoxel
       record(chain[0], chain[0]);
     } else {
       flat.clear();
-      for (const LandVoxel& v : chain) flat.push_back(xz(voxel_centre(grid, open, v)));
+      for (const LandVoxel& v : chain) flat.push_back(xz(voxel_centre(open, v.x, v.z, v.span)));
       const std::vector<std::uint32_t> kept = zhao_saalfeld(flat, epsilon);
       for (std::size_t s = 0; s + 1 < kept.size(); ++s) record(chain[kept[s]], chain[kept[s + 1]]);
     }
@@ -231,11 +233,8 @@ void gather_links(const std::vector<std::vector<LinkRecord>>& parts,
   const GridSpec& grid = open.grid;
   const auto width = static_cast<std::uint32_t>(grid.width);
   const auto centre = [&](std::uint32_t column, std::uint32_t span) {
-    const std::uint32_t x = column % width;
-    const std::uint32_t z = column / width;
-    return Vec3{grid.origin.x + (static_cast<float>(x) + 0.5F) * grid.cell_size,
-                grid.origin.y + static_cast<float>(open.spans[span].y) * grid.cell_height,
-                grid.origin.z + (static_cast<float>(z) + 0.5F) * grid.cell_size};
+    return voxel_centre(open, static_cast<int>(column % width), static_cast<int>(column / width),
+                        span);
   };
   struct Cursor {
     std::size_t part = 0;
