@@ -81,10 +81,12 @@ TEST_SUITE("io.jump_scenes") {
       CHECK(m->bounds().max.y == e.max_y);
       const std::map<float, double> floors = upward_areas(*m);
       REQUIRE(floors.size() == e.floors.size());
-      for (const auto& [y, area] : e.floors) {
+      // note: no structured binding here: CAPTURE's lambda cannot name one in clang 14
+      for (const auto& floor : e.floors) {
+        const float y = floor.first;
         CAPTURE(y);
         REQUIRE(floors.count(y) == 1);
-        CHECK(floors.at(y) == doctest::Approx(area));
+        CHECK(floors.at(y) == doctest::Approx(floor.second));
       }
     }
   }
