@@ -152,34 +152,33 @@ void register_navmesh_commands(CLI::App& root, Registry& registry) {
   export_app->add_option("--output,-o", exp->output, "Output: .json, .obj or .glb")->required();
   export_app->add_flag("--links", exp->links, "glTF: draw the file's jump links as arcs");
   add_gltf_options(*export_app, exp->gltf);
-  registry.push_back({export_app, [exp]() -> int {
-                        auto nav = io::load_nav_file(exp->file);
-                        if (!nav) return report(nav.error());
-                        const jump::JumpLinkSet* links = nav->links ? &*nav->links : nullptr;
-                        const std::string ext =
-                            std::filesystem::path(exp->output).extension().string();
-                        std::string text;
-                        if (ext == ".json") {
-                          text = io::export_navmesh_json(nav->navmesh, links);
-                        } else if (ext == ".obj") {
-                          text = io::export_navmesh_obj(nav->navmesh, links);
-                        } else if (ext == ".glb") {
-                          if (exp->links && !nav->links) {
-                            return report(make_error(ErrorCode::InvalidArgument,
-                                                     exp->file + ": has no jump links (build it "
-                                                                 "with --jump)"));
-                          }
-                          auto glb = make_glb(*nav, exp->gltf, exp->links);
-                          if (!glb) return report(glb.error());
-                          text = std::move(*glb);
-                        } else {
-                          std::cerr
-                              << "leapnav export: the output must end in .json, .obj or .glb\n";
-                          return kExitUsage;
-                        }
-                        if (auto s = write_text(exp->output, text); !s) return report(s.error());
-                        return kExitOk;
-                      }});
+  registry.push_back(
+      {export_app, [exp]() -> int {
+         auto nav = io::load_nav_file(exp->file);
+         if (!nav) return report(nav.error());
+         const jump::JumpLinkSet* links = nav->links ? &*nav->links : nullptr;
+         const std::string ext = std::filesystem::path(exp->output).extension().string();
+         std::string text;
+         if (ext == ".json") {
+           text = io::export_navmesh_json(nav->navmesh, links);
+         } else if (ext == ".obj") {
+           text = io::export_navmesh_obj(nav->navmesh, links);
+         } else if (ext == ".glb") {
+           if (exp->links && !nav->links) {
+             return report(
+                 make_error(ErrorCode::InvalidArgument, exp->file + ": has no jump links (build it "
+                                                                    "with --jump)"));
+           }
+           auto glb = make_glb(*nav, exp->gltf, exp->links);
+           if (!glb) return report(glb.error());
+           text = std::move(*glb);
+         } else {
+           std::cerr << "leapnav export: the output must end in .json, .obj or .glb\n";
+           return kExitUsage;
+         }
+         if (auto s = write_text(exp->output, text); !s) return report(s.error());
+         return kExitOk;
+       }});
 
   struct RenderCliOptions {
     std::string file;

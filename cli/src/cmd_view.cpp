@@ -31,8 +31,7 @@ std::string base64(std::string_view bytes) {
     std::uint32_t v = 0;
     for (std::size_t k = 0; k < 3; ++k)
       v = (v << 8) | (k < n ? static_cast<std::uint8_t>(bytes[i + k]) : 0U);
-    for (std::size_t k = 0; k < 4; ++k)
-      out += k <= n ? kAlphabet[(v >> (18 - 6 * k)) & 63U] : '=';
+    for (std::size_t k = 0; k < 4; ++k) out += k <= n ? kAlphabet[(v >> (18 - 6 * k)) & 63U] : '=';
   }
   return out;
 }
@@ -115,70 +114,65 @@ void register_view_command(CLI::App& root, Registry& registry) {
       "view",
       "Write a self-contained 3-D browser viewer of a navmesh file: index.html, viewer.js, "
       "scene.glb and scene.js in one folder (open index.html; no network needed)");
-  app->add_option("file", opt->file, "Navmesh file (.lnav); its jump links are shown")
-      ->required();
+  app->add_option("file", opt->file, "Navmesh file (.lnav); its jump links are shown")->required();
   app->add_option("--output,-o", opt->output,
                   "Folder to write (created; default: the file's name with _view)");
   app->add_option("--viewer-dir", opt->viewer_dir,
                   "Folder with the built viewer (index.html, viewer.js); default "
                   "$LEAPNAV_VIEWER_DIST or the source tree's viewer/dist");
   add_gltf_options(*app, opt->gltf);
-  registry.push_back({app, [opt]() -> int {
-                        auto nav = io::load_nav_file(opt->file);
-                        if (!nav) return report(nav.error());
-                        const std::filesystem::path dist = viewer_dist(opt->viewer_dir);
-                        for (const char* name : {"index.html", "viewer.js"}) {
-                          if (!std::filesystem::is_regular_file(dist / name)) {
-                            return report(make_error(
-                                ErrorCode::IoError,
-                                (dist / name).string() +
-                                    ": no such file; build the viewer with scripts/viewer.sh "
-                                    "(npm ci and npm run build in viewer/) or pass --viewer-dir"));
-                          }
-                        }
-                        auto glb = make_glb(*nav, opt->gltf, true);
-                        if (!glb) return report(glb.error());
-                        std::filesystem::path out = opt->output;
-                        if (out.empty()) {
-                          out = opt->file;
-                          out.replace_extension();
-                          out += "_view";
-                        }
-                        std::error_code ec;
-                        std::filesystem::create_directories(out, ec);
-                        if (ec) {
-                          return report(make_error(ErrorCode::IoError,
-                                                   out.string() + ": cannot create the folder (" +
-                                                       ec.message() + ")"));
-                        }
-                        for (const char* name : {"index.html", "viewer.js"}) {
-                          std::filesystem::copy_file(
-                              dist / name, out / name,
-                              std::filesystem::copy_options::overwrite_existing, ec);
-                          if (ec) {
-                            return report(make_error(ErrorCode::IoError, (out / name).string() +
-                                                                             ": cannot write (" +
-                                                                             ec.message() + ")"));
-                          }
-                        }
-                        if (auto s = write_text(out / "scene.glb", *glb); !s)
-                          return report(s.error());
-                        const jump::JumpLinkSet* links = nav->links ? &*nav->links : nullptr;
-                        nlohmann::json title =
-                            std::filesystem::path(opt->file).filename().string();
-                        std::string js = "window.LEAPNAV_DATA = {\"title\": " + title.dump() +
-                                         ",\n\"jump_cost\": " +
-                                         std::to_string(opt->gltf.jumps.jump_cost >= 0.0
-                                                            ? opt->gltf.jumps.jump_cost
-                                                            : double{plan::kDefaultJumpCost}) +
-                                         ",\n\"glb\": \"" + base64(*glb) + "\",\n\"nav\": " +
-                                         io::export_navmesh_json(nav->navmesh, links) + "};\n";
-                        if (auto s = write_text(out / "scene.js", js); !s)
-                          return report(s.error());
-                        std::cout << "viewer: " << (out / "index.html").string() << " ("
-                                  << glb->size() << " bytes of glTF)\n";
-                        return kExitOk;
-                      }});
+  registry.push_back(
+      {app, [opt]() -> int {
+         auto nav = io::load_nav_file(opt->file);
+         if (!nav) return report(nav.error());
+         const std::filesystem::path dist = viewer_dist(opt->viewer_dir);
+         for (const char* name : {"index.html", "viewer.js"}) {
+           if (!std::filesystem::is_regular_file(dist / name)) {
+             return report(
+                 make_error(ErrorCode::IoError,
+                            (dist / name).string() +
+                                ": no such file; build the viewer with scripts/viewer.sh "
+                                "(npm ci and npm run build in viewer/) or pass --viewer-dir"));
+           }
+         }
+         auto glb = make_glb(*nav, opt->gltf, true);
+         if (!glb) return report(glb.error());
+         std::filesystem::path out = opt->output;
+         if (out.empty()) {
+           out = opt->file;
+           out.replace_extension();
+           out += "_view";
+         }
+         std::error_code ec;
+         std::filesystem::create_directories(out, ec);
+         if (ec) {
+           return report(
+               make_error(ErrorCode::IoError,
+                          out.string() + ": cannot create the folder (" + ec.message() + ")"));
+         }
+         for (const char* name : {"index.html", "viewer.js"}) {
+           std::filesystem::copy_file(dist / name, out / name,
+                                      std::filesystem::copy_options::overwrite_existing, ec);
+           if (ec) {
+             return report(
+                 make_error(ErrorCode::IoError,
+                            (out / name).string() + ": cannot write (" + ec.message() + ")"));
+           }
+         }
+         if (auto s = write_text(out / "scene.glb", *glb); !s) return report(s.error());
+         const jump::JumpLinkSet* links = nav->links ? &*nav->links : nullptr;
+         nlohmann::json title = std::filesystem::path(opt->file).filename().string();
+         std::string js =
+             "window.LEAPNAV_DATA = {\"title\": " + title.dump() + ",\n\"jump_cost\": " +
+             std::to_string(opt->gltf.jumps.jump_cost >= 0.0 ? opt->gltf.jumps.jump_cost
+                                                             : double{plan::kDefaultJumpCost}) +
+             ",\n\"glb\": \"" + base64(*glb) +
+             "\",\n\"nav\": " + io::export_navmesh_json(nav->navmesh, links) + "};\n";
+         if (auto s = write_text(out / "scene.js", js); !s) return report(s.error());
+         std::cout << "viewer: " << (out / "index.html").string() << " (" << glb->size()
+                   << " bytes of glTF)\n";
+         return kExitOk;
+       }});
 }
 
 }  // namespace leapnav::cli

@@ -200,8 +200,8 @@ class GlbWriter {
 
 Status check_options(const GltfOptions& options) {
   if (!(options.lift >= 0.0F && options.lift <= 10.0F))
-    return make_error(ErrorCode::InvalidArgument,
-                      "gltf: lift = " + std::to_string(options.lift) + " is out of range (0..10 m)");
+    return make_error(ErrorCode::InvalidArgument, "gltf: lift = " + std::to_string(options.lift) +
+                                                      " is out of range (0..10 m)");
   if (options.arc_segments < 2 || options.arc_segments > 256)
     return make_error(ErrorCode::InvalidArgument,
                       "gltf: arc_segments = " + std::to_string(options.arc_segments) +
@@ -354,7 +354,8 @@ Result<std::string> export_gltf(const mesh::NavMesh& navmesh, const GltfContent&
     const int unlit = writer.material("navmesh", true, 1.0);
     tinygltf::Value::Object extras;
     extras["polygons"] = tinygltf::Value(static_cast<int>(navmesh.polygon_count()));
-    extras["fill"] = tinygltf::Value(std::string(options.fill == GltfFill::Region ? "region" : "area"));
+    extras["fill"] =
+        tinygltf::Value(std::string(options.fill == GltfFill::Region ? "region" : "area"));
     writer.node("navmesh", navmesh_geometry(navmesh, options), TINYGLTF_MODE_TRIANGLES, unlit,
                 tinygltf::Value(std::move(extras)));
     const int lines = writer.material("lines", true, 1.0);

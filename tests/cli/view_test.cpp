@@ -108,7 +108,8 @@ TEST_SUITE("cli.view") {
           std::vector<std::string>{"level", "navmesh", "navmesh_edges", "links"});
     const std::string js = slurp(out / "scene.js");
     REQUIRE(js.rfind("window.LEAPNAV_DATA = {", 0) == 0);
-    const auto data = nlohmann::json::parse(js.substr(js.find('{'), js.rfind('}') - js.find('{') + 1));
+    const auto data =
+        nlohmann::json::parse(js.substr(js.find('{'), js.rfind('}') - js.find('{') + 1));
     CHECK(data["title"] == "demo_view.lnav");
     CHECK(data["nav"]["polygons"].size() == (*glb.node("navmesh"))["extras"]["polygons"]);
     CHECK(!data["nav"]["links"].empty());

@@ -20,7 +20,8 @@ struct Glb {
   /// The root nodes' names in scene order.
   [[nodiscard]] std::vector<std::string> node_names() const {
     std::vector<std::string> out;
-    for (const auto& n : json["scenes"][0]["nodes"]) out.push_back(json["nodes"][n.get<int>()]["name"]);
+    for (const auto& n : json["scenes"][0]["nodes"])
+      out.push_back(json["nodes"][n.get<int>()]["name"]);
     return out;
   }
   /// The node's (only) primitive.

@@ -29,13 +29,15 @@ void check_bounds(const test::Glb& glb, const nlohmann::json& primitive) {
   for (std::size_t c = 0; c < 3; ++c) {
     double lo = std::numeric_limits<double>::infinity();
     double hi = -lo;
-    for (std::size_t i = c; i < data.size(); i += 3) lo = std::min(lo, data[i]), hi = std::max(hi, data[i]);
+    for (std::size_t i = c; i < data.size(); i += 3)
+      lo = std::min(lo, data[i]), hi = std::max(hi, data[i]);
     CHECK(accessor["min"][c].get<double>() == lo);
     CHECK(accessor["max"][c].get<double>() == hi);
   }
   const auto indices = glb.values(primitive["indices"]);
   const std::size_t vertices = glb.count(position);
-  CHECK(std::all_of(indices.begin(), indices.end(), [&](double i) { return i < double(vertices); }));
+  CHECK(
+      std::all_of(indices.begin(), indices.end(), [&](double i) { return i < double(vertices); }));
   if (primitive["attributes"].contains("COLOR_0"))
     CHECK(glb.count(primitive["attributes"]["COLOR_0"]) == vertices);
 }
@@ -63,7 +65,7 @@ TEST_SUITE("io.gltf") {
     check_bounds(glb, navmesh);
     // vertices are the polygons' own, lifted by 0.05 m, coloured by region
     const auto positions = glb.values(navmesh["attributes"]["POSITION"]);
-    CHECK(positions[3 * 4 + 0] == doctest::Approx(3.0));  // polygon 1 starts at vertex 1
+    CHECK(positions[3 * 4 + 0] == doctest::Approx(3.0));   // polygon 1 starts at vertex 1
     CHECK(positions[3 * 8 + 1] == doctest::Approx(2.05));  // polygon 2 at y = 2
     const auto colors = glb.values(navmesh["attributes"]["COLOR_0"]);
     const std::string region2 = region_color(2);

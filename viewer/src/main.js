@@ -9,6 +9,7 @@
 import * as THREE from 'three';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
+import { mergeGeometries } from 'three/examples/jsm/utils/BufferGeometryUtils.js';
 import { findPath } from './path.js';
 
 const data = window.LEAPNAV_DATA;
@@ -68,6 +69,46 @@ function frame(box) {
   camera.updateProjectionMatrix();
   controls.target.copy(center);
   controls.update();
+}
+
+/// Segments (pairs of points) as one mesh of thin cylinders: WebGL draws lines one pixel wide,
+/// too thin for a path over a busy level.
+function tubes(pairs, color, radius) {
+  const parts = [];
+  const up = new THREE.Vector3(0, 1, 0);
+  for (const [a, b] of pairs) {
+    const length = a.distanceTo(b);
+    if (length <= 1e-6) continue;
+    const g = new THREE.CylinderGeometry(radius, radius, length, 8, 1, false);
+    const q = new THREE.Quaternion().setFromUnitVectors(up, b.clone().sub(a).normalize());
+    g.applyQuaternion(q);
+    g.translate((a.x + b.x) / 2, (a.y + b.y) / 2, (a.z + b.z) / 2);
+    parts.push(g);
+  }
+  if (parts.length === 0) return null;
+  return new THREE.Mesh(mergeGeometries(parts), new THREE.MeshBasicMaterial({ color }));
+}
+
+/// The glTF path node (LINES with per-vertex colours) thickened: a tube along each segment, in the
+/// colour of its first vertex.
+function thickenPath(node, radius) {
+  const pos = node.geometry.getAttribute('position');
+  const col = node.geometry.getAttribute('color');
+  const index = node.geometry.index;
+  const byColor = new Map();
+  for (let i = 0; i + 1 < index.count; i += 2) {
+    const a = new THREE.Vector3().fromBufferAttribute(pos, index.getX(i));
+    const b = new THREE.Vector3().fromBufferAttribute(pos, index.getX(i + 1));
+    const c = col ? new THREE.Color().fromBufferAttribute(col, index.getX(i)).getHexString() : 'd62728';
+    if (!byColor.has(c)) byColor.set(c, []);
+    byColor.get(c).push([a, b]);
+  }
+  for (const [c, pairs] of byColor) {
+    const color = new THREE.Color('#' + c);
+    // note: the attribute holds linear values, as the material's colour does
+    const mesh = tubes(pairs, color, radius);
+    if (mesh) node.add(mesh);
+  }
 }
 
 // ---- polygons and links of the exported data ----
@@ -158,10 +199,10 @@ function showPath(result) {
   for (const seg of result.segments) {
     for (const p of seg.points) pts.push(new THREE.Vector3(p[0], p[1] + lift, p[2]));
   }
-  if (pts.length >= 2) {
-    const geometry = new THREE.BufferGeometry().setFromPoints(pts);
-    computed.add(new THREE.Line(geometry, new THREE.LineBasicMaterial({ color: '#ff7f0e' })));
-  }
+  const pairs = [];
+  for (let i = 1; i < pts.length; ++i) pairs.push([pts[i - 1], pts[i]]);
+  const mesh = tubes(pairs, '#ff7f0e', state.markerRadius * 0.35);
+  if (mesh) computed.add(mesh);
 }
 function onPathClick(hit) {
   if (!hit || hit.kind !== 'polygon') return;
@@ -270,6 +311,7 @@ loader.parse(
     const box = new THREE.Box3().setFromObject(nodes.navmesh || root);
     raycaster.params.Line.threshold = Math.max(0.05, box.getSize(new THREE.Vector3()).length() / 400);
     state.markerRadius = Math.max(0.1, box.getSize(new THREE.Vector3()).length() / 250);
+    if (nodes.path) thickenPath(nodes.path, state.markerRadius * 0.35);
     buildToggles();
     buildLegend();
     frame(box);

@@ -26,15 +26,15 @@ enum class GltfFill : std::uint8_t {
 /// One piece of a path: a walk polyline, or a jump from points.front() to points.back().
 struct GltfPathSegment {
   bool jump = false;
-  std::vector<Vec3> points;  ///< walk: the corners; jump: take-off and landing [units: m]
-  float jump_height = 0.0F;  ///< jump: apex above the take-off, h [units: m]
+  std::vector<Vec3> points;    ///< walk: the corners; jump: take-off and landing [units: m]
+  float jump_height = 0.0F;    ///< jump: apex above the take-off, h [units: m]
   float jump_distance = 0.0F;  ///< jump: the arc's distance d' (y(t) = 4h/d'^2 (d' t - t^2)) [m]
 };
 
 /// What goes into the file besides the navmesh. Pointers may be null (the node is then absent).
 struct GltfContent {
-  const TriangleMesh* level = nullptr;        ///< node "level" (grey triangles)
-  const jump::JumpLinkSet* links = nullptr;   ///< node "links"; must pass jump::validate
+  const TriangleMesh* level = nullptr;                 ///< node "level" (grey triangles)
+  const jump::JumpLinkSet* links = nullptr;            ///< node "links"; must pass jump::validate
   const std::vector<GltfPathSegment>* path = nullptr;  ///< node "path" (when not empty)
 };
 
