@@ -169,6 +169,7 @@ void register_navmesh_commands(CLI::App& root, Registry& registry) {
                  make_error(ErrorCode::InvalidArgument, exp->file + ": has no jump links (build it "
                                                                     "with --jump)"));
            }
+           if (const int usage = check_gltf_points(exp->gltf); usage != kExitOk) return usage;
            auto glb = make_glb(*nav, exp->gltf, exp->links);
            if (!glb) return report(glb.error());
            text = std::move(*glb);

@@ -64,6 +64,16 @@ void add_gltf_options(CLI::App& app, GltfCliOptions& options) {
   add_jump_query_options(app, options.jumps);
 }
 
+int check_gltf_points(const GltfCliOptions& options) {
+  if (options.from.empty() && options.to.empty()) return kExitOk;
+  auto start = parse_point(options.from, "--from");
+  auto goal = parse_point(options.to, "--to");
+  if (start && goal) return kExitOk;
+  std::cerr << "leapnav: " << (start ? goal.error().message : start.error().message)
+            << " (--from and --to take x,y,z points)\n";
+  return kExitUsage;
+}
+
 Result<std::string> make_glb(const io::NavFile& nav, const GltfCliOptions& options,
                              bool with_links) {
   io::GltfContent content;
@@ -135,6 +145,7 @@ void register_view_command(CLI::App& root, Registry& registry) {
                                 "(npm ci and npm run build in viewer/) or pass --viewer-dir"));
            }
          }
+         if (const int usage = check_gltf_points(opt->gltf); usage != kExitOk) return usage;
          auto glb = make_glb(*nav, opt->gltf, true);
          if (!glb) return report(glb.error());
          std::filesystem::path out = opt->output;

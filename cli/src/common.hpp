@@ -117,6 +117,8 @@ struct GltfCliOptions {
   JumpQueryOptions jumps;
 };
 void add_gltf_options(CLI::App& app, GltfCliOptions& options);
+/// kExitOk, or kExitUsage after printing why when --from or --to is not a point x,y,z.
+[[nodiscard]] int check_gltf_points(const GltfCliOptions& options);
 /// The navmesh file as binary glTF with the level, its links (when `with_links`) and the path.
 [[nodiscard]] Result<std::string> make_glb(const io::NavFile& nav, const GltfCliOptions& options,
                                            bool with_links);

@@ -76,6 +76,16 @@ TEST_SUITE("cli.view") {
     CHECK((*glb.node("navmesh"))["extras"]["fill"] == "area");
   }
 
+  TEST_CASE("a malformed --from is a usage error (exit 2) naming the option") {
+    const auto dir = view_temp();
+    const std::string lnav = (dir / "usage.lnav").string();
+    REQUIRE(run_leapnav("build builtin:pillar -o " + lnav).exit_code == 0);
+    const ViewRun r = run_leapnav("export " + lnav + " -o " + (dir / "u.glb").string() +
+                                  " --from 1,2 --to 3,0,3");
+    CHECK(r.exit_code == 2);
+    CHECK(r.output.find("--from: '1,2' is not a point x,y,z") != std::string::npos);
+  }
+
   TEST_CASE("export .glb --links of a file without links is bad input") {
     const auto dir = view_temp();
     const std::string lnav = (dir / "nolinks.lnav").string();
