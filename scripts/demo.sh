@@ -2,7 +2,7 @@
 # The main job on the built-in demo scene: install what is missing, build Release, build the demo
 # level's navmesh with jump links (the thesis's C1 and C2 jumps), check the links exactly against
 # the triangles, plan a path that must jump, and write the navmesh, its statistics, exports, the
-# path and pictures under out/.
+# path and pictures under out/, with a glTF file and a 3-D browser viewer folder (out/demo_view).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -25,4 +25,10 @@ mkdir -p out
 "$leapnav" path out/demo.lnav --from 2.2,0.1,32.5 --to 22,0.1,37
 "$leapnav" path out/demo.lnav --from 2.2,0.1,32.5 --to 22,0.1,37 --json >out/demo_jump_path.json
 "$leapnav" render out/demo.lnav -o out/demo_jump_path.svg --png --from 2.2,0.1,32.5 --to 22,0.1,37
+# the 3-D viewer: open out/demo_view/index.html in a browser (no server needed)
+scripts/viewer.sh
+"$leapnav" export out/demo.lnav -o out/demo.glb --scene builtin:demo --links --max-links 300 \
+  --from 2.2,0.1,32.5 --to 22,0.1,37
+"$leapnav" view out/demo.lnav --scene builtin:demo --max-links 300 --from 2.2,0.1,32.5 \
+  --to 22,0.1,37 -o out/demo_view
 echo "demo: outputs in out/: $(ls out | tr '\n' ' ')"

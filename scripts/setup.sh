@@ -12,6 +12,7 @@ packages=(
   doctest-dev                      # tests
   libcli11-dev                     # the leapnav command's argument parsing
   nlohmann-json3-dev               # configuration files, stats and exports
+  libtinygltf-dev                  # binary glTF export (header-only use)
   librsvg2-bin                     # rsvg-convert, for `leapnav render --png`
 )
 

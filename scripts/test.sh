@@ -96,6 +96,10 @@ build/release/bin/leapnav_bench --validate-hash --suite build,jump --repeat 2 --
   --no-check-links --csv build/release/validate_hash.csv >/dev/null
 echo "bench: $(($(wc -l <build/release/validate_hash.csv) - 1)) rows, no hash mismatch"
 
+# note: installs chromium and the viewer's npm packages when missing; about 10 s once installed
+step "viewer in headless Chromium (scripts/viewer_test.sh)"
+scripts/viewer_test.sh build/release/bin/leapnav
+
 # note: the sanitizer lane is compiled by clang (-Werror), so it is also the second-compiler check:
 # it catches what g++ accepts and clang does not, and clang's UBSan checks float-to-int overflow.
 step "asan+ubsan build (clang)"

@@ -139,31 +139,47 @@ void register_navmesh_commands(CLI::App& root, Registry& registry) {
   struct ExportOptions {
     std::string file;
     std::string output;
+    bool links = false;
+    GltfCliOptions gltf;
   };
   auto exp = std::make_shared<ExportOptions>();
-  CLI::App* export_app =
-      root.add_subcommand("export", "Export a navmesh as JSON or OBJ (by the output's extension)");
-  export_app->add_option("file", exp->file, "Navmesh file (.lnav); its jump links are included")
+  CLI::App* export_app = root.add_subcommand(
+      "export", "Export a navmesh as JSON, OBJ or binary glTF (by the output's extension)");
+  export_app
+      ->add_option("file", exp->file,
+                   "Navmesh file (.lnav); its jump links are included (.glb: with --links)")
       ->required();
-  export_app->add_option("--output,-o", exp->output, "Output: .json or .obj")->required();
-  registry.push_back({export_app, [exp]() -> int {
-                        auto nav = io::load_nav_file(exp->file);
-                        if (!nav) return report(nav.error());
-                        const jump::JumpLinkSet* links = nav->links ? &*nav->links : nullptr;
-                        const std::string ext =
-                            std::filesystem::path(exp->output).extension().string();
-                        std::string text;
-                        if (ext == ".json") {
-                          text = io::export_navmesh_json(nav->navmesh, links);
-                        } else if (ext == ".obj") {
-                          text = io::export_navmesh_obj(nav->navmesh, links);
-                        } else {
-                          std::cerr << "leapnav export: the output must end in .json or .obj\n";
-                          return kExitUsage;
-                        }
-                        if (auto s = write_text(exp->output, text); !s) return report(s.error());
-                        return kExitOk;
-                      }});
+  export_app->add_option("--output,-o", exp->output, "Output: .json, .obj or .glb")->required();
+  export_app->add_flag("--links", exp->links, "glTF: draw the file's jump links as arcs");
+  add_gltf_options(*export_app, exp->gltf);
+  registry.push_back(
+      {export_app, [exp]() -> int {
+         auto nav = io::load_nav_file(exp->file);
+         if (!nav) return report(nav.error());
+         const jump::JumpLinkSet* links = nav->links ? &*nav->links : nullptr;
+         const std::string ext = std::filesystem::path(exp->output).extension().string();
+         std::string text;
+         if (ext == ".json") {
+           text = io::export_navmesh_json(nav->navmesh, links);
+         } else if (ext == ".obj") {
+           text = io::export_navmesh_obj(nav->navmesh, links);
+         } else if (ext == ".glb") {
+           if (exp->links && !nav->links) {
+             return report(
+                 make_error(ErrorCode::InvalidArgument, exp->file + ": has no jump links (build it "
+                                                                    "with --jump)"));
+           }
+           if (const int usage = check_gltf_points(exp->gltf); usage != kExitOk) return usage;
+           auto glb = make_glb(*nav, exp->gltf, exp->links);
+           if (!glb) return report(glb.error());
+           text = std::move(*glb);
+         } else {
+           std::cerr << "leapnav export: the output must end in .json, .obj or .glb\n";
+           return kExitUsage;
+         }
+         if (auto s = write_text(exp->output, text); !s) return report(s.error());
+         return kExitOk;
+       }});
 
   struct RenderCliOptions {
     std::string file;

@@ -105,4 +105,23 @@ void add_jump_query_options(CLI::App& app, JumpQueryOptions& options);
 /// A planner over a navmesh file's polygons and, when it has them, its jump links.
 [[nodiscard]] Result<plan::Planner> planner_for(const io::NavFile& nav);
 
+/// Options of the glTF output (`export -o x.glb`, `view`): --scene, --up, --fill, --from, --to,
+/// --max-links, --jump-cost, --no-jumps.
+struct GltfCliOptions {
+  std::string scene;
+  std::string up = "y";
+  std::string fill = "region";
+  std::string from;
+  std::string to;
+  std::size_t max_links = 2000;
+  JumpQueryOptions jumps;
+};
+void add_gltf_options(CLI::App& app, GltfCliOptions& options);
+/// kExitOk, or kExitUsage after printing why when --from or --to is not a point x,y,z.
+[[nodiscard]] int check_gltf_points(const GltfCliOptions& options);
+/// The navmesh file as binary glTF with the level, its links (when `with_links`) and the path.
+[[nodiscard]] Result<std::string> make_glb(const io::NavFile& nav, const GltfCliOptions& options,
+                                           bool with_links);
+void register_view_command(CLI::App& root, Registry& registry);
+
 }  // namespace leapnav::cli

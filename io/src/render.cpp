@@ -10,6 +10,7 @@
 #include <cmath>
 #include <numeric>
 #include <set>
+#include <utility>
 
 namespace leapnav::io {
 namespace {
@@ -62,11 +63,6 @@ std::string hsl(double h, double s, double l) {
   }
   const double m = l - 0.5 * c;
   return hex_color(r + m, g + m, b + m);
-}
-
-/// Distinct colours for consecutive region ids (golden-angle hue steps, alternating lightness).
-std::string region_color(std::uint16_t region) {
-  return hsl(std::fmod(region * 137.50776405, 360.0), 0.62, region % 2 == 0 ? 0.60 : 0.70);
 }
 
 /// A blue -> teal -> green -> yellow ramp for t in [0, 1].
@@ -203,6 +199,21 @@ std::string short_num(float v) {
 
 }  // namespace
 
+std::string region_color(std::uint16_t region) {
+  return hsl(std::fmod(region * 137.50776405, 360.0), 0.62, region % 2 == 0 ? 0.60 : 0.70);
+}
+
+std::string jump_config_label(const jump::JumpConfig& config) {
+  const std::string parameters = "h " + short_num(config.height) + " m, d " +
+                                 short_num(config.distance) + " m, max fall " +
+                                 short_num(config.max_fall) + " m";
+  static constexpr std::array<std::pair<const char*, jump::JumpConfig>, 3> kPresets = {
+      {{"C1", jump::kJumpC1}, {"C2", jump::kJumpC2}, {"C3", jump::kJumpC3}}};
+  for (const auto& [name, preset] : kPresets)
+    if (config == preset) return std::string(name) + " (" + parameters + ")";
+  return "(" + parameters + ")";
+}
+
 std::string jump_config_color(std::size_t config) {
   static constexpr std::array<const char*, 8> kPalette = {
       "#d62728", "#1f4fb4", "#7b2fa8", "#e06c00", "#0b7a3e", "#8c564b", "#c2187c", "#0f8a9c"};
@@ -248,10 +259,8 @@ std::vector<Overlay> jump_link_overlays(const jump::JumpLinkSet& links,
     arc.width = options.arc_width;
     arc.radius = std::max(1.0F, 1.2F * options.arc_width);
     arc.opacity = options.opacity;
-    arc.label = "jump C" + std::to_string(c + 1) + " (h " + short_num(jc.height) + " m, d " +
-                short_num(jc.distance) + " m, max fall " + short_num(jc.max_fall) +
-                " m): " + std::to_string(shown[c]) + " of " + std::to_string(total[c]) +
-                " links; dot start, bar land segment, arcs to its ends";
+    arc.label = "jump " + jump_config_label(jc) + ": " + std::to_string(shown[c]) + " of " +
+                std::to_string(total[c]) + " links; dot start, bar land segment, arcs to its ends";
     Overlay& segment = segments[c];
     segment.kind = OverlayKind::Segments;
     segment.color = color;

@@ -81,3 +81,19 @@ TEST_SUITE("io.render") {
     }
   }
 }
+
+TEST_SUITE("io.render") {
+  TEST_CASE("jump configurations are labelled by their preset name, else by their parameters") {
+    CHECK(jump_config_label(jump::kJumpC2) == "C2 (h 3 m, d 7.5 m, max fall 7.5 m)");
+    CHECK(jump_config_label(jump::kJumpC3) == "C3 (h 5 m, d 12.5 m, max fall 12.5 m)");
+    CHECK(jump_config_label({2.0F, 5.0F, 2.0F}) == "(h 2 m, d 5 m, max fall 2 m)");
+    // a file built with C2 alone: its only configuration (index 0) is still named C2
+    jump::JumpLinkSet links = test::small_links();
+    links.configs = {jump::kJumpC2, {2.0F, 5.0F, 2.0F}};
+    const auto overlays = jump_link_overlays(links);
+    REQUIRE(overlays.size() == 6);
+    CHECK(overlays[0].label.rfind("jump C2 (h 3 m, d 7.5 m, max fall 7.5 m): 2 of 2 links", 0) ==
+          0);
+    CHECK(overlays[3].label.rfind("jump (h 2 m, d 5 m, max fall 2 m): 2 of 2 links", 0) == 0);
+  }
+}

@@ -73,15 +73,24 @@ struct JumpLinkOverlayOptions {
   float opacity = 0.75F;       ///< [range: 0..1]
 };
 
+/// The fill colour of watershed region `region` in pictures, "#rrggbb": distinct colours for
+/// consecutive ids (golden-angle hue steps, alternating lightness).
+[[nodiscard]] std::string region_color(std::uint16_t region);
+
 /// The colour of jump configuration `config` in pictures (a fixed palette of 8, repeating).
 [[nodiscard]] std::string jump_config_color(std::size_t config);
+
+/// A jump configuration's name in pictures and legends: its preset's name when it is one of the
+/// thesis's configurations, "C2 (h 3 m, d 7.5 m, max fall 7.5 m)", else its parameters alone,
+/// "(h 2 m, d 5 m, max fall 2 m)". Numbers in shortest round-trip form.
+[[nodiscard]] std::string jump_config_label(const jump::JumpConfig& config);
 
 /// Overlays drawing the (subsampled) links, per jump configuration that has drawn links, in
 /// configuration order: an Arcs overlay from each start to both ends of its land segment (one
 /// arc when the ends coincide), a Segments overlay of the land segments, and a Points overlay of
 /// the start points, all in jump_config_color(c). The arcs carry the legend label
-/// "jump C<c+1> (h H m, d D m, max fall F m): K of N links; ..." (K drawn of the configuration's
-/// N). An empty set gives no overlays.
+/// "jump <jump_config_label>: K of N links; ..." (K drawn of the configuration's N), e.g.
+/// "jump C2 (h 3 m, d 7.5 m, max fall 7.5 m): ...". An empty set gives no overlays.
 [[nodiscard]] std::vector<Overlay> jump_link_overlays(const jump::JumpLinkSet& links,
                                                       const JumpLinkOverlayOptions& options = {});
 
