@@ -3,6 +3,7 @@
 // turns the map into boxes that the 3-D pipeline rasterizes.
 #include "leapnav/platformer/heightfield_slice.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -35,24 +36,25 @@ void add_box(TriangleMesh& mesh, Vec3 lo, Vec3 hi) {
 
 voxel::Heightfield to_heightfield(const TileMap& map) {
   voxel::Heightfield hf;
-  hf.grid.origin = {0, 0, 0};
+  hf.grid.origin = {0, -1, 0};
   hf.grid.cell_size = 1.0F;
   hf.grid.cell_height = 1.0F;
   hf.grid.width = map.width;
   hf.grid.depth = 1;
-  hf.grid.height = map.height;
+  hf.grid.height = map.height + 2;
   hf.column_first.assign(static_cast<std::size_t>(map.width) + 1, 0);
+  // note: rows -1 and H are the solid frame (outside is solid); cell index = row + 1
   for (int c = 0; c < map.width; ++c) {
-    int r = 0;
-    while (r < map.height) {
+    int r = -1;
+    while (r <= map.height) {
       if (!map.is_solid(c, r)) {
         ++r;
         continue;
       }
       int end = r + 1;
-      while (end < map.height && map.is_solid(c, end)) ++end;
-      hf.spans.push_back({static_cast<std::uint16_t>(r), static_cast<std::uint16_t>(end),
-                          voxel::kNullArea});
+      while (end <= map.height && map.is_solid(c, end)) ++end;
+      hf.spans.push_back({static_cast<std::uint16_t>(r + 1), static_cast<std::uint16_t>(end + 1),
+                          voxel::kWalkableArea});
       r = end;
     }
     hf.column_first[static_cast<std::size_t>(c) + 1] = static_cast<std::uint32_t>(hf.spans.size());
@@ -74,6 +76,7 @@ Result<TileMap> slice_heightfield(const voxel::Heightfield& hf, const SliceSpec&
   }
   TileMap map = make_tile_map(spec.width, spec.height);
   map.name = "heightfield slice";
+  std::fill(map.solid.begin(), map.solid.end(), std::uint8_t{1});
   const GridSpec& grid = hf.grid;
   const double s = spec.tile_size;
   const double z = std::floor((spec.origin.z - grid.origin.z) / grid.cell_size);
@@ -83,9 +86,15 @@ Result<TileMap> slice_heightfield(const voxel::Heightfield& hf, const SliceSpec&
     const std::size_t column = grid.column_index(static_cast<int>(x), static_cast<int>(z));
     for (int r = 0; r < spec.height; ++r) {
       const double y = (spec.origin.y + (r + 0.5) * s - grid.origin.y) / grid.cell_height;
+      // the highest span whose top is at or below the centre: open space above it, when the
+      // span is a walkable surface and the centre lies below the next span
       for (std::uint32_t i = hf.first(column); i < hf.end(column); ++i) {
-        if (y >= hf.spans[i].min && y < hf.spans[i].max) {
-          map.solid[map.index(c, r)] = 1;
+        const voxel::Span& span = hf.spans[i];
+        if (y < span.min) break;
+        if (y < span.max) break;  // inside solid
+        const bool below_next = i + 1 == hf.end(column) || y < hf.spans[i + 1].min;
+        if (below_next) {
+          if (span.area != voxel::kNullArea) map.solid[map.index(c, r)] = 0;
           break;
         }
       }

@@ -13,9 +13,10 @@
 
 namespace leapnav::platformer {
 
-/// The map as a solid heightfield: grid origin (0, 0, 0), cell size = cell height = 1, W × 1
-/// columns, height H; column c holds one span [a, b) per run of solid rows a..b-1. (Outside the
-/// map is solid by the map's rule, not by spans.)
+/// The map as a solid heightfield: W × 1 columns, cell size = cell height = 1 tile, grid origin
+/// (0, -1, 0) and height H + 2, so that rows -1 and H, the solid frame outside the map, are in
+/// it (cell index = row + 1). Column c holds one span per vertical run of solid rows, frame
+/// included, each with the walkable area: its top is a floor.
 [[nodiscard]] voxel::Heightfield to_heightfield(const TileMap& map);
 
 /// Where to cut a heightfield into a tile map.
@@ -26,12 +27,15 @@ struct SliceSpec {
   int height = 0;          ///< tiles [range: 1..kMaxMapSide]
 };
 
-/// Tile (c, r) is solid iff the world point (origin.x + (c + 1/2)·s, origin.y + (r + 1/2)·s,
-/// origin.z) lies inside a solid span [min, max) of the column containing it; centres outside
-/// the heightfield's grid are free. Sampling centres makes the slice exact for spans from
-/// rasterized boxes whenever cell height <= s/2 (the rasterizer's closed intervals add at most
-/// one cell above a box top, below the next tile's centre). Errors: InvalidArgument (sizes, a
-/// non-finite origin, a non-positive tile size).
+/// Reads a heightfield as Recast does, by its walkable surfaces: tile (c, r) is free iff the
+/// world point (origin.x + (c + 1/2)·s, origin.y + (r + 1/2)·s, origin.z) lies in the open space
+/// above a walkable span of the column containing it (at or above the span's top, below the next
+/// span's bottom); everything else is solid (inside spans, above unwalkable surfaces such as the
+/// underside of a box, below the lowest span, outside the grid). This works for volumetric spans
+/// (to_heightfield) and for surface spans from rasterized boxes, where a box's interior is open
+/// space above its unwalkable bottom face, provided the cell height is below s/2 (a box top on a
+/// cell boundary is rasterized one cell tall, and that cell must stay below the next tile's
+/// centre). Errors: InvalidArgument (sizes, a non-finite origin, a non-positive tile size).
 [[nodiscard]] Result<TileMap> slice_heightfield(const voxel::Heightfield& heightfield,
                                                 const SliceSpec& spec);
 
