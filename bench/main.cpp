@@ -1,5 +1,5 @@
 // leapnav_bench: runs the benchmark suites and prints CSV plus a readable table.
-//   leapnav_bench [--suite build,obj,query,jump,jumpquery,memory] [--repeat N] [--threads 1,0]
+//   leapnav_bench [--suite build,obj,query,jump,jumpquery,memory,platformer] [--repeat N] [--threads 1,0]
 //   [--csv FILE] [--validate-hash]
 // --validate-hash exits non-zero when an output hash differs between runs or thread counts.
 #include <CLI/CLI.hpp>
@@ -17,7 +17,7 @@ int main(int argc, char** argv) {
   std::string csv_path;
   CLI::App app{"leapnav benchmarks: CSV + table; never asserts a time"};
   app.add_option("--suite", suites,
-                 "Suites to run: build, obj, query, jump, jumpquery, memory (fresh-page cost)")
+                 "Suites to run: build, obj, query, jump, jumpquery, memory (fresh-page cost), platformer")
       ->delimiter(',');
   app.add_option("--repeat", options.repeat, "Repetitions per measurement")
       ->check(CLI::Range(1, 10000));
@@ -55,6 +55,8 @@ int main(int argc, char** argv) {
       run_jump_query_suite(options, report);
     } else if (suite == "memory") {
       run_memory_suite(options, report);
+    } else if (suite == "platformer") {
+      run_platformer_suite(options, report);
     } else {
       std::cerr << "bench: unknown suite " << suite << '\n';
       return 2;

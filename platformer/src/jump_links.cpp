@@ -7,6 +7,7 @@
 // collider, or after its last sample. So each (start, platform) pair gets at most one link: the
 // lowest, then slowest jump that reaches it.
 #include <algorithm>
+#include <cmath>
 
 #include "leapnav/core/parallel.hpp"
 #include "leapnav/platformer/nav_graph.hpp"
@@ -28,9 +29,14 @@ void jumps_from(const TileMap& map, const NavGraph& graph, const PlatformerParam
       const double speed = params.v_max * j / params.s_div;
       for (const int direction : {1, -1}) {
         const JumpShape shape{height, speed, direction};
+        // note: the same expressions as jump_position (bit for bit), with the square root hoisted
+        const double vy0 = std::sqrt(2.0 * params.g * height);
         double previous_y = start.tile.r;
         for (int k = 1; k <= samples; ++k) {
-          const TrajectorySample s = jump_position(start.tile, shape, params, k * params.dt);
+          const double t = k * params.dt;
+          TrajectorySample s;
+          s.x = start.tile.c + 0.5 + direction * jump_distance(shape, params, t);
+          s.y = start.tile.r + vy0 * t - 0.5 * params.g * t * t;
           const Tile q = sample_tile(s);
           const double y_before = previous_y;
           previous_y = s.y;
