@@ -103,8 +103,8 @@ std::string render_svg(const TileMap& map, const NavGraph& graph, const Platform
         continue;  // one line per run pair
       const char* style = link.kind == LinkKind::Run    ? "stroke=\"#455a64\""
                           : link.kind == LinkKind::Fall ? "stroke=\"#0277bd\" stroke-dasharray=\"4 3\""
-                          : link.jump.direction > 0     ? "stroke=\"#ef6c00\" stroke-opacity=\"0.8\""
-                                                        : "stroke=\"#8e24aa\" stroke-opacity=\"0.8\"";
+                          : link.jump.direction > 0     ? "stroke=\"#ef6c00\" stroke-opacity=\"0.45\""
+                                                        : "stroke=\"#8e24aa\" stroke-opacity=\"0.45\"";
       svg += polyline(canvas, link_points(graph, params, link),
                       std::string(style) + " stroke-width=\"" + stroke + "\"");
     }
