@@ -82,8 +82,8 @@ void run_platformer_suite(const Options& options, Report& report) {
             << " run=" << counts.run << " fall=" << counts.fall << " jump=" << counts.jump
             << " cpu_ms_median=" << summarize(cpu).median;
       const int shown = threads == 0 ? hardware_threads() : threads;
-      report.add({map.name, "fixture", "platformer_graph", shown, summarize(total), hash,
-                  extra.str()});
+      report.add(
+          {map.name, "fixture", "platformer_graph", shown, summarize(total), hash, extra.str()});
       report.add({map.name, "fixture", "platformer_jump", shown, summarize(jump), hash, ""});
     }
   }

@@ -141,9 +141,8 @@ int run_platformer(const PlatformerOptions& o) {
                                              static_cast<float>(o.depth), true};
     const TriangleMesh mesh = platformer::extrude_tile_map(*map, extrude);
     if (auto status = io::write_obj(mesh, o.obj); !status) return report(status.error());
-    std::cerr << "platformer: " << o.obj << ": " << mesh.triangles.size()
-              << " triangles (tiles as " << o.tile_size << " m boxes, corridor " << o.depth
-              << " m deep, solid frame)\n";
+    std::cerr << "platformer: " << o.obj << ": " << mesh.triangles.size() << " triangles (tiles as "
+              << o.tile_size << " m boxes, corridor " << o.depth << " m deep, solid frame)\n";
   }
   BuildContext ctx;
   ctx.set_threads(o.threads);
@@ -176,13 +175,12 @@ int run_platformer(const PlatformerOptions& o) {
   }
   const platformer::GraphCounts counts = platformer::count(*graph);
   std::cout << std::setprecision(6) << "platformer " << o.map << ": " << map->width << " x "
-            << map->height << " tiles, " << counts.nav_points << " nav points, "
-            << counts.platforms << " platforms, links: " << counts.run << " run, " << counts.fall
-            << " fall, " << counts.jump << " jump (" << ctx.time_of("platformer_jump")
-            << " ms for the jumps)\n";
+            << map->height << " tiles, " << counts.nav_points << " nav points, " << counts.platforms
+            << " platforms, links: " << counts.run << " run, " << counts.fall << " fall, "
+            << counts.jump << " jump (" << ctx.time_of("platformer_jump") << " ms for the jumps)\n";
   if (path) {
-    std::cout << "path " << platformer::to_string(path->status) << ", cost " << path->cost
-              << " s, " << path->steps.size() << " steps\n";
+    std::cout << "path " << platformer::to_string(path->status) << ", cost " << path->cost << " s, "
+              << path->steps.size() << " steps\n";
     for (const platformer::PathStep& step : path->steps) {
       print_link(*graph, graph->links[step.link]);
     }

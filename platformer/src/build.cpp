@@ -36,8 +36,10 @@ Result<NavGraph> build_nav_graph(const TileMap& map, const PlatformerParams& par
   });
   graph.links = std::move(links);
   graph.link_first.assign(graph.points.size() + 1, 0);
-  for (const NavLink& link : graph.links) ++graph.link_first[static_cast<std::size_t>(link.from) + 1];
-  for (std::size_t p = 0; p < graph.points.size(); ++p) graph.link_first[p + 1] += graph.link_first[p];
+  for (const NavLink& link : graph.links)
+    ++graph.link_first[static_cast<std::size_t>(link.from) + 1];
+  for (std::size_t p = 0; p < graph.points.size(); ++p)
+    graph.link_first[p + 1] += graph.link_first[p];
   return graph;
 }
 

@@ -14,8 +14,8 @@ namespace {
 void add_box(TriangleMesh& mesh, Vec3 lo, Vec3 hi) {
   const auto base = static_cast<std::uint32_t>(mesh.vertices.size());
   for (int i = 0; i < 8; ++i) {
-    mesh.vertices.push_back({(i & 1) != 0 ? hi.x : lo.x, (i & 2) != 0 ? hi.y : lo.y,
-                             (i & 4) != 0 ? hi.z : lo.z});
+    mesh.vertices.push_back(
+        {(i & 1) != 0 ? hi.x : lo.x, (i & 2) != 0 ? hi.y : lo.y, (i & 4) != 0 ? hi.z : lo.z});
   }
   // corner index bits: x = 1, y = 2, z = 4
   static constexpr std::uint32_t kFaces[6][4] = {
@@ -63,8 +63,7 @@ voxel::Heightfield to_heightfield(const TileMap& map) {
 }
 
 Result<TileMap> slice_heightfield(const voxel::Heightfield& hf, const SliceSpec& spec) {
-  if (spec.width < 1 || spec.width > kMaxMapSide || spec.height < 1 ||
-      spec.height > kMaxMapSide ||
+  if (spec.width < 1 || spec.width > kMaxMapSide || spec.height < 1 || spec.height > kMaxMapSide ||
       static_cast<std::int64_t>(spec.width) * spec.height > kMaxMapTiles) {
     return make_error(ErrorCode::InvalidArgument,
                       "slice_heightfield: size " + std::to_string(spec.width) + " x " +

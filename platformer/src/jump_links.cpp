@@ -18,8 +18,7 @@ namespace {
 
 // The jump links of one start nav point, appended to `out` in generation order.
 void jumps_from(const TileMap& map, const NavGraph& graph, const PlatformerParams& params,
-                NavPointId start_id, std::vector<PlatformId>& reached,
-                std::vector<NavLink>& out) {
+                NavPointId start_id, std::vector<PlatformId>& reached, std::vector<NavLink>& out) {
   const NavPoint& start = graph.point(start_id);
   const int samples = sample_count(params);
   reached.clear();
@@ -79,8 +78,7 @@ Result<std::vector<NavLink>> jump_links(const TileMap& map, const NavGraph& grap
         if (ctx.cancelled()) return chunk;
         std::vector<PlatformId> reached;
         for (std::size_t p = begin; p < end; ++p) {
-          jumps_from(map, graph, params, NavPointId{static_cast<std::uint32_t>(p)}, reached,
-                     chunk);
+          jumps_from(map, graph, params, NavPointId{static_cast<std::uint32_t>(p)}, reached, chunk);
         }
         return chunk;
       },

@@ -10,20 +10,28 @@ namespace leapnav::platformer {
 
 std::string_view to_string(NavPointType type) noexcept {
   switch (type) {
-    case NavPointType::None: return "none";
-    case NavPointType::Platform: return "platform";
-    case NavPointType::LeftEdge: return "leftEdge";
-    case NavPointType::RightEdge: return "rightEdge";
-    case NavPointType::Solo: return "solo";
+    case NavPointType::None:
+      return "none";
+    case NavPointType::Platform:
+      return "platform";
+    case NavPointType::LeftEdge:
+      return "leftEdge";
+    case NavPointType::RightEdge:
+      return "rightEdge";
+    case NavPointType::Solo:
+      return "solo";
   }
   return "none";
 }
 
 std::string_view to_string(LinkKind kind) noexcept {
   switch (kind) {
-    case LinkKind::Run: return "run";
-    case LinkKind::Fall: return "fall";
-    case LinkKind::Jump: return "jump";
+    case LinkKind::Run:
+      return "run";
+    case LinkKind::Fall:
+      return "fall";
+    case LinkKind::Jump:
+      return "jump";
   }
   return "run";
 }
@@ -71,7 +79,8 @@ NavGraph find_nav_points(const TileMap& map, const PlatformerParams& params) {
         } else if (k == end - 1) {
           type = NavPointType::RightEdge;
         }
-        graph.point_at[map.index(k, r)] = NavPointId{static_cast<std::uint32_t>(graph.points.size())};
+        graph.point_at[map.index(k, r)] =
+            NavPointId{static_cast<std::uint32_t>(graph.points.size())};
         graph.points.push_back({Tile{k, r}, PlatformId{platform}, type});
       }
       ++platform;

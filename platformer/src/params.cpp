@@ -20,17 +20,17 @@ std::string number_text(double value) {
 
 Error out_of_range(std::string_view where, std::string_view key, double value,
                    std::string_view range) {
-  return make_error(ErrorCode::InvalidArgument, std::string(where) + ": '" + std::string(key) +
-                                                    "' = " + number_text(value) +
-                                                    " is out of range (" + std::string(range) + ")");
+  return make_error(ErrorCode::InvalidArgument,
+                    std::string(where) + ": '" + std::string(key) + "' = " + number_text(value) +
+                        " is out of range (" + std::string(range) + ")");
 }
 
 // note: NaN fails every comparison, so each range check is written as "inside" and negated.
 Status check_real(std::string_view where, std::string_view key, double value, double lo,
                   bool lo_open, double hi, std::string_view range) {
   if (!std::isfinite(value)) {
-    return make_error(ErrorCode::NonFinite, std::string(where) + ": '" + std::string(key) +
-                                                "' is not a finite number");
+    return make_error(ErrorCode::NonFinite,
+                      std::string(where) + ": '" + std::string(key) + "' is not a finite number");
   }
   const bool inside = (lo_open ? value > lo : value >= lo) && value <= hi;
   if (!inside) return out_of_range(where, key, value, range);
@@ -71,12 +71,11 @@ Status validate(const PlatformerParams& p, std::string_view where) {
                           " samples per trajectory is out of range (1.." +
                           std::to_string(kMaxSamples) + ")");
   }
+  LEAPNAV_TRY(check_real(where, "distance_max", p.distance_max, 0, false, 1e4, "0..1e4 tiles"));
   LEAPNAV_TRY(
-      check_real(where, "distance_max", p.distance_max, 0, false, 1e4, "0..1e4 tiles"));
-  LEAPNAV_TRY(check_int(where, "collider[0] (width)", p.collider_w, 1, kMaxColliderTiles,
-                        " tiles"));
-  LEAPNAV_TRY(check_int(where, "collider[1] (height)", p.collider_h, 1, kMaxColliderTiles,
-                        " tiles"));
+      check_int(where, "collider[0] (width)", p.collider_w, 1, kMaxColliderTiles, " tiles"));
+  LEAPNAV_TRY(
+      check_int(where, "collider[1] (height)", p.collider_h, 1, kMaxColliderTiles, " tiles"));
   return {};
 }
 
@@ -144,8 +143,8 @@ Result<PlatformerParams> parse_params_json(std::string_view text, std::string_vi
       LEAPNAV_TRY(integer("collider[0]", value[0], p.collider_w));
       LEAPNAV_TRY(integer("collider[1]", value[1], p.collider_h));
     } else {
-      return make_error(ErrorCode::InvalidArgument, where + ": unknown key '" + key +
-                                                        "' (known: " + kKnownKeys + ")");
+      return make_error(ErrorCode::InvalidArgument,
+                        where + ": unknown key '" + key + "' (known: " + kKnownKeys + ")");
     }
   }
   LEAPNAV_TRY(validate(p, where));

@@ -31,10 +31,14 @@ std::string tile_text(Tile t) {
 
 std::string_view to_string(PathStatus status) noexcept {
   switch (status) {
-    case PathStatus::Found: return "found";
-    case PathStatus::NoPath: return "no_path";
-    case PathStatus::StartNotOnMesh: return "start_not_on_mesh";
-    case PathStatus::GoalNotOnMesh: return "goal_not_on_mesh";
+    case PathStatus::Found:
+      return "found";
+    case PathStatus::NoPath:
+      return "no_path";
+    case PathStatus::StartNotOnMesh:
+      return "start_not_on_mesh";
+    case PathStatus::GoalNotOnMesh:
+      return "goal_not_on_mesh";
   }
   return "no_path";
 }
@@ -51,10 +55,10 @@ double heuristic_rate(const NavGraph& graph) {
 Result<PlatformerPath> find_path(const NavGraph& graph, Tile from, Tile to) {
   for (const auto& [tile, what] : {std::pair{from, "start"}, std::pair{to, "goal"}}) {
     if (tile.c < 0 || tile.r < 0 || tile.c >= graph.width || tile.r >= graph.height) {
-      return make_error(ErrorCode::InvalidArgument,
-                        std::string("find_path: ") + what + " tile " + tile_text(tile) +
-                            " is outside the " + std::to_string(graph.width) + " x " +
-                            std::to_string(graph.height) + " map");
+      return make_error(ErrorCode::InvalidArgument, std::string("find_path: ") + what + " tile " +
+                                                        tile_text(tile) + " is outside the " +
+                                                        std::to_string(graph.width) + " x " +
+                                                        std::to_string(graph.height) + " map");
     }
   }
   PlatformerPath path;

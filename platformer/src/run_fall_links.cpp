@@ -39,8 +39,11 @@ std::vector<NavLink> fall_links(const TileMap& map, const NavGraph& graph,
         const NavPointId to = graph.point_of({side, row});
         if (to == kNoNavPoint) continue;
         const double drop = p.tile.r - row;
-        links.push_back({LinkKind::Fall, NavPointId{static_cast<std::uint32_t>(i)}, to,
-                         std::sqrt(2.0 * drop / params.g), {}});
+        links.push_back({LinkKind::Fall,
+                         NavPointId{static_cast<std::uint32_t>(i)},
+                         to,
+                         std::sqrt(2.0 * drop / params.g),
+                         {}});
         break;
       }
     }

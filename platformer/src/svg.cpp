@@ -31,11 +31,16 @@ std::string num(double v) {
 
 const char* type_colour(NavPointType type) {
   switch (type) {
-    case NavPointType::LeftEdge: return "#2e7d32";
-    case NavPointType::RightEdge: return "#c62828";
-    case NavPointType::Solo: return "#6a1b9a";
-    case NavPointType::Platform: return "#1565c0";
-    case NavPointType::None: return "#000000";
+    case NavPointType::LeftEdge:
+      return "#2e7d32";
+    case NavPointType::RightEdge:
+      return "#c62828";
+    case NavPointType::Solo:
+      return "#6a1b9a";
+    case NavPointType::Platform:
+      return "#1565c0";
+    case NavPointType::None:
+      return "#000000";
   }
   return "#000000";
 }
@@ -76,8 +81,8 @@ std::string render_svg(const TileMap& map, const NavGraph& graph, const Platform
   const Canvas canvas(map, options.tile_pixels);
   const double w = (map.width + 2) * canvas.px();
   const double h = (map.height + 2) * canvas.px();
-  std::string svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + num(w) +
-                    "\" height=\"" + num(h) + "\" viewBox=\"0 0 " + num(w) + " " + num(h) +
+  std::string svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + num(w) + "\" height=\"" +
+                    num(h) + "\" viewBox=\"0 0 " + num(w) + " " + num(h) +
                     "\">\n<rect width=\"100%\" height=\"100%\" fill=\"#fafafa\"/>\n";
   // solid tiles in horizontal runs, the frame included
   svg += "<g fill=\"#8d8d8d\" stroke=\"none\">\n";
@@ -101,10 +106,11 @@ std::string render_svg(const TileMap& map, const NavGraph& graph, const Platform
     for (const NavLink& link : graph.links) {
       if (link.kind == LinkKind::Run && graph.point(link.to).tile.c < graph.point(link.from).tile.c)
         continue;  // one line per run pair
-      const char* style = link.kind == LinkKind::Run    ? "stroke=\"#455a64\""
-                          : link.kind == LinkKind::Fall ? "stroke=\"#0277bd\" stroke-dasharray=\"4 3\""
-                          : link.jump.direction > 0     ? "stroke=\"#ef6c00\" stroke-opacity=\"0.45\""
-                                                        : "stroke=\"#8e24aa\" stroke-opacity=\"0.45\"";
+      const char* style = link.kind == LinkKind::Run ? "stroke=\"#455a64\""
+                          : link.kind == LinkKind::Fall
+                              ? "stroke=\"#0277bd\" stroke-dasharray=\"4 3\""
+                          : link.jump.direction > 0 ? "stroke=\"#ef6c00\" stroke-opacity=\"0.45\""
+                                                    : "stroke=\"#8e24aa\" stroke-opacity=\"0.45\"";
       svg += polyline(canvas, link_points(graph, params, link),
                       std::string(style) + " stroke-width=\"" + stroke + "\"");
     }

@@ -54,9 +54,9 @@ Result<int> parse_side(std::string_view word, std::string_view what, std::string
   if (ec == std::errc::result_out_of_range ||
       (ec == std::errc() && ptr == word.data() + word.size() &&
        (value < 1 || value > kMaxMapSide))) {
-    return make_error(ErrorCode::InvalidArgument,
-                      where(name, 1) + std::string(what) + " = " + std::string(word) +
-                          " is out of range (1.." + std::to_string(kMaxMapSide) + " tiles)");
+    return make_error(ErrorCode::InvalidArgument, where(name, 1) + std::string(what) + " = " +
+                                                      std::string(word) + " is out of range (1.." +
+                                                      std::to_string(kMaxMapSide) + " tiles)");
   }
   if (ec != std::errc() || ptr != word.data() + word.size()) {
     return make_error(ErrorCode::ParseError, where(name, 1) + "malformed " + std::string(what) +
@@ -79,20 +79,22 @@ TileMap make_tile_map(int width, int height) {
 Result<TileMap> parse_tile_map(std::string_view text, std::string_view name) {
   const std::vector<std::string_view> lines = split_lines(text);
   if (lines.empty() || (lines.size() == 1 && blank(lines[0]))) {
-    return make_error(ErrorCode::EmptyInput,
-                      std::string(name) + ": empty file (expected 'platformer W H' and W x H tiles)");
+    return make_error(
+        ErrorCode::EmptyInput,
+        std::string(name) + ": empty file (expected 'platformer W H' and W x H tiles)");
   }
   const std::vector<std::string_view> header = words(lines[0]);
   if (header.size() != 3 || header[0] != "platformer") {
-    return make_error(ErrorCode::ParseError, where(name, 1) + "expected the header 'platformer W H'");
+    return make_error(ErrorCode::ParseError,
+                      where(name, 1) + "expected the header 'platformer W H'");
   }
   LEAPNAV_TRY_ASSIGN(const int width, parse_side(header[1], "W", name));
   LEAPNAV_TRY_ASSIGN(const int height, parse_side(header[2], "H", name));
   if (static_cast<std::int64_t>(width) * height > kMaxMapTiles) {
-    return make_error(ErrorCode::InvalidArgument,
-                      where(name, 1) + "W x H = " + std::to_string(width) + " x " +
-                          std::to_string(height) + " exceeds " + std::to_string(kMaxMapTiles) +
-                          " tiles");
+    return make_error(ErrorCode::InvalidArgument, where(name, 1) +
+                                                      "W x H = " + std::to_string(width) + " x " +
+                                                      std::to_string(height) + " exceeds " +
+                                                      std::to_string(kMaxMapTiles) + " tiles");
   }
   // rows: the H lines after the header; blank lines may only trail
   std::size_t last = lines.size();
@@ -126,9 +128,9 @@ Result<TileMap> parse_tile_map(std::string_view text, std::string_view name) {
         std::string shown = byte >= 0x20 && byte < 0x7F
                                 ? "'" + std::string(1, ch) + "'"
                                 : "byte " + std::to_string(static_cast<unsigned>(byte));
-        return make_error(ErrorCode::ParseError,
-                          where(name, line_no) + "column " + std::to_string(c + 1) +
-                              ": unexpected " + shown + " (expected '#' solid or '.' free)");
+        return make_error(ErrorCode::ParseError, where(name, line_no) + "column " +
+                                                     std::to_string(c + 1) + ": unexpected " +
+                                                     shown + " (expected '#' solid or '.' free)");
       }
       map.solid[map.index(c, r)] = ch == '#' ? 1 : 0;
     }
@@ -168,8 +170,8 @@ Status validate(const TileMap& map) {
                           std::to_string(kMaxMapSide) + " tiles each way)");
   }
   if (static_cast<std::int64_t>(map.width) * map.height > kMaxMapTiles) {
-    return make_error(ErrorCode::InvalidArgument, name + ": more than " +
-                                                      std::to_string(kMaxMapTiles) + " tiles");
+    return make_error(ErrorCode::InvalidArgument,
+                      name + ": more than " + std::to_string(kMaxMapTiles) + " tiles");
   }
   if (map.solid.size() != static_cast<std::size_t>(map.width) * map.height) {
     return make_error(ErrorCode::InvalidArgument,

@@ -1,6 +1,7 @@
 // Jump trajectories in closed form (spec §B6; the physics is leapnav's choice, the article gives
 // none): a ballistic rise from the feet point with v_y0 = sqrt(2·g·h), and a horizontal speed that
-// starts at v_b and grows by a up to the jump's speed cap (or stays at the cap when v_b exceeds it).
+// starts at v_b and grows by a up to the jump's speed cap (or stays at the cap when v_b exceeds
+// it).
 #include "leapnav/platformer/trajectory.hpp"
 
 #include <algorithm>

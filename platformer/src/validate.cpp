@@ -151,11 +151,14 @@ Status validate(const NavGraph& graph, const TileMap& map, const PlatformerParam
         }
         ++runs;
         break;
-      case LinkKind::Fall: LEAPNAV_TRY(check_fall(graph, map, params, i)); break;
+      case LinkKind::Fall:
+        LEAPNAV_TRY(check_fall(graph, map, params, i));
+        break;
       case LinkKind::Jump:
         LEAPNAV_TRY(check_jump(graph, map, params, i));
-        if (!jump_pairs.insert({static_cast<std::uint32_t>(l.from),
-                                static_cast<std::uint32_t>(b.platform)})
+        if (!jump_pairs
+                 .insert(
+                     {static_cast<std::uint32_t>(l.from), static_cast<std::uint32_t>(b.platform)})
                  .second) {
           return invalid(link_text(graph, i) + " is a second jump from its start to platform " +
                          std::to_string(static_cast<std::uint32_t>(b.platform)));

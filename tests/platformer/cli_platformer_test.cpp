@@ -29,7 +29,8 @@ Run run_cli(const std::string& args, bool merge_stderr = false) {
   REQUIRE(pipe != nullptr);
   std::array<char, 4096> buffer{};
   std::size_t n = 0;
-  while ((n = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0) run.out.append(buffer.data(), n);
+  while ((n = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0)
+    run.out.append(buffer.data(), n);
   const int status = pclose(pipe);
   run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return run;
@@ -47,8 +48,8 @@ std::string write_file(const std::string& name, const std::string& content) {
 
 TEST_SUITE("cli.platformer") {
   TEST_CASE("--json prints nav points, the platform count and links in the documented shape") {
-    const Run r = run_cli("platformer " + write_file("p2.txt", leapnav::platformer::test::kP2) +
-                          " --json");
+    const Run r =
+        run_cli("platformer " + write_file("p2.txt", leapnav::platformer::test::kP2) + " --json");
     REQUIRE(r.exit_code == 0);
     const auto j = nlohmann::json::parse(r.out);
     CHECK(j["platforms"] == 3);
@@ -83,7 +84,8 @@ TEST_SUITE("cli.platformer") {
     CHECK(nlohmann::json::parse(r.out)["status"] == "goal_not_on_mesh");
   }
 
-  TEST_CASE("bad maps, parameters and tiles are exit 1 naming the input; malformed options exit 2") {
+  TEST_CASE(
+      "bad maps, parameters and tiles are exit 1 naming the input; malformed options exit 2") {
     const std::string bad = write_file("bad.txt", "platformer 3 2\n...\n.x.\n");
     Run r = run_cli("platformer " + bad, true);
     CHECK(r.exit_code == 1);
@@ -107,8 +109,8 @@ TEST_SUITE("cli.platformer") {
     const std::string map = write_file("p3.txt", leapnav::platformer::test::kP3);
     const std::string svg = write_file("p3.svg", "");
     const std::string obj = write_file("p3.obj", "");
-    const Run r = run_cli("platformer " + map + " --svg " + svg + " --obj " + obj +
-                          " --from 1,1 --to 5,3");
+    const Run r =
+        run_cli("platformer " + map + " --svg " + svg + " --obj " + obj + " --from 1,1 --to 5,3");
     REQUIRE(r.exit_code == 0);
     CHECK(r.out.find("path found") != std::string::npos);
     std::ifstream in(svg);

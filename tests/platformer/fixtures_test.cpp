@@ -30,8 +30,8 @@ void check_jumps(const NavGraph& graph, const std::vector<ExpectedJump>& expecte
       return j.from == e.from && j.to == e.to && std::abs(j.h - e.h) < 1e-12 &&
              std::abs(j.speed - e.speed) < 1e-12 && j.direction == e.direction;
     });
-    CHECK_MESSAGE(found, "missing jump (" << e.from.c << "," << e.from.r << ")->(" << e.to.c
-                                          << "," << e.to.r << ")");
+    CHECK_MESSAGE(found, "missing jump (" << e.from.c << "," << e.from.r << ")->(" << e.to.c << ","
+                                          << e.to.r << ")");
   }
 }
 
@@ -48,11 +48,10 @@ TEST_SUITE("platformer.fixtures") {
     const TileMap map = fixture_map(kP1);
     const NavGraph graph = build_checked(map);
     REQUIRE(graph.points.size() == 4);
-    const std::vector<NavPoint> expected{
-        {{1, 1}, PlatformId{0}, NavPointType::LeftEdge},
-        {{2, 1}, PlatformId{0}, NavPointType::Platform},
-        {{3, 1}, PlatformId{0}, NavPointType::Platform},
-        {{4, 1}, PlatformId{0}, NavPointType::RightEdge}};
+    const std::vector<NavPoint> expected{{{1, 1}, PlatformId{0}, NavPointType::LeftEdge},
+                                         {{2, 1}, PlatformId{0}, NavPointType::Platform},
+                                         {{3, 1}, PlatformId{0}, NavPointType::Platform},
+                                         {{4, 1}, PlatformId{0}, NavPointType::RightEdge}};
     CHECK(graph.points == expected);
     const GraphCounts counts = count(graph);
     CHECK(counts.platforms == 1);

@@ -20,12 +20,10 @@ struct OracleJump {
   int height_index, speed_index, direction;  // i in 1..h_div, j in 1..s_div, +1/-1
   friend bool operator<(const OracleJump& a, const OracleJump& b) {
     return std::tie(a.from_r, a.from_c, a.to_r, a.to_c, a.height_index, a.speed_index,
-                    a.direction) < std::tie(b.from_r, b.from_c, b.to_r, b.to_c, b.height_index,
-                                            b.speed_index, b.direction);
+                    a.direction) <
+           std::tie(b.from_r, b.from_c, b.to_r, b.to_c, b.height_index, b.speed_index, b.direction);
   }
-  friend bool operator==(const OracleJump& a, const OracleJump& b) {
-    return !(a < b) && !(b < a);
-  }
+  friend bool operator==(const OracleJump& a, const OracleJump& b) { return !(a < b) && !(b < a); }
 };
 
 class Oracle {
@@ -36,7 +34,8 @@ class Oracle {
     for (int r = 0; r < map.height; ++r) {
       for (int c = 0; c < map.width; ++c) {
         if (!walkable(c, r)) continue;
-        label_[map.index(c, r)] = (c > 0 && walkable(c - 1, r)) ? label_[map.index(c - 1, r)] : next++;
+        label_[map.index(c, r)] =
+            (c > 0 && walkable(c - 1, r)) ? label_[map.index(c - 1, r)] : next++;
       }
     }
     platforms_ = next;

@@ -54,9 +54,9 @@ std::vector<OracleJump> jumps_as_oracle(const NavGraph& graph, const PlatformerP
     if (l.kind != LinkKind::Jump) continue;
     const Tile a = graph.point(l.from).tile;
     const Tile b = graph.point(l.to).tile;
-    out.push_back({a.c, a.r, b.c, b.r, static_cast<int>(std::lround(l.jump.height * p.h_div / p.h_max)),
-                   static_cast<int>(std::lround(l.jump.speed * p.s_div / p.v_max)),
-                   l.jump.direction});
+    out.push_back(
+        {a.c, a.r, b.c, b.r, static_cast<int>(std::lround(l.jump.height * p.h_div / p.h_max)),
+         static_cast<int>(std::lround(l.jump.speed * p.s_div / p.v_max)), l.jump.direction});
   }
   std::sort(out.begin(), out.end());
   return out;
@@ -87,8 +87,9 @@ void check_flights(const NavGraph& graph, const TileMap& map, const PlatformerPa
       previous = y;
     }
     CHECK(graph.point(l.to).platform != graph.point(l.from).platform);
-    CHECK(pairs.insert({static_cast<std::uint32_t>(l.from),
-                        static_cast<std::uint32_t>(graph.point(l.to).platform)})
+    CHECK(pairs
+              .insert({static_cast<std::uint32_t>(l.from),
+                       static_cast<std::uint32_t>(graph.point(l.to).platform)})
               .second);
   }
 }
@@ -102,10 +103,10 @@ void check_points_and_falls(const NavGraph& graph, const TileMap& map, const Ora
       const bool left = oracle.walkable(c - 1, r);
       const bool right = oracle.walkable(c + 1, r);
       const NavPointType type = graph.point(id).type;
-      CHECK(type == (!left && !right  ? NavPointType::Solo
-                     : !left          ? NavPointType::LeftEdge
-                     : !right         ? NavPointType::RightEdge
-                                      : NavPointType::Platform));
+      CHECK(type == (!left && !right ? NavPointType::Solo
+                     : !left         ? NavPointType::LeftEdge
+                     : !right        ? NavPointType::RightEdge
+                                     : NavPointType::Platform));
       CHECK(static_cast<int>(graph.point(id).platform) == oracle.platform(c, r));
     }
   }

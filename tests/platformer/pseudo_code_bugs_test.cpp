@@ -13,7 +13,8 @@ using namespace leapnav::platformer;
 using namespace leapnav::platformer::test;
 
 TEST_SUITE("platformer.pseudo_code_bugs") {
-  TEST_CASE("B3 bug 1: a free tile above a free tile is not walkable (the test needs a collision)") {
+  TEST_CASE(
+      "B3 bug 1: a free tile above a free tile is not walkable (the test needs a collision)") {
     // literally "IF target tile is free AND lower one is" would make (1,2) above the free (1,1)
     // a leftEdge; the intent is a free tile above a solid one
     const TileMap map = fixture_map(kP3);
@@ -79,7 +80,8 @@ TEST_SUITE("platformer.pseudo_code_bugs") {
     CHECK(falls[0].to == Tile{2, 3});
   }
 
-  TEST_CASE("B5: the fall scan reaches row 0, which the pseudo-code's 'WHILE targetRow > 0' skips") {
+  TEST_CASE(
+      "B5: the fall scan reaches row 0, which the pseudo-code's 'WHILE targetRow > 0' skips") {
     const NavGraph graph = build_checked(fixture_map(kP6));
     const auto falls = links_of(graph, LinkKind::Fall);
     REQUIRE(falls.size() == 2);

@@ -111,7 +111,8 @@ TEST_SUITE("platformer.heightfield") {
     // the documented limit of the slice: a box top on a cell boundary adds that cell, so a slice
     // at cell height = tile size sees every floor one tile too high
     const TileMap map = fixture_map(kP1);
-    const voxel::Heightfield hf = rasterize_scene(extrude_tile_map(map, {1.0F, 2.0F, true}), map, 1.0F);
+    const voxel::Heightfield hf =
+        rasterize_scene(extrude_tile_map(map, {1.0F, 2.0F, true}), map, 1.0F);
     SliceSpec spec;
     spec.origin = {0, 0, 1.0F};
     spec.width = map.width;

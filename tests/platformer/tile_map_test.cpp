@@ -51,7 +51,8 @@ TEST_SUITE("platformer.tile_map") {
 
   TEST_CASE("an empty file is empty_input") {
     CHECK(parse_error("").code == ErrorCode::EmptyInput);
-    CHECK(parse_error("").message == "map.txt: empty file (expected 'platformer W H' and W x H tiles)");
+    CHECK(parse_error("").message ==
+          "map.txt: empty file (expected 'platformer W H' and W x H tiles)");
   }
 
   TEST_CASE("a bad header is a parse error on line 1") {
@@ -153,7 +154,8 @@ TEST_SUITE("platformer.params") {
   }
 
   TEST_CASE("values out of range name the key, the value and the range") {
-    CHECK(params_error(R"({"g": -1})").message == "p.json: 'g' = -1 is out of range (> 0, <= 1e5 tiles/s²)");
+    CHECK(params_error(R"({"g": -1})").message ==
+          "p.json: 'g' = -1 is out of range (> 0, <= 1e5 tiles/s²)");
     CHECK(params_error(R"({"v_max": 0})").message ==
           "p.json: 'v_max' = 0 is out of range (> 0, <= 1e4 tiles/s)");
     CHECK(params_error(R"({"h_div": 0})").message == "p.json: 'h_div' = 0 is out of range (1..64)");

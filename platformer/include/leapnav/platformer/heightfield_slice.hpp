@@ -21,7 +21,7 @@ namespace leapnav::platformer {
 
 /// Where to cut a heightfield into a tile map.
 struct SliceSpec {
-  Vec3 origin;             ///< world position of tile (0, 0)'s lower-left corner; z = the cut plane [units: m]
+  Vec3 origin;  ///< world position of tile (0, 0)'s lower-left corner; z = the cut plane [units: m]
   float tile_size = 1.0F;  ///< [units: m] [range: > 0]
   int width = 0;           ///< tiles [range: 1..kMaxMapSide]
   int height = 0;          ///< tiles [range: 1..kMaxMapSide]

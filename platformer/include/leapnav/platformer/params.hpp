@@ -20,18 +20,30 @@ inline constexpr int kMaxSamples = 100000;
 
 /// What one jumping agent can do and how finely its jumps are sampled.
 struct PlatformerParams {
-  double a = 9.7;       ///< run acceleration [units: tiles/s²] [range: 0..1e4]
-  double v_max = 6.3;   ///< run max speed, the cap of the jump speed grid [units: tiles/s] [range: > 0, <= 1e4]
-  double v_b = 2.1;     ///< jump base speed, horizontal speed at take-off [units: tiles/s] [range: 0..1e4]
-  double h_max = 3.3;   ///< jump max height [units: tiles] [range: > 0, <= 1e4]
-  double g = 19.3;      ///< gravity [units: tiles/s²] [range: > 0, <= 1e5]
-  int h_div = 3;        ///< jump heights h_max·i/h_div, i = 1..h_div [range: 1..kMaxDivisions]
-  int s_div = 3;        ///< jump speed caps v_max·j/s_div, j = 1..s_div [range: 1..kMaxDivisions]
-  double dt = 1.0 / 32; ///< time between trajectory samples [units: s] [range: > 0, <= T]
-  double T = 1.5;       ///< jump duration sampled [units: s] [range: floor(T/dt) in 1..kMaxSamples]
-  double distance_max = 0.5;  ///< largest landing-sample height above the floor [units: tiles] [range: 0..1e4]
-  int collider_w = 1;   ///< collider width [units: tiles] [range: 1..kMaxColliderTiles]
-  int collider_h = 1;   ///< collider height [units: tiles] [range: 1..kMaxColliderTiles]
+  /// run acceleration [units: tiles/s²] [range: 0..1e4]
+  double a = 9.7;
+  /// run max speed, the top of the jump speed grid [units: tiles/s] [range: > 0, <= 1e4]
+  double v_max = 6.3;
+  /// jump base speed, the horizontal speed at take-off [units: tiles/s] [range: 0..1e4]
+  double v_b = 2.1;
+  /// jump max height [units: tiles] [range: > 0, <= 1e4]
+  double h_max = 3.3;
+  /// gravity (the article leaves it to its controller) [units: tiles/s²] [range: > 0, <= 1e5]
+  double g = 19.3;
+  /// jump heights h_max·i/h_div, i = 1..h_div [range: 1..kMaxDivisions]
+  int h_div = 3;
+  /// jump speed caps v_max·j/s_div, j = 1..s_div [range: 1..kMaxDivisions]
+  int s_div = 3;
+  /// time between trajectory samples [units: s] [range: > 0, <= T]
+  double dt = 1.0 / 32;
+  /// jump duration sampled [units: s] [range: > 0, <= 1e4; floor(T/dt) in 1..kMaxSamples]
+  double T = 1.5;
+  /// largest height of the landing sample above the floor [units: tiles] [range: 0..1e4]
+  double distance_max = 0.5;
+  /// collider width [units: tiles] [range: 1..kMaxColliderTiles]
+  int collider_w = 1;
+  /// collider height [units: tiles] [range: 1..kMaxColliderTiles]
+  int collider_h = 1;
   friend bool operator==(const PlatformerParams&, const PlatformerParams&) = default;
 };
 

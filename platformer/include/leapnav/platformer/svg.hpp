@@ -10,8 +10,8 @@
 namespace leapnav::platformer {
 
 struct SvgOptions {
-  double tile_pixels = 24.0;  ///< [units: px per tile] [range: > 0]
-  bool links = true;          ///< draw every link (a path is drawn on top)
+  double tile_pixels = 24.0;             ///< [units: px per tile] [range: > 0]
+  bool links = true;                     ///< draw every link (a path is drawn on top)
   const PlatformerPath* path = nullptr;  ///< drawn when not null and found
 };
 

@@ -30,9 +30,9 @@ struct Tile {
 
 /// Solid and free tiles of a side-view map, stored row by row from the bottom row.
 struct TileMap {
-  std::string name;  ///< where it came from (file name), for messages
-  int width = 0;     ///< [units: tiles] [range: 1..kMaxMapSide]
-  int height = 0;    ///< [units: tiles] [range: 1..kMaxMapSide]
+  std::string name;                 ///< where it came from (file name), for messages
+  int width = 0;                    ///< [units: tiles] [range: 1..kMaxMapSide]
+  int height = 0;                   ///< [units: tiles] [range: 1..kMaxMapSide]
   std::vector<std::uint8_t> solid;  ///< index c + r * width; 1 = solid, 0 = free
 
   [[nodiscard]] bool in_bounds(int c, int r) const {
