@@ -2,6 +2,7 @@
 // links sorted by (start, kind) with a stable sort, so each kind keeps generation order, then
 // indexed per nav point (CSR).
 #include <algorithm>
+#include <string>
 
 #include "leapnav/core/hash.hpp"
 #include "leapnav/platformer/nav_graph.hpp"
@@ -13,6 +14,10 @@ Result<NavGraph> build_nav_graph(const TileMap& map, const PlatformerParams& par
   LEAPNAV_TRY(validate(map));
   LEAPNAV_TRY(validate(params, "params"));
   LEAPNAV_TRY(ctx.check_cancel("platformer"));
+  // note: the per-tile index dominates before the links are known; checked before allocating
+  LEAPNAV_TRY(ctx.check_memory("platformer: the nav-point index of " + std::to_string(map.width) +
+                                   " x " + std::to_string(map.height) + " tiles",
+                               static_cast<std::uint64_t>(map.solid.size()) * sizeof(NavPointId)));
   NavGraph graph;
   {
     auto timer = ctx.scoped_timer("platformer_points");

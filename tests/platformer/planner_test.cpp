@@ -110,3 +110,35 @@ TEST_SUITE("platformer.svg") {
     CHECK(svg.find("width=\"336.00\" height=\"144.00\"") != std::string::npos);
   }
 }
+
+TEST_SUITE("platformer.build") {
+  TEST_CASE("a cancelled context and a memory limit below the tile index are refused") {
+    const TileMap map = fixture_map(kP6);
+    BuildContext cancelled;
+    cancelled.request_cancel();
+    auto a = build_nav_graph(map, {}, cancelled);
+    REQUIRE_FALSE(a.ok());
+    CHECK(a.error().code == ErrorCode::Cancelled);
+    BuildContext tight;
+    tight.set_memory_limit(100);  // 48 tiles need 192 bytes of index
+    auto b = build_nav_graph(map, {}, tight);
+    REQUIRE_FALSE(b.ok());
+    CHECK(b.error().code == ErrorCode::MemoryLimit);
+    CHECK(b.error().message.find("platformer: the nav-point index of 12 x 4 tiles") == 0);
+  }
+
+  TEST_CASE("invalid parameters and maps are refused before any work") {
+    PlatformerParams params;
+    params.h_div = 0;
+    BuildContext ctx;
+    auto a = build_nav_graph(fixture_map(kP1), params, ctx);
+    REQUIRE_FALSE(a.ok());
+    CHECK(a.error().code == ErrorCode::InvalidArgument);
+    CHECK(a.error().message == "params: 'h_div' = 0 is out of range (1..64)");
+    TileMap broken = fixture_map(kP1);
+    broken.solid.pop_back();
+    auto b = build_nav_graph(broken, {}, ctx);
+    REQUIRE_FALSE(b.ok());
+    CHECK(b.error().code == ErrorCode::InvalidArgument);
+  }
+}

@@ -121,7 +121,8 @@ struct GraphCounts {
 
 /// The whole graph: validates the map and the parameters, then nav points, run, fall and jump
 /// links (timed as "platformer_points", "platformer_run_fall", "platformer_jump"), sorted and
-/// indexed. Errors: InvalidArgument (parameters), the map's validate errors, Cancelled.
+/// indexed. Errors: InvalidArgument (parameters), the map's validate errors, MemoryLimit (the
+/// per-tile index over ctx.memory_limit(), before allocating), Cancelled.
 [[nodiscard]] Result<NavGraph> build_nav_graph(const TileMap& map, const PlatformerParams& params,
                                                BuildContext& ctx);
 
