@@ -87,5 +87,6 @@ void run_query_suite(const Options& options, Report& report);
 void run_jump_suite(const Options& options, Report& report);
 void run_jump_query_suite(const Options& options, Report& report);
 void run_memory_suite(const Options& options, Report& report);
+void run_platformer_suite(const Options& options, Report& report);
 
 }  // namespace leapnav::bench
