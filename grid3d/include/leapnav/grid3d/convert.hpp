@@ -63,3 +63,19 @@ struct Scenario {
 [[nodiscard]] Result<Scenario> read_3dscen(const std::filesystem::path& path);
 
 }  // namespace leapnav::grid3d
+
+namespace leapnav {
+struct TriangleMesh;
+class BuildContext;
+}  // namespace leapnav
+
+namespace leapnav::grid3d {
+
+/// A scene's occupancy at voxel_size: the triangles rasterized into a solid heightfield with
+/// cubic cells over the mesh bounds (leapnav's voxel stage, so a voxel is solid iff a triangle
+/// passes through it; closed meshes are hollow), then from_heightfield. Errors: the rasterizer's
+/// (NonFinite, EmptyInput, MemoryLimit, ...), InvalidArgument for the size [range: 0.001..100 m].
+[[nodiscard]] Result<OccupancyGrid> voxelize_scene(const TriangleMesh& mesh, float voxel_size,
+                                                   BuildContext& ctx);
+
+}  // namespace leapnav::grid3d
