@@ -96,6 +96,16 @@ inline std::uint64_t read64(const std::vector<std::uint64_t>& words, std::int64_
   return v;
 }
 
+inline double octile_inline(VoxelCoord a, VoxelCoord b) {
+  const int x = std::abs(a.x - b.x);
+  const int y = std::abs(a.y - b.y);
+  const int z = std::abs(a.z - b.z);
+  const int lo = std::min({x, y, z});
+  const int hi = std::max({x, y, z});
+  const int mid = x + y + z - lo - hi;
+  return lo * kSqrt3 + (mid - lo) * kSqrt2 + (hi - mid);
+}
+
 }  // namespace
 
 std::string_view to_string(Algorithm algorithm) noexcept {
@@ -152,9 +162,7 @@ std::string_view to_string(FlyStatus status) noexcept {
 }
 
 double octile(VoxelCoord a, VoxelCoord b) {
-  int d[3] = {std::abs(a.x - b.x), std::abs(a.y - b.y), std::abs(a.z - b.z)};
-  std::sort(d, d + 3);
-  return d[0] * kSqrt3 + (d[1] - d[0]) * kSqrt2 + (d[2] - d[1]);
+  return octile_inline(a, b);
 }
 
 Status check_path(const OccupancyGrid& grid, VoxelCoord start, VoxelCoord goal,
@@ -218,8 +226,7 @@ FlyPlanner::FlyPlanner(const OccupancyGrid& grid) : grid_(&grid) {
 }
 
 std::uint64_t FlyPlanner::memory_bytes() const {
-  return g_.size() * sizeof(double) + parent_.size() * sizeof(std::uint32_t) +
-         stamp_.size() * sizeof(std::uint32_t) + dir_.size() + free_bits_.size() * 8 +
+  return nodes_.size() * sizeof(NodeRecord) + dir_.size() + free_bits_.size() * 8 +
          heap_.capacity() * sizeof(HeapItem) + cache_.size() * sizeof(CacheEntry);
 }
 
@@ -246,10 +253,8 @@ bool FlyPlanner::free_bit(std::int64_t node) const {
 
 void FlyPlanner::prepare(CornerRule rule, bool need_free_bits) {
   const auto count = static_cast<std::size_t>(grid_->padded_count());
-  if (g_.size() != count) {
-    g_.assign(count, 0.0);
-    parent_.assign(count, 0);
-    stamp_.assign(count, 0);
+  if (nodes_.size() != count) {
+    nodes_.assign(count, NodeRecord{0.0, 0, 0});
     dir_.assign(count, kNoDir);
     generation_ = 0;
   }
@@ -283,36 +288,39 @@ std::uint64_t FlyPlanner::free_voxel_count() {
 void FlyPlanner::begin_query() {
   ++generation_;
   if (generation_ >= (1U << 31)) {
-    std::fill(stamp_.begin(), stamp_.end(), 0U);
+    for (NodeRecord& r : nodes_) r.stamp = 0;
     generation_ = 1;
   }
   heap_.clear();
 }
 
+namespace {
+
+// note: the open list orders by f, then larger g (deeper first), then node id; a 4-ary heap keeps
+// a node's children in one cache line of 16-byte items.
+inline bool heap_before(double fa, float ga, std::uint32_t na, double fb, float gb,
+                        std::uint32_t nb) {
+  if (fa != fb) return fa < fb;
+  if (ga != gb) return ga > gb;
+  return na < nb;
+}
+
+}  // namespace
+
 void FlyPlanner::push(HeapItem item) {
-  // note: a binary heap ordered by f, then larger g (deeper first), then node id.
-  const auto before = [](const HeapItem& a, const HeapItem& b) {
-    if (a.f != b.f) return a.f < b.f;
-    if (a.g != b.g) return a.g > b.g;
-    return a.node < b.node;
-  };
   std::size_t i = heap_.size();
   heap_.push_back(item);
   while (i > 0) {
-    const std::size_t up = (i - 1) / 2;
-    if (!before(item, heap_[up])) break;
-    heap_[i] = heap_[up];
+    const std::size_t up = (i - 1) / 4;
+    const HeapItem& p = heap_[up];
+    if (!heap_before(item.f, item.g, item.node, p.f, p.g, p.node)) break;
+    heap_[i] = p;
     i = up;
   }
   heap_[i] = item;
 }
 
 FlyPlanner::HeapItem FlyPlanner::pop() {
-  const auto before = [](const HeapItem& a, const HeapItem& b) {
-    if (a.f != b.f) return a.f < b.f;
-    if (a.g != b.g) return a.g > b.g;
-    return a.node < b.node;
-  };
   const HeapItem top = heap_.front();
   const HeapItem last = heap_.back();
   heap_.pop_back();
@@ -320,12 +328,19 @@ FlyPlanner::HeapItem FlyPlanner::pop() {
   if (n == 0) return top;
   std::size_t i = 0;
   while (true) {
-    std::size_t child = 2 * i + 1;
-    if (child >= n) break;
-    if (child + 1 < n && before(heap_[child + 1], heap_[child])) ++child;
-    if (!before(heap_[child], last)) break;
-    heap_[i] = heap_[child];
-    i = child;
+    const std::size_t first = 4 * i + 1;
+    if (first >= n) break;
+    std::size_t best = first;
+    const std::size_t end = std::min(first + 4, n);
+    for (std::size_t c = first + 1; c < end; ++c) {
+      const HeapItem& a = heap_[c];
+      const HeapItem& b = heap_[best];
+      if (heap_before(a.f, a.g, a.node, b.f, b.g, b.node)) best = c;
+    }
+    const HeapItem& b = heap_[best];
+    if (!heap_before(b.f, b.g, b.node, last.f, last.g, last.node)) break;
+    heap_[i] = b;
+    i = best;
   }
   heap_[i] = last;
   return top;
@@ -345,9 +360,9 @@ CellMask FlyPlanner::forced(int dir, CellMask mask) {
 
 void FlyPlanner::finish_path(std::uint32_t start, std::uint32_t goal, FlyPath& path) const {
   path.status = FlyStatus::Found;
-  path.cost = g_[goal];
+  path.cost = nodes_[goal].g;
   std::vector<VoxelCoord> chain;
-  for (std::uint32_t n = goal;; n = parent_[n]) {
+  for (std::uint32_t n = goal;; n = nodes_[n].parent) {
     chain.push_back(grid_->coord(n));
     if (n == start) break;
   }
@@ -373,20 +388,22 @@ template <CornerRule R>
 void FlyPlanner::run_astar(std::uint32_t start, std::uint32_t goal, FlyPath& path) {
   const DirTables& t = dirs();
   const VoxelCoord goal_at = grid_->coord(goal);
-  g_[start] = 0.0;
-  parent_[start] = start;
-  stamp_[start] = generation_ << 1;
-  push({octile(grid_->coord(start), goal_at), 0.0, start});
+  const std::uint32_t open_stamp = generation_ << 1;
+  const std::uint32_t closed_stamp = open_stamp | 1U;
+  nodes_[start] = {0.0, start, open_stamp};
+  push({octile(grid_->coord(start), goal_at), 0.0F, start});
   while (!heap_.empty()) {
     const HeapItem item = pop();
     const std::uint32_t node = item.node;
-    if (closed(node) || item.g > g_[node]) continue;
-    stamp_[node] = generation_ << 1 | 1U;
+    NodeRecord& rec = nodes_[node];
+    if (rec.stamp == closed_stamp) continue;
+    rec.stamp = closed_stamp;
     ++path.expanded;
     if (node == goal) {
       finish_path(start, goal, path);
       return;
     }
+    const double g = rec.g;
     const VoxelCoord at = grid_->coord(node);
     CellMask moves = legal_set<R>(neighbourhood(node));
     while (moves != 0) {
@@ -394,18 +411,14 @@ void FlyPlanner::run_astar(std::uint32_t start, std::uint32_t goal, FlyPath& pat
       moves &= moves - 1;
       const auto next = static_cast<std::uint32_t>(node + offset_[d]);
       ++path.touched;
-      const double ng = item.g + t.cost[d];
-      if (!seen(next)) {
-        stamp_[next] = generation_ << 1;
-        g_[next] = std::numeric_limits<double>::infinity();
-      } else if (closed(next)) {
-        continue;
-      }
-      if (ng < g_[next]) {
-        g_[next] = ng;
-        parent_[next] = node;
+      const double ng = g + t.cost[d];
+      NodeRecord& nrec = nodes_[next];
+      if (nrec.stamp == closed_stamp) continue;
+      if (nrec.stamp != open_stamp || ng < nrec.g) {
+        nrec = {ng, node, open_stamp};
         const Offset3 o = cell_offset(d);
-        push({ng + octile({at.x + o.dx, at.y + o.dy, at.z + o.dz}, goal_at), ng, next});
+        push({ng + octile_inline({at.x + o.dx, at.y + o.dy, at.z + o.dz}, goal_at), static_cast<float>(ng),
+              next});
       }
     }
   }
@@ -414,7 +427,8 @@ void FlyPlanner::run_astar(std::uint32_t start, std::uint32_t goal, FlyPath& pat
 
 template <CornerRule R, bool P>
 std::uint32_t FlyPlanner::jump(std::uint32_t from, int dir, CellMask from_mask, bool from_free,
-                               int limit, std::uint32_t goal, std::uint64_t& touched) {
+                               int limit, std::uint32_t goal, std::uint64_t& touched,
+                               int* budget) {
   const DirTables& t = dirs();
   std::uint32_t at = from;
   CellMask mask = from_mask;
@@ -425,6 +439,7 @@ std::uint32_t FlyPlanner::jump(std::uint32_t from, int dir, CellMask from_mask, 
     const auto next = static_cast<std::uint32_t>(at + offset_[dir]);
     ++steps;
     ++touched;
+    if (budget != nullptr) --*budget;
     if (next == goal) return next;
     if (P && free_bit(next)) {
       mask = 0;
@@ -435,29 +450,33 @@ std::uint32_t FlyPlanner::jump(std::uint32_t from, int dir, CellMask from_mask, 
       if (forced(dir, mask) != 0) return next;
     }
     for (int i = 0; i < t.proper_count[dir]; ++i) {
-      if (jump<R, P>(next, t.proper_sub[dir][i], mask, is_free, 0, goal, touched) != kNone) {
+      // note: a sub-sweep that ran out of a shared budget returns non-null too, which makes
+      // `next` a jump point; its expansion redoes the sweep with a fresh budget.
+      if (jump<R, P>(next, t.proper_sub[dir][i], mask, is_free, 0, goal, touched, budget) !=
+          kNone) {
         return next;
       }
     }
     if (limit > 0 && steps >= limit) return next;
+    if (budget != nullptr && *budget <= 0) return next;
     at = next;
   }
 }
 
 template <CornerRule R, bool P>
-void FlyPlanner::run_jps(std::uint32_t start, std::uint32_t goal, int limit, FlyPath& path) {
+void FlyPlanner::run_jps(std::uint32_t start, std::uint32_t goal, int limit, bool shared,
+                         FlyPath& path) {
   const DirTables& t = dirs();
   const VoxelCoord goal_at = grid_->coord(goal);
-  g_[start] = 0.0;
-  parent_[start] = start;
+  nodes_[start] = {0.0, start, generation_ << 1};
   dir_[start] = kNoDir;
-  stamp_[start] = generation_ << 1;
-  push({octile(grid_->coord(start), goal_at), 0.0, start});
+  push({octile(grid_->coord(start), goal_at), 0.0F, start});
   while (!heap_.empty()) {
     const HeapItem item = pop();
     const std::uint32_t node = item.node;
-    if (closed(node) || item.g > g_[node]) continue;
-    stamp_[node] = generation_ << 1 | 1U;
+    if (closed(node)) continue;
+    nodes_[node].stamp = generation_ << 1 | 1U;
+    const double g = nodes_[node].g;
     ++path.expanded;
     if (node == goal) {
       finish_path(start, goal, path);
@@ -476,22 +495,18 @@ void FlyPlanner::run_jps(std::uint32_t start, std::uint32_t goal, int limit, Fly
     while (moves != 0) {
       const int c = std::countr_zero(moves);
       moves &= moves - 1;
-      const std::uint32_t found = jump<R, P>(node, c, mask, node_free, limit, goal, path.touched);
+      int budget = limit;
+      const std::uint32_t found = jump<R, P>(node, c, mask, node_free, limit, goal, path.touched,
+                                             shared && limit > 0 ? &budget : nullptr);
       if (found == kNone) continue;
       const VoxelCoord to = grid_->coord(found);
       const int k = std::max({std::abs(to.x - at.x), std::abs(to.y - at.y), std::abs(to.z - at.z)});
-      const double ng = item.g + k * t.cost[c];
-      if (!seen(found)) {
-        stamp_[found] = generation_ << 1;
-        g_[found] = std::numeric_limits<double>::infinity();
-      } else if (closed(found)) {
-        continue;
-      }
-      if (ng < g_[found]) {
-        g_[found] = ng;
-        parent_[found] = node;
+      const double ng = g + k * t.cost[c];
+      if (closed(found)) continue;
+      if (!seen(found) || ng < nodes_[found].g) {
+        nodes_[found] = {ng, node, generation_ << 1};
         dir_[found] = static_cast<std::uint8_t>(c);
-        push({ng + octile(to, goal_at), ng, found});
+        push({ng + octile_inline(to, goal_at), static_cast<float>(ng), found});
       }
     }
   }
@@ -532,6 +547,7 @@ Result<FlyPath> FlyPlanner::find_path(VoxelCoord start, VoxelCoord goal,
   const auto g = static_cast<std::uint32_t>(grid_->node(goal));
   const int limit = use_depth ? config.depth : 0;
   const bool cut = config.corners == CornerRule::Cut;
+  const bool shared = config.depth_includes_sub_sweeps;
   if (config.algorithm == Algorithm::AStar) {
     if (cut) {
       run_astar<CornerRule::Cut>(s, g, path);
@@ -540,14 +556,14 @@ Result<FlyPath> FlyPlanner::find_path(VoxelCoord start, VoxelCoord goal,
     }
   } else if (cut) {
     if (use_free) {
-      run_jps<CornerRule::Cut, true>(s, g, limit, path);
+      run_jps<CornerRule::Cut, true>(s, g, limit, shared, path);
     } else {
-      run_jps<CornerRule::Cut, false>(s, g, limit, path);
+      run_jps<CornerRule::Cut, false>(s, g, limit, shared, path);
     }
   } else if (use_free) {
-    run_jps<CornerRule::NoCut, true>(s, g, limit, path);
+    run_jps<CornerRule::NoCut, true>(s, g, limit, shared, path);
   } else {
-    run_jps<CornerRule::NoCut, false>(s, g, limit, path);
+    run_jps<CornerRule::NoCut, false>(s, g, limit, shared, path);
   }
   return path;
 }
@@ -566,14 +582,17 @@ FlyPlanner::JumpProbe FlyPlanner::probe_jump(VoxelCoord from, int dir, VoxelCoor
   const CellMask mask = from_free ? 0 : neighbourhood(s);
   std::uint32_t found = kNone;
   const bool cut = config.corners == CornerRule::Cut;
+  int budget = limit;
+  int* shared = config.depth_includes_sub_sweeps && limit > 0 ? &budget : nullptr;
   if (cut && use_free) {
-    found = jump<CornerRule::Cut, true>(s, dir, mask, from_free, limit, g, probe.touched);
+    found = jump<CornerRule::Cut, true>(s, dir, mask, from_free, limit, g, probe.touched, shared);
   } else if (cut) {
-    found = jump<CornerRule::Cut, false>(s, dir, mask, from_free, limit, g, probe.touched);
+    found = jump<CornerRule::Cut, false>(s, dir, mask, from_free, limit, g, probe.touched, shared);
   } else if (use_free) {
-    found = jump<CornerRule::NoCut, true>(s, dir, mask, from_free, limit, g, probe.touched);
+    found = jump<CornerRule::NoCut, true>(s, dir, mask, from_free, limit, g, probe.touched, shared);
   } else {
-    found = jump<CornerRule::NoCut, false>(s, dir, mask, from_free, limit, g, probe.touched);
+    found = jump<CornerRule::NoCut, false>(s, dir, mask, from_free, limit, g, probe.touched,
+                                           shared);
   }
   probe.found = found != kNone;
   if (probe.found) probe.at = grid_->coord(found);

@@ -83,6 +83,7 @@ OccupancyGrid empty_box(int n) {
 struct Variant {
   Algorithm algorithm;
   int depth;
+  bool shared = false;
 };
 
 }  // namespace
@@ -94,7 +95,9 @@ TEST_SUITE("grid3d.search") {
                                         {Algorithm::JpsP, 8},  {Algorithm::JpsD, 1},
                                         {Algorithm::JpsD, 2},  {Algorithm::JpsD, 3},
                                         {Algorithm::JpsD, 8},  {Algorithm::JpsPD, 1},
-                                        {Algorithm::JpsPD, 3}, {Algorithm::JpsPD, 8}};
+                                        {Algorithm::JpsPD, 3}, {Algorithm::JpsPD, 8},
+                                        {Algorithm::JpsD, 1, true}, {Algorithm::JpsD, 3, true},
+                                        {Algorithm::JpsPD, 2, true}, {Algorithm::JpsPD, 8, true}};
     std::mt19937_64 rng(26);
     int queries = 0;
     int found = 0;
@@ -124,8 +127,11 @@ TEST_SUITE("grid3d.search") {
           ++queries;
           found += want >= 0.0 ? 1 : 0;
           for (const Variant v : variants) {
-            const FlyPath path = plan(planner, s, t, v.algorithm, rule, v.depth);
+            auto found_path = planner.find_path(s, t, {v.algorithm, rule, v.depth, v.shared});
+            REQUIRE(found_path.ok());
+            const FlyPath& path = *found_path;
             CAPTURE(trial);
+            CAPTURE(v.shared);
             CAPTURE(to_string(v.algorithm));
             CAPTURE(v.depth);
             CAPTURE(to_string(rule));

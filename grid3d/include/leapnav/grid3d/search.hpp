@@ -36,6 +36,10 @@ struct SearchConfig {
   Algorithm algorithm = Algorithm::JpsPD;
   CornerRule corners = CornerRule::Cut;
   int depth = 8;  ///< K of the D variants [units: steps] [range: 1..1000000]
+  /// D variants: when true, every step of a jump's sub-sweeps also spends the budget of K (the
+  /// thesis's Figure 31 counter); when it runs out, the diagonal voxel being swept from becomes a
+  /// jump point. When false (C1-O2), only the top-level direction counts and sub-sweeps run free.
+  bool depth_includes_sub_sweeps = false;
 };
 /// Checks the depth range; the message names the field.
 [[nodiscard]] Status validate(const SearchConfig& config);
@@ -99,8 +103,14 @@ class FlyPlanner {
  private:
   struct HeapItem {
     double f;
-    double g;
+    float g;  ///< tie-break only (deeper first); the exact g lives in the node record
     std::uint32_t node;
+  };
+  /// Per padded voxel: best g, parent and the query stamp (generation << 1 | closed).
+  struct NodeRecord {
+    double g;
+    std::uint32_t parent;
+    std::uint32_t stamp;
   };
   struct CacheEntry {
     std::uint32_t key = ~std::uint32_t{0};
@@ -109,26 +119,24 @@ class FlyPlanner {
   template <CornerRule R>
   void run_astar(std::uint32_t start, std::uint32_t goal, FlyPath& path);
   template <CornerRule R, bool P>
-  void run_jps(std::uint32_t start, std::uint32_t goal, int limit, FlyPath& path);
+  void run_jps(std::uint32_t start, std::uint32_t goal, int limit, bool shared, FlyPath& path);
   template <CornerRule R, bool P>
   std::uint32_t jump(std::uint32_t from, int dir, CellMask from_mask, bool from_free, int limit,
-                     std::uint32_t goal, std::uint64_t& touched);
+                     std::uint32_t goal, std::uint64_t& touched, int* budget);
   [[nodiscard]] CellMask neighbourhood(std::int64_t node) const;
   [[nodiscard]] bool free_bit(std::int64_t node) const;
   CellMask forced(int dir, CellMask mask);
   void prepare(CornerRule rule, bool need_free_bits);
   void begin_query();
-  [[nodiscard]] bool seen(std::uint32_t node) const { return (stamp_[node] >> 1) == generation_; }
-  [[nodiscard]] bool closed(std::uint32_t node) const { return stamp_[node] == (generation_ << 1 | 1U); }
+  [[nodiscard]] bool seen(std::uint32_t node) const { return (nodes_[node].stamp >> 1) == generation_; }
+  [[nodiscard]] bool closed(std::uint32_t node) const { return nodes_[node].stamp == (generation_ << 1 | 1U); }
   void push(HeapItem item);
   HeapItem pop();
   void finish_path(std::uint32_t start, std::uint32_t goal, FlyPath& path) const;
 
   const OccupancyGrid* grid_;
   std::vector<std::uint64_t> free_bits_;
-  std::vector<double> g_;
-  std::vector<std::uint32_t> parent_;
-  std::vector<std::uint32_t> stamp_;
+  std::vector<NodeRecord> nodes_;
   std::vector<std::uint8_t> dir_;
   std::vector<HeapItem> heap_;
   std::vector<CacheEntry> cache_;
