@@ -38,7 +38,8 @@ struct Variant {
   bool shared = false;  // the budget covers sub-sweeps too (the thesis's counter)
   [[nodiscard]] std::string name() const {
     std::string n(to_string(algorithm));
-    if (algorithm == Algorithm::JpsD || algorithm == Algorithm::JpsPD) n += "-k" + std::to_string(depth);
+    if (algorithm == Algorithm::JpsD || algorithm == Algorithm::JpsPD)
+      n += "-k" + std::to_string(depth);
     if (shared) n += "-all";
     return n;
   }
@@ -145,8 +146,8 @@ std::string g_csv;
 void emit(const Stats& s) {
   std::ostringstream line;
   line << s.suite << ',' << s.scene << ',' << s.variant << ',' << s.queries << ','
-       << s.cost_mismatch << ',' << s.median_ms << ',' << s.total_ms << ',' << s.ratio_median
-       << ',' << s.ratio_total << ',' << s.expanded_mean << ',' << s.touched_mean << ','
+       << s.cost_mismatch << ',' << s.median_ms << ',' << s.total_ms << ',' << s.ratio_median << ','
+       << s.ratio_total << ',' << s.expanded_mean << ',' << s.touched_mean << ','
        << s.expansions_per_s << ',' << s.memory << '\n';
   g_csv += line.str();
   std::printf("%-9s %-16s %-10s %5zu %4zu %9.4f %10.2f %9.4f %9.4f %11.1f %12.1f %8.2f %9.1f\n",
@@ -176,9 +177,9 @@ void emit_bins(const Stats& s, double bin) {
     std::printf(" [%g,%g):%.3g(n=%zu)", static_cast<double>(b) * bin,
                 static_cast<double>(b + 1) * bin, median(bins[b]), bins[b].size());
     std::ostringstream line;
-    line << "bin," << s.suite << ',' << s.scene << ',' << s.variant << ',' << static_cast<double>(b) * bin
-         << ',' << static_cast<double>(b + 1) * bin << ',' << bins[b].size() << ',' << median(bins[b])
-         << '\n';
+    line << "bin," << s.suite << ',' << s.scene << ',' << s.variant << ','
+         << static_cast<double>(b) * bin << ',' << static_cast<double>(b + 1) * bin << ','
+         << bins[b].size() << ',' << median(bins[b]) << '\n';
     g_csv += line.str();
   }
   std::printf("\n");
@@ -241,8 +242,8 @@ void run_open(const Options& options) {
 
 void run_fill(const Options& options) {
   const int n = options.fill_side;
-  for (const double fill : {0.0, 0.025, 0.05, 0.075, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5,
-                            0.6, 0.7, 0.75, 0.8}) {
+  for (const double fill :
+       {0.0, 0.025, 0.05, 0.075, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5, 0.6, 0.7, 0.75, 0.8}) {
     auto grid = random_grid(n, n, n, fill, 1000 + static_cast<std::uint64_t>(fill * 1000));
     FlyPlanner planner(*grid);
     const auto queries =
@@ -276,12 +277,13 @@ void run_levels(const Options& options) {
       std::printf("levels: %s failed (%s)\n", level.c_str(), grid.error().message.c_str());
       continue;
     }
-    std::printf("levels: %s at 0.25 m: %d x %d x %d voxels, %llu blocked, grid %.2f MiB, "
-                "voxelised in %.0f ms\n",
-                level.c_str(), grid->width, grid->height, grid->depth,
-                static_cast<unsigned long long>(grid->blocked_count()),
-                static_cast<double>(grid->memory_bytes()) / 1048576.0,
-                std::chrono::duration<double, std::milli>(t1 - t0).count());
+    std::printf(
+        "levels: %s at 0.25 m: %d x %d x %d voxels, %llu blocked, grid %.2f MiB, "
+        "voxelised in %.0f ms\n",
+        level.c_str(), grid->width, grid->height, grid->depth,
+        static_cast<unsigned long long>(grid->blocked_count()),
+        static_cast<double>(grid->memory_bytes()) / 1048576.0,
+        std::chrono::duration<double, std::milli>(t1 - t0).count());
     FlyPlanner planner(*grid);
     const auto queries = pick_queries(*grid, planner, options.level_queries, 25, options.corners);
     run_scene("levels", level, *grid, queries, options, 100.0);
@@ -297,7 +299,8 @@ void run_rate(const Options& options) {
     double ms = 0;
     double expanded = 0;
     for (const Query& q : queries) {
-      const Measured m = measure(planner, q, {Algorithm::AStar, options.corners, 8}, options.repeat);
+      const Measured m =
+          measure(planner, q, {Algorithm::AStar, options.corners, 8}, options.repeat);
       ms += m.ms;
       expanded += static_cast<double>(m.path.expanded);
     }
@@ -331,7 +334,8 @@ void run_rules(const Options& options) {
       const double fill = static_cast<double>(rng() % 1000) / 1000.0 * 0.8;
       CellMask blocked = 0;
       for (int c = 0; c < 27; ++c) {
-        if (c != kCentre && static_cast<double>(rng() >> 11) * 0x1.0p-53 < fill) blocked |= CellMask{1} << c;
+        if (c != kCentre && static_cast<double>(rng() >> 11) * 0x1.0p-53 < fill)
+          blocked |= CellMask{1} << c;
       }
       blocked &= ~(CellMask{1} << reverse(d));
       if (rule == CornerRule::NoCut) blocked &= ~move_box(reverse(d));
@@ -340,13 +344,12 @@ void run_rules(const Options& options) {
       mismatches += want != table.forced(d, blocked) ? 1 : 0;
     }
     const auto t1 = std::chrono::steady_clock::now();
-    std::printf("rules %-5s: %llu random neighbourhoods (all 26 directions), %llu with forced "
-                "neighbours, %llu mismatches against the oracle, %zu path masks, %.1f s\n",
-                std::string(to_string(rule)).c_str(),
-                static_cast<unsigned long long>(options.rules),
-                static_cast<unsigned long long>(nonempty),
-                static_cast<unsigned long long>(mismatches), table.path_mask_count(),
-                std::chrono::duration<double>(t1 - t0).count());
+    std::printf(
+        "rules %-5s: %llu random neighbourhoods (all 26 directions), %llu with forced "
+        "neighbours, %llu mismatches against the oracle, %zu path masks, %.1f s\n",
+        std::string(to_string(rule)).c_str(), static_cast<unsigned long long>(options.rules),
+        static_cast<unsigned long long>(nonempty), static_cast<unsigned long long>(mismatches),
+        table.path_mask_count(), std::chrono::duration<double>(t1 - t0).count());
     g_csv += "rules," + std::string(to_string(rule)) + "," + std::to_string(options.rules) + "," +
              std::to_string(nonempty) + "," + std::to_string(mismatches) + "\n";
   }
@@ -375,12 +378,15 @@ int main(int argc, char** argv) {
   app.add_option("--csv", csv_path, "Also write the CSV to this file");
   CLI11_PARSE(app, argc, argv);
   options.corners = corners == "cut" ? CornerRule::Cut : CornerRule::NoCut;
-  std::printf("corners %s, repeat %d (median per query, thread CPU time); ratio = A* ms / variant ms, > 1 = "
-              "faster than A*\n",
-              corners.c_str(), options.repeat);
+  std::printf(
+      "corners %s, repeat %d (median per query, thread CPU time); ratio = A* ms / variant ms, > 1 "
+      "= "
+      "faster than A*\n",
+      corners.c_str(), options.repeat);
   header();
-  g_csv = "suite,scene,variant,queries,cost_mismatch,median_ms,total_ms,ratio_median,ratio_total,"
-          "expanded_mean,touched_mean,expansions_per_s,memory_bytes\n";
+  g_csv =
+      "suite,scene,variant,queries,cost_mismatch,median_ms,total_ms,ratio_median,ratio_total,"
+      "expanded_mean,touched_mean,expansions_per_s,memory_bytes\n";
   for (const std::string& suite : suites) {
     if (suite == "open") {
       run_open(options);

@@ -138,8 +138,8 @@ int run_fly(const FlyOptions& options) {
   grid3d::SearchConfig config;
   config.algorithm = *algorithm;
   config.depth = options.depth;
-  const std::string corners = options.corners.empty() ? (options.scen.empty() ? "cut" : "nocut")
-                                                      : options.corners;
+  const std::string corners =
+      options.corners.empty() ? (options.scen.empty() ? "cut" : "nocut") : options.corners;
   auto rule = grid3d::parse_corner_rule(corners);
   if (!rule) return report(rule.error());
   config.corners = *rule;
@@ -175,10 +175,10 @@ int run_fly(const FlyOptions& options) {
       if (!world->voxel_coordinates) {
         std::cout << " (" << r->path.cost * world->grid.voxel_size << " m)";
       }
-      std::cout << ", " << r->path.points.size() << " points, " << r->path.expanded
-                << " expanded, " << r->path.touched << " voxels touched, " << r->ms << " ms ("
-                << options.algo << ", " << corners << ", grid " << world->grid.width << " x "
-                << world->grid.height << " x " << world->grid.depth << ")\n";
+      std::cout << ", " << r->path.points.size() << " points, " << r->path.expanded << " expanded, "
+                << r->path.touched << " voxels touched, " << r->ms << " ms (" << options.algo
+                << ", " << corners << ", grid " << world->grid.width << " x " << world->grid.height
+                << " x " << world->grid.depth << ")\n";
     }
     return kExitOk;
   }
@@ -205,9 +205,9 @@ int run_fly(const FlyOptions& options) {
         ok = ec == std::errc() && ptr == words[i].data() + words[i].size();
       }
       if (!ok) {
-        return report(make_error(ErrorCode::ParseError,
-                                 options.queries + ":" + std::to_string(number) +
-                                     ": expected six numbers 'sx sy sz tx ty tz'"));
+        return report(
+            make_error(ErrorCode::ParseError, options.queries + ":" + std::to_string(number) +
+                                                  ": expected six numbers 'sx sy sz tx ty tz'"));
       }
       nlohmann::json j;
       auto s = to_voxel(*world, {v[0], v[1], v[2]}, "start");

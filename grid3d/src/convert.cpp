@@ -89,9 +89,9 @@ std::string where(std::string_view name, std::uint32_t line) {
 
 Result<OccupancyGrid> from_heightfield(const voxel::Heightfield& field, float voxel_size) {
   if (!(voxel_size > 0.0F) || !std::isfinite(voxel_size)) {
-    return make_error(ErrorCode::InvalidArgument,
-                      "from_heightfield: voxel size " + std::to_string(voxel_size) +
-                          " m must be positive and finite");
+    return make_error(ErrorCode::InvalidArgument, "from_heightfield: voxel size " +
+                                                      std::to_string(voxel_size) +
+                                                      " m must be positive and finite");
   }
   const GridSpec& g = field.grid;
   const double s = voxel_size;
@@ -189,8 +189,8 @@ Result<OccupancyGrid> parse_3dmap(std::string_view text, std::string_view name) 
                             " is out of range (1.." + std::to_string(kMaxGridSide3) + ")");
     }
   }
-  auto made = make_grid(static_cast<int>(ext[0]), static_cast<int>(ext[1]),
-                        static_cast<int>(ext[2]));
+  auto made =
+      make_grid(static_cast<int>(ext[0]), static_cast<int>(ext[1]), static_cast<int>(ext[2]));
   if (!made) {
     Error e = std::move(made).error();
     e.message = where(name, header_line) + e.message;
@@ -279,7 +279,8 @@ Result<Scenario> parse_3dscen(std::string_view text, std::string_view name) {
     long long c[6] = {0, 0, 0, 0, 0, 0};
     double cost = 0.0;
     bool ok = f.size() >= 8;
-    for (std::size_t i = 0; ok && i < 6; ++i) ok = parse_int(f[i], c[i]) && c[i] >= 0 && c[i] < kMaxGridSide3;
+    for (std::size_t i = 0; ok && i < 6; ++i)
+      ok = parse_int(f[i], c[i]) && c[i] >= 0 && c[i] < kMaxGridSide3;
     ok = ok && parse_double(f[6], cost) && cost >= 0.0;
     if (!ok) {
       return make_error(ErrorCode::ParseError,

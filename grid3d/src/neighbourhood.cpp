@@ -138,7 +138,8 @@ CellMask forced_oracle(int dir, CellMask blocked, CornerRule rule, OracleRule or
   using Item = std::pair<double, int>;
   std::priority_queue<Item, std::vector<Item>, std::greater<>> open;
   const int parent = reverse(dir);
-  dist[static_cast<std::size_t>(parent * 27 + kCentre)] = 0.0;
+  const int start_state = parent * 27 + kCentre;
+  dist[static_cast<std::size_t>(start_state)] = 0.0;
   open.push({0.0, parent * 27 + kCentre});
   while (!open.empty()) {
     const auto [g, state] = open.top();
@@ -152,8 +153,8 @@ CellMask forced_oracle(int dir, CellMask blocked, CornerRule rule, OracleRule or
       if (oracle == OracleRule::Canonical && last != kCentre && !is_subdirection(c, last)) continue;
       const Offset3 next = add(at, cell_offset(c));
       if (!in_cube(next) || index_of(next) == kCentre) continue;
-      const CellMask need = rule == CornerRule::Cut ? (CellMask{1} << index_of(next))
-                                                    : box_from(at, c);
+      const CellMask need =
+          rule == CornerRule::Cut ? (CellMask{1} << index_of(next)) : box_from(at, c);
       if ((blocked & need) != 0) continue;
       const int next_state = index_of(next) * 27 + (oracle == OracleRule::Canonical ? c : kCentre);
       const double ng = g + move_cost(c);
@@ -168,7 +169,9 @@ CellMask forced_oracle(int dir, CellMask blocked, CornerRule rule, OracleRule or
   for (int m = 0; m < 27; ++m) {
     if (m == kCentre || is_subdirection(m, dir) || ((legal >> m) & 1U) == 0) continue;
     double alt = std::numeric_limits<double>::infinity();
-    for (int last = 0; last < 27; ++last) alt = std::min(alt, dist[static_cast<std::size_t>(m * 27 + last)]);
+    for (int last = 0; last < 27; ++last)
+      alt =
+          std::min(alt, dist[(static_cast<std::size_t>(m) * 27) + static_cast<std::size_t>(last)]);
     if (move_cost(dir) + move_cost(m) < alt - kTolerance) forced |= CellMask{1} << m;
   }
   return forced;

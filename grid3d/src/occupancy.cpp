@@ -121,8 +121,8 @@ Status validate(const OccupancyGrid& grid) {
 }
 
 bool same_occupancy(const OccupancyGrid& a, const OccupancyGrid& b) {
-  return a.width == b.width && a.height == b.height && a.depth == b.depth &&
-         a.origin == b.origin && a.voxel_size == b.voxel_size && a.bits == b.bits;
+  return a.width == b.width && a.height == b.height && a.depth == b.depth && a.origin == b.origin &&
+         a.voxel_size == b.voxel_size && a.bits == b.bits;
 }
 
 std::uint64_t content_hash(const OccupancyGrid& grid) {
@@ -149,14 +149,18 @@ void dilate_axis(std::vector<std::uint8_t>& cells, int count, std::int64_t strid
   std::vector<int> prefix(static_cast<std::size_t>(count) + 1);
   for (std::int64_t l = 0; l < lines; ++l) {
     const std::int64_t start = line_starts[static_cast<std::size_t>(l)];
-    for (int i = 0; i < count; ++i) line[static_cast<std::size_t>(i)] = cells[static_cast<std::size_t>(start + i * stride)];
+    for (int i = 0; i < count; ++i)
+      line[static_cast<std::size_t>(i)] = cells[static_cast<std::size_t>(start + i * stride)];
     prefix[0] = 0;
-    for (int i = 0; i < count; ++i) prefix[static_cast<std::size_t>(i) + 1] = prefix[static_cast<std::size_t>(i)] + line[static_cast<std::size_t>(i)];
+    for (int i = 0; i < count; ++i)
+      prefix[static_cast<std::size_t>(i) + 1] =
+          prefix[static_cast<std::size_t>(i)] + line[static_cast<std::size_t>(i)];
     for (int i = 0; i < count; ++i) {
       const int lo = i - r;
       const int hi = i + r;
       bool hit = lo < 0 || hi >= count;
-      if (!hit) hit = prefix[static_cast<std::size_t>(hi) + 1] - prefix[static_cast<std::size_t>(lo)] > 0;
+      if (!hit)
+        hit = prefix[static_cast<std::size_t>(hi) + 1] - prefix[static_cast<std::size_t>(lo)] > 0;
       cells[static_cast<std::size_t>(start + i * stride)] = hit ? 1 : 0;
     }
   }
@@ -167,8 +171,8 @@ void dilate_axis(std::vector<std::uint8_t>& cells, int count, std::int64_t strid
 Result<OccupancyGrid> dilate(const OccupancyGrid& grid, const AgentBox& agent) {
   for (const int r : {agent.radius_x, agent.radius_y, agent.radius_z}) {
     if (r < 0 || r > 64) {
-      return make_error(ErrorCode::InvalidArgument,
-                        "agent box radius " + std::to_string(r) + " voxels is out of range (0..64)");
+      return make_error(ErrorCode::InvalidArgument, "agent box radius " + std::to_string(r) +
+                                                        " voxels is out of range (0..64)");
     }
   }
   const int w = grid.width;
@@ -202,7 +206,8 @@ Result<OccupancyGrid> dilate(const OccupancyGrid& grid, const AgentBox& agent) {
   for (int y = 0; y < h; ++y) {
     for (int z = 0; z < d; ++z) {
       for (int x = 0; x < w; ++x) {
-        if (cells[static_cast<std::size_t>(x + sz * z + sy * y)] != 0) out.set_blocked({x, y, z}, true);
+        if (cells[static_cast<std::size_t>(x + sz * z + sy * y)] != 0)
+          out.set_blocked({x, y, z}, true);
       }
     }
   }

@@ -38,10 +38,11 @@ Result<OccupancyGrid> random_grid(int width, int height, int depth, double fill,
 
 Result<OccupancyGrid> building_grid(int width, int depth, int storeys, int storey_height) {
   if (width < 8 || depth < 8 || storey_height < 2 || storeys < 1 || storeys > 1000) {
-    return make_error(ErrorCode::InvalidArgument,
-                      "building_grid: needs W, D >= 8, storey height >= 2 and 1..1000 storeys (got " +
-                          std::to_string(width) + " x " + std::to_string(depth) + ", " +
-                          std::to_string(storeys) + " x " + std::to_string(storey_height) + ")");
+    return make_error(
+        ErrorCode::InvalidArgument,
+        "building_grid: needs W, D >= 8, storey height >= 2 and 1..1000 storeys (got " +
+            std::to_string(width) + " x " + std::to_string(depth) + ", " + std::to_string(storeys) +
+            " x " + std::to_string(storey_height) + ")");
   }
   const int w = width;
   const int d = depth;

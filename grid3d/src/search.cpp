@@ -27,8 +27,8 @@ constexpr std::size_t kCacheSize = 1 << 14;
 struct DirTables {
   double cost[27] = {};
   CellMask box[27] = {};
-  CellMask sub[27] = {};         // sub-directions of d, d included
-  int proper_sub[27][6] = {};    // straight first (x, y, z), then xy, xz, yz
+  CellMask sub[27] = {};       // sub-directions of d, d included
+  int proper_sub[27][6] = {};  // straight first (x, y, z), then xy, xz, yz
   int proper_count[27] = {};
   DirTables() {
     for (int d = 0; d < 27; ++d) {
@@ -110,23 +110,28 @@ inline double octile_inline(VoxelCoord a, VoxelCoord b) {
 
 std::string_view to_string(Algorithm algorithm) noexcept {
   switch (algorithm) {
-    case Algorithm::AStar: return "astar";
-    case Algorithm::Jps: return "jps";
-    case Algorithm::JpsP: return "jps-p";
-    case Algorithm::JpsD: return "jps-d";
-    case Algorithm::JpsPD: return "jps-pd";
+    case Algorithm::AStar:
+      return "astar";
+    case Algorithm::Jps:
+      return "jps";
+    case Algorithm::JpsP:
+      return "jps-p";
+    case Algorithm::JpsD:
+      return "jps-d";
+    case Algorithm::JpsPD:
+      return "jps-pd";
   }
   return "?";
 }
 
 Result<Algorithm> parse_algorithm(std::string_view name) {
-  for (const Algorithm a : {Algorithm::AStar, Algorithm::Jps, Algorithm::JpsP, Algorithm::JpsD,
-                            Algorithm::JpsPD}) {
+  for (const Algorithm a :
+       {Algorithm::AStar, Algorithm::Jps, Algorithm::JpsP, Algorithm::JpsD, Algorithm::JpsPD}) {
     if (name == to_string(a)) return a;
   }
-  return make_error(ErrorCode::InvalidArgument,
-                    "--algo: '" + std::string(name) +
-                        "' is not an algorithm (astar, jps, jps-p, jps-d, jps-pd)");
+  return make_error(
+      ErrorCode::InvalidArgument,
+      "--algo: '" + std::string(name) + "' is not an algorithm (astar, jps, jps-p, jps-d, jps-pd)");
 }
 
 std::string_view to_string(CornerRule rule) noexcept {
@@ -142,21 +147,27 @@ Result<CornerRule> parse_corner_rule(std::string_view name) {
 
 Status validate(const SearchConfig& config) {
   if (config.depth < 1 || config.depth > 1000000) {
-    return make_error(ErrorCode::InvalidArgument, "search: depth = " +
-                                                      std::to_string(config.depth) +
-                                                      " is out of range (1..1000000 steps)");
+    return make_error(
+        ErrorCode::InvalidArgument,
+        "search: depth = " + std::to_string(config.depth) + " is out of range (1..1000000 steps)");
   }
   return {};
 }
 
 std::string_view to_string(FlyStatus status) noexcept {
   switch (status) {
-    case FlyStatus::Found: return "found";
-    case FlyStatus::NoPath: return "no_path";
-    case FlyStatus::StartOutside: return "start_outside";
-    case FlyStatus::GoalOutside: return "goal_outside";
-    case FlyStatus::StartBlocked: return "start_blocked";
-    case FlyStatus::GoalBlocked: return "goal_blocked";
+    case FlyStatus::Found:
+      return "found";
+    case FlyStatus::NoPath:
+      return "no_path";
+    case FlyStatus::StartOutside:
+      return "start_outside";
+    case FlyStatus::GoalOutside:
+      return "goal_outside";
+    case FlyStatus::StartBlocked:
+      return "start_blocked";
+    case FlyStatus::GoalBlocked:
+      return "goal_blocked";
   }
   return "?";
 }
@@ -165,8 +176,8 @@ double octile(VoxelCoord a, VoxelCoord b) {
   return octile_inline(a, b);
 }
 
-Status check_path(const OccupancyGrid& grid, VoxelCoord start, VoxelCoord goal,
-                  const FlyPath& path, CornerRule rule) {
+Status check_path(const OccupancyGrid& grid, VoxelCoord start, VoxelCoord goal, const FlyPath& path,
+                  CornerRule rule) {
   if (path.status != FlyStatus::Found) return {};
   if (path.points.empty() || !(path.points.front() == start) || !(path.points.back() == goal)) {
     return make_error(ErrorCode::Internal, "check_path: the path does not join start and goal");
@@ -192,8 +203,8 @@ Status check_path(const OccupancyGrid& grid, VoxelCoord start, VoxelCoord goal,
       for (int ax = 0; ax <= (o.dx != 0 ? 1 : 0); ++ax) {
         for (int ay = 0; ay <= (o.dy != 0 ? 1 : 0); ++ay) {
           for (int az = 0; az <= (o.dz != 0 ? 1 : 0); ++az) {
-            const bool target = ax == (o.dx != 0 ? 1 : 0) && ay == (o.dy != 0 ? 1 : 0) &&
-                                az == (o.dz != 0 ? 1 : 0);
+            const bool target =
+                ax == (o.dx != 0 ? 1 : 0) && ay == (o.dy != 0 ? 1 : 0) && az == (o.dz != 0 ? 1 : 0);
             if (!target && rule == CornerRule::Cut) continue;
             const VoxelCoord c{at.x + ax * o.dx, at.y + ay * o.dy, at.z + az * o.dz};
             if (grid.blocked(c)) {
@@ -272,7 +283,7 @@ void FlyPlanner::prepare(CornerRule rule, bool need_free_bits) {
     const std::int64_t last = (guard + grid_->padded_count() + 63) / 64;
     for (std::int64_t w = first; w < last; ++w) {
       std::uint64_t any = 0;
-      for (int c = 0; c < 27; ++c) any |= read64(bits, 64 * w + offset_[c]);
+      for (const std::int64_t offset : offset_) any |= read64(bits, 64 * w + offset);
       free_bits_[static_cast<std::size_t>(w)] = ~any;
     }
   }
@@ -348,7 +359,8 @@ FlyPlanner::HeapItem FlyPlanner::pop() {
 
 CellMask FlyPlanner::forced(int dir, CellMask mask) {
   if ((mask & table_->trigger(dir)) == 0) return 0;
-  const std::uint32_t key = (mask & table_->relevant(dir)) | (static_cast<std::uint32_t>(dir) << 27);
+  const std::uint32_t key =
+      (mask & table_->relevant(dir)) | (static_cast<std::uint32_t>(dir) << 27);
   const std::uint32_t slot = (key * 2654435761U) >> (32 - 14);
   CacheEntry& entry = cache_[slot];
   if (entry.key != key) {
@@ -417,8 +429,8 @@ void FlyPlanner::run_astar(std::uint32_t start, std::uint32_t goal, FlyPath& pat
       if (nrec.stamp != open_stamp || ng < nrec.g) {
         nrec = {ng, node, open_stamp};
         const Offset3 o = cell_offset(d);
-        push({ng + octile_inline({at.x + o.dx, at.y + o.dy, at.z + o.dz}, goal_at), static_cast<float>(ng),
-              next});
+        push({ng + octile_inline({at.x + o.dx, at.y + o.dy, at.z + o.dz}, goal_at),
+              static_cast<float>(ng), next});
       }
     }
   }
@@ -427,8 +439,7 @@ void FlyPlanner::run_astar(std::uint32_t start, std::uint32_t goal, FlyPath& pat
 
 template <CornerRule R, bool P>
 std::uint32_t FlyPlanner::jump(std::uint32_t from, int dir, CellMask from_mask, bool from_free,
-                               int limit, std::uint32_t goal, std::uint64_t& touched,
-                               int* budget) {
+                               int limit, std::uint32_t goal, std::uint64_t& touched, int* budget) {
   const DirTables& t = dirs();
   std::uint32_t at = from;
   CellMask mask = from_mask;
@@ -591,8 +602,8 @@ FlyPlanner::JumpProbe FlyPlanner::probe_jump(VoxelCoord from, int dir, VoxelCoor
   } else if (use_free) {
     found = jump<CornerRule::NoCut, true>(s, dir, mask, from_free, limit, g, probe.touched, shared);
   } else {
-    found = jump<CornerRule::NoCut, false>(s, dir, mask, from_free, limit, g, probe.touched,
-                                           shared);
+    found =
+        jump<CornerRule::NoCut, false>(s, dir, mask, from_free, limit, g, probe.touched, shared);
   }
   probe.found = found != kNone;
   if (probe.found) probe.at = grid_->coord(found);

@@ -23,7 +23,8 @@ Result<OccupancyGrid> voxelize_scene(const TriangleMesh& mesh, float voxel_size,
   config.voxel.cell_size = voxel_size;
   config.voxel.cell_height = voxel_size;
   const VoxelParams params = derive_voxel_params(config);
-  LEAPNAV_TRY_ASSIGN(const GridSpec spec, ::leapnav::make_grid(mesh.bounds(), voxel_size, voxel_size));
+  LEAPNAV_TRY_ASSIGN(const GridSpec spec,
+                     ::leapnav::make_grid(mesh.bounds(), voxel_size, voxel_size));
   LEAPNAV_TRY_ASSIGN(const voxel::TriangleAreas areas,
                      voxel::mark_walkable_triangles(mesh, params, ctx));
   LEAPNAV_TRY_ASSIGN(const voxel::Heightfield field,

@@ -92,8 +92,8 @@ TEST_SUITE("cli.fly") {
   TEST_CASE("fly --scen compares with the scenario's optimal costs under nocut") {
     const std::string map = fly_file("s.3dmap", kT10);
     // the first cost is 4 sqrt 3 (a free diagonal); the second, 1.0, is below the distance 2
-    const std::string scen = fly_file(
-        "s.3dscen", "version 1\ns.3dmap\n0 0 0 4 4 4 6.9282032 0\n1 0 3 1 2 3 1.0 0\n");
+    const std::string scen =
+        fly_file("s.3dscen", "version 1\ns.3dmap\n0 0 0 4 4 4 6.9282032 0\n1 0 3 1 2 3 1.0 0\n");
     const FlyRun r = fly(map + " --scen " + scen);
     REQUIRE(r.exit_code == 0);
     CHECK(r.output.find("2 queries, 0 without a path, 1 differing") != std::string::npos);
@@ -102,10 +102,10 @@ TEST_SUITE("cli.fly") {
 
   TEST_CASE("fly on a scene plans in world coordinates") {
     // a floor and a ceiling 3 m above it, 10 m square
-    const std::string obj = fly_file(
-        "room.obj",
-        "v 0 0 0\nv 10 0 0\nv 10 0 10\nv 0 0 10\nv 0 3 0\nv 10 3 0\nv 10 3 10\nv 0 3 10\n"
-        "f 1 3 2\nf 1 4 3\nf 5 6 7\nf 5 7 8\n");
+    const std::string obj =
+        fly_file("room.obj",
+                 "v 0 0 0\nv 10 0 0\nv 10 0 10\nv 0 0 10\nv 0 3 0\nv 10 3 0\nv 10 3 10\nv 0 3 10\n"
+                 "f 1 3 2\nf 1 4 3\nf 5 6 7\nf 5 7 8\n");
     const FlyRun r = fly(obj + " --voxel 0.5 --from 1,1,1 --to 9,2,9 --json");
     REQUIRE(r.exit_code == 0);
     const auto lines = json_lines(r.output);

@@ -47,7 +47,8 @@ TEST_SUITE("grid3d.grid") {
     CHECK(grid.blocked({-1, 0, 0}));
     CHECK(grid.blocked({0, 93, 0}));
     // 93^3 voxels padded to 95^3 plus two guard layers: under 1.2 bits per voxel
-    CHECK(static_cast<double>(grid.memory_bytes()) * 8.0 / static_cast<double>(grid.voxel_count()) < 1.2);
+    CHECK(static_cast<double>(grid.memory_bytes()) * 8.0 / static_cast<double>(grid.voxel_count()) <
+          1.2);
     OccupancyGrid copy = grid;
     copy.set_blocked({5, 6, 7}, true);
     CHECK(copy.blocked({5, 6, 7}));
@@ -99,7 +100,8 @@ TEST_SUITE("grid3d.grid") {
 
   TEST_CASE("grid to heightfield and back is lossless on random grids") {
     for (std::uint64_t seed = 1; seed <= 6; ++seed) {
-      OccupancyGrid grid = made(random_grid(7 + static_cast<int>(seed), 9, 5, 0.1 * static_cast<double>(seed), seed));
+      OccupancyGrid grid = made(
+          random_grid(7 + static_cast<int>(seed), 9, 5, 0.1 * static_cast<double>(seed), seed));
       grid.voxel_size = 0.25F;
       grid.origin = {-3.0F, 1.5F, 2.25F};
       auto field = to_heightfield(grid);
@@ -165,7 +167,8 @@ TEST_SUITE("grid3d.grid") {
     CHECK(parse_3dscen("version 1\n", "c.3dscen").error().code == ErrorCode::EmptyInput);
   }
 
-  TEST_CASE("dilating by an agent box blocks exactly the voxels whose box meets solid or the outside") {
+  TEST_CASE(
+      "dilating by an agent box blocks exactly the voxels whose box meets solid or the outside") {
     const OccupancyGrid grid = made(random_grid(9, 8, 7, 0.04, 3));
     const AgentBox box{1, 0, 2};
     const OccupancyGrid out = made(dilate(grid, box));

@@ -134,8 +134,14 @@ TEST_SUITE("grid3d.neighbourhood") {
         dir(1, 0, 0), cells({{-1, 1, 0}}), CornerRule::NoCut,
         cells({{0, 1, -1}, {0, 1, 0}, {0, 1, 1}, {1, 1, -1}, {1, 1, 0}, {1, 1, 1}}));
     check_oracle_and_table(dir(1, 1, 0), cells({{0, -1, 0}}), CornerRule::NoCut,
-                           cells({{0, 0, -1}, {0, 0, 1}, {0, 1, -1}, {0, 1, 1}, {1, 0, -1},
-                                  {1, 0, 1}, {1, 1, -1}, {1, 1, 1}}));
+                           cells({{0, 0, -1},
+                                  {0, 0, 1},
+                                  {0, 1, -1},
+                                  {0, 1, 1},
+                                  {1, 0, -1},
+                                  {1, 0, 1},
+                                  {1, 1, -1},
+                                  {1, 1, 1}}));
   }
 
   TEST_CASE("the tables equal the oracle for every direction with one or two blocked cells") {

@@ -25,7 +25,9 @@ double dijkstra(const OccupancyGrid& grid, VoxelCoord s, VoxelCoord t, CornerRul
   const int w = grid.width;
   const int h = grid.height;
   const int d = grid.depth;
-  const auto index = [&](int x, int y, int z) { return (static_cast<std::size_t>(y) * d + z) * w + x; };
+  const auto index = [&](int x, int y, int z) {
+    return (static_cast<std::size_t>(y) * d + z) * w + x;
+  };
   const auto free_at = [&](int x, int y, int z) { return !grid.blocked({x, y, z}); };
   std::vector<double> dist(static_cast<std::size_t>(w) * h * d,
                            std::numeric_limits<double>::infinity());
@@ -91,13 +93,12 @@ struct Variant {
 TEST_SUITE("grid3d.search") {
   TEST_CASE("every variant finds Dijkstra's cost on seeded random grids under both corner rules") {
     // T11: 5^3-16^3, fill 0-80 %, K in {1, 2, 3, 8}; each path checked step by step.
-    const std::vector<Variant> variants{{Algorithm::AStar, 8}, {Algorithm::Jps, 8},
-                                        {Algorithm::JpsP, 8},  {Algorithm::JpsD, 1},
-                                        {Algorithm::JpsD, 2},  {Algorithm::JpsD, 3},
-                                        {Algorithm::JpsD, 8},  {Algorithm::JpsPD, 1},
-                                        {Algorithm::JpsPD, 3}, {Algorithm::JpsPD, 8},
-                                        {Algorithm::JpsD, 1, true}, {Algorithm::JpsD, 3, true},
-                                        {Algorithm::JpsPD, 2, true}, {Algorithm::JpsPD, 8, true}};
+    const std::vector<Variant> variants{
+        {Algorithm::AStar, 8},       {Algorithm::Jps, 8},        {Algorithm::JpsP, 8},
+        {Algorithm::JpsD, 1},        {Algorithm::JpsD, 2},       {Algorithm::JpsD, 3},
+        {Algorithm::JpsD, 8},        {Algorithm::JpsPD, 1},      {Algorithm::JpsPD, 3},
+        {Algorithm::JpsPD, 8},       {Algorithm::JpsD, 1, true}, {Algorithm::JpsD, 3, true},
+        {Algorithm::JpsPD, 2, true}, {Algorithm::JpsPD, 8, true}};
     std::mt19937_64 rng(26);
     int queries = 0;
     int found = 0;
@@ -183,8 +184,8 @@ TEST_SUITE("grid3d.search") {
                                           {Algorithm::JpsD, CornerRule::Cut, 4});
     CHECK(probe.at == VoxelCoord{4, 4, 4});
     for (const Algorithm a : {Algorithm::JpsD, Algorithm::JpsPD}) {
-      CHECK(std::abs(plan(planner, {0, 0, 0}, {9, 9, 9}, a, CornerRule::Cut, 4).cost -
-                     9 * kSqrt3) < 1e-9);
+      CHECK(std::abs(plan(planner, {0, 0, 0}, {9, 9, 9}, a, CornerRule::Cut, 4).cost - 9 * kSqrt3) <
+            1e-9);
     }
   }
 
@@ -193,7 +194,8 @@ TEST_SUITE("grid3d.search") {
     grid.set_blocked({4, 5, 4}, true);
     FlyPlanner planner(grid);
     const int d = cell_index(1, 0, 0);
-    auto probe = planner.probe_jump({0, 5, 5}, d, {-1, -1, -1}, {Algorithm::Jps, CornerRule::Cut, 8});
+    auto probe =
+        planner.probe_jump({0, 5, 5}, d, {-1, -1, -1}, {Algorithm::Jps, CornerRule::Cut, 8});
     CHECK(probe.at == VoxelCoord{4, 5, 5});
     probe = planner.probe_jump({0, 5, 5}, d, {-1, -1, -1}, {Algorithm::Jps, CornerRule::NoCut, 8});
     CHECK(probe.at == VoxelCoord{5, 5, 5});
@@ -230,8 +232,8 @@ TEST_SUITE("grid3d.search") {
     OccupancyGrid grid = empty_box(5);
     grid.set_blocked({1, 1, 3}, true);
     FlyPlanner planner(grid);
-    for (const Algorithm a : {Algorithm::AStar, Algorithm::Jps, Algorithm::JpsP, Algorithm::JpsD,
-                              Algorithm::JpsPD}) {
+    for (const Algorithm a :
+         {Algorithm::AStar, Algorithm::Jps, Algorithm::JpsP, Algorithm::JpsD, Algorithm::JpsPD}) {
       const FlyPath path = plan(planner, {1, 0, 3}, {1, 2, 3}, a, CornerRule::Cut, 1);
       REQUIRE(path.status == FlyStatus::Found);
       CHECK(std::abs(path.cost - 2 * kSqrt2) < 1e-9);
@@ -247,8 +249,8 @@ TEST_SUITE("grid3d.search") {
     FlyPlanner planner(grid);
     for (const Variant v : {Variant{Algorithm::AStar, 8}, Variant{Algorithm::Jps, 8},
                             Variant{Algorithm::JpsD, 3}, Variant{Algorithm::JpsPD, 3}}) {
-      const FlyPath path = plan(planner, {10, 1, 10}, {10, 9, 10}, v.algorithm, CornerRule::Cut,
-                                v.depth);
+      const FlyPath path =
+          plan(planner, {10, 1, 10}, {10, 9, 10}, v.algorithm, CornerRule::Cut, v.depth);
       REQUIRE(path.status == FlyStatus::Found);
       CHECK(path.cost == doctest::Approx(27.5133).epsilon(1e-5));
       CHECK(std::abs(path.cost - dijkstra(grid, {10, 1, 10}, {10, 9, 10}, CornerRule::Cut)) < 1e-9);

@@ -81,7 +81,9 @@ class ForcedTable {
   /// Total number of path masks stored (a size measure).
   [[nodiscard]] std::size_t path_mask_count() const { return masks_.size(); }
   /// The cells any rule of this direction reads (trigger and legality).
-  [[nodiscard]] CellMask relevant(int dir) const { return relevant_[static_cast<std::size_t>(dir)]; }
+  [[nodiscard]] CellMask relevant(int dir) const {
+    return relevant_[static_cast<std::size_t>(dir)];
+  }
 
   explicit ForcedTable(CornerRule rule);
 

@@ -29,10 +29,10 @@ inline constexpr std::uint64_t kMaxGridVoxels = std::uint64_t{1} << 34;
 
 /// The occupancy grid. Out of bounds counts as blocked.
 struct OccupancyGrid {
-  int width = 0;   ///< voxels along x
-  int height = 0;  ///< voxels along y (up)
-  int depth = 0;   ///< voxels along z
-  Vec3 origin;     ///< world position of voxel (0, 0, 0)'s minimum corner [units: m]
+  int width = 0;            ///< voxels along x
+  int height = 0;           ///< voxels along y (up)
+  int depth = 0;            ///< voxels along z
+  Vec3 origin;              ///< world position of voxel (0, 0, 0)'s minimum corner [units: m]
   float voxel_size = 1.0F;  ///< edge of a voxel [units: m]
   /// The padded bit stream (1 = blocked); see the file comment. Size from stream_words().
   std::vector<std::uint64_t> bits;
@@ -46,7 +46,9 @@ struct OccupancyGrid {
   /// Number of padded cells: valid node ids are [0, padded_count()).
   [[nodiscard]] std::int64_t padded_count() const { return stride_y() * padded_height(); }
   /// Blocked guard bits in front of node id 0 (a multiple of 64, at least one y layer).
-  [[nodiscard]] std::int64_t guard_bits() const { return ((stride_y() + stride_z() + 64) / 64) * 64; }
+  [[nodiscard]] std::int64_t guard_bits() const {
+    return ((stride_y() + stride_z() + 64) / 64) * 64;
+  }
   /// Words the stream needs (guard, cells, guard, and one spare word for unaligned reads).
   [[nodiscard]] std::int64_t stream_words() const {
     return (2 * guard_bits() + padded_count() + 63) / 64 + 1;
@@ -94,8 +96,8 @@ struct OccupancyGrid {
 
 /// An all-free grid of the given extent (the border blocked). Errors: InvalidArgument when a side
 /// is < 1 or > kMaxGridSide3; MemoryLimit when the voxel count exceeds kMaxGridVoxels.
-[[nodiscard]] Result<OccupancyGrid> make_grid(int width, int height, int depth,
-                                              Vec3 origin = {}, float voxel_size = 1.0F);
+[[nodiscard]] Result<OccupancyGrid> make_grid(int width, int height, int depth, Vec3 origin = {},
+                                              float voxel_size = 1.0F);
 
 /// Checks the stream size and that guard, border and tail bits are blocked; names the first bad
 /// cell.

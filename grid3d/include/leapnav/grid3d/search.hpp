@@ -128,8 +128,12 @@ class FlyPlanner {
   CellMask forced(int dir, CellMask mask);
   void prepare(CornerRule rule, bool need_free_bits);
   void begin_query();
-  [[nodiscard]] bool seen(std::uint32_t node) const { return (nodes_[node].stamp >> 1) == generation_; }
-  [[nodiscard]] bool closed(std::uint32_t node) const { return nodes_[node].stamp == (generation_ << 1 | 1U); }
+  [[nodiscard]] bool seen(std::uint32_t node) const {
+    return (nodes_[node].stamp >> 1) == generation_;
+  }
+  [[nodiscard]] bool closed(std::uint32_t node) const {
+    return nodes_[node].stamp == (generation_ << 1 | 1U);
+  }
   void push(HeapItem item);
   HeapItem pop();
   void finish_path(std::uint32_t start, std::uint32_t goal, FlyPath& path) const;
