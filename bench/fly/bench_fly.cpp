@@ -101,9 +101,31 @@ Measured measure(FlyPlanner& planner, const Query& q, const SearchConfig& config
   return m;
 }
 
-// Random reachable queries (A* finds a path), seeded.
+// The voxels 26-connected (target free) to `seed`: the air around a level, not the pockets
+// inside closed geometry, which would make unreachable queries search the whole component.
+std::vector<std::uint8_t> component_of(const OccupancyGrid& grid, VoxelCoord seed) {
+  std::vector<std::uint8_t> in(static_cast<std::size_t>(grid.padded_count()), 0);
+  std::vector<std::int64_t> stack{grid.node(seed)};
+  in[static_cast<std::size_t>(stack.back())] = 1;
+  while (!stack.empty()) {
+    const std::int64_t n = stack.back();
+    stack.pop_back();
+    for (int c = 0; c < 27; ++c) {
+      if (c == kCentre) continue;
+      const Offset3 o = cell_offset(c);
+      const std::int64_t m = n + o.dx + o.dy * grid.stride_y() + o.dz * grid.stride_z();
+      if (in[static_cast<std::size_t>(m)] != 0 || grid.blocked_node(m)) continue;
+      in[static_cast<std::size_t>(m)] = 1;
+      stack.push_back(m);
+    }
+  }
+  return in;
+}
+
+// Random reachable queries (A* finds a path), seeded; from `component` when given.
 std::vector<Query> pick_queries(const OccupancyGrid& grid, FlyPlanner& planner, int count,
-                                std::uint64_t seed, CornerRule corners, int min_distance = 0) {
+                                std::uint64_t seed, CornerRule corners, int min_distance = 0,
+                                const std::vector<std::uint8_t>* component = nullptr) {
   std::mt19937_64 rng(seed);
   std::vector<Query> out;
   const auto pick = [&]() {
@@ -111,7 +133,10 @@ std::vector<Query> pick_queries(const OccupancyGrid& grid, FlyPlanner& planner, 
       const VoxelCoord v{static_cast<int>(rng() % static_cast<std::uint64_t>(grid.width)),
                          static_cast<int>(rng() % static_cast<std::uint64_t>(grid.height)),
                          static_cast<int>(rng() % static_cast<std::uint64_t>(grid.depth))};
-      if (!grid.blocked(v)) return v;
+      if (grid.blocked(v)) continue;
+      if (component != nullptr && (*component)[static_cast<std::size_t>(grid.node(v))] == 0)
+        continue;
+      return v;
     }
     return VoxelCoord{-1, -1, -1};
   };
@@ -140,8 +165,16 @@ struct Stats {
   std::vector<std::pair<double, double>> length_ratio;  // (A* cost, ratio) per query
 };
 
-std::vector<Stats> g_rows;
 std::string g_csv;
+std::ofstream g_csv_file;
+
+void flush_csv() {
+  if (g_csv_file.is_open()) {
+    g_csv_file << g_csv;
+    g_csv_file.flush();
+  }
+  g_csv.clear();
+}
 
 void emit(const Stats& s) {
   std::ostringstream line;
@@ -155,6 +188,7 @@ void emit(const Stats& s) {
               s.median_ms, s.total_ms, s.ratio_median, s.ratio_total, s.expanded_mean,
               s.touched_mean, s.expansions_per_s / 1e6, static_cast<double>(s.memory) / 1048576.0);
   std::fflush(stdout);
+  flush_csv();
 }
 
 void header() {
@@ -183,6 +217,7 @@ void emit_bins(const Stats& s, double bin) {
     g_csv += line.str();
   }
   std::printf("\n");
+  flush_csv();
 }
 
 void run_scene(const std::string& suite, const std::string& scene, const OccupancyGrid& grid,
@@ -285,7 +320,15 @@ void run_levels(const Options& options) {
         static_cast<double>(grid->memory_bytes()) / 1048576.0,
         std::chrono::duration<double, std::milli>(t1 - t0).count());
     FlyPlanner planner(*grid);
-    const auto queries = pick_queries(*grid, planner, options.level_queries, 25, options.corners);
+    // note: the top layer is above every triangle, so its centre lies in the open air.
+    const VoxelCoord air{grid->width / 2, grid->height - 1, grid->depth / 2};
+    const std::vector<std::uint8_t> component = component_of(*grid, air);
+    std::uint64_t air_voxels = 0;
+    for (const std::uint8_t c : component) air_voxels += c;
+    std::printf("levels: %s: %llu voxels in the air component\n", level.c_str(),
+                static_cast<unsigned long long>(air_voxels));
+    const auto queries =
+        pick_queries(*grid, planner, options.level_queries, 25, options.corners, 0, &component);
     run_scene("levels", level, *grid, queries, options, 100.0);
   }
 }
@@ -405,6 +448,6 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
-  if (!csv_path.empty()) std::ofstream(csv_path) << g_csv;
+  flush_csv();
   return 0;
 }

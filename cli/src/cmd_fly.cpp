@@ -23,6 +23,7 @@ struct FlyOptions {
   std::string algo = "jps-pd";
   std::string corners;  // empty: cut, or nocut with --scen
   int depth = 8;
+  bool depth_all = false;
   double voxel = 0.25;
   std::string agent;
   std::string queries;
@@ -138,6 +139,7 @@ int run_fly(const FlyOptions& options) {
   grid3d::SearchConfig config;
   config.algorithm = *algorithm;
   config.depth = options.depth;
+  config.depth_includes_sub_sweeps = options.depth_all;
   const std::string corners =
       options.corners.empty() ? (options.scen.empty() ? "cut" : "nocut") : options.corners;
   auto rule = grid3d::parse_corner_rule(corners);
@@ -277,6 +279,9 @@ void register_fly_command(CLI::App& root, Registry& registry) {
   app->add_option("--algo", options->algo, "astar, jps, jps-p, jps-d or jps-pd (default)");
   app->add_option("--depth", options->depth, "Depth limit K of jps-d and jps-pd [units: steps]")
       ->check(CLI::Range(1, 1000000));
+  app->add_flag("--depth-all", options->depth_all,
+                "jps-d, jps-pd: sub-sweeps spend the same budget of K steps (the thesis's "
+                "counter; fastest in open space)");
   app->add_option("--corners", options->corners,
                   "cut (a diagonal move needs its target free; default) or nocut (every voxel of "
                   "the move's box free; the default with --scen)");

@@ -62,7 +62,8 @@ TEST_SUITE("cli.fly") {
   TEST_CASE("fly answers T10 on a .3dmap with the optimal cost and its turning points") {
     const std::string map = fly_file("t10.3dmap", kT10);
     for (const char* algo : {"astar", "jps", "jps-p", "jps-d", "jps-pd"}) {
-      const FlyRun r = fly(map + " --from 1,0,3 --to 1,2,3 --json --depth 2 --algo " + algo);
+      const FlyRun r =
+          fly(map + " --from 1,0,3 --to 1,2,3 --json --depth 2 --depth-all --algo " + algo);
       REQUIRE(r.exit_code == 0);
       const auto lines = json_lines(r.output);
       REQUIRE(lines.size() == 1);
