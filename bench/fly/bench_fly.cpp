@@ -427,6 +427,7 @@ int main(int argc, char** argv) {
       "faster than A*\n",
       corners.c_str(), options.repeat);
   header();
+  if (!csv_path.empty()) g_csv_file.open(csv_path);
   g_csv =
       "suite,scene,variant,queries,cost_mismatch,median_ms,total_ms,ratio_median,ratio_total,"
       "expanded_mean,touched_mean,expansions_per_s,memory_bytes\n";
