@@ -1,0 +1,613 @@
+// A* and JPS-3D over the bit-packed occupancy grid (spec C1-A, C1-J, C1-S, C1-O1..O3).
+// Nodes are padded voxel ids; a 3x3x3 neighbourhood is nine 3-bit reads from the bit stream. Both
+// searches keep one closed entry per voxel; JPS stores the direction of a jump point's best
+// parent and expands it with Natural(d) + Forced(d). Forced sets come from ForcedTable through a
+// small direct-mapped cache keyed by (direction, the cells the rule reads).
+#include "leapnav/grid3d/search.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <string>
+
+namespace leapnav::grid3d {
+namespace {
+
+static_assert(std::endian::native == std::endian::little, "the neighbourhood reads assume it");
+
+constexpr double kSqrt2 = 1.4142135623730951;
+constexpr double kSqrt3 = 1.7320508075688772;
+constexpr std::uint8_t kNoDir = 0xFF;
+constexpr std::uint32_t kNone = ~std::uint32_t{0};
+constexpr CellMask kAllMoves = ((CellMask{1} << 27) - 1) & ~(CellMask{1} << kCentre);
+constexpr std::size_t kCacheSize = 1 << 14;
+
+struct DirTables {
+  double cost[27] = {};
+  CellMask box[27] = {};
+  CellMask sub[27] = {};       // sub-directions of d, d included
+  int proper_sub[27][6] = {};  // straight first (x, y, z), then xy, xz, yz
+  int proper_count[27] = {};
+  DirTables() {
+    for (int d = 0; d < 27; ++d) {
+      if (d == kCentre) continue;
+      cost[d] = move_cost(d);
+      box[d] = move_box(d);
+      for (int c = 0; c < 27; ++c) {
+        if (c != kCentre && is_subdirection(c, d)) sub[d] |= CellMask{1} << c;
+      }
+      const Offset3 o = cell_offset(d);
+      int n = 0;
+      if (axis_count(d) >= 2) {
+        if (o.dx != 0) proper_sub[d][n++] = cell_index(o.dx, 0, 0);
+        if (o.dy != 0) proper_sub[d][n++] = cell_index(0, o.dy, 0);
+        if (o.dz != 0) proper_sub[d][n++] = cell_index(0, 0, o.dz);
+      }
+      if (axis_count(d) == 3) {
+        proper_sub[d][n++] = cell_index(o.dx, o.dy, 0);
+        proper_sub[d][n++] = cell_index(o.dx, 0, o.dz);
+        proper_sub[d][n++] = cell_index(0, o.dy, o.dz);
+      }
+      proper_count[d] = n;
+    }
+  }
+};
+
+const DirTables& dirs() {
+  static const DirTables tables;
+  return tables;
+}
+
+template <CornerRule R>
+inline bool legal(CellMask mask, int dir) {
+  if constexpr (R == CornerRule::Cut) {
+    return ((mask >> dir) & 1U) == 0;
+  } else {
+    return (mask & dirs().box[dir]) == 0;
+  }
+}
+
+template <CornerRule R>
+inline CellMask legal_set(CellMask mask) {
+  if constexpr (R == CornerRule::Cut) {
+    return ~mask & kAllMoves;
+  } else {
+    CellMask out = 0;
+    for (int d = 0; d < 27; ++d) {
+      if (d != kCentre && (mask & dirs().box[d]) == 0) out |= CellMask{1} << d;
+    }
+    return out;
+  }
+}
+
+inline std::uint32_t read3(const std::uint64_t* words, std::int64_t bit) {
+  std::uint64_t v = 0;
+  std::memcpy(&v, reinterpret_cast<const unsigned char*>(words) + (bit >> 3), sizeof(v));
+  return static_cast<std::uint32_t>((v >> (bit & 7)) & 7U);
+}
+
+inline std::uint64_t read64(const std::vector<std::uint64_t>& words, std::int64_t bit) {
+  const auto i = static_cast<std::size_t>(bit >> 6);
+  const auto sh = static_cast<unsigned>(bit & 63);
+  std::uint64_t v = words[i] >> sh;
+  if (sh != 0) v |= words[i + 1] << (64 - sh);
+  return v;
+}
+
+inline double octile_inline(VoxelCoord a, VoxelCoord b) {
+  const int x = std::abs(a.x - b.x);
+  const int y = std::abs(a.y - b.y);
+  const int z = std::abs(a.z - b.z);
+  const int lo = std::min({x, y, z});
+  const int hi = std::max({x, y, z});
+  const int mid = x + y + z - lo - hi;
+  return lo * kSqrt3 + (mid - lo) * kSqrt2 + (hi - mid);
+}
+
+}  // namespace
+
+std::string_view to_string(Algorithm algorithm) noexcept {
+  switch (algorithm) {
+    case Algorithm::AStar:
+      return "astar";
+    case Algorithm::Jps:
+      return "jps";
+    case Algorithm::JpsP:
+      return "jps-p";
+    case Algorithm::JpsD:
+      return "jps-d";
+    case Algorithm::JpsPD:
+      return "jps-pd";
+  }
+  return "?";
+}
+
+Result<Algorithm> parse_algorithm(std::string_view name) {
+  for (const Algorithm a :
+       {Algorithm::AStar, Algorithm::Jps, Algorithm::JpsP, Algorithm::JpsD, Algorithm::JpsPD}) {
+    if (name == to_string(a)) return a;
+  }
+  return make_error(
+      ErrorCode::InvalidArgument,
+      "--algo: '" + std::string(name) + "' is not an algorithm (astar, jps, jps-p, jps-d, jps-pd)");
+}
+
+std::string_view to_string(CornerRule rule) noexcept {
+  return rule == CornerRule::Cut ? "cut" : "nocut";
+}
+
+Result<CornerRule> parse_corner_rule(std::string_view name) {
+  if (name == "cut") return CornerRule::Cut;
+  if (name == "nocut") return CornerRule::NoCut;
+  return make_error(ErrorCode::InvalidArgument,
+                    "--corners: '" + std::string(name) + "' is not a corner rule (cut, nocut)");
+}
+
+Status validate(const SearchConfig& config) {
+  if (config.depth < 1 || config.depth > 1000000) {
+    return make_error(
+        ErrorCode::InvalidArgument,
+        "search: depth = " + std::to_string(config.depth) + " is out of range (1..1000000 steps)");
+  }
+  return {};
+}
+
+std::string_view to_string(FlyStatus status) noexcept {
+  switch (status) {
+    case FlyStatus::Found:
+      return "found";
+    case FlyStatus::NoPath:
+      return "no_path";
+    case FlyStatus::StartOutside:
+      return "start_outside";
+    case FlyStatus::GoalOutside:
+      return "goal_outside";
+    case FlyStatus::StartBlocked:
+      return "start_blocked";
+    case FlyStatus::GoalBlocked:
+      return "goal_blocked";
+  }
+  return "?";
+}
+
+double octile(VoxelCoord a, VoxelCoord b) {
+  return octile_inline(a, b);
+}
+
+Status check_path(const OccupancyGrid& grid, VoxelCoord start, VoxelCoord goal, const FlyPath& path,
+                  CornerRule rule) {
+  if (path.status != FlyStatus::Found) return {};
+  if (path.points.empty() || !(path.points.front() == start) || !(path.points.back() == goal)) {
+    return make_error(ErrorCode::Internal, "check_path: the path does not join start and goal");
+  }
+  double cost = 0.0;
+  for (std::size_t i = 0; i + 1 < path.points.size(); ++i) {
+    const VoxelCoord a = path.points[i];
+    const VoxelCoord b = path.points[i + 1];
+    const int dx = b.x - a.x;
+    const int dy = b.y - a.y;
+    const int dz = b.z - a.z;
+    const int k = std::max({std::abs(dx), std::abs(dy), std::abs(dz)});
+    const auto unit = [k](int v) { return v == 0 ? 0 : v / k; };
+    if (k == 0 || (dx != 0 && std::abs(dx) != k) || (dy != 0 && std::abs(dy) != k) ||
+        (dz != 0 && std::abs(dz) != k)) {
+      return make_error(ErrorCode::Internal, "check_path: segment " + std::to_string(i) +
+                                                 " is not a straight or diagonal run");
+    }
+    const Offset3 o{unit(dx), unit(dy), unit(dz)};
+    const int dir = cell_index(o.dx, o.dy, o.dz);
+    VoxelCoord at = a;
+    for (int s = 0; s < k; ++s) {
+      for (int ax = 0; ax <= (o.dx != 0 ? 1 : 0); ++ax) {
+        for (int ay = 0; ay <= (o.dy != 0 ? 1 : 0); ++ay) {
+          for (int az = 0; az <= (o.dz != 0 ? 1 : 0); ++az) {
+            const bool target =
+                ax == (o.dx != 0 ? 1 : 0) && ay == (o.dy != 0 ? 1 : 0) && az == (o.dz != 0 ? 1 : 0);
+            if (!target && rule == CornerRule::Cut) continue;
+            const VoxelCoord c{at.x + ax * o.dx, at.y + ay * o.dy, at.z + az * o.dz};
+            if (grid.blocked(c)) {
+              return make_error(ErrorCode::Internal,
+                                "check_path: step " + std::to_string(s) + " of segment " +
+                                    std::to_string(i) + " enters blocked voxel (" +
+                                    std::to_string(c.x) + ", " + std::to_string(c.y) + ", " +
+                                    std::to_string(c.z) + ")");
+            }
+          }
+        }
+      }
+      at = {at.x + o.dx, at.y + o.dy, at.z + o.dz};
+      cost += move_cost(dir);
+    }
+  }
+  if (std::abs(cost - path.cost) > 1e-9) {
+    return make_error(ErrorCode::Internal, "check_path: cost " + std::to_string(path.cost) +
+                                               " differs from its steps' sum " +
+                                               std::to_string(cost));
+  }
+  return {};
+}
+
+FlyPlanner::FlyPlanner(const OccupancyGrid& grid) : grid_(&grid) {
+  for (int d = 0; d < 27; ++d) {
+    const Offset3 o = cell_offset(d);
+    offset_[d] = o.dx + o.dy * grid.stride_y() + o.dz * grid.stride_z();
+  }
+}
+
+std::uint64_t FlyPlanner::memory_bytes() const {
+  return nodes_.size() * sizeof(NodeRecord) + dir_.size() + free_bits_.size() * 8 +
+         heap_.capacity() * sizeof(HeapItem) + cache_.size() * sizeof(CacheEntry);
+}
+
+CellMask FlyPlanner::neighbourhood(std::int64_t node) const {
+  const std::uint64_t* words = grid_->bits.data();
+  const std::int64_t base = node + grid_->guard_bits() - 1;
+  const std::int64_t sy = grid_->stride_y();
+  const std::int64_t sz = grid_->stride_z();
+  CellMask mask = 0;
+  int shift = 0;
+  for (int dz = -1; dz <= 1; ++dz) {
+    for (int dy = -1; dy <= 1; ++dy) {
+      mask |= read3(words, base + dy * sy + dz * sz) << shift;
+      shift += 3;
+    }
+  }
+  return mask;
+}
+
+bool FlyPlanner::free_bit(std::int64_t node) const {
+  const auto b = static_cast<std::uint64_t>(node + grid_->guard_bits());
+  return ((free_bits_[b >> 6] >> (b & 63)) & 1U) != 0;
+}
+
+void FlyPlanner::prepare(CornerRule rule, bool need_free_bits) {
+  const auto count = static_cast<std::size_t>(grid_->padded_count());
+  if (nodes_.size() != count) {
+    nodes_.assign(count, NodeRecord{0.0, 0, 0});
+    dir_.assign(count, kNoDir);
+    generation_ = 0;
+  }
+  if (cache_.empty() || cache_rule_ != rule) {
+    cache_.assign(kCacheSize, CacheEntry{});
+    cache_rule_ = rule;
+  }
+  table_ = &ForcedTable::get(rule);
+  if (need_free_bits && free_bits_.empty()) {
+    // free(v) iff the 27 cells around v are free: the complement of the OR of 27 shifted streams.
+    const std::vector<std::uint64_t>& bits = grid_->bits;
+    free_bits_.assign(bits.size(), 0);
+    const std::int64_t guard = grid_->guard_bits();
+    const std::int64_t first = guard / 64;
+    const std::int64_t last = (guard + grid_->padded_count() + 63) / 64;
+    for (std::int64_t w = first; w < last; ++w) {
+      std::uint64_t any = 0;
+      for (const std::int64_t offset : offset_) any |= read64(bits, 64 * w + offset);
+      free_bits_[static_cast<std::size_t>(w)] = ~any;
+    }
+  }
+}
+
+std::uint64_t FlyPlanner::free_voxel_count() {
+  prepare(cache_rule_, true);
+  std::uint64_t count = 0;
+  for (const std::uint64_t w : free_bits_) count += static_cast<std::uint64_t>(std::popcount(w));
+  return count;
+}
+
+void FlyPlanner::begin_query() {
+  ++generation_;
+  if (generation_ >= (1U << 31)) {
+    for (NodeRecord& r : nodes_) r.stamp = 0;
+    generation_ = 1;
+  }
+  heap_.clear();
+}
+
+namespace {
+
+// note: the open list orders by f, then larger g (deeper first), then node id; a 4-ary heap keeps
+// a node's children in one cache line of 16-byte items.
+inline bool heap_before(double fa, float ga, std::uint32_t na, double fb, float gb,
+                        std::uint32_t nb) {
+  if (fa != fb) return fa < fb;
+  if (ga != gb) return ga > gb;
+  return na < nb;
+}
+
+}  // namespace
+
+void FlyPlanner::push(HeapItem item) {
+  std::size_t i = heap_.size();
+  heap_.push_back(item);
+  while (i > 0) {
+    const std::size_t up = (i - 1) / 4;
+    const HeapItem& p = heap_[up];
+    if (!heap_before(item.f, item.g, item.node, p.f, p.g, p.node)) break;
+    heap_[i] = p;
+    i = up;
+  }
+  heap_[i] = item;
+}
+
+FlyPlanner::HeapItem FlyPlanner::pop() {
+  const HeapItem top = heap_.front();
+  const HeapItem last = heap_.back();
+  heap_.pop_back();
+  const std::size_t n = heap_.size();
+  if (n == 0) return top;
+  std::size_t i = 0;
+  while (true) {
+    const std::size_t first = 4 * i + 1;
+    if (first >= n) break;
+    std::size_t best = first;
+    const std::size_t end = std::min(first + 4, n);
+    for (std::size_t c = first + 1; c < end; ++c) {
+      const HeapItem& a = heap_[c];
+      const HeapItem& b = heap_[best];
+      if (heap_before(a.f, a.g, a.node, b.f, b.g, b.node)) best = c;
+    }
+    const HeapItem& b = heap_[best];
+    if (!heap_before(b.f, b.g, b.node, last.f, last.g, last.node)) break;
+    heap_[i] = b;
+    i = best;
+  }
+  heap_[i] = last;
+  return top;
+}
+
+CellMask FlyPlanner::forced(int dir, CellMask mask) {
+  if ((mask & table_->trigger(dir)) == 0) return 0;
+  const std::uint32_t key =
+      (mask & table_->relevant(dir)) | (static_cast<std::uint32_t>(dir) << 27);
+  const std::uint32_t slot = (key * 2654435761U) >> (32 - 14);
+  CacheEntry& entry = cache_[slot];
+  if (entry.key != key) {
+    entry.key = key;
+    entry.forced = table_->forced(dir, mask);
+  }
+  return entry.forced;
+}
+
+void FlyPlanner::finish_path(std::uint32_t start, std::uint32_t goal, FlyPath& path) const {
+  path.status = FlyStatus::Found;
+  path.cost = nodes_[goal].g;
+  std::vector<VoxelCoord> chain;
+  for (std::uint32_t n = goal;; n = nodes_[n].parent) {
+    chain.push_back(grid_->coord(n));
+    if (n == start) break;
+  }
+  std::reverse(chain.begin(), chain.end());
+  // keep turning points only
+  path.points.clear();
+  for (std::size_t i = 0; i < chain.size(); ++i) {
+    if (i > 0 && i + 1 < chain.size()) {
+      const VoxelCoord a = chain[i - 1];
+      const VoxelCoord b = chain[i];
+      const VoxelCoord c = chain[i + 1];
+      const auto unit = [](int v) { return (v > 0) - (v < 0); };
+      if (unit(b.x - a.x) == unit(c.x - b.x) && unit(b.y - a.y) == unit(c.y - b.y) &&
+          unit(b.z - a.z) == unit(c.z - b.z)) {
+        continue;
+      }
+    }
+    path.points.push_back(chain[i]);
+  }
+}
+
+template <CornerRule R>
+void FlyPlanner::run_astar(std::uint32_t start, std::uint32_t goal, FlyPath& path) {
+  const DirTables& t = dirs();
+  const VoxelCoord goal_at = grid_->coord(goal);
+  const std::uint32_t open_stamp = generation_ << 1;
+  const std::uint32_t closed_stamp = open_stamp | 1U;
+  nodes_[start] = {0.0, start, open_stamp};
+  push({octile(grid_->coord(start), goal_at), 0.0F, start});
+  while (!heap_.empty()) {
+    const HeapItem item = pop();
+    const std::uint32_t node = item.node;
+    NodeRecord& rec = nodes_[node];
+    if (rec.stamp == closed_stamp) continue;
+    rec.stamp = closed_stamp;
+    ++path.expanded;
+    if (node == goal) {
+      finish_path(start, goal, path);
+      return;
+    }
+    const double g = rec.g;
+    const VoxelCoord at = grid_->coord(node);
+    CellMask moves = legal_set<R>(neighbourhood(node));
+    while (moves != 0) {
+      const int d = std::countr_zero(moves);
+      moves &= moves - 1;
+      const auto next = static_cast<std::uint32_t>(node + offset_[d]);
+      ++path.touched;
+      const double ng = g + t.cost[d];
+      NodeRecord& nrec = nodes_[next];
+      if (nrec.stamp == closed_stamp) continue;
+      if (nrec.stamp != open_stamp || ng < nrec.g) {
+        nrec = {ng, node, open_stamp};
+        const Offset3 o = cell_offset(d);
+        push({ng + octile_inline({at.x + o.dx, at.y + o.dy, at.z + o.dz}, goal_at),
+              static_cast<float>(ng), next});
+      }
+    }
+  }
+  path.status = FlyStatus::NoPath;
+}
+
+template <CornerRule R, bool P>
+std::uint32_t FlyPlanner::jump(std::uint32_t from, int dir, CellMask from_mask, bool from_free,
+                               int limit, std::uint32_t goal, std::uint64_t& touched, int* budget) {
+  const DirTables& t = dirs();
+  std::uint32_t at = from;
+  CellMask mask = from_mask;
+  bool is_free = from_free;
+  int steps = 0;
+  while (true) {
+    if (!is_free && !legal<R>(mask, dir)) return kNone;
+    const auto next = static_cast<std::uint32_t>(at + offset_[dir]);
+    ++steps;
+    ++touched;
+    if (budget != nullptr) --*budget;
+    if (next == goal) return next;
+    if (P && free_bit(next)) {
+      mask = 0;
+      is_free = true;
+    } else {
+      mask = neighbourhood(next);
+      is_free = false;
+      if (forced(dir, mask) != 0) return next;
+    }
+    for (int i = 0; i < t.proper_count[dir]; ++i) {
+      // note: a sub-sweep that ran out of a shared budget returns non-null too, which makes
+      // `next` a jump point; its expansion redoes the sweep with a fresh budget.
+      if (jump<R, P>(next, t.proper_sub[dir][i], mask, is_free, 0, goal, touched, budget) !=
+          kNone) {
+        return next;
+      }
+    }
+    if (limit > 0 && steps >= limit) return next;
+    if (budget != nullptr && *budget <= 0) return next;
+    at = next;
+  }
+}
+
+template <CornerRule R, bool P>
+void FlyPlanner::run_jps(std::uint32_t start, std::uint32_t goal, int limit, bool shared,
+                         FlyPath& path) {
+  const DirTables& t = dirs();
+  const VoxelCoord goal_at = grid_->coord(goal);
+  nodes_[start] = {0.0, start, generation_ << 1};
+  dir_[start] = kNoDir;
+  push({octile(grid_->coord(start), goal_at), 0.0F, start});
+  while (!heap_.empty()) {
+    const HeapItem item = pop();
+    const std::uint32_t node = item.node;
+    if (closed(node)) continue;
+    nodes_[node].stamp = generation_ << 1 | 1U;
+    const double g = nodes_[node].g;
+    ++path.expanded;
+    if (node == goal) {
+      finish_path(start, goal, path);
+      return;
+    }
+    const bool node_free = P && free_bit(node);
+    const CellMask mask = node_free ? 0 : neighbourhood(node);
+    const int d = dir_[node];
+    CellMask moves = 0;
+    if (d == kNoDir) {
+      moves = legal_set<R>(mask);
+    } else {
+      moves = (legal_set<R>(mask) & t.sub[d]) | (node_free ? 0 : forced(d, mask));
+    }
+    const VoxelCoord at = grid_->coord(node);
+    while (moves != 0) {
+      const int c = std::countr_zero(moves);
+      moves &= moves - 1;
+      int budget = limit;
+      const std::uint32_t found = jump<R, P>(node, c, mask, node_free, limit, goal, path.touched,
+                                             shared && limit > 0 ? &budget : nullptr);
+      if (found == kNone) continue;
+      const VoxelCoord to = grid_->coord(found);
+      const int k = std::max({std::abs(to.x - at.x), std::abs(to.y - at.y), std::abs(to.z - at.z)});
+      const double ng = g + k * t.cost[c];
+      if (closed(found)) continue;
+      if (!seen(found) || ng < nodes_[found].g) {
+        nodes_[found] = {ng, node, generation_ << 1};
+        dir_[found] = static_cast<std::uint8_t>(c);
+        push({ng + octile_inline(to, goal_at), static_cast<float>(ng), found});
+      }
+    }
+  }
+  path.status = FlyStatus::NoPath;
+}
+
+Result<FlyPath> FlyPlanner::find_path(VoxelCoord start, VoxelCoord goal,
+                                      const SearchConfig& config) {
+  LEAPNAV_TRY(validate(config));
+  if (grid_->padded_count() >= static_cast<std::int64_t>(kNone)) {
+    return make_error(ErrorCode::MemoryLimit,
+                      "fly: the grid has " + std::to_string(grid_->padded_count()) +
+                          " padded voxels; the planner handles fewer than 2^32");
+  }
+  FlyPath path;
+  if (!grid_->in_bounds(start)) {
+    path.status = FlyStatus::StartOutside;
+    return path;
+  }
+  if (!grid_->in_bounds(goal)) {
+    path.status = FlyStatus::GoalOutside;
+    return path;
+  }
+  if (grid_->blocked(start)) {
+    path.status = FlyStatus::StartBlocked;
+    return path;
+  }
+  if (grid_->blocked(goal)) {
+    path.status = FlyStatus::GoalBlocked;
+    return path;
+  }
+  const bool use_free = config.algorithm == Algorithm::JpsP || config.algorithm == Algorithm::JpsPD;
+  const bool use_depth =
+      config.algorithm == Algorithm::JpsD || config.algorithm == Algorithm::JpsPD;
+  prepare(config.corners, use_free);
+  begin_query();
+  const auto s = static_cast<std::uint32_t>(grid_->node(start));
+  const auto g = static_cast<std::uint32_t>(grid_->node(goal));
+  const int limit = use_depth ? config.depth : 0;
+  const bool cut = config.corners == CornerRule::Cut;
+  const bool shared = config.depth_includes_sub_sweeps;
+  if (config.algorithm == Algorithm::AStar) {
+    if (cut) {
+      run_astar<CornerRule::Cut>(s, g, path);
+    } else {
+      run_astar<CornerRule::NoCut>(s, g, path);
+    }
+  } else if (cut) {
+    if (use_free) {
+      run_jps<CornerRule::Cut, true>(s, g, limit, shared, path);
+    } else {
+      run_jps<CornerRule::Cut, false>(s, g, limit, shared, path);
+    }
+  } else if (use_free) {
+    run_jps<CornerRule::NoCut, true>(s, g, limit, shared, path);
+  } else {
+    run_jps<CornerRule::NoCut, false>(s, g, limit, shared, path);
+  }
+  return path;
+}
+
+FlyPlanner::JumpProbe FlyPlanner::probe_jump(VoxelCoord from, int dir, VoxelCoord goal,
+                                             const SearchConfig& config) {
+  const bool use_free = config.algorithm == Algorithm::JpsP || config.algorithm == Algorithm::JpsPD;
+  const bool use_depth =
+      config.algorithm == Algorithm::JpsD || config.algorithm == Algorithm::JpsPD;
+  prepare(config.corners, use_free);
+  JumpProbe probe;
+  const auto s = static_cast<std::uint32_t>(grid_->node(from));
+  const auto g = grid_->in_bounds(goal) ? static_cast<std::uint32_t>(grid_->node(goal)) : kNone;
+  const int limit = use_depth ? config.depth : 0;
+  const bool from_free = use_free && free_bit(s);
+  const CellMask mask = from_free ? 0 : neighbourhood(s);
+  std::uint32_t found = kNone;
+  const bool cut = config.corners == CornerRule::Cut;
+  int budget = limit;
+  int* shared = config.depth_includes_sub_sweeps && limit > 0 ? &budget : nullptr;
+  if (cut && use_free) {
+    found = jump<CornerRule::Cut, true>(s, dir, mask, from_free, limit, g, probe.touched, shared);
+  } else if (cut) {
+    found = jump<CornerRule::Cut, false>(s, dir, mask, from_free, limit, g, probe.touched, shared);
+  } else if (use_free) {
+    found = jump<CornerRule::NoCut, true>(s, dir, mask, from_free, limit, g, probe.touched, shared);
+  } else {
+    found =
+        jump<CornerRule::NoCut, false>(s, dir, mask, from_free, limit, g, probe.touched, shared);
+  }
+  probe.found = found != kNone;
+  if (probe.found) probe.at = grid_->coord(found);
+  return probe;
+}
+
+}  // namespace leapnav::grid3d
