@@ -71,10 +71,10 @@ std::vector<std::array<std::int32_t, 2>> vertex_grid_corners(const NavMesh& mesh
   std::vector<std::array<std::int32_t, 2>> out(mesh.vertices.size());
   const double cs = mesh.grid.cell_size > 0.0F ? mesh.grid.cell_size : 1.0;
   for (std::size_t v = 0; v < mesh.vertices.size(); ++v) {
-    out[v] = {static_cast<std::int32_t>(std::lround(
-                  (double{mesh.vertices[v].x} - double{mesh.grid.origin.x}) / cs)),
-              static_cast<std::int32_t>(std::lround(
-                  (double{mesh.vertices[v].z} - double{mesh.grid.origin.z}) / cs))};
+    out[v] = {static_cast<std::int32_t>(
+                  std::lround((double{mesh.vertices[v].x} - double{mesh.grid.origin.x}) / cs)),
+              static_cast<std::int32_t>(
+                  std::lround((double{mesh.vertices[v].z} - double{mesh.grid.origin.z}) / cs))};
   }
   return out;
 }

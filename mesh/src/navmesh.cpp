@@ -200,6 +200,50 @@ std::uint64_t content_hash(const NavMesh& mesh) {
   return h.digest();
 }
 
+std::uint64_t grid_space_hash(const NavMesh& mesh) {
+  ContentHasher h;
+  h.add_string("leapnav.mesh.NavMesh.grid_space");
+  const GridSpec& g = mesh.grid;
+  h.add_pod(g.cell_size);
+  h.add_pod(g.cell_height);
+  h.add_pod(static_cast<std::int64_t>(g.width));
+  h.add_pod(static_cast<std::int64_t>(g.depth));
+  h.add_pod(static_cast<std::int64_t>(g.height));
+  const double cs = g.cell_size > 0.0F ? g.cell_size : 1.0;
+  const double ch = g.cell_height > 0.0F ? g.cell_height : 1.0;
+  const auto level = [&](float y) {
+    return static_cast<std::int64_t>(std::llround((double{y} - double{g.origin.y}) / ch));
+  };
+  h.add_pod(static_cast<std::uint64_t>(mesh.vertices.size()));
+  for (const Vec3& v : mesh.vertices) {
+    h.add_pod(static_cast<std::int64_t>(std::llround((double{v.x} - double{g.origin.x}) / cs)));
+    h.add_pod(level(v.y));
+    h.add_pod(static_cast<std::int64_t>(std::llround((double{v.z} - double{g.origin.z}) / cs)));
+  }
+  h.add_vector(mesh.poly_first);
+  h.add_vector(mesh.poly_vertices);
+  h.add_vector(mesh.poly_neighbors);
+  h.add_vector(mesh.poly_region);
+  h.add_vector(mesh.poly_area);
+  h.add_vector(mesh.poly_flags);
+  h.add_pod(static_cast<std::uint64_t>(mesh.height_patches.size()));
+  for (const HeightPatch& p : mesh.height_patches) {
+    h.add_pod(p.x0);
+    h.add_pod(p.z0);
+    h.add_pod(p.width);
+    h.add_pod(p.depth);
+    h.add_pod(p.first);
+  }
+  h.add_pod(static_cast<std::uint64_t>(mesh.height_samples.size()));
+  for (const float s : mesh.height_samples) {
+    h.add_pod(std::isfinite(s) ? level(s) : std::numeric_limits<std::int64_t>::min());
+  }
+  h.add_vector(mesh.span_column_first);
+  h.add_vector(mesh.span_y);
+  h.add_vector(mesh.span_poly);
+  return h.digest();
+}
+
 Status validate(const NavMesh& mesh) {
   const std::size_t count = mesh.polygon_count();
   if (!mesh.poly_first.empty()) {
