@@ -71,6 +71,7 @@ void register_build_command(CLI::App& root, Registry& registry);
 void register_navmesh_commands(CLI::App& root, Registry& registry);
 void register_path_commands(CLI::App& root, Registry& registry);
 void register_check_links_command(CLI::App& root, Registry& registry);
+void register_config_command(CLI::App& root, Registry& registry);
 
 }  // namespace leapnav::cli
 namespace leapnav::io {

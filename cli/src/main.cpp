@@ -19,6 +19,7 @@ int main(int argc, char** argv) {
   register_navmesh_commands(app, registry);
   register_path_commands(app, registry);
   register_check_links_command(app, registry);
+  register_config_command(app, registry);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

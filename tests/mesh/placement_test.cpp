@@ -75,9 +75,8 @@ TriangleMesh scene(const char* spec) {
 
 // The float-exact offsets every test level is moved by (multiples of 1/128 m).
 const std::vector<Offset>& exact_offsets() {
-  static const std::vector<Offset> offsets{{100000.0, 10000.0, -100000.0},
-                                           {-99999.5, -10000.0, 99999.75},
-                                           {5000.25, 0.0, 5000.0}};
+  static const std::vector<Offset> offsets{
+      {100000.0, 10000.0, -100000.0}, {-99999.5, -10000.0, 99999.75}, {5000.25, 0.0, 5000.0}};
   return offsets;
 }
 
@@ -137,7 +136,8 @@ TEST_SUITE("mesh.placement") {
     }
   }
 
-  TEST_CASE("a level moved 8 km by an inexact offset builds and keeps its polygon count within 1 %") {
+  TEST_CASE(
+      "a level moved 8 km by an inexact offset builds and keeps its polygon count within 1 %") {
     std::vector<std::pair<std::string, TriangleMesh>> levels;
     levels.emplace_back("terrain:2", scene("terrain:2"));
     for (const char* file : {"dungeon.obj", "nav_test.obj"}) {
