@@ -1,9 +1,8 @@
 // Region contours (pipeline.md §2; the scheme of Recast's rcBuildContours, written from its
 // description). Per region: walk every boundary loop over cell edges (raw corner vertices, each
 // labelled with the region across the edge it starts), orient loops counter-clockwise (outer) /
-// clockwise (holes), keep region-change vertices, Douglas-Peucker along walls with a direction
-// fixed by the chain's endpoints (portals stay straight between region changes, as in Recast's
-// rcBuildContours, so two regions see a shared chain identically), split long
+// clockwise (holes), keep region-change vertices, Douglas-Peucker in between with a direction
+// fixed by the chain's endpoints (so two regions simplify a shared chain identically), split long
 // border edges, drop degenerate vertices and bridge holes. Regions run in parallel, one slot each.
 #include "leapnav/mesh/contours.hpp"
 
@@ -255,9 +254,6 @@ Loop simplify_loop(const RawLoop& raw_loop, const Inputs& in, bool hole) {
   while (split) {
     std::vector<std::size_t> kept = kept_indices(keep);
     for (std::size_t k = 0; k < kept.size(); ++k) {
-      // note: as Recast, only walls are refined; a portal to another region is one straight edge
-      // between the vertices where the neighbour changes (both regions see the same edge)
-      if (raw[kept[k]].neighbor_region != kNoRegion) continue;
       simplify_chain(raw, kept[k], kept[(k + 1) % kept.size()], tolerance2, keep);
     }
     split = false;

@@ -1,7 +1,6 @@
 // Region outlines (pipeline.md §2): walk each region's boundary over cell edges, giving raw
-// vertices at cell corners; simplify (keep region changes, Douglas-Peucker along walls, portals
-// straight between region changes as in Recast, split long border edges, drop degenerate
-// segments) and bridge holes into the outer outline. Shared corners
+// vertices at cell corners; simplify (keep region changes, Douglas-Peucker in between, split long
+// border edges, drop degenerate segments) and bridge holes into the outer outline. Shared corners
 // of adjacent regions get identical (x, y, z) so the polygon stage can weld them.
 #pragma once
 
@@ -33,10 +32,7 @@ namespace leapnav::mesh {
 /// - a vertex where the neighbour region changes, or where three or more regions (kNoRegion
 ///   counting as one) meet, is always kept, and a chain shared by two regions is simplified
 ///   identically from both sides (same vertices with the same (x, y, z), reversed order);
-/// - walls are simplified (Douglas-Peucker, then long-edge splits) so that every raw vertex of a
-///   wall edge lies within max_edge_error_cells of the simplified outline; a portal to another
-///   region is, as in Recast, one straight edge between the vertices where the neighbour region
-///   changes (so portals add no vertices and both regions see the same edge);
+/// - every raw vertex lies within max_edge_error_cells of the simplified outline;
 /// - raw holds the unsimplified walk: the outer loop followed by the hole loops (not bridged).
 /// Contours are ordered by region id; a region normally has one contour (a region whose outline
 /// walk yields several outer loops, e.g. pinched at a corner, gets one contour per loop).
