@@ -78,7 +78,7 @@ void bench_scene(const std::string& scene, const TriangleMesh& mesh, const Build
     for (int r = 0; r < options.repeat; ++r) {
       auto run = run_once(mesh, config, threads);
       if (!run) {
-        std::cerr << "bench: " << scene << ": " << run.error().message << '\n';
+        record_failure(scene + " (" + config.name + "): " + run.error().message);
         failed = true;
         break;
       }

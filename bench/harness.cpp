@@ -2,6 +2,7 @@
 #include "harness.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdio>
 #include <ctime>
@@ -60,6 +61,20 @@ void Report::print_table(std::ostream& out) const {
   }
 }
 
+namespace {
+// note: the one piece of process state of the benchmark, read once by main at exit
+std::atomic<std::size_t> failures{0};
+}  // namespace
+
+void record_failure(const std::string& message) {
+  std::cerr << "bench: error: " << message << '\n';
+  failures.fetch_add(1);
+}
+
+std::size_t failure_count() {
+  return failures.load();
+}
+
 std::optional<TriangleMesh> load_bench_scene(const std::string& name, const Options& options) {
   if (name == "dungeon" || name == "nav_test") {
     const auto path = options.shared_dir / "meshes" / (name + ".obj");
@@ -69,14 +84,15 @@ std::optional<TriangleMesh> load_bench_scene(const std::string& name, const Opti
     }
     auto mesh = io::load_obj(path);
     if (!mesh) {
-      std::cerr << "bench: " << mesh.error().message << '\n';
+      record_failure(mesh.error().message);
       return std::nullopt;
     }
     return std::move(mesh).value();
   }
-  auto mesh = io::builtin_scene(name);
+  const bool is_file = name.ends_with(".obj") || name.find('/') != std::string::npos;
+  auto mesh = is_file ? io::load_obj(name) : io::builtin_scene(name);
   if (!mesh) {
-    std::cerr << "bench: " << mesh.error().message << '\n';
+    record_failure(name + ": " + mesh.error().message);
     return std::nullopt;
   }
   return std::move(mesh).value();
@@ -87,7 +103,7 @@ std::optional<mesh::BuildOutput> build_bench_navmesh(const TriangleMesh& mesh,
   BuildContext ctx;
   auto built = mesh::build_navmesh(mesh, config, ctx);
   if (!built) {
-    std::cerr << "bench: " << mesh.name << ": " << built.error().message << '\n';
+    record_failure(mesh.name + ": " + built.error().message);
     return std::nullopt;
   }
   return std::move(built).value();

@@ -64,13 +64,19 @@ class Report {
   std::vector<std::string> mismatches_;
 };
 
-/// Loads "dungeon" / "nav_test" from the shared meshes, or a built-in scene spec ("city:4").
-/// nullopt (with a message on stderr) when a shared mesh is absent.
+/// Prints a failed load or build on stderr and counts it: the benchmark then exits non-zero.
+void record_failure(const std::string& message);
+/// How many failures record_failure() has counted.
+[[nodiscard]] std::size_t failure_count();
+
+/// Loads "dungeon" / "nav_test" from the shared meshes, an OBJ file (a name ending in ".obj" or
+/// holding a '/'), or a built-in scene spec ("city:4"). nullopt with a message on stderr when a
+/// shared mesh is absent (a skip), or after record_failure() when the file or spec is bad.
 [[nodiscard]] std::optional<TriangleMesh> load_bench_scene(const std::string& name,
                                                            const Options& options);
 
-/// The navmesh build of a benchmark scene (default thread count), or nullopt after printing the
-/// error on stderr.
+/// The navmesh build of a benchmark scene (default thread count), or nullopt after
+/// record_failure().
 [[nodiscard]] std::optional<mesh::BuildOutput> build_bench_navmesh(const TriangleMesh& mesh,
                                                                    const BuildConfig& config);
 

@@ -1,7 +1,9 @@
 // leapnav_bench: runs the benchmark suites and prints CSV plus a readable table.
 //   leapnav_bench [--suite build,obj,query,jump,jumpquery,memory,platformer] [--repeat N]
 //   [--threads 1,0] [--csv FILE] [--validate-hash]
-// --validate-hash exits non-zero when an output hash differs between runs or thread counts.
+// --validate-hash exits non-zero when an output hash differs between runs or thread counts; any
+// scene that fails to load or build makes the exit status 1. --scenes takes dungeon, nav_test,
+// built-in specs (city:4) and OBJ paths.
 #include <CLI/CLI.hpp>
 
 #include <fstream>
@@ -23,7 +25,8 @@ int main(int argc, char** argv) {
   app.add_option("--repeat", options.repeat, "Repetitions per measurement")
       ->check(CLI::Range(1, 10000));
   app.add_option("--threads", options.threads, "Thread counts (0 = all)")->delimiter(',');
-  app.add_option("--scenes", options.scenes, "Real levels: dungeon, nav_test, or built-in specs")
+  app.add_option("--scenes", options.scenes,
+                 "Levels: dungeon, nav_test (shared meshes), built-in specs (city:4) or OBJ paths")
       ->delimiter(',');
   app.add_option("--configs", options.configs, "Configurations")->delimiter(',');
   app.add_option("--city", options.city_sizes, "city:N sizes for scaling")->delimiter(',');
@@ -71,6 +74,10 @@ int main(int argc, char** argv) {
     report.print_csv(csv);
   }
   for (const auto& m : report.mismatches()) std::cerr << "bench: hash mismatch: " << m << '\n';
+  if (failure_count() > 0) {
+    std::cerr << "bench: " << failure_count() << " scene(s) failed to load or build\n";
+    return 1;
+  }
   if (options.validate_hash && !report.mismatches().empty()) return 1;
   return 0;
 }

@@ -22,6 +22,7 @@ int main(int argc, char** argv) {
   register_view_command(app, registry);
   register_platformer_command(app, registry);
   register_fly_command(app, registry);
+  register_config_command(app, registry);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -10,9 +10,7 @@ namespace leapnav {
 AABB GridSpec::bounds() const {
   AABB box;
   box.min = origin;
-  box.max = {origin.x + static_cast<float>(width) * cell_size,
-             origin.y + static_cast<float>(height) * cell_height,
-             origin.z + static_cast<float>(depth) * cell_size};
+  box.max = corner_to_world(width, height, depth);
   return box;
 }
 

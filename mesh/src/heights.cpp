@@ -36,15 +36,45 @@ CellBox polygon_cells(const NavMesh& mesh, const std::vector<std::array<std::int
   return box;
 }
 
+// The height of polygon p's vertex fan (vertex 0, k, k + 1) at grid point (x, z) [units: cell
+// heights]: the fan triangle whose smallest barycentric coordinate is largest. Computed in grid
+// space from the integer corners, so it does not depend on where the grid lies in the world.
+double fan_level(const NavMesh& mesh, const std::vector<std::array<std::int32_t, 2>>& corners,
+                 const std::vector<double>& levels, std::uint32_t p, double x, double z) {
+  const auto poly = mesh.polygon(PolyId{p});
+  const std::uint32_t a = poly[0];
+  double best_score = -1e300;
+  double best = levels[a];
+  for (std::size_t k = 1; k + 1 < poly.size(); ++k) {
+    const std::uint32_t b = poly[k];
+    const std::uint32_t c = poly[k + 1];
+    const double v0x = corners[b][0] - corners[a][0], v0z = corners[b][1] - corners[a][1];
+    const double v1x = corners[c][0] - corners[a][0], v1z = corners[c][1] - corners[a][1];
+    const double v2x = x - corners[a][0], v2z = z - corners[a][1];
+    const double den = v0x * v1z - v1x * v0z;
+    if (den == 0.0) continue;
+    const double u = (v2x * v1z - v1x * v2z) / den;
+    const double v = (v0x * v2z - v2x * v0z) / den;
+    const double w = 1.0 - u - v;
+    const double score = std::min(w, std::min(u, v));
+    if (score > best_score) {
+      best_score = score;
+      best = w * levels[a] + u * levels[b] + v * levels[c];
+    }
+  }
+  return best;
+}
+
 }  // namespace
 
 std::vector<std::array<std::int32_t, 2>> vertex_grid_corners(const NavMesh& mesh) {
   std::vector<std::array<std::int32_t, 2>> out(mesh.vertices.size());
   const double cs = mesh.grid.cell_size > 0.0F ? mesh.grid.cell_size : 1.0;
   for (std::size_t v = 0; v < mesh.vertices.size(); ++v) {
-    out[v] = {
-        static_cast<std::int32_t>(std::lround((mesh.vertices[v].x - mesh.grid.origin.x) / cs)),
-        static_cast<std::int32_t>(std::lround((mesh.vertices[v].z - mesh.grid.origin.z) / cs))};
+    out[v] = {static_cast<std::int32_t>(
+                  std::lround((double{mesh.vertices[v].x} - double{mesh.grid.origin.x}) / cs)),
+              static_cast<std::int32_t>(
+                  std::lround((double{mesh.vertices[v].z} - double{mesh.grid.origin.z}) / cs))};
   }
   return out;
 }
@@ -65,6 +95,12 @@ Result<HeightDetail> build_heights(const NavMesh& polygons, const voxel::Compact
   LEAPNAV_TRY(ctx.check_cancel("heights"));
   const std::size_t count = polygons.polygon_count();
   const auto corners = vertex_grid_corners(polygons);
+  // vertex heights in cell heights (grid space)
+  std::vector<double> levels(polygons.vertices.size());
+  const double ch = grid.cell_height > 0.0F ? grid.cell_height : 1.0;
+  for (std::size_t v = 0; v < levels.size(); ++v) {
+    levels[v] = std::round((double{polygons.vertices[v].y} - double{grid.origin.y}) / ch);
+  }
   HeightDetail out;
   out.patches.resize(count);
   std::vector<CellBox> boxes(count);
@@ -87,13 +123,10 @@ Result<HeightDetail> build_heights(const NavMesh& polygons, const voxel::Compact
   LEAPNAV_TRY(ctx.check_memory("height samples", total * sizeof(float)));
   out.samples.assign(total, std::numeric_limits<float>::quiet_NaN());
 
-  const float ch = grid.cell_height;
-  const float cs = grid.cell_size;
   const int climb = params.walkable_climb;
   LEAPNAV_TRY(ctx.check_cancel("heights"));
   parallel_for(ctx.threads(), 0, count, 16, [&](std::size_t p0, std::size_t p1) {
     for (std::size_t p = p0; p < p1; ++p) {
-      const auto pid = PolyId{static_cast<std::uint32_t>(p)};
       const HeightPatch& patch = out.patches[p];
       const std::uint16_t region = polygons.poly_region[p];
       float* samples = out.samples.data() + patch.first;
@@ -114,12 +147,11 @@ Result<HeightDetail> build_heights(const NavMesh& polygons, const voxel::Compact
           }
           if (floor < 0) {
             // note: the fan height is only a guide to pick the right storey in this column
-            const float fan_y = height_at(polygons, pid, grid.origin.x + (float(x) + 0.5F) * cs,
-                                          grid.origin.z + (float(z) + 0.5F) * cs);
-            const float fan_cells = (fan_y - grid.origin.y) / ch;
-            float best = static_cast<float>(climb) + 0.5F;
+            const double fan_cells = fan_level(polygons, corners, levels,
+                                               static_cast<std::uint32_t>(p), x + 0.5, z + 0.5);
+            double best = climb + 0.5;
             for (std::uint32_t s = s0; s < s1; ++s) {
-              const float diff = std::abs(static_cast<float>(field.spans[s].y) - fan_cells);
+              const double diff = std::abs(field.spans[s].y - fan_cells);
               if (diff < best) {
                 best = diff;
                 floor = field.spans[s].y;
@@ -127,7 +159,7 @@ Result<HeightDetail> build_heights(const NavMesh& polygons, const voxel::Compact
             }
           }
           if (floor >= 0) {
-            samples[i + j * patch.width] = grid.origin.y + static_cast<float>(floor) * ch;
+            samples[i + j * patch.width] = grid.level_to_world(floor);
           }
         }
       }

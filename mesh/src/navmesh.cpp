@@ -3,6 +3,8 @@
 // validator (CSR sizes, index ranges, convex CCW polygons, symmetric adjacency, finite values).
 #include "leapnav/mesh/navmesh.hpp"
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -45,6 +47,12 @@ float fan_height(const NavMesh& mesh, PolyId p, float x, float z) {
 Status fail(const std::string& what) {
   return make_error(ErrorCode::Internal, "navmesh: " + what);
 }
+
+// How far a polygon corner may lie on the reflex side of its neighbours' chord and still count as
+// convex (a straight corner) [units: cells].
+constexpr double kConvexToleranceCells = 1e-3;
+// The least doubled xz area of a polygon [units: cells²].
+constexpr double kMinAreaCells = 1e-3;
 
 }  // namespace
 
@@ -192,6 +200,50 @@ std::uint64_t content_hash(const NavMesh& mesh) {
   return h.digest();
 }
 
+std::uint64_t grid_space_hash(const NavMesh& mesh) {
+  ContentHasher h;
+  h.add_string("leapnav.mesh.NavMesh.grid_space");
+  const GridSpec& g = mesh.grid;
+  h.add_pod(g.cell_size);
+  h.add_pod(g.cell_height);
+  h.add_pod(static_cast<std::int64_t>(g.width));
+  h.add_pod(static_cast<std::int64_t>(g.depth));
+  h.add_pod(static_cast<std::int64_t>(g.height));
+  const double cs = g.cell_size > 0.0F ? g.cell_size : 1.0;
+  const double ch = g.cell_height > 0.0F ? g.cell_height : 1.0;
+  const auto level = [&](float y) {
+    return static_cast<std::int64_t>(std::llround((double{y} - double{g.origin.y}) / ch));
+  };
+  h.add_pod(static_cast<std::uint64_t>(mesh.vertices.size()));
+  for (const Vec3& v : mesh.vertices) {
+    h.add_pod(static_cast<std::int64_t>(std::llround((double{v.x} - double{g.origin.x}) / cs)));
+    h.add_pod(level(v.y));
+    h.add_pod(static_cast<std::int64_t>(std::llround((double{v.z} - double{g.origin.z}) / cs)));
+  }
+  h.add_vector(mesh.poly_first);
+  h.add_vector(mesh.poly_vertices);
+  h.add_vector(mesh.poly_neighbors);
+  h.add_vector(mesh.poly_region);
+  h.add_vector(mesh.poly_area);
+  h.add_vector(mesh.poly_flags);
+  h.add_pod(static_cast<std::uint64_t>(mesh.height_patches.size()));
+  for (const HeightPatch& p : mesh.height_patches) {
+    h.add_pod(p.x0);
+    h.add_pod(p.z0);
+    h.add_pod(p.width);
+    h.add_pod(p.depth);
+    h.add_pod(p.first);
+  }
+  h.add_pod(static_cast<std::uint64_t>(mesh.height_samples.size()));
+  for (const float s : mesh.height_samples) {
+    h.add_pod(std::isfinite(s) ? level(s) : std::numeric_limits<std::int64_t>::min());
+  }
+  h.add_vector(mesh.span_column_first);
+  h.add_vector(mesh.span_y);
+  h.add_vector(mesh.span_poly);
+  return h.digest();
+}
+
 Status validate(const NavMesh& mesh) {
   const std::size_t count = mesh.polygon_count();
   if (!mesh.poly_first.empty()) {
@@ -214,7 +266,18 @@ Status validate(const NavMesh& mesh) {
   }
   int max_verts = mesh.config.poly.max_verts_per_poly;
   if (max_verts < 3 || max_verts > kMaxVertsPerPolyLimit) max_verts = kMaxVertsPerPolyLimit;
-  const float cs = mesh.grid.cell_size > 0.0F ? mesh.grid.cell_size : 1.0F;
+  const double cs = mesh.grid.cell_size > 0.0F ? mesh.grid.cell_size : 1.0;
+  const double origin_x = mesh.grid.origin.x;
+  const double origin_z = mesh.grid.origin.z;
+  // note: vertices are stored as float world coordinates, so far from the origin they are off
+  // their grid corners by up to half a float step at their magnitude; the tolerance is a fixed
+  // fraction of a cell plus that rounding, expressed in cells
+  double magnitude = std::max(std::abs(origin_x), std::abs(origin_z));
+  for (const Vec3& v : mesh.vertices) {
+    magnitude = std::max({magnitude, double{std::abs(v.x)}, double{std::abs(v.z)}});
+  }
+  const double rounding = 2.0 * magnitude * std::numeric_limits<float>::epsilon() / cs;
+  const double tolerance = kConvexToleranceCells + rounding;
   for (std::size_t p = 0; p < count; ++p) {
     const std::string name = "polygon " + std::to_string(p);
     if (mesh.poly_first[p + 1] < mesh.poly_first[p]) return fail("poly_first decreases at " + name);
@@ -230,21 +293,28 @@ Status validate(const NavMesh& mesh) {
         if (poly[k] == poly[m]) return fail(name + " repeats a vertex");
       }
     }
-    // convex and CCW in xz, in cell units with a tolerance for float rounding
+    // convex and CCW in xz, in cell units relative to the grid origin: no vertex may lie more
+    // than the tolerance to the right of the chord joining its neighbours
     double area2 = 0.0;
-    const Vec3 o = mesh.vertices[poly[0]];
+    const auto cell_xz = [&](std::uint32_t v) {
+      return std::array<double, 2>{(double{mesh.vertices[v].x} - origin_x) / cs,
+                                   (double{mesh.vertices[v].z} - origin_z) / cs};
+    };
+    const std::array<double, 2> o = cell_xz(poly[0]);
     for (std::size_t k = 0; k < n; ++k) {
-      const Vec3 a = mesh.vertices[poly[k]];
-      const Vec3 b = mesh.vertices[poly[(k + 1) % n]];
-      const Vec3 c = mesh.vertices[poly[(k + 2) % n]];
-      const double abx = (double(b.x) - a.x) / cs, abz = (double(b.z) - a.z) / cs;
-      const double bcx = (double(c.x) - b.x) / cs, bcz = (double(c.z) - b.z) / cs;
-      if (abx * bcz - abz * bcx < -1e-3) return fail(name + " is not convex (or not CCW)");
-      const double ax = (double(a.x) - o.x) / cs, az = (double(a.z) - o.z) / cs;
-      const double bx = (double(b.x) - o.x) / cs, bz = (double(b.z) - o.z) / cs;
-      area2 += ax * bz - bx * az;
+      const std::array<double, 2> a = cell_xz(poly[k]);
+      const std::array<double, 2> b = cell_xz(poly[(k + 1) % n]);
+      const std::array<double, 2> c = cell_xz(poly[(k + 2) % n]);
+      const double acx = c[0] - a[0], acz = c[1] - a[1];
+      const double abx = b[0] - a[0], abz = b[1] - a[1];
+      const double chord = std::sqrt(acx * acx + acz * acz);
+      // note: b left of the chord a -> c by more than the tolerance is a reflex corner
+      if (abx * acz - abz * acx < -tolerance * chord) {
+        return fail(name + " is not convex (or not CCW) at vertex " + std::to_string((k + 1) % n));
+      }
+      area2 += (a[0] - o[0]) * (b[1] - o[1]) - (b[0] - o[0]) * (a[1] - o[1]);
     }
-    if (!(area2 > 1e-3)) return fail(name + " has no positive area in xz (not CCW?)");
+    if (!(area2 > kMinAreaCells)) return fail(name + " has no positive area in xz (not CCW?)");
     const auto nbs = mesh.neighbors(PolyId{static_cast<std::uint32_t>(p)});
     for (std::size_t k = 0; k < n; ++k) {
       const std::uint32_t q = nbs[k];

@@ -417,9 +417,8 @@ Result<NavMesh> build_polygons(const ContourSet& contours, const VoxelParams& pa
   mesh.config.poly.max_verts_per_poly = max_verts;
   mesh.vertices.reserve(xz.size());
   for (std::size_t v = 0; v < xz.size(); ++v) {
-    mesh.vertices.push_back({grid.origin.x + static_cast<float>(xz[v].x) * grid.cell_size,
-                             grid.origin.y + static_cast<float>(heights[v]) * grid.cell_height,
-                             grid.origin.z + static_cast<float>(xz[v].z) * grid.cell_size});
+    // note: the one conversion from grid to world coordinates (in double, rounded once)
+    mesh.vertices.push_back(grid.corner_to_world(xz[v].x, heights[v], xz[v].z));
   }
   mesh.poly_first.push_back(0);
   for (std::size_t c = 0; c < per_contour.size(); ++c) {

@@ -11,6 +11,8 @@
 #include <utility>
 #include <vector>
 
+#include "span_graph.hpp"
+
 namespace leapnav::mesh {
 namespace {
 
@@ -67,6 +69,42 @@ double signed_area(const std::vector<P2>& poly, P2* centroid) {
   }
   if (centroid != nullptr && a2 != 0.0) *centroid = {cx / (3.0 * a2), cz / (3.0 * a2)};
   return 0.5 * a2;
+}
+
+// The walkable spans (area != kNullArea), leaving out connected groups of one area id with fewer
+// than min_cells spans none of which the mesh's span map gives a polygon: the region stage
+// removes such islands. Without a span map every walkable span counts.
+std::uint64_t spans_in_kept_islands(const NavMesh& mesh, const voxel::CompactHeightfield& field,
+                                    int min_cells) {
+  std::uint64_t walkable = 0;
+  for (const std::uint8_t a : field.areas) walkable += a != voxel::kNullArea ? 1 : 0;
+  if (min_cells <= 0 || mesh.span_poly.size() != field.spans.size() ||
+      !detail::check_heightfield(field, "validate", false).ok())
+    return walkable;
+  const detail::SpanGraph graph = detail::make_span_graph(field, 1);
+  const std::size_t span_count = field.spans.size();
+  std::vector<char> seen(span_count, 0);
+  std::vector<std::uint32_t> group;
+  std::uint64_t kept = 0;
+  for (std::size_t start = 0; start < span_count; ++start) {
+    if (seen[start] || field.areas[start] == voxel::kNullArea) continue;
+    group.assign(1, static_cast<std::uint32_t>(start));
+    seen[start] = 1;
+    for (std::size_t k = 0; k < group.size(); ++k) {
+      for (int dir = 0; dir < 4; ++dir) {
+        const std::uint32_t n = graph.neighbor(group[k], dir);
+        if (n == detail::kNoSpan || seen[n] || field.areas[n] != field.areas[start]) continue;
+        seen[n] = 1;
+        group.push_back(n);
+      }
+    }
+    bool covered = group.size() >= static_cast<std::size_t>(min_cells);
+    for (std::size_t k = 0; k < group.size() && !covered; ++k) {
+      covered = mesh.span_poly[group[k]] != kNoPoly;
+    }
+    if (covered) kept += group.size();
+  }
+  return kept;
 }
 
 Status fail(const std::string& what) {
@@ -153,8 +191,8 @@ Status validate_against(const NavMesh& mesh, const voxel::CompactHeightfield& fi
   // total area
   double mesh_area = 0.0;
   for (std::uint32_t p = 0; p < count; ++p) mesh_area += polygon_area(mesh, PolyId{p});
-  std::uint64_t walkable = 0;
-  for (const std::uint8_t a : field.areas) walkable += a != voxel::kNullArea ? 1 : 0;
+  const std::uint64_t walkable =
+      spans_in_kept_islands(mesh, field, derive_voxel_params(config).min_region_cells);
   const double walkable_area = static_cast<double>(walkable) * cs * cs;
   if (walkable_area == 0.0 ? mesh_area > 0.0
                            : std::abs(mesh_area - walkable_area) > kAreaTolerance * walkable_area) {

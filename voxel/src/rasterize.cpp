@@ -160,6 +160,13 @@ Result<Heightfield> rasterize(const TriangleMesh& mesh, const TriangleAreas& are
   const float cs = grid.cell_size;
   const float ch = grid.cell_height;
   const Vec3 origin = grid.origin;
+  // note: triangles are clipped in grid-relative coordinates (vertex minus origin, taken in double
+  // and rounded once), so the cell planes r * cs are as exact far from the world origin as near it
+  const auto relative = [&origin](Vec3 v) {
+    return Vec3{static_cast<float>(double{v.x} - double{origin.x}),
+                static_cast<float>(double{v.y} - double{origin.y}),
+                static_cast<float>(double{v.z} - double{origin.z})};
+  };
   const int width = grid.width;
   const int depth = grid.depth;
   const int height = grid.height;
@@ -176,13 +183,13 @@ Result<Heightfield> rasterize(const TriangleMesh& mesh, const TriangleAreas& are
       if (areas.area[t] == kDroppedTriangle) continue;
       const auto& tri = mesh.triangles[t];
       AABB box;
-      for (const std::uint32_t index : tri) box.extend(mesh.vertices[index]);
-      const float x0 = (box.min.x - origin.x) / cs;
-      const float x1 = (box.max.x - origin.x) / cs;
-      const float z0 = (box.min.z - origin.z) / cs;
-      const float z1 = (box.max.z - origin.z) / cs;
-      const float y0 = box.min.y - origin.y;
-      const float y1 = box.max.y - origin.y;
+      for (const std::uint32_t index : tri) box.extend(relative(mesh.vertices[index]));
+      const float x0 = box.min.x / cs;
+      const float x1 = box.max.x / cs;
+      const float z0 = box.min.z / cs;
+      const float z1 = box.max.z / cs;
+      const float y0 = box.min.y;
+      const float y1 = box.max.y;
       if (!(x1 >= 0.0F && z1 >= 0.0F && x0 < static_cast<float>(width) &&
             z0 < static_cast<float>(depth) && y1 >= 0.0F && y0 <= top_world))
         continue;
@@ -273,8 +280,8 @@ Result<Heightfield> rasterize(const TriangleMesh& mesh, const TriangleAreas& are
       fragments.clear();
       fragments.reserve(band_estimate[b]);
       const auto emit = [&](int r, int c, float min_y, float max_y, std::uint64_t area) {
-        const float low = min_y - origin.y;
-        const float high = max_y - origin.y;
+        const float low = min_y;
+        const float high = max_y;
         if (high < 0.0F || low > top_world) return;
         const int bottom = floor_clamped(low / ch, 0, height - 1);
         const int top = ceil_clamped(high / ch, bottom + 1, height);
@@ -291,9 +298,9 @@ Result<Heightfield> rasterize(const TriangleMesh& mesh, const TriangleAreas& are
         const TriangleCells range = cells[t];
         const auto& tri = mesh.triangles[t];
         const std::uint64_t area = areas.area[t];
-        const Vec3 p0v = mesh.vertices[tri[0]];
-        const Vec3 p1v = mesh.vertices[tri[1]];
-        const Vec3 p2v = mesh.vertices[tri[2]];
+        const Vec3 p0v = relative(mesh.vertices[tri[0]]);
+        const Vec3 p1v = relative(mesh.vertices[tri[1]]);
+        const Vec3 p2v = relative(mesh.vertices[tri[2]]);
         if (range.first_row == range.last_row && range.first_column == range.last_column &&
             range.first_row >= 0 && range.first_column >= 0) {
           // note: inside one cell, clipping would return the triangle itself
@@ -313,7 +320,7 @@ Result<Heightfield> rasterize(const TriangleMesh& mesh, const TriangleAreas& are
         int r = range.first_row;
         if (r < band_first) {
           split_poly<3, 2>(
-              *poly, [](float, float) {}, *rest, origin.z + static_cast<float>(band_first) * cs);
+              *poly, [](float, float) {}, *rest, static_cast<float>(band_first) * cs);
           std::swap(poly, rest);
           r = band_first;
         }
@@ -328,20 +335,20 @@ Result<Heightfield> rasterize(const TriangleMesh& mesh, const TriangleAreas& are
             for (int i = 0; i < poly->count; ++i) outline(poly->v[i][0], poly->v[i][1]);
             poly->count = 0;
           } else {
-            split_poly<3, 2>(*poly, outline, *rest, origin.z + static_cast<float>(r + 1) * cs);
+            split_poly<3, 2>(*poly, outline, *rest, static_cast<float>(r + 1) * cs);
             std::swap(poly, rest);
           }
           if (line->count < 3) continue;
           // note: the column range only bounds the loop; the planes decide what goes where
-          const float c0 = (outline.min_x - origin.x) * inverse_cs;
-          const float c1 = (outline.max_x - origin.x) * inverse_cs;
+          const float c0 = outline.min_x * inverse_cs;
+          const float c1 = outline.max_x * inverse_cs;
           if (c1 < 0.0F || c0 >= static_cast<float>(width)) continue;
           int c = floor_clamped(c0, -1, width - 1);
           const int c_end = floor_clamped(c1, -1, width);
           const int c_last = std::min(c_end, width - 1);
           if (c < 0) {
             split_poly<2, 0>(
-                *line, [](float, float) {}, *line_rest, origin.x);
+                *line, [](float, float) {}, *line_rest, 0.0F);
             std::swap(line, line_rest);
             c = 0;
           }
@@ -351,7 +358,7 @@ Result<Heightfield> rasterize(const TriangleMesh& mesh, const TriangleAreas& are
               for (int i = 0; i < line->count; ++i) cell(line->v[i][0], line->v[i][1]);
               line->count = 0;
             } else {
-              split_poly<2, 0>(*line, cell, *line_rest, origin.x + static_cast<float>(c + 1) * cs);
+              split_poly<2, 0>(*line, cell, *line_rest, static_cast<float>(c + 1) * cs);
               std::swap(line, line_rest);
             }
             if (cell.count < 3) continue;

@@ -35,6 +35,18 @@ struct GridSpec {
   }
   /// World bounds of the whole grid.
   [[nodiscard]] AABB bounds() const;
+  /// The world position of grid corner (x, z) at height level y: origin + (x cs, y ch, z cs),
+  /// added in double and rounded to float once, so a corner far from the world origin is the
+  /// float nearest to its exact position [units: m].
+  [[nodiscard]] Vec3 corner_to_world(double x, double y, double z) const {
+    return {static_cast<float>(double{origin.x} + x * double{cell_size}),
+            static_cast<float>(double{origin.y} + y * double{cell_height}),
+            static_cast<float>(double{origin.z} + z * double{cell_size})};
+  }
+  /// The world height of height level y (origin.y + y ch, in double, rounded once) [units: m].
+  [[nodiscard]] float level_to_world(double y) const {
+    return static_cast<float>(double{origin.y} + y * double{cell_height});
+  }
   friend bool operator==(const GridSpec&, const GridSpec&) = default;
 };
 

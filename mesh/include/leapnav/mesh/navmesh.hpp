@@ -98,6 +98,12 @@ struct NavMesh {
 /// A content hash over every field (config excluded), stable across platforms.
 [[nodiscard]] std::uint64_t content_hash(const NavMesh& mesh);
 
+/// A content hash of the mesh in grid space: the grid without its origin, every vertex as its
+/// grid corner and height level (rounded from world units), the polygon arrays, the height patches
+/// with samples in height levels, and the span map. Two builds of one level translated by an
+/// offset that float represents exactly give the same grid-space hash.
+[[nodiscard]] std::uint64_t grid_space_hash(const NavMesh& mesh);
+
 /// Structural invariants that need no heightfield: CSR sizes, indices in range, 3..max vertices,
 /// convex and CCW in xz, adjacency symmetric and consistent with shared vertices, finite values.
 [[nodiscard]] Status validate(const NavMesh& mesh);

@@ -20,7 +20,9 @@ inline constexpr double kAreaTolerance = 0.03;
 ///   within agent.max_climb of the centre's height, in its column or, because simplified contours
 ///   stray up to poly.max_edge_error from the raster, in a column at most
 ///   ceil(max_edge_error / cell_size) columns away;
-/// - the summed polygon area is within kAreaTolerance of (spans with area != kNullArea) * cs².
+/// - the summed polygon area is within kAreaTolerance of (spans with area != kNullArea) * cs²,
+///   leaving out connected groups of one area id smaller than the config's min_region_area where
+///   the span map gives no span a polygon (the region stage removes such islands).
 /// Also runs validate(mesh). The message names the first failing polygon(s).
 [[nodiscard]] Status validate_against(const NavMesh& mesh, const voxel::CompactHeightfield& field,
                                       const BuildConfig& config);

@@ -1,0 +1,117 @@
+// `leapnav config`: a configuration printed as the JSON --config reads, and every command named in
+// a help text exists. Runs the built executable as a user would.
+#include <doctest/doctest.h>
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <set>
+#include <string>
+
+#include "leapnav/core/config.hpp"
+#include "leapnav/io/config_file.hpp"
+
+#ifdef LEAPNAV_CLI_PATH
+
+namespace {
+
+struct Run {
+  int exit_code = -1;
+  std::string out;  ///< stdout only
+};
+
+Run run_cli(const std::string& args) {
+  const std::string command = std::string(LEAPNAV_CLI_PATH) + " " + args + " 2>/dev/null";
+  Run run;
+  FILE* pipe = popen(command.c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  std::array<char, 4096> buffer{};
+  std::size_t n = 0;
+  while ((n = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0)
+    run.out.append(buffer.data(), n);
+  const int status = pclose(pipe);
+  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return run;
+}
+
+// The subcommands listed by `leapnav --help`.
+std::set<std::string> subcommands() {
+  const Run help = run_cli("--help");
+  REQUIRE(help.exit_code == 0);
+  const auto at = help.out.find("Subcommands:");
+  REQUIRE(at != std::string::npos);
+  std::set<std::string> names;
+  const std::regex line(R"(\n  ([a-z][a-z-]*) )");
+  const std::string rest = help.out.substr(at);
+  for (auto it = std::sregex_iterator(rest.begin(), rest.end(), line); it != std::sregex_iterator();
+       ++it) {
+    names.insert((*it)[1].str());
+  }
+  return names;
+}
+
+}  // namespace
+
+TEST_SUITE("cli.config") {
+  TEST_CASE("config --show prints a named configuration as the JSON --config reads") {
+    for (const char* name : {"default", "thesis"}) {
+      CAPTURE(name);
+      const Run r = run_cli(std::string("config --show ") + name);
+      REQUIRE(r.exit_code == 0);
+      auto parsed = leapnav::io::parse_config_json(r.out, name);
+      REQUIRE(parsed.ok());
+      CHECK(*parsed == *leapnav::named_config(name));
+      CHECK(nlohmann::json::parse(r.out) ==
+            nlohmann::json::parse(leapnav::io::config_to_json(*leapnav::named_config(name))));
+    }
+  }
+
+  TEST_CASE("config --show reads a JSON file and prints it complete; a build takes that file") {
+    const auto dir = std::filesystem::temp_directory_path() / "leapnav_config_cli_test";
+    std::filesystem::create_directories(dir);
+    const auto partial = (dir / "coarse.json").string();
+    std::ofstream(partial) << R"({"base": "thesis", "voxel": {"cell_size": 0.5}})";
+    const Run r = run_cli("config --show " + partial);
+    REQUIRE(r.exit_code == 0);
+    const auto json = nlohmann::json::parse(r.out);
+    CHECK(json["voxel"]["cell_size"] == 0.5);
+    CHECK(json["agent"]["radius"] == nlohmann::json::parse(leapnav::io::config_to_json(
+                                         *leapnav::named_config("thesis")))["agent"]["radius"]);
+    const auto full = (dir / "full.json").string();
+    std::ofstream(full) << r.out;
+    CHECK(run_cli("config --show " + full).out == r.out);
+    const auto lnav = (dir / "demo.lnav").string();
+    CHECK(run_cli("build builtin:demo -c " + full + " -o " + lnav).exit_code == 0);
+  }
+
+  TEST_CASE("config --show of an unknown name is bad input; no --show is a usage error") {
+    CHECK(run_cli("config --show no_such_config").exit_code == 1);
+    CHECK(run_cli("config").exit_code == 2);
+    const Run list = run_cli("config --list");
+    CHECK(list.exit_code == 0);
+    CHECK(list.out == "default\nthesis\n");
+  }
+
+  TEST_CASE("every leapnav command a help text names exists") {
+    const std::set<std::string> names = subcommands();
+    REQUIRE(names.count("build") == 1);
+    REQUIRE(names.count("config") == 1);
+    const std::regex named(R"(`leapnav ([a-z][a-z-]*))");
+    for (const std::string& command : names) {
+      const Run help = run_cli(command + " --help");
+      CAPTURE(command);
+      CHECK(help.exit_code == 0);
+      for (auto it = std::sregex_iterator(help.out.begin(), help.out.end(), named);
+           it != std::sregex_iterator(); ++it) {
+        CAPTURE((*it)[0].str());
+        CHECK(names.count((*it)[1].str()) == 1);
+      }
+    }
+  }
+}
+
+#endif
