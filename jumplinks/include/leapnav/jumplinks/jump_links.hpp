@@ -16,7 +16,11 @@
 
 namespace leapnav::jump {
 
-/// One jump link: every point of the land segment is the landing of a valid jump from start.
+/// One jump link: a start point and a land segment found by the voxel search. The search tested
+/// arcs to land voxels (with their own d), and the segment joins simplified chains of them (it
+/// may cut corners by up to epsilon): the generator alone does not guarantee that every point of
+/// the segment is the landing of a collision-free jump with h kept and d' fitted. check_links
+/// (link_check.hpp) decides that over the whole segment.
 struct JumpLink {
   Vec3 start;   ///< sample point: south-west top corner of a walkable voxel [units: m]
   Vec3 land_a;  ///< land segment, first end (top-face centre of a land voxel) [units: m]
