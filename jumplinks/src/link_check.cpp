@@ -9,6 +9,8 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
+#include <numbers>
 
 #include "leapnav/core/parallel.hpp"
 #include "leapnav/jumplinks/trajectory.hpp"
@@ -199,8 +201,12 @@ struct Flight {
     const double dy = a.y + (b.y - a.y) * u - s.y;
     return 0.5 * (1.0 + std::sqrt(std::max(0.0, 1.0 - dy / h)));
   }
-  [[nodiscard]] double x(double u, double f) const { return s.x + f * (a.x + (b.x - a.x) * u - s.x); }
-  [[nodiscard]] double z(double u, double f) const { return s.z + f * (a.z + (b.z - a.z) * u - s.z); }
+  [[nodiscard]] double x(double u, double f) const {
+    return s.x + f * (a.x + (b.x - a.x) * u - s.x);
+  }
+  [[nodiscard]] double z(double u, double f) const {
+    return s.z + f * (a.z + (b.z - a.z) * u - s.z);
+  }
   [[nodiscard]] double feet(double u, double f) const {
     const double cf = c(u) * f;
     return s.y + 4.0 * h * (cf - cf * cf);
@@ -259,7 +265,8 @@ Enclosure enclose(const Flight& f, const Box& b) {
     return std::sqrt(dx * dx + dz * dz) + std::abs(f.feet(ua, sa) - f.feet(ub, sb));
   };
   e.extent_u = std::max(span(b.u0, b.s1, b.u1, b.s1), span(b.u0, sc, b.u1, sc));
-  e.extent_s = span(uc, b.s0, uc, b.s1) + (e.y_hi - e.y_lo) * (b.s0 < 0.5 && b.s1 > 0.5 ? 1.0 : 0.0);
+  e.extent_s =
+      span(uc, b.s0, uc, b.s1) + (e.y_hi - e.y_lo) * (b.s0 < 0.5 && b.s1 > 0.5 ? 1.0 : 0.0);
   return e;
 }
 
@@ -272,6 +279,9 @@ struct LinkChecker::Impl {
   LinkCheckOptions options;
   TriangleGrid grid;
   std::vector<std::array<P3, 3>> tris;
+  // per triangle: how far above the feet it starts to count (r tan(slope) for a walkable one,
+  // else 0); negative for a triangle that is not walkable (no surface height from it)
+  std::vector<double> lift;
 
   // The branch and bound state of one link.
   struct Search {
@@ -286,7 +296,7 @@ struct LinkChecker::Impl {
 
   [[nodiscard]] bool meets(std::uint32_t t, double px, double pz, double radius, double y0,
                            double y1) const {
-    return triangle_meets_cylinder(tris[t], px, pz, radius, y0, y1);
+    return triangle_meets_cylinder(tris[t], px, pz, radius, y0 + std::max(0.0, lift[t]), y1);
   }
 
   // Explores box b with the candidate triangles scratch.candidates[begin, end).
@@ -315,8 +325,9 @@ struct LinkChecker::Impl {
       const std::uint32_t t = cand[k];
       if (meets(t, e.px, e.pz, r - theta, e.feet_c + theta, e.feet_c + height - theta)) {
         search.found = true;
-        search.best = std::max(search.best, penetration_depth(tris[t], e.px, e.pz, e.feet_c, r,
-                                                              height, theta));
+        const double foot = std::max(0.0, lift[t]);
+        search.best = std::max(search.best, penetration_depth(tris[t], e.px, e.pz, e.feet_c + foot,
+                                                              r, height - foot, theta));
         if (search.stop_first) {
           cand.resize(mine);
           return;
@@ -349,12 +360,29 @@ struct LinkChecker::Impl {
 
 LinkChecker::LinkChecker(const TriangleMesh& triangles, const mesh::NavMesh& navmesh,
                          const AgentConfig& agent, const LinkCheckOptions& options)
-    : impl_(std::make_unique<Impl>(Impl{triangles, navmesh, agent, options,
-                                        bin_triangles(triangles), {}})) {
+    : impl_(std::make_unique<Impl>(
+          Impl{triangles, navmesh, agent, options, bin_triangles(triangles), {}, {}})) {
   impl_->tris.reserve(triangles.triangles.size());
+  impl_->lift.reserve(triangles.triangles.size());
+  const double slope_cos =
+      std::cos(static_cast<double>(agent.max_slope_deg) * std::numbers::pi / 180.0);
   for (const auto& tri : triangles.triangles) {
-    impl_->tris.push_back({to_p3(triangles.vertices[tri[0]]), to_p3(triangles.vertices[tri[1]]),
-                           to_p3(triangles.vertices[tri[2]])});
+    const std::array<P3, 3> t{to_p3(triangles.vertices[tri[0]]), to_p3(triangles.vertices[tri[1]]),
+                              to_p3(triangles.vertices[tri[2]])};
+    impl_->tris.push_back(t);
+    // note: the same normal and walkable test as voxel/walkable.cpp
+    const double e0x = t[1].x - t[0].x, e0y = t[1].y - t[0].y, e0z = t[1].z - t[0].z;
+    const double e1x = t[2].x - t[0].x, e1y = t[2].y - t[0].y, e1z = t[2].z - t[0].z;
+    const double nx = e0y * e1z - e0z * e1y;
+    const double ny = e0z * e1x - e0x * e1z;
+    const double nz = e0x * e1y - e0y * e1x;
+    const double len = std::sqrt(nx * nx + ny * ny + nz * nz);
+    double lift = -1.0;
+    if (std::isfinite(len) && len > 0.0 && ny / len >= slope_cos) {
+      const double cos = ny / len;
+      lift = agent.radius * std::sqrt(std::max(0.0, 1.0 - cos * cos)) / cos;
+    }
+    impl_->lift.push_back(lift);
   }
 }
 
@@ -453,6 +481,38 @@ LinkVerdict LinkChecker::check(const JumpLink& link, const JumpConfig& config, b
     }
   }
   return verdict;
+}
+
+double LinkChecker::surface_height(double x, double z, double y_lo, double y_hi) const {
+  const Impl& im = *impl_;
+  double best = std::numeric_limits<double>::quiet_NaN();
+  if (im.grid.first.size() < 2 || im.tris.empty()) return best;
+  AABB point;
+  point.extend(Vec3{static_cast<float>(x), 0.0F, static_cast<float>(z)});
+  int ax = 0, az = 0, bx = 0, bz = 0;
+  im.grid.cells(point, ax, az, bx, bz);
+  constexpr double kEdge = 1e-9;
+  for (int cz = az; cz <= bz; ++cz) {
+    for (int cx = ax; cx <= bx; ++cx) {
+      const auto bin = static_cast<std::size_t>(cx) +
+                       static_cast<std::size_t>(cz) * static_cast<std::size_t>(im.grid.nx);
+      for (std::uint32_t k = im.grid.first[bin]; k < im.grid.first[bin + 1]; ++k) {
+        if (im.lift[im.grid.items[k]] < 0.0) continue;
+        const std::array<P3, 3>& t = im.tris[im.grid.items[k]];
+        const double area =
+            (t[1].x - t[0].x) * (t[2].z - t[0].z) - (t[2].x - t[0].x) * (t[1].z - t[0].z);
+        if (std::abs(area) < 1e-12) continue;
+        const double w0 = ((t[1].x - x) * (t[2].z - z) - (t[2].x - x) * (t[1].z - z)) / area;
+        const double w1 = ((t[2].x - x) * (t[0].z - z) - (t[0].x - x) * (t[2].z - z)) / area;
+        const double w2 = 1.0 - w0 - w1;
+        if (w0 < -kEdge || w1 < -kEdge || w2 < -kEdge) continue;
+        const double y = w0 * t[0].y + w1 * t[1].y + w2 * t[2].y;
+        if (y < y_lo || y > y_hi) continue;
+        if (!(y <= best)) best = y;
+      }
+    }
+  }
+  return best;
 }
 
 LinkCheckReport check_links(const JumpLinkSet& links, const TriangleMesh& triangles,

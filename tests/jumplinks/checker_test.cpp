@@ -180,15 +180,18 @@ TEST_SUITE("jumplinks.check.exact") {
     set.configs = {kJumpC1};
     for (int k = 0; k < 40; ++k) {
       const float z = 0.5F + 0.125F * static_cast<float>(k);
-      set.links.push_back(JumpLink{{3.5F, 1.0F, z}, {6.0F, 1.0F, 0.4F}, {6.0F, 1.0F, 5.6F}, 0, 0, 1});
+      set.links.push_back(
+          JumpLink{{3.5F, 1.0F, z}, {6.0F, 1.0F, 0.4F}, {6.0F, 1.0F, 5.6F}, 0, 0, 1});
     }
     index_links(set, scene.navmesh.polygon_count());
     LinkCheckOptions one;
     one.threads = 1;
     LinkCheckOptions two;
     two.threads = 2;
-    const LinkCheckReport a = check_links(set, scene.triangles, scene.navmesh, scene.config.agent, one);
-    const LinkCheckReport b = check_links(set, scene.triangles, scene.navmesh, scene.config.agent, two);
+    const LinkCheckReport a =
+        check_links(set, scene.triangles, scene.navmesh, scene.config.agent, one);
+    const LinkCheckReport b =
+        check_links(set, scene.triangles, scene.navmesh, scene.config.agent, two);
     CHECK(a.failed_links == b.failed_links);
     CHECK(a.regions_examined == b.regions_examined);
     CHECK(a.worst_penetration == b.worst_penetration);

@@ -37,6 +37,11 @@ struct JumpLinkStats {
   std::uint64_t cells_visited = 0;  ///< grid cells scanned by the land-voxel search
   std::uint64_t land_voxels = 0;    ///< land voxels found (all configurations)
   std::uint64_t chains = 0;         ///< chains before simplification
+  // refinement (link_refine.hpp), zero when not refined
+  std::uint64_t surface_misses = 0;   ///< endpoints left at their voxel top (no triangle in reach)
+  std::uint64_t links_failing = 0;    ///< links that failed the exact check on the surface
+  std::uint64_t links_shortened = 0;  ///< failing links cut to their passing pieces
+  std::uint64_t links_dropped = 0;    ///< failing links of which no piece passed
 };
 
 /// The link set. links are sorted by (start_poly, land_poly, config); within that, in generation

@@ -5,13 +5,19 @@
 // and bound with conservative bounds (no fixed-spacing samples); the land segment must lie on its
 // land polygon, on the way down, within max_fall of the apex.
 //
+// The agent. A cylinder of the agent's radius r and height H with a foot zone: a walkable
+// triangle (slope beta <= max_slope, the voxel stage's test) counts from r tan(beta) above the
+// feet, every other triangle from the feet. An agent standing on a plane of slope beta through its
+// feet touches it exactly at the rim of that zone, so standing on a walkable floor or slope is no
+// contact, and on a flat floor (beta = 0) the check is the plain cylinder's.
+//
 // The continuum. A land segment A-B gives land points L(u) = A + u (B - A), u in [0, 1]. With
 // s in [0, 1] the fraction of the horizontal distance flown, the axis is at
 // P(u, s) = S + s (L(u) - S) in xz and, with c(u) = (1 + sqrt(1 - dy(u) / h)) / 2 and
 // dy(u) = L(u).y - S.y, the feet are at S.y + 4h (c s - c² s²) (the fitted arc in closed form:
 // d' = len / c). The cylinder at (u, s) shrunk by delta is radius r - delta, heights
-// feet + delta .. feet + H - delta; its depth against a triangle is the largest delta for which the
-// shrunk cylinder still meets the triangle.
+// feet + delta (+ the foot zone) .. feet + H - delta; its depth against a triangle is the largest
+// delta for which the shrunk cylinder still meets the triangle.
 //
 // The bound (proof). Over a box U x V of (u, s), P is bilinear, so every P(u, s) lies in the convex
 // hull of the four corner positions, hence within rho = max corner distance of the box centre's
@@ -88,16 +94,21 @@ class LinkChecker {
     std::vector<std::uint32_t> candidates;
   };
 
-  LinkChecker(const TriangleMesh& triangles, const mesh::NavMesh& navmesh,
-              const AgentConfig& agent, const LinkCheckOptions& options);
+  LinkChecker(const TriangleMesh& triangles, const mesh::NavMesh& navmesh, const AgentConfig& agent,
+              const LinkCheckOptions& options);
   ~LinkChecker();
   LinkChecker(const LinkChecker&) = delete;
   LinkChecker& operator=(const LinkChecker&) = delete;
 
   /// The verdict on a link of `config`; `want_depth` computes the deepest penetration of a
   /// colliding link (otherwise depth is a lower bound found at the first witness).
-  [[nodiscard]] LinkVerdict check(const JumpLink& link, const JumpConfig& config,
-                                  bool want_depth, Scratch& scratch) const;
+  [[nodiscard]] LinkVerdict check(const JumpLink& link, const JumpConfig& config, bool want_depth,
+                                  Scratch& scratch) const;
+
+  /// The highest point at (x, z) of a triangle that is not vertical and whose height there lies
+  /// in [y_lo, y_hi] (the triangle's plane interpolated exactly in double precision, inclusive
+  /// edges); NaN when there is none [units: m].
+  [[nodiscard]] double surface_height(double x, double z, double y_lo, double y_hi) const;
 
  private:
   struct Impl;
