@@ -14,12 +14,12 @@
 
 namespace leapnav::jump {
 
-double surface_height(const LinkChecker& checker, const mesh::NavMesh& navmesh, double x,
-                      double z, double voxel_lo, double voxel_hi) {
+double surface_height(const LinkChecker& checker, const mesh::NavMesh& navmesh, double x, double z,
+                      double voxel_lo, double voxel_hi) {
   const GridSpec& grid = navmesh.grid;
   const double slope_deg = std::clamp<double>(navmesh.config.agent.max_slope_deg, 0.0, 89.0);
-  const double drop = grid.cell_height +
-                      grid.cell_size * std::numbers::sqrt2 * std::tan(slope_deg * std::numbers::pi / 180.0);
+  const double drop = grid.cell_height + grid.cell_size * std::numbers::sqrt2 *
+                                             std::tan(slope_deg * std::numbers::pi / 180.0);
   return checker.surface_height(x, z, voxel_lo - drop - 1e-3, voxel_hi + 1e-3);
 }
 
@@ -115,9 +115,9 @@ Result<LinkRefineStats> refine_links(JumpLinkSet& set, const TriangleMesh& trian
   auto timer = ctx.scoped_timer("jump_refine");
   for (const JumpLink& link : set.links) {
     if (link.config >= set.configs.size()) {
-      return make_error(ErrorCode::InvalidArgument,
-                        "jump links: a link names configuration " + std::to_string(link.config) +
-                            " of " + std::to_string(set.configs.size()));
+      return make_error(ErrorCode::InvalidArgument, "jump links: a link names configuration " +
+                                                        std::to_string(link.config) + " of " +
+                                                        std::to_string(set.configs.size()));
     }
   }
   const LinkChecker checker(triangles, navmesh, agent, options.check);

@@ -47,8 +47,8 @@ Refined refine_scene(TriangleMesh triangles, int threads = 1) {
   auto stats = refine_links(*links, triangles, built->navmesh, config->agent, {}, ctx);
   REQUIRE(stats.ok());
   REQUIRE(validate(*links, built->navmesh).ok());
-  return {std::move(triangles), std::move(config).value(), std::move(built).value(),
-          std::move(voxel_links), std::move(links).value(), *stats};
+  return {std::move(triangles),   std::move(config).value(), std::move(built).value(),
+          std::move(voxel_links), std::move(links).value(),  *stats};
 }
 
 // Two platforms of height y with a 1.5 m gap along x.

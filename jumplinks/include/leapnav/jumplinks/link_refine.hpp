@@ -29,12 +29,12 @@ struct LinkRefineOptions {
 
 /// Counters of one refinement.
 struct LinkRefineStats {
-  std::uint64_t links_in = 0;          ///< links given
-  std::uint64_t surface_misses = 0;    ///< endpoints with no triangle in reach (voxel top kept)
-  std::uint64_t links_failing = 0;     ///< links that failed the exact check on the surface
-  std::uint64_t links_shortened = 0;   ///< failing links of which some pieces were kept
-  std::uint64_t links_dropped = 0;     ///< failing links of which nothing was kept
-  std::uint64_t links_out = 0;         ///< links emitted (pieces count one each)
+  std::uint64_t links_in = 0;         ///< links given
+  std::uint64_t surface_misses = 0;   ///< endpoints with no triangle in reach (voxel top kept)
+  std::uint64_t links_failing = 0;    ///< links that failed the exact check on the surface
+  std::uint64_t links_shortened = 0;  ///< failing links of which some pieces were kept
+  std::uint64_t links_dropped = 0;    ///< failing links of which nothing was kept
+  std::uint64_t links_out = 0;        ///< links emitted (pieces count one each)
 };
 
 /// The surface height for a point whose voxel-top height lies in [voxel_lo, voxel_hi]: the
@@ -47,11 +47,8 @@ struct LinkRefineStats {
 /// Lifts endpoints to the surface, checks every link exactly, shortens or drops the failing ones
 /// and re-indexes the set (index_links). Parallel over links into per-link slots. Timer:
 /// jump_refine. Cancellation is seen between blocks of links (ErrorCode::Cancelled).
-[[nodiscard]] Result<LinkRefineStats> refine_links(JumpLinkSet& links,
-                                                   const TriangleMesh& triangles,
-                                                   const mesh::NavMesh& navmesh,
-                                                   const AgentConfig& agent,
-                                                   const LinkRefineOptions& options,
-                                                   BuildContext& ctx);
+[[nodiscard]] Result<LinkRefineStats> refine_links(
+    JumpLinkSet& links, const TriangleMesh& triangles, const mesh::NavMesh& navmesh,
+    const AgentConfig& agent, const LinkRefineOptions& options, BuildContext& ctx);
 
 }  // namespace leapnav::jump
