@@ -5,6 +5,7 @@
 #include "leapnav/core/hash.hpp"
 #include "leapnav/io/navmesh_file.hpp"
 #include "leapnav/jumplinks/jump_links.hpp"
+#include "leapnav/jumplinks/link_refine.hpp"
 #include "leapnav/mesh/build.hpp"
 
 namespace leapnav::cli {
@@ -50,76 +51,84 @@ void register_build_command(CLI::App& root, Registry& registry) {
   app->add_option("--epsilon", options->epsilon,
                   "Zhao-Saalfeld tolerance of land segments [units: m]")
       ->capture_default_str();
-  registry.push_back({app, [options]() -> int {
-                        const BuildOptions& opt = options->build;
-                        auto mesh = load_scene_arg(opt);
-                        if (!mesh) return report(mesh.error());
-                        auto config = load_config_arg(opt);
-                        if (!config) return report(config.error());
-                        BuildContext ctx;
-                        configure_context(ctx, opt);
-                        jump::JumpLinkOptions jump_options;
-                        jump_options.step = options->step;
-                        jump_options.epsilon = options->epsilon;
-                        for (const std::string& spec : options->jumps) {
-                          auto jump = parse_jump(spec);
-                          if (!jump) return report(jump.error());
-                          jump_options.jumps.push_back(*jump);
-                        }
-                        if (!jump_options.jumps.empty()) {
-                          if (auto s = jump::validate(jump_options); !s) return report(s.error());
-                        }
-                        auto out = mesh::build_navmesh(*mesh, *config, ctx);
-                        if (!out) return report(out.error());
-                        io::NavFile file{std::move(out->navmesh), std::nullopt};
-                        if (!jump_options.jumps.empty()) {
-                          auto links = jump::build_jump_links(out->voxels.solid,
-                                                              out->voxels.compact, file.navmesh,
-                                                              config->agent, jump_options, ctx);
-                          if (!links) return report(links.error());
-                          file.links = std::move(links).value();
-                        }
-                        if (auto s = io::save_nav_file(file, options->output); !s)
-                          return report(s.error());
-                        const mesh::NavMesh& navmesh = file.navmesh;
-                        const std::string hash = hash_to_hex(mesh::content_hash(navmesh));
-                        std::cout << opt.scene << ": " << out->stats.polygons << " polygons, "
-                                  << out->stats.vertices << " vertices, " << out->stats.regions
-                                  << " regions, navmesh area " << out->stats.navmesh_area
-                                  << " m2 (walkable " << out->stats.walkable_area << " m2), hash "
-                                  << hash;
-                        if (file.links) {
-                          std::cout << ", " << file.links->links.size() << " jump links from "
-                                    << file.links->stats.sample_points << " sample points ("
-                                    << file.links->memory_bytes() << " bytes)";
-                        }
-                        std::cout << " -> " << options->output << '\n';
-                        if (!opt.stats_path.empty()) {
-                          nlohmann::json stats = voxel_stats_json(out->voxels);
-                          stats["scene"] = opt.scene;
-                          stats["config"] = config->name;
-                          stats["threads"] = opt.threads;
-                          stats["regions"] = out->stats.regions;
-                          stats["polygons"] = out->stats.polygons;
-                          stats["vertices"] = out->stats.vertices;
-                          stats["navmesh_area"] = out->stats.navmesh_area;
-                          stats["walkable_area"] = out->stats.walkable_area;
-                          stats["timings_ms"] = timings_json(ctx);
-                          stats["hash"] = hash;
-                          if (file.links) {
-                            stats["sample_points"] = file.links->stats.sample_points;
-                            stats["jump_links"] = file.links->links.size();
-                            stats["jump_bytes"] = file.links->memory_bytes();
-                            stats["jump_hash"] = hash_to_hex(jump::content_hash(*file.links));
-                            stats["step"] = jump_options.step;
-                            stats["epsilon"] = jump_options.epsilon;
-                          }
-                          stats["warnings"] = ctx.warnings();
-                          if (auto s = write_json(opt.stats_path, stats); !s)
-                            return report(s.error());
-                        }
-                        return kExitOk;
-                      }});
+  registry.push_back(
+      {app, [options]() -> int {
+         const BuildOptions& opt = options->build;
+         auto mesh = load_scene_arg(opt);
+         if (!mesh) return report(mesh.error());
+         auto config = load_config_arg(opt);
+         if (!config) return report(config.error());
+         BuildContext ctx;
+         configure_context(ctx, opt);
+         jump::JumpLinkOptions jump_options;
+         jump_options.step = options->step;
+         jump_options.epsilon = options->epsilon;
+         for (const std::string& spec : options->jumps) {
+           auto jump = parse_jump(spec);
+           if (!jump) return report(jump.error());
+           jump_options.jumps.push_back(*jump);
+         }
+         if (!jump_options.jumps.empty()) {
+           if (auto s = jump::validate(jump_options); !s) return report(s.error());
+         }
+         auto out = mesh::build_navmesh(*mesh, *config, ctx);
+         if (!out) return report(out.error());
+         io::NavFile file{std::move(out->navmesh), std::nullopt};
+         if (!jump_options.jumps.empty()) {
+           auto links = jump::build_jump_links(out->voxels.solid, out->voxels.compact, file.navmesh,
+                                               config->agent, jump_options, ctx);
+           if (!links) return report(links.error());
+           // note: endpoints on the triangles' surface, and only links that pass
+           // the exact check (link_refine.hpp)
+           auto refined = jump::refine_links(*links, *mesh, file.navmesh, config->agent, {}, ctx);
+           if (!refined) return report(refined.error());
+           file.links = std::move(links).value();
+         }
+         if (auto s = io::save_nav_file(file, options->output); !s) return report(s.error());
+         const mesh::NavMesh& navmesh = file.navmesh;
+         const std::string hash = hash_to_hex(mesh::content_hash(navmesh));
+         std::cout << opt.scene << ": " << out->stats.polygons << " polygons, "
+                   << out->stats.vertices << " vertices, " << out->stats.regions
+                   << " regions, navmesh area " << out->stats.navmesh_area << " m2 (walkable "
+                   << out->stats.walkable_area << " m2), hash " << hash;
+         if (file.links) {
+           std::cout << ", " << file.links->links.size() << " jump links from "
+                     << file.links->stats.sample_points << " sample points ("
+                     << file.links->memory_bytes() << " bytes; " << file.links->stats.links_failing
+                     << " failed the exact check on the surface: "
+                     << file.links->stats.links_shortened << " shortened, "
+                     << file.links->stats.links_dropped << " dropped)";
+         }
+         std::cout << " -> " << options->output << '\n';
+         if (!opt.stats_path.empty()) {
+           nlohmann::json stats = voxel_stats_json(out->voxels);
+           stats["scene"] = opt.scene;
+           stats["config"] = config->name;
+           stats["threads"] = opt.threads;
+           stats["regions"] = out->stats.regions;
+           stats["polygons"] = out->stats.polygons;
+           stats["vertices"] = out->stats.vertices;
+           stats["navmesh_area"] = out->stats.navmesh_area;
+           stats["walkable_area"] = out->stats.walkable_area;
+           stats["timings_ms"] = timings_json(ctx);
+           stats["hash"] = hash;
+           if (file.links) {
+             stats["sample_points"] = file.links->stats.sample_points;
+             stats["jump_links"] = file.links->links.size();
+             stats["jump_bytes"] = file.links->memory_bytes();
+             stats["jump_links_failing"] = file.links->stats.links_failing;
+             stats["jump_links_shortened"] = file.links->stats.links_shortened;
+             stats["jump_links_dropped"] = file.links->stats.links_dropped;
+             stats["jump_surface_misses"] = file.links->stats.surface_misses;
+             stats["jump_hash"] = hash_to_hex(jump::content_hash(*file.links));
+             stats["step"] = jump_options.step;
+             stats["epsilon"] = jump_options.epsilon;
+           }
+           stats["warnings"] = ctx.warnings();
+           if (auto s = write_json(opt.stats_path, stats); !s) return report(s.error());
+         }
+         return kExitOk;
+       }});
 }
 
 }  // namespace leapnav::cli

@@ -295,21 +295,18 @@ void register_check_links_command(CLI::App& root, Registry& registry) {
          check.threads = opt->threads;
          const auto r =
              jump::check_links(*nav->links, *scene, nav->navmesh, nav->navmesh.config.agent, check);
-         nlohmann::json j{{"links_checked", r.links_checked},
-                          {"links_failed", r.links_failed},
-                          {"trajectories_checked", r.trajectories_checked},
-                          {"collision_failures", r.collision_failures},
-                          {"landing_failures", r.landing_failures},
-                          {"worst_penetration", r.worst_penetration},
-                          {"failed_links", r.failed_links}};
+         nlohmann::json j{
+             {"links_checked", r.links_checked},       {"links_failed", r.links_failed},
+             {"regions_examined", r.regions_examined}, {"collision_failures", r.collision_failures},
+             {"landing_failures", r.landing_failures}, {"worst_penetration", r.worst_penetration},
+             {"failed_links", r.failed_links}};
          if (opt->json) {
            std::cout << j.dump(2) << '\n';
          } else {
            std::cout << opt->file << ": " << r.links_checked << " links checked ("
-                     << r.trajectories_checked << " trajectories), " << r.links_failed
-                     << " failing (" << r.collision_failures << " collisions, "
-                     << r.landing_failures << " landings), worst penetration "
-                     << r.worst_penetration << " m\n";
+                     << r.regions_examined << " regions), " << r.links_failed << " failing ("
+                     << r.collision_failures << " collisions, " << r.landing_failures
+                     << " landings), worst penetration " << r.worst_penetration << " m\n";
          }
          return kExitOk;
        }});

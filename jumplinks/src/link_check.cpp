@@ -1,14 +1,16 @@
 // Soundness check of jump links against the original triangles (our addition to thesis §6.3 /
-// §7.2). Per land point: fit d' keeping h, sweep the cylinder along the arc at feet positions at
-// most sample_spacing apart, and test each nearby triangle exactly at each position: clip it to
-// the cylinder's height slab, then the xz distance from the axis to the clipped convex polygon.
-// Triangles are binned on a 2-D grid; each arc only visits triangles whose box, grown by the
-// radius, meets the arc's t-range. Links are checked in parallel into per-link slots.
+// §7.2): branch and bound over (land point u, arc fraction s) with the conservative enclosure of
+// link_check.hpp. A triangle meets a cylinder exactly when, clipped to the cylinder's height slab,
+// its xz distance to the axis (convex polygon distance) is below the radius. Triangles are binned
+// on a 2-D grid; each link starts from those whose box meets its reach. Links are checked in
+// parallel into per-link slots.
 #include "leapnav/jumplinks/link_check.hpp"
 
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
+#include <numbers>
 
 #include "leapnav/core/parallel.hpp"
 #include "leapnav/jumplinks/trajectory.hpp"
@@ -93,10 +95,11 @@ bool triangle_meets_cylinder(const std::array<P3, 3>& tri, double px, double pz,
   return false;
 }
 
-// The largest delta in [lo, hi] for which the triangle meets the cylinder shrunk by delta.
+// The largest delta in [lo, hi] for which the triangle meets the cylinder shrunk by delta (the
+// triangle meets the cylinder shrunk by lo).
 double penetration_depth(const std::array<P3, 3>& tri, double px, double pz, double feet,
                          double radius, double height, double lo) {
-  double hi = std::min(radius, 0.5 * height);
+  double hi = std::max(lo, std::min(radius, 0.5 * height));
   for (int k = 0; k < 30; ++k) {
     const double mid = 0.5 * (lo + hi);
     if (triangle_meets_cylinder(tri, px, pz, radius - mid, feet + mid, feet + height - mid))
@@ -179,151 +182,368 @@ bool inside_polygon(const mesh::NavMesh& navmesh, std::uint32_t poly, double px,
   return true;
 }
 
-struct LinkOutcome {
-  bool collision = false;
-  bool landing = false;
-  double depth = 0.0;
-  std::uint32_t trajectories = 0;
+// Rounding slack of the enclosure (double arithmetic on float inputs) [m].
+constexpr double kRounding = 1e-9;
+// Deepest split before a box is declared failing unresolved (never reached on finite input: each
+// split halves one side, and 2^-60 of a 10 km link is far below any resolution).
+constexpr int kMaxDepth = 120;
+// The deepest penetration is found to within this (plus 2 resolution) [m].
+constexpr double kDepthResolution = 1e-3;
+
+// One link's continuum: start S, land segment A-B, apex height h.
+struct Flight {
+  P3 s;
+  P3 a;
+  P3 b;
+  double h = 0.0;
+
+  [[nodiscard]] double c(double u) const {
+    const double dy = a.y + (b.y - a.y) * u - s.y;
+    return 0.5 * (1.0 + std::sqrt(std::max(0.0, 1.0 - dy / h)));
+  }
+  [[nodiscard]] double x(double u, double f) const {
+    return s.x + f * (a.x + (b.x - a.x) * u - s.x);
+  }
+  [[nodiscard]] double z(double u, double f) const {
+    return s.z + f * (a.z + (b.z - a.z) * u - s.z);
+  }
+  [[nodiscard]] double feet(double u, double f) const {
+    const double cf = c(u) * f;
+    return s.y + 4.0 * h * (cf - cf * cf);
+  }
 };
 
-class Checker {
- public:
-  Checker(const TriangleMesh& mesh, const TriangleGrid& grid, const AgentConfig& agent,
-          const LinkCheckOptions& options)
-      : mesh_(mesh),
-        grid_(grid),
-        agent_(agent),
-        options_(options),
-        stamp_(mesh.triangles.size(), 0) {}
+struct Box {
+  double u0 = 0.0;
+  double u1 = 1.0;
+  double s0 = 0.0;
+  double s1 = 1.0;
+};
 
-  // Sweeps the cylinder along the arc from start to land; returns the deepest penetration found
-  // beyond the tolerance (0 when none).
-  double sweep(Vec3 start, Vec3 land, double h, double d) {
-    const double sx = start.x;
-    const double sz = start.z;
-    const double ux0 = static_cast<double>(land.x) - sx;
-    const double uz0 = static_cast<double>(land.z) - sz;
-    const double along = std::sqrt(ux0 * ux0 + uz0 * uz0);
-    const double ux = ux0 / along;
-    const double uz = uz0 / along;
-    const double r = agent_.radius;
-    const double height = agent_.height;
-    const double tol = options_.tolerance;
-    const double slope0 = std::abs(4.0 * h / d);
-    const double slope1 = std::abs(4.0 * h / (d * d) * (d - 2.0 * along));
-    const double dt = options_.sample_spacing /
-                      std::sqrt(1.0 + std::max(slope0, slope1) * std::max(slope0, slope1));
+// The enclosure of a box: centre axis position, radius of the axis positions around it, feet
+// interval, and the extents along u and s used to choose the split.
+struct Enclosure {
+  double px = 0.0;
+  double pz = 0.0;
+  double rho = 0.0;
+  double feet_c = 0.0;
+  double y_lo = 0.0;
+  double y_hi = 0.0;
+  double extent_u = 0.0;
+  double extent_s = 0.0;
+};
 
-    AABB reach;
-    reach.extend(Vec3{static_cast<float>(std::min<double>(sx, land.x) - r), 0.0F,
-                      static_cast<float>(std::min<double>(sz, land.z) - r)});
-    reach.extend(Vec3{static_cast<float>(std::max<double>(sx, land.x) + r), 0.0F,
-                      static_cast<float>(std::max<double>(sz, land.z) + r)});
-    int ax = 0, az = 0, bx = 0, bz = 0;
-    grid_.cells(reach, ax, az, bx, bz);
-    ++generation_;
-    double worst = 0.0;
-    for (int z = az; z <= bz; ++z) {
-      for (int x = ax; x <= bx; ++x) {
-        const auto bin = static_cast<std::size_t>(x) +
-                         static_cast<std::size_t>(z) * static_cast<std::size_t>(grid_.nx);
-        for (std::uint32_t k = grid_.first[bin]; k < grid_.first[bin + 1]; ++k) {
-          const std::uint32_t t = grid_.items[k];
-          if (stamp_[t] == generation_) continue;
-          stamp_[t] = generation_;
-          const AABB& box = grid_.boxes[t];
-          // t-range where the axis is within r of the triangle's box in xz
-          const TInterval span = ray_square_interval(ux, uz, box.min.x - r - sx, box.max.x + r - sx,
-                                                     box.min.z - r - sz, box.max.z + r - sz);
-          const double t0 = std::max(0.0, span.t0);
-          const double t1 = std::min(along, span.t1);
-          if (span.empty() || t0 > t1) continue;
-          const HeightRange ys = arc_range(h, d, t0, t1);
-          if (start.y + ys.high + height <= box.min.y || start.y + ys.low >= box.max.y) continue;
-          const std::array<P3, 3> tri{to_p3(mesh_.vertices[mesh_.triangles[t][0]]),
-                                      to_p3(mesh_.vertices[mesh_.triangles[t][1]]),
-                                      to_p3(mesh_.vertices[mesh_.triangles[t][2]])};
-          const auto steps = static_cast<int>(std::ceil((t1 - t0) / dt));
-          for (int s = 0; s <= steps; ++s) {
-            const double tt = steps == 0 ? t0 : t0 + (t1 - t0) * s / steps;
-            const double px = sx + ux * tt;
-            const double pz = sz + uz * tt;
-            const double feet = start.y + arc_height(h, d, tt);
-            if (triangle_meets_cylinder(tri, px, pz, r - tol, feet + tol, feet + height - tol))
-              worst = std::max(worst, penetration_depth(tri, px, pz, feet, r, height, tol));
-          }
+Enclosure enclose(const Flight& f, const Box& b) {
+  Enclosure e;
+  const double uc = 0.5 * (b.u0 + b.u1);
+  const double sc = 0.5 * (b.s0 + b.s1);
+  e.px = f.x(uc, sc);
+  e.pz = f.z(uc, sc);
+  e.feet_c = f.feet(uc, sc);
+  for (const double u : {b.u0, b.u1}) {
+    for (const double s : {b.s0, b.s1}) {
+      const double dx = f.x(u, s) - e.px;
+      const double dz = f.z(u, s) - e.pz;
+      e.rho = std::max(e.rho, std::sqrt(dx * dx + dz * dz));
+    }
+  }
+  e.rho += kRounding;
+  // note: c is monotone in u (dy is linear), x = c s is increasing in both, and x - x² is concave
+  const double c0 = f.c(b.u0);
+  const double c1 = f.c(b.u1);
+  const double x_lo = std::min(c0, c1) * b.s0;
+  const double x_hi = std::max(c0, c1) * b.s1;
+  const auto g = [](double x) { return x - x * x; };
+  double g_lo = std::min(g(x_lo), g(x_hi));
+  double g_hi = std::max(g(x_lo), g(x_hi));
+  if (x_lo < 0.5 && 0.5 < x_hi) g_hi = 0.25;
+  e.y_lo = f.s.y + 4.0 * f.h * g_lo - kRounding;
+  e.y_hi = f.s.y + 4.0 * f.h * g_hi + kRounding;
+  const auto span = [&](double ua, double sa, double ub, double sb) {
+    const double dx = f.x(ua, sa) - f.x(ub, sb);
+    const double dz = f.z(ua, sa) - f.z(ub, sb);
+    return std::sqrt(dx * dx + dz * dz) + std::abs(f.feet(ua, sa) - f.feet(ub, sb));
+  };
+  e.extent_u = std::max(span(b.u0, b.s1, b.u1, b.s1), span(b.u0, sc, b.u1, sc));
+  e.extent_s =
+      span(uc, b.s0, uc, b.s1) + (e.y_hi - e.y_lo) * (b.s0 < 0.5 && b.s1 > 0.5 ? 1.0 : 0.0);
+  return e;
+}
+
+}  // namespace
+
+struct LinkChecker::Impl {
+  const TriangleMesh& mesh;
+  const mesh::NavMesh& navmesh;
+  AgentConfig agent;
+  LinkCheckOptions options;
+  TriangleGrid grid;
+  std::vector<std::array<P3, 3>> tris;
+  // per triangle: how far above the feet it starts to count (r tan(slope) for a walkable one,
+  // else 0); negative for a triangle that is not walkable (no surface height from it)
+  std::vector<double> lift;
+
+  // The branch and bound state of one link.
+  struct Search {
+    const Flight& flight;
+    LinkChecker::Scratch& scratch;
+    bool stop_first = true;
+    double best = 0.0;  // deepest depth found (witness)
+    bool found = false;
+    bool unresolved = false;
+    std::uint64_t regions = 0;
+  };
+
+  [[nodiscard]] bool meets(std::uint32_t t, double px, double pz, double radius, double y0,
+                           double y1) const {
+    return triangle_meets_cylinder(tris[t], px, pz, radius, y0 + std::max(0.0, lift[t]), y1);
+  }
+
+  // Explores box b with the candidate triangles scratch.candidates[begin, end).
+  void explore(Search& search, const Box& b, std::size_t begin, std::size_t end, int depth) const {
+    ++search.regions;
+    const Enclosure e = enclose(search.flight, b);
+    const double r = agent.radius;
+    const double height = agent.height;
+    // note: the maximisation only looks for depths beyond the best by kDepthResolution, and stops
+    // once the depth reaches its cap (the whole shrunk cylinder inside the geometry)
+    const double cap = std::min<double>(agent.radius, 0.5 * agent.height);
+    if (!search.stop_first && search.best >= cap) return;
+    const double theta = search.stop_first
+                             ? options.tolerance
+                             : std::max<double>(options.tolerance, search.best + kDepthResolution);
+    std::vector<std::uint32_t>& cand = search.scratch.candidates;
+    const std::size_t mine = cand.size();
+    for (std::size_t k = begin; k < end; ++k) {
+      const std::uint32_t t = cand[k];
+      if (meets(t, e.px, e.pz, r - theta + e.rho, e.y_lo + theta, e.y_hi + height - theta))
+        cand.push_back(t);
+    }
+    const std::size_t mine_end = cand.size();
+    if (mine == mine_end) return;
+    for (std::size_t k = mine; k < mine_end; ++k) {
+      const std::uint32_t t = cand[k];
+      if (meets(t, e.px, e.pz, r - theta, e.feet_c + theta, e.feet_c + height - theta)) {
+        search.found = true;
+        const double foot = std::max(0.0, lift[t]);
+        search.best = std::max(search.best, penetration_depth(tris[t], e.px, e.pz, e.feet_c + foot,
+                                                              r, height - foot, theta));
+        if (search.stop_first) {
+          cand.resize(mine);
+          return;
         }
       }
     }
-    return worst;
+    const double res = options.resolution;
+    if ((e.rho <= res && e.y_hi - e.y_lo <= res) || depth >= kMaxDepth) {
+      // note: an undecided smallest box penetrates at most theta + 2 resolution anywhere
+      if (depth >= kMaxDepth) search.unresolved = true;
+      cand.resize(mine);
+      return;
+    }
+    Box lo = b;
+    Box hi = b;
+    if (e.extent_u > e.extent_s) {
+      lo.u1 = hi.u0 = 0.5 * (b.u0 + b.u1);
+    } else {
+      lo.s1 = hi.s0 = 0.5 * (b.s0 + b.s1);
+    }
+    explore(search, lo, mine, mine_end, depth + 1);
+    if (search.found && search.stop_first) {
+      cand.resize(mine);
+      return;
+    }
+    explore(search, hi, mine, mine_end, depth + 1);
+    cand.resize(mine);
   }
-
- private:
-  const TriangleMesh& mesh_;
-  const TriangleGrid& grid_;
-  const AgentConfig& agent_;
-  const LinkCheckOptions& options_;
-  std::vector<std::uint32_t> stamp_;
-  std::uint32_t generation_ = 0;
 };
 
-}  // namespace
+LinkChecker::LinkChecker(const TriangleMesh& triangles, const mesh::NavMesh& navmesh,
+                         const AgentConfig& agent, const LinkCheckOptions& options)
+    : impl_(std::make_unique<Impl>(
+          Impl{triangles, navmesh, agent, options, bin_triangles(triangles), {}, {}})) {
+  impl_->tris.reserve(triangles.triangles.size());
+  impl_->lift.reserve(triangles.triangles.size());
+  const double slope_cos =
+      std::cos(static_cast<double>(agent.max_slope_deg) * std::numbers::pi / 180.0);
+  for (const auto& tri : triangles.triangles) {
+    const std::array<P3, 3> t{to_p3(triangles.vertices[tri[0]]), to_p3(triangles.vertices[tri[1]]),
+                              to_p3(triangles.vertices[tri[2]])};
+    impl_->tris.push_back(t);
+    // note: the same normal and walkable test as voxel/walkable.cpp
+    const double e0x = t[1].x - t[0].x, e0y = t[1].y - t[0].y, e0z = t[1].z - t[0].z;
+    const double e1x = t[2].x - t[0].x, e1y = t[2].y - t[0].y, e1z = t[2].z - t[0].z;
+    const double nx = e0y * e1z - e0z * e1y;
+    const double ny = e0z * e1x - e0x * e1z;
+    const double nz = e0x * e1y - e0y * e1x;
+    const double len = std::sqrt(nx * nx + ny * ny + nz * nz);
+    double lift = -1.0;
+    if (std::isfinite(len) && len > 0.0 && ny / len >= slope_cos) {
+      const double cos = ny / len;
+      lift = agent.radius * std::sqrt(std::max(0.0, 1.0 - cos * cos)) / cos;
+    }
+    impl_->lift.push_back(lift);
+  }
+}
+
+LinkChecker::~LinkChecker() = default;
+
+LinkVerdict LinkChecker::check(const JumpLink& link, const JumpConfig& config, bool want_depth,
+                               Scratch& scratch) const {
+  const Impl& im = *impl_;
+  const mesh::NavMesh& navmesh = im.navmesh;
+  LinkVerdict verdict;
+  if (link.land_poly >= navmesh.polygon_count()) {
+    verdict.landing = true;
+    return verdict;
+  }
+  // landing: both ends (hence, the polygon being convex and heights linear, the whole segment)
+  // on the land polygon, below the apex, within max_fall of it; the segment away from the start
+  const double slack =
+      std::max<double>(navmesh.grid.cell_height, navmesh.config.poly.detail_max_error) +
+      navmesh.grid.cell_height;
+  const double h = config.height;
+  for (const Vec3 land : {link.land_a, link.land_b}) {
+    const double floor = mesh::height_at(navmesh, mesh::PolyId{link.land_poly}, land.x, land.z);
+    const bool on_poly = inside_polygon(navmesh, link.land_poly, land.x, land.z, 1e-3) &&
+                         std::abs(floor - land.y) <= slack + 1e-4;
+    const double dy = static_cast<double>(land.y) - link.start.y;
+    if (!on_poly || h - dy > config.max_fall + 1e-4 || dy >= h) verdict.landing = true;
+  }
+  {
+    const double sx = static_cast<double>(link.start.x);
+    const double sz = static_cast<double>(link.start.z);
+    const P3 a = to_p3(link.land_a);
+    const P3 b = to_p3(link.land_b);
+    const double ex = b.x - a.x;
+    const double ez = b.z - a.z;
+    const double len2 = ex * ex + ez * ez;
+    const double t =
+        len2 > 0.0 ? std::clamp(((sx - a.x) * ex + (sz - a.z) * ez) / len2, 0.0, 1.0) : 0.0;
+    const double dx = a.x + ex * t - sx;
+    const double dz = a.z + ez * t - sz;
+    if (dx * dx + dz * dz < 1e-8) verdict.landing = true;
+  }
+  if (verdict.landing) return verdict;
+
+  const Flight flight{to_p3(link.start), to_p3(link.land_a), to_p3(link.land_b), h};
+  // candidate triangles: boxes meeting the link's reach (grown by the radius) and feet range
+  const Enclosure root = enclose(flight, Box{});
+  const double r = im.agent.radius;
+  AABB reach;
+  for (const Vec3 p : {link.start, link.land_a, link.land_b}) reach.extend(p);
+  reach.min.x -= static_cast<float>(r) + 1e-3F;
+  reach.min.z -= static_cast<float>(r) + 1e-3F;
+  reach.max.x += static_cast<float>(r) + 1e-3F;
+  reach.max.z += static_cast<float>(r) + 1e-3F;
+  const double y_lo = root.y_lo;
+  const double y_hi = root.y_hi + im.agent.height;
+  if (scratch.stamp.size() != im.tris.size()) {
+    scratch.stamp.assign(im.tris.size(), 0);
+    scratch.generation = 0;
+  }
+  ++scratch.generation;
+  scratch.candidates.clear();
+  int ax = 0, az = 0, bx = 0, bz = 0;
+  im.grid.cells(reach, ax, az, bx, bz);
+  for (int z = az; z <= bz; ++z) {
+    for (int x = ax; x <= bx; ++x) {
+      const auto bin = static_cast<std::size_t>(x) +
+                       static_cast<std::size_t>(z) * static_cast<std::size_t>(im.grid.nx);
+      for (std::uint32_t k = im.grid.first[bin]; k < im.grid.first[bin + 1]; ++k) {
+        const std::uint32_t t = im.grid.items[k];
+        if (scratch.stamp[t] == scratch.generation) continue;
+        scratch.stamp[t] = scratch.generation;
+        const AABB& box = im.grid.boxes[t];
+        if (box.max.x < reach.min.x || box.min.x > reach.max.x || box.max.z < reach.min.z ||
+            box.min.z > reach.max.z || box.max.y < y_lo || box.min.y > y_hi)
+          continue;
+        scratch.candidates.push_back(t);
+      }
+    }
+  }
+  // note: ascending triangle order, whatever the bins, so the search (and its count) is fixed
+  std::sort(scratch.candidates.begin(), scratch.candidates.end());
+  Impl::Search search{flight, scratch};
+  im.explore(search, Box{}, 0, scratch.candidates.size(), 0);
+  verdict.regions = search.regions;
+  if (search.found || search.unresolved) {
+    verdict.collision = true;
+    verdict.depth = search.best;
+    if (want_depth && search.found) {
+      // note: the first search left the root's candidate list as it was given
+      Impl::Search deepest{flight, scratch};
+      deepest.stop_first = false;
+      deepest.best = search.best;
+      im.explore(deepest, Box{}, 0, scratch.candidates.size(), 0);
+      verdict.regions += deepest.regions;
+      verdict.depth = deepest.best;
+    }
+  }
+  return verdict;
+}
+
+double LinkChecker::surface_height(double x, double z, double y_lo, double y_hi) const {
+  const Impl& im = *impl_;
+  double best = std::numeric_limits<double>::quiet_NaN();
+  if (im.grid.first.size() < 2 || im.tris.empty()) return best;
+  AABB point;
+  point.extend(Vec3{static_cast<float>(x), 0.0F, static_cast<float>(z)});
+  int ax = 0, az = 0, bx = 0, bz = 0;
+  im.grid.cells(point, ax, az, bx, bz);
+  constexpr double kEdge = 1e-9;
+  for (int cz = az; cz <= bz; ++cz) {
+    for (int cx = ax; cx <= bx; ++cx) {
+      const auto bin = static_cast<std::size_t>(cx) +
+                       static_cast<std::size_t>(cz) * static_cast<std::size_t>(im.grid.nx);
+      for (std::uint32_t k = im.grid.first[bin]; k < im.grid.first[bin + 1]; ++k) {
+        if (im.lift[im.grid.items[k]] < 0.0) continue;
+        const std::array<P3, 3>& t = im.tris[im.grid.items[k]];
+        const double area =
+            (t[1].x - t[0].x) * (t[2].z - t[0].z) - (t[2].x - t[0].x) * (t[1].z - t[0].z);
+        if (std::abs(area) < 1e-12) continue;
+        const double w0 = ((t[1].x - x) * (t[2].z - z) - (t[2].x - x) * (t[1].z - z)) / area;
+        const double w1 = ((t[2].x - x) * (t[0].z - z) - (t[0].x - x) * (t[2].z - z)) / area;
+        const double w2 = 1.0 - w0 - w1;
+        if (w0 < -kEdge || w1 < -kEdge || w2 < -kEdge) continue;
+        const double y = w0 * t[0].y + w1 * t[1].y + w2 * t[2].y;
+        if (y < y_lo || y > y_hi) continue;
+        if (!(y <= best)) best = y;
+      }
+    }
+  }
+  return best;
+}
 
 LinkCheckReport check_links(const JumpLinkSet& links, const TriangleMesh& triangles,
                             const mesh::NavMesh& navmesh, const AgentConfig& agent,
                             const LinkCheckOptions& options) {
   LinkCheckReport report;
-  const TriangleGrid grid = bin_triangles(triangles);
-  std::vector<LinkOutcome> outcomes(links.links.size());
-  const double slack =
-      std::max<double>(navmesh.grid.cell_height, navmesh.config.poly.detail_max_error) +
-      navmesh.grid.cell_height;
+  const LinkChecker checker(triangles, navmesh, agent, options);
+  std::vector<LinkVerdict> verdicts(links.links.size());
   constexpr std::size_t kGrain = 16;
   parallel_for(options.threads, 0, links.links.size(), kGrain, [&](std::size_t b, std::size_t e) {
-    Checker checker(triangles, grid, agent, options);
+    LinkChecker::Scratch scratch;
     for (std::size_t k = b; k < e; ++k) {
       const JumpLink& link = links.links[k];
-      LinkOutcome& out = outcomes[k];
-      if (link.config >= links.configs.size() || link.land_poly >= navmesh.polygon_count()) {
-        out.landing = true;
+      if (link.config >= links.configs.size()) {
+        verdicts[k].landing = true;
         continue;
       }
-      const JumpConfig& config = links.configs[link.config];
-      const double seg = distance(link.land_a, link.land_b);
-      const int pieces = std::max(1, static_cast<int>(std::ceil(seg / options.segment_spacing)));
-      for (int s = 0; s <= pieces; ++s) {
-        const float f = static_cast<float>(s) / static_cast<float>(pieces);
-        const Vec3 land = link.land_a + (link.land_b - link.land_a) * f;
-        ++out.trajectories;
-        // landing: on the land polygon's floor, not deeper than max_fall below the apex
-        const double floor = mesh::height_at(navmesh, mesh::PolyId{link.land_poly}, land.x, land.z);
-        const bool on_poly = inside_polygon(navmesh, link.land_poly, land.x, land.z, 1e-3) &&
-                             std::abs(floor - land.y) <= slack + 1e-4;
-        const double fall = static_cast<double>(link.start.y) + config.height - land.y;
-        const double d = fit_distance(config.height, link.start, land);
-        if (!on_poly || fall > config.max_fall + 1e-4 || d <= 0.0) {
-          out.landing = true;
-          continue;
-        }
-        const double depth = checker.sweep(link.start, land, config.height, d);
-        if (depth > 0.0) {
-          out.collision = true;
-          out.depth = std::max(out.depth, depth);
-        }
-      }
+      verdicts[k] = checker.check(link, links.configs[link.config], true, scratch);
     }
   });
-  for (std::size_t k = 0; k < outcomes.size(); ++k) {
-    const LinkOutcome& o = outcomes[k];
+  for (std::size_t k = 0; k < verdicts.size(); ++k) {
+    const LinkVerdict& v = verdicts[k];
     ++report.links_checked;
-    report.trajectories_checked += o.trajectories;
-    if (o.collision) ++report.collision_failures;
-    if (o.landing) ++report.landing_failures;
-    if (o.collision || o.landing) {
+    report.regions_examined += v.regions;
+    if (v.collision) ++report.collision_failures;
+    if (v.landing) ++report.landing_failures;
+    if (v.failed()) {
       ++report.links_failed;
       report.failed_links.push_back(static_cast<std::uint32_t>(k));
     }
-    report.worst_penetration = std::max(report.worst_penetration, static_cast<float>(o.depth));
+    report.worst_penetration = std::max(report.worst_penetration, static_cast<float>(v.depth));
   }
   return report;
 }

@@ -1,6 +1,7 @@
 // Real levels (../shared/meshes, skipped when absent): links for the thesis configurations C1-C3
 // at step 8, validated, identical for 1 and 2 threads, and checked for soundness against the
-// triangles (a stride of the links in Debug-speed test runs).
+// triangles (a stride of the links in Debug-speed test runs); that stride refined (surface
+// endpoints, failing links shortened or dropped) passes the exact check.
 #include <doctest/doctest.h>
 
 #include <string>
@@ -9,6 +10,7 @@
 #include "leapnav/core/context.hpp"
 #include "leapnav/jumplinks/jump_links.hpp"
 #include "leapnav/jumplinks/link_check.hpp"
+#include "leapnav/jumplinks/link_refine.hpp"
 #include "support/shared_level.hpp"
 
 using namespace leapnav;
@@ -66,13 +68,39 @@ void run_level(const char* file) {
   for (std::size_t k = 0; k < links.links.size(); k += 7) subset.links.push_back(links.links[k]);
   index_links(subset, built.navmesh.polygon_count());
   const LinkCheckReport report = check_links(subset, triangles, built.navmesh, config.agent);
-  MESSAGE(file << ": " << links.links.size() << " links (C1 " << per_config[0] << ", C2 "
-               << per_config[1] << ", C3 " << per_config[2] << "), " << links.memory_bytes()
-               << " bytes; checked " << report.links_checked << ", unsound " << report.links_failed
-               << " (collision " << report.collision_failures << ", landing "
-               << report.landing_failures << "), worst penetration " << report.worst_penetration);
+  MESSAGE(std::string(file) << ": " << links.links.size() << " links (C1 " << per_config[0]
+                            << ", C2 " << per_config[1] << ", C3 " << per_config[2] << "), "
+                            << links.memory_bytes() << " bytes; checked " << report.links_checked
+                            << ", unsound " << report.links_failed << " (collision "
+                            << report.collision_failures << ", landing " << report.landing_failures
+                            << "), worst penetration " << report.worst_penetration);
   CHECK(report.links_checked == subset.links.size());
   CHECK(report.links_failed == 0);
+  // lifted to the triangles' surface some links meet geometry (uneven floors, stairs); refined,
+  // none does, and the refinement is the same for 1 and 2 threads
+  std::uint64_t refined_hashes[2] = {0, 0};
+  for (const int threads : {1, 2}) {
+    JumpLinkSet refined = subset;
+    BuildContext rctx;
+    rctx.set_threads(threads);
+    const auto stats =
+        refine_links(refined, triangles, built.navmesh, config.agent, LinkRefineOptions{}, rctx);
+    REQUIRE(stats.ok());
+    REQUIRE(validate(refined, built.navmesh).ok());
+    CHECK(stats->links_in == subset.links.size());
+    CHECK(stats->links_failing > 0);
+    CHECK(stats->links_out == refined.links.size());
+    refined_hashes[threads - 1] = content_hash(refined);
+    if (threads == 2) continue;
+    const LinkCheckReport after = check_links(refined, triangles, built.navmesh, config.agent);
+    MESSAGE(std::string(file) << ": refined " << stats->links_in
+                              << " links: " << stats->links_failing << " failed on the surface ("
+                              << stats->links_shortened << " shortened, " << stats->links_dropped
+                              << " dropped), " << refined.links.size()
+                              << " kept; check: " << after.links_failed << " failing");
+    CHECK(after.links_failed == 0);
+  }
+  CHECK(refined_hashes[0] == refined_hashes[1]);
 }
 
 }  // namespace

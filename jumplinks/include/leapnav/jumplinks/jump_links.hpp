@@ -16,7 +16,11 @@
 
 namespace leapnav::jump {
 
-/// One jump link: every point of the land segment is the landing of a valid jump from start.
+/// One jump link: a start point and a land segment found by the voxel search. The search tested
+/// arcs to land voxels (with their own d), and the segment joins simplified chains of them (it
+/// may cut corners by up to epsilon): the generator alone does not guarantee that every point of
+/// the segment is the landing of a collision-free jump with h kept and d' fitted. check_links
+/// (link_check.hpp) decides that over the whole segment.
 struct JumpLink {
   Vec3 start;   ///< sample point: south-west top corner of a walkable voxel [units: m]
   Vec3 land_a;  ///< land segment, first end (top-face centre of a land voxel) [units: m]
@@ -33,6 +37,11 @@ struct JumpLinkStats {
   std::uint64_t cells_visited = 0;  ///< grid cells scanned by the land-voxel search
   std::uint64_t land_voxels = 0;    ///< land voxels found (all configurations)
   std::uint64_t chains = 0;         ///< chains before simplification
+  // refinement (link_refine.hpp), zero when not refined
+  std::uint64_t surface_misses = 0;   ///< endpoints left at their voxel top (no triangle in reach)
+  std::uint64_t links_failing = 0;    ///< links that failed the exact check on the surface
+  std::uint64_t links_shortened = 0;  ///< failing links cut to their passing pieces
+  std::uint64_t links_dropped = 0;    ///< failing links of which no piece passed
 };
 
 /// The link set. links are sorted by (start_poly, land_poly, config); within that, in generation
