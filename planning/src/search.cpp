@@ -286,7 +286,7 @@ Outcome NavQuery::Scratch::search(const Planner::Impl& impl, std::uint32_t src_p
 }
 
 NavQuery::NavQuery(const Planner& planner)
-    : planner_(&planner.impl()), scratch_(std::make_unique<Scratch>()) {
+    : planner_(planner.impl_), scratch_(std::make_unique<Scratch>()) {
   scratch_->nodes.resize(planner.graph().arc_count() + 1);
   if (planner.links() != nullptr) scratch_->entries.resize(planner.graph().vertex_count());
   scratch_->heap.reserve(256);
@@ -422,7 +422,7 @@ Status NavQuery::find_path(Vec3 start, Vec3 goal, const QueryOptions& options, P
 
 Result<Path> find_path(const mesh::NavMesh& mesh, Vec3 start, Vec3 goal,
                        const QueryOptions& options) {
-  LEAPNAV_TRY_ASSIGN(Planner planner, Planner::create(mesh));
+  LEAPNAV_TRY_ASSIGN(Planner planner, Planner::create(borrow(mesh)));
   NavQuery query(planner);
   return query.find_path(start, goal, options);
 }
@@ -446,7 +446,7 @@ std::vector<Result<Path>> find_paths(const Planner& planner, std::span<const Pat
 std::vector<Result<Path>> find_paths(const mesh::NavMesh& mesh,
                                      std::span<const PathRequest> requests,
                                      const QueryOptions& options, int threads) {
-  auto planner = Planner::create(mesh);
+  auto planner = Planner::create(borrow(mesh));
   if (!planner.ok()) {
     std::vector<Result<Path>> results;
     results.reserve(requests.size());
