@@ -22,15 +22,9 @@ namespace {
 /// (polygon 0 -> polygon 1), so that a path from one to the other needs the jump.
 io::NavFile gap_file() {
   io::NavFile file;
-  file.navmesh = test::make_navmesh({{0, 0, 0},
-                                     {4, 0, 0},
-                                     {4, 0, 4},
-                                     {0, 0, 4},
-                                     {6, 0, 0},
-                                     {10, 0, 0},
-                                     {10, 0, 4},
-                                     {6, 0, 4}},
-                                    {{0, 1, 2, 3}, {4, 5, 6, 7}});
+  file.navmesh = test::make_navmesh(
+      {{0, 0, 0}, {4, 0, 0}, {4, 0, 4}, {0, 0, 4}, {6, 0, 0}, {10, 0, 0}, {10, 0, 4}, {6, 0, 4}},
+      {{0, 1, 2, 3}, {4, 5, 6, 7}});
   file.navmesh.grid = {{0.0F, 0.0F, 0.0F}, 0.25F, 0.1F, 40, 16, 10};
   jump::JumpLinkSet links;
   links.configs = {jump::kJumpC2};
@@ -52,8 +46,8 @@ LevelAsset load_asset() {
   auto decoded = io::decode_nav_file(io::encode_nav_file(gap_file()), "gap");
   if (!decoded.ok()) FAIL(decoded.error().message);
   asset.file = std::move(*decoded);
-  auto planner = plan::Planner::create(asset.file.navmesh,
-                                       asset.file.links ? &*asset.file.links : nullptr);
+  auto planner =
+      plan::Planner::create(asset.file.navmesh, asset.file.links ? &*asset.file.links : nullptr);
   REQUIRE(planner.ok());
   asset.planner = std::move(*planner);
   return asset;
@@ -90,7 +84,8 @@ TEST_SUITE("plan.ownership") {
 
   TEST_CASE("a copied planner shares its data with the original") {
     LevelAsset asset = load_asset();
-    const plan::Planner copy = *asset.planner;  // NOLINT(performance-unnecessary-copy-initialization)
+    const plan::Planner copy =
+        *asset.planner;  // NOLINT(performance-unnecessary-copy-initialization)
     CHECK(&copy.mesh() == &asset.planner->mesh());
     CHECK(copy.shared_mesh().use_count() >= 2);
     asset.planner.reset();

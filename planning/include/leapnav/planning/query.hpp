@@ -1,4 +1,4 @@
-// Path queries on a navmesh (pipeline.md §3 and §5, thesis §3.2 and §6): locate the start and goal
+// Path queries on a navmesh (thesis §3.2 and §6): locate the start and goal
 // polygons through an R-tree over polygon bounds, A* over the navigation graph whose search nodes
 // are the arcs (entering a polygon through a portal at a fixed crossing point, or by a jump at its
 // link group's representative landing point), then the simple stupid funnel over the corridor's
