@@ -51,6 +51,7 @@ set(leapnav_public_headers
   planning/include/leapnav/planning/graph.hpp
   planning/include/leapnav/planning/path.hpp
   planning/include/leapnav/planning/query.hpp
+  planning/include/leapnav/planning/raycast.hpp
   planning/include/leapnav/planning/sample.hpp
   voxel/include/leapnav/voxel/heightfield.hpp
   voxel/include/leapnav/voxel/voxelize.hpp

@@ -19,4 +19,5 @@
 #include "leapnav/mesh/navmesh.hpp"
 #include "leapnav/planning/path.hpp"
 #include "leapnav/planning/query.hpp"
+#include "leapnav/planning/raycast.hpp"
 #include "leapnav/planning/sample.hpp"
