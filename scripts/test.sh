@@ -87,6 +87,12 @@ cmake -S tests/consumer -B build/consumer -G Ninja -DCMAKE_PREFIX_PATH="$root/bu
 cmake --build build/consumer
 build/consumer/consumer
 
+step "C consumer against the installed package (C99, C compiler)"
+rm -rf build/consumer_c
+cmake -S tests/consumer_c -B build/consumer_c -G Ninja -DCMAKE_PREFIX_PATH="$root/build/install" >/dev/null
+cmake --build build/consumer_c
+(cd build/consumer_c && ./c_consumer)
+
 # note: a second compiler (clang, -O3, warnings as errors) for the library, the command and the
 # tests: it catches what g++ accepts and clang does not (the benchmark is not needed here)
 step "clang release build (library, command, tests)"
