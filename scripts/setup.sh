@@ -13,6 +13,9 @@ packages=(
   libcli11-dev                     # the leapnav command's argument parsing
   nlohmann-json3-dev               # configuration files, stats and exports
   librsvg2-bin                     # rsvg-convert, for `leapnav render --png`
+  pybind11-dev python3-dev         # the Python module (scripts/python_setup.sh makes it importable)
+  python3-numpy python3-pytest     # its arrays and its tests
+  python3-matplotlib               # python/examples/usefulness.py
 )
 
 missing=()

@@ -93,6 +93,10 @@ cmake -S tests/consumer_c -B build/consumer_c -G Ninja -DCMAKE_PREFIX_PATH="$roo
 cmake --build build/consumer_c
 (cd build/consumer_c && ./c_consumer)
 
+# note: Debian's interpreter, which has the pybind11 module's numpy and pytest (scripts/setup.sh)
+step "Python module tests (pytest)"
+PYTHONPATH="$root/build/release/python" /usr/bin/python3 -m pytest -q python/tests
+
 # note: a second compiler (clang, -O3, warnings as errors) for the library, the command and the
 # tests: it catches what g++ accepts and clang does not (the benchmark is not needed here)
 step "clang release build (library, command, tests)"
