@@ -53,6 +53,7 @@ set(leapnav_public_headers
   planning/include/leapnav/planning/query.hpp
   planning/include/leapnav/planning/raycast.hpp
   planning/include/leapnav/planning/sample.hpp
+  planning/include/leapnav/planning/spatial.hpp
   voxel/include/leapnav/voxel/heightfield.hpp
   voxel/include/leapnav/voxel/voxelize.hpp
   include/leapnav/leapnav.hpp)

@@ -21,3 +21,4 @@
 #include "leapnav/planning/query.hpp"
 #include "leapnav/planning/raycast.hpp"
 #include "leapnav/planning/sample.hpp"
+#include "leapnav/planning/spatial.hpp"

@@ -80,6 +80,11 @@ struct Planner::Impl {
   [[nodiscard]] float height(std::uint32_t p, Vec2 point) const;
 };
 
+/// The planning data behind a Planner, for the query code of this library.
+struct PlannerAccess {
+  [[nodiscard]] static const Planner::Impl& impl(const Planner& planner) { return *planner.impl_; }
+};
+
 /// A shared_ptr that does not own `mesh`, for planners local to a one-off call.
 [[nodiscard]] std::shared_ptr<const mesh::NavMesh> borrow(const mesh::NavMesh& mesh);
 
