@@ -245,6 +245,9 @@ void leapnav_filter_init(leapnav_filter* filter) {
   filter->search_extent[1] = defaults.search_extent.y;
   filter->search_extent[2] = defaults.search_extent.z;
   filter->max_nodes = defaults.max_nodes;
+  std::copy(defaults.area_costs.begin(), defaults.area_costs.end(), filter->area_costs);
+  filter->include_flags = defaults.include_flags;
+  filter->exclude_flags = defaults.exclude_flags;
 }
 
 leapnav_status leapnav_query_create(const leapnav_navmesh* navmesh, leapnav_query** out) {
@@ -274,6 +277,9 @@ leapnav_status leapnav_find_path(leapnav_query* query, const float start[3], con
       options.jump_configs = filter->jump_configs;
       options.search_extent = vec(filter->search_extent);
       options.max_nodes = filter->max_nodes;
+      std::copy(filter->area_costs, filter->area_costs + 256, options.area_costs.begin());
+      options.include_flags = filter->include_flags;
+      options.exclude_flags = filter->exclude_flags;
     }
     const Status found = query->query.find_path(vec(start), vec(goal), options, query->path);
     if (!found) return fail(found.error());

@@ -135,12 +135,22 @@ class PyNavMesh {
 
 plan::QueryOptions query_options(bool jumps, const std::optional<float>& jump_cost,
                                  const py::object& area_costs) {
-  if (!area_costs.is_none()) {
-    throw py::value_error("area_costs: per-area costs are not supported by this version");
-  }
   plan::QueryOptions options;
   options.jumps = jumps;
   if (jump_cost) options.jump_cost = *jump_cost;
+  if (!area_costs.is_none()) {
+    if (!py::isinstance<py::dict>(area_costs)) {
+      throw py::value_error("area_costs: expected a dict {area id: cost}");
+    }
+    for (const auto& [key, value] : area_costs.cast<py::dict>()) {
+      const int area = key.cast<int>();
+      if (area < 0 || area > 255) {
+        throw py::value_error("area_costs: area id " + std::to_string(area) +
+                              " out of range (0..255)");
+      }
+      options.area_costs[static_cast<std::size_t>(area)] = value.cast<float>();
+    }
+  }
   return options;
 }
 
@@ -352,13 +362,13 @@ PYBIND11_MODULE(leapnav, m) {
       .def(
           "find_paths",
           [](const PyNavMesh& self, const FloatArray& starts, const FloatArray& ends, int threads,
-             bool jumps, std::optional<float> jump_cost) {
+             bool jumps, std::optional<float> jump_cost, const py::object& area_costs) {
             check_rows(starts, "starts");
             check_rows(ends, "ends");
             if (starts.shape(0) != ends.shape(0)) {
               throw py::value_error("starts and ends differ in length");
             }
-            const plan::QueryOptions options = query_options(jumps, jump_cost, py::none());
+            const plan::QueryOptions options = query_options(jumps, jump_cost, area_costs);
             std::vector<plan::PathRequest> requests(static_cast<std::size_t>(starts.shape(0)));
             const auto s = starts.unchecked<2>();
             const auto e = ends.unchecked<2>();
@@ -380,7 +390,7 @@ PYBIND11_MODULE(leapnav, m) {
             return py::make_tuple(statuses, lengths);
           },
           py::arg("starts"), py::arg("ends"), py::arg("threads") = 0, py::arg("jumps") = true,
-          py::arg("jump_cost") = py::none(),
+          py::arg("jump_cost") = py::none(), py::arg("area_costs") = py::none(),
           "Many paths at once: (list of statuses, array of lengths), the same for any thread count")
       .def(
           "raycast",

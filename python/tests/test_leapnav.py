@@ -147,8 +147,22 @@ def test_errors_raise_with_the_library_message(tmp_path):
     nav = leapnav.build(v, t)
     with pytest.raises(ValueError, match="not finite"):
         nav.find_path([math.nan, 0, 0], [1, 0, 1])
-    with pytest.raises(ValueError, match="area"):
-        nav.find_path([2, 0, 4], [6, 0, 6], area_costs={1: 2.0})
+    with pytest.raises(ValueError, match="area cost 63"):
+        nav.find_path([2, 0, 4], [6, 0, 6], area_costs={63: 0.0})
+    with pytest.raises(ValueError, match="out of range"):
+        nav.find_path([2, 0, 4], [6, 0, 6], area_costs={300: 2.0})
+
+
+def test_area_costs_scale_the_search_and_exclude_areas(navmesh):
+    # every polygon is ground (area 63): a cost scales the search, infinity excludes the goal
+    cheap = navmesh.find_path([2, 0, 4], [6, 0, 6], area_costs={63: 1.0})
+    costly = navmesh.find_path([2, 0, 4], [6, 0, 6], area_costs={63: 3.0})
+    assert cheap.status == costly.status == "found"
+    assert cheap.length == pytest.approx(costly.length)
+    assert navmesh.find_path([2, 0, 4], [14, 0, 4], area_costs={63: math.inf}).status == "no_path"
+    statuses, _ = navmesh.find_paths(np.array([[2, 0, 4]]), np.array([[14, 0, 4]]),
+                                     area_costs={63: math.inf})
+    assert statuses == ["no_path"]
 
 
 @pytest.mark.skipif(not (SHARED / "dungeon.obj").exists(), reason="../shared/meshes/dungeon.obj absent")

@@ -101,6 +101,13 @@ int main(void) {
   CHECK(fabs(info.length - sqrt(16.0 + 4.0)) < 1e-3);
   CHECK(leapnav_find_path(query, start, far_goal, &walk, &info) == LEAPNAV_OK);
   CHECK(info.status == LEAPNAV_PATH_NO_PATH);
+  /* the far slab's ground area (63) excluded: its goal has no path */
+  walk.jumps = 1;
+  walk.area_costs[63] = INFINITY;
+  CHECK(leapnav_find_path(query, start, far_goal, &walk, &info) == LEAPNAV_OK);
+  CHECK(info.status == LEAPNAV_PATH_NO_PATH);
+  walk.area_costs[63] = 0.0f;
+  CHECK(leapnav_find_path(query, start, far_goal, &walk, &info) == LEAPNAV_INVALID_ARGUMENT);
   CHECK(leapnav_find_path(query, start, far_goal, NULL, &info) == LEAPNAV_OK);
   CHECK(info.status == LEAPNAV_PATH_FOUND);
   CHECK(info.jump_count == 1);

@@ -97,9 +97,14 @@ typedef struct leapnav_filter {
   uint64_t jump_configs;  /**< bit i allows jump configuration i (bit 63: every i >= 63) */
   float search_extent[3]; /**< half box searched around start and goal for a polygon [m] */
   uint32_t max_nodes;     /**< A* expansions before a partial path (>= 1) */
+  /** Cost per metre of crossing a polygon of each area id (> 0; INFINITY excludes the area). */
+  float area_costs[256];
+  uint16_t include_flags; /**< a polygon with flags must share one with these */
+  uint16_t exclude_flags; /**< a polygon sharing a flag with these is never entered */
 } leapnav_filter;
 
-/** The defaults: jumps on, jump cost 4 m, every configuration, extent (2, 4, 2), 65536 nodes. */
+/** The defaults: jumps on, jump cost 4 m, every configuration, extent (2, 4, 2), 65536 nodes,
+ * every area cost 1, include_flags 0xFFFF, exclude_flags 0. */
 LEAPNAV_C_API void leapnav_filter_init(leapnav_filter* filter);
 
 /** A per-thread query over a navmesh; it keeps the navmesh's data alive. */
