@@ -130,9 +130,9 @@ const char* leapnav_status_name(leapnav_status status) {
 }
 
 leapnav_status leapnav_build(const float* vertices, size_t vertex_count, const uint32_t* triangles,
-                             size_t triangle_count, const char* config,
-                             const leapnav_jump_config* jumps, size_t jump_count, int jump_step,
-                             leapnav_navmesh** out) {
+                             size_t triangle_count, const uint8_t* triangle_areas,
+                             const char* config, const leapnav_jump_config* jumps,
+                             size_t jump_count, int jump_step, leapnav_navmesh** out) {
   return guarded("leapnav_build", [&]() -> leapnav_status {
     if (out == nullptr) return null_argument("leapnav_build", "out");
     *out = nullptr;
@@ -151,6 +151,8 @@ leapnav_status leapnav_build(const float* vertices, size_t vertex_count, const u
     for (size_t i = 0; i < triangle_count; ++i) {
       input.triangles[i] = {triangles[3 * i], triangles[3 * i + 1], triangles[3 * i + 2]};
     }
+    if (triangle_areas != nullptr)
+      input.areas.assign(triangle_areas, triangle_areas + triangle_count);
     BuildContext ctx;
     auto built = mesh::build_navmesh(input, *build_config, ctx);
     if (!built) return fail(built.error());

@@ -188,9 +188,6 @@ PyPath to_python(const plan::Path& path) {
 
 PyNavMesh build(const FloatArray& vertices, const IntArray& triangles, const py::object& config,
                 const py::object& jumps, int step, const py::object& areas) {
-  if (!areas.is_none()) {
-    throw py::value_error("areas: build-time area marking is not supported by this version");
-  }
   check_rows(vertices, "vertices");
   check_rows(triangles, "triangles");
   const BuildConfig cfg = build_config(config);
@@ -213,6 +210,21 @@ PyNavMesh build(const FloatArray& vertices, const IntArray& triangles, const py:
       tri[std::size_t(k)] = static_cast<std::uint32_t>(index);
     }
     input.triangles[std::size_t(i)] = tri;
+  }
+  if (!areas.is_none()) {
+    const IntArray ids = areas.cast<IntArray>();
+    if (ids.ndim() != 1 || ids.shape(0) != t.shape(0)) {
+      throw py::value_error("areas: expected one area id per triangle (" +
+                            std::to_string(t.shape(0)) + ")");
+    }
+    for (py::ssize_t i = 0; i < ids.shape(0); ++i) {
+      const std::int64_t id = ids.at(i);
+      if (id < 0 || id > kMaxAreaId) {
+        throw py::value_error("areas: triangle " + std::to_string(i) + " has area " +
+                              std::to_string(id) + " (range 0..63)");
+      }
+      input.areas.push_back(static_cast<std::uint8_t>(id));
+    }
   }
   jump::JumpLinkOptions options;
   if (!jumps.is_none()) {

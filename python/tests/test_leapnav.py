@@ -153,6 +153,20 @@ def test_errors_raise_with_the_library_message(tmp_path):
         nav.find_path([2, 0, 4], [6, 0, 6], area_costs={300: 2.0})
 
 
+def test_triangle_areas_reach_the_polygons_and_the_filter():
+    v, t = slabs()
+    areas = np.full(len(t), 63)
+    areas[10:] = 5  # the second slab
+    nav = leapnav.build(v, t, jumps=["C2"], areas=areas)
+    assert nav.find_path([2, 0, 4], [14, 0, 4]).status == "found"
+    assert nav.find_path([2, 0, 4], [14, 0, 4], area_costs={5: math.inf}).status == "no_path"
+    assert nav.find_path([2, 0, 4], [14, 0, 4], area_costs={63: math.inf}).status == "found"
+    with pytest.raises(ValueError, match="one area id per triangle"):
+        leapnav.build(v, t, areas=[1, 2])
+    with pytest.raises(ValueError, match="triangle 0 has area 64"):
+        leapnav.build(v, t, areas=np.full(len(t), 64))
+
+
 def test_area_costs_scale_the_search_and_exclude_areas(navmesh):
     # every polygon is ground (area 63): a cost scales the search, infinity excludes the goal
     cheap = navmesh.find_path([2, 0, 4], [6, 0, 6], area_costs={63: 1.0})

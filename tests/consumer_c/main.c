@@ -68,8 +68,8 @@ int main(void) {
   add_box(vertices, triangles, 1, lo1, hi1);
 
   /* build with a JSON configuration and C2 links; save to memory, load back */
-  CHECK(leapnav_build(vertices, 16, triangles, 20, "{\"base\": \"default\"}", &c2, 1, 4, &built) ==
-        LEAPNAV_OK);
+  CHECK(leapnav_build(vertices, 16, triangles, 20, NULL, "{\"base\": \"default\"}", &c2, 1, 4,
+                      &built) == LEAPNAV_OK);
   if (built == NULL) return 1;
   CHECK(leapnav_polygon_count(built) > 0);
   CHECK(leapnav_link_count(built) > 0);
@@ -135,13 +135,21 @@ int main(void) {
   CHECK(bad == NULL);
   CHECK(strncmp(leapnav_last_error(), "memory:", 7) == 0);
   CHECK(leapnav_load_file("/nonexistent/level.lnav", &bad) == LEAPNAV_IO_ERROR);
-  CHECK(leapnav_build(vertices, 16, triangles, 20, "{\"agent\": {\"radius\": -1}}", NULL, 0, 1,
-                      &bad) == LEAPNAV_INVALID_ARGUMENT);
+  CHECK(leapnav_build(vertices, 16, triangles, 20, NULL, "{\"agent\": {\"radius\": -1}}", NULL, 0,
+                      1, &bad) == LEAPNAV_INVALID_ARGUMENT);
   CHECK(strlen(leapnav_last_error()) > 0);
-  CHECK(leapnav_build(vertices, 16, triangles, 20, "{oops", NULL, 0, 1, &bad) ==
+  CHECK(leapnav_build(vertices, 16, triangles, 20, NULL, "{oops", NULL, 0, 1, &bad) ==
         LEAPNAV_PARSE_ERROR);
+  {
+    uint8_t areas[20];
+    memset(areas, 63, sizeof areas);
+    areas[3] = 64;
+    CHECK(leapnav_build(vertices, 16, triangles, 20, areas, NULL, NULL, 0, 1, &bad) ==
+          LEAPNAV_INVALID_ARGUMENT);
+    CHECK(strstr(leapnav_last_error(), "triangle 3 has area 64") != NULL);
+  }
   triangles[0] = 99;
-  CHECK(leapnav_build(vertices, 16, triangles, 20, NULL, NULL, 0, 1, &bad) ==
+  CHECK(leapnav_build(vertices, 16, triangles, 20, NULL, NULL, NULL, 0, 1, &bad) ==
         LEAPNAV_INDEX_OUT_OF_RANGE);
   vertices[0] = NAN;
   CHECK(leapnav_find_path(query, vertices, far_goal, NULL, &info) == LEAPNAV_NON_FINITE);

@@ -61,15 +61,18 @@ typedef struct leapnav_jump_config {
 } leapnav_jump_config;
 
 /** Builds a navmesh from a triangle soup (y up, metres): `vertices` holds vertex_count x, y, z
- * triples, `triangles` triangle_count index triples. `config` is NULL or "" (the "default"
+ * triples, `triangles` triangle_count index triples, `triangle_areas` NULL (every walkable
+ * triangle is ground, area 63) or one area id per triangle (1..63; 0 = never walkable) that
+ * reaches the polygons for leapnav_filter.area_costs. `config` is NULL or "" (the "default"
  * configuration), a configuration name ("default", "thesis"), or JSON text starting with '{' whose
  * sections mirror the C++ BuildConfig ({"base": "thesis", "agent": {"radius": 0.4}}). With
  * jump_count > 0, jump links for those configurations are generated on sample columns whose grid
  * x and z are divisible by jump_step (>= 1; 4 is a good start). On success *out is a new handle. */
 LEAPNAV_C_API leapnav_status leapnav_build(const float* vertices, size_t vertex_count,
                                            const uint32_t* triangles, size_t triangle_count,
-                                           const char* config, const leapnav_jump_config* jumps,
-                                           size_t jump_count, int jump_step, leapnav_navmesh** out);
+                                           const uint8_t* triangle_areas, const char* config,
+                                           const leapnav_jump_config* jumps, size_t jump_count,
+                                           int jump_step, leapnav_navmesh** out);
 /** Loads a .lnav file (with its jump links when it has them). */
 LEAPNAV_C_API leapnav_status leapnav_load_file(const char* path, leapnav_navmesh** out);
 /** Decodes .lnav bytes (untrusted: every count and index is checked). */
