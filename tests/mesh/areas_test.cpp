@@ -2,6 +2,7 @@
 // areas, and query filters then avoid or exclude them.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 
@@ -103,6 +104,15 @@ TEST_SUITE("mesh.areas") {
     auto blocked = query.find_path({2.0F, 0.0F, 4.0F}, {20.0F, 0.0F, 4.0F}, options);
     REQUIRE(blocked.ok());
     CHECK(blocked->status == plan::PathStatus::NoPath);
+  }
+
+  TEST_CASE("a volume far outside the level marks nothing") {
+    TriangleMesh input = split_floor();
+    input.area_volumes.push_back(
+        {{{1e20F, 1e20F}, {2e20F, 1e20F}, {2e20F, 2e20F}}, -1e30F, 1e30F, 9});
+    const mesh::NavMesh nav = build(input);
+    CHECK(std::count(nav.poly_area.begin(), nav.poly_area.end(), 9) == 0);
+    CHECK(nav.polygon_count() > 0);
   }
 
   TEST_CASE("malformed areas and volumes are InvalidArgument errors naming the input") {

@@ -45,13 +45,15 @@ Result<CompactHeightfield> mark_area_volumes(CompactHeightfield compact,
       min_z = std::min(min_z, c.y);
       max_z = std::max(max_z, c.y);
     }
-    const auto cell = [&](float v, float origin) {
-      return static_cast<int>(std::floor((v - origin) / grid.cell_size));
+    // note: clamped in float before the cast, so far-away volumes cannot overflow an int
+    const auto cell = [&](float v, float origin, int size) {
+      const float c = std::floor((v - origin) / grid.cell_size);
+      return static_cast<int>(std::clamp(c, -1.0F, static_cast<float>(size)));
     };
-    const int x0 = std::max(0, cell(min_x, grid.origin.x));
-    const int x1 = std::min(grid.width - 1, cell(max_x, grid.origin.x));
-    const int z0 = std::max(0, cell(min_z, grid.origin.z));
-    const int z1 = std::min(grid.depth - 1, cell(max_z, grid.origin.z));
+    const int x0 = std::max(0, cell(min_x, grid.origin.x, grid.width));
+    const int x1 = std::min(grid.width - 1, cell(max_x, grid.origin.x, grid.width));
+    const int z0 = std::max(0, cell(min_z, grid.origin.z, grid.depth));
+    const int z1 = std::min(grid.depth - 1, cell(max_z, grid.origin.z, grid.depth));
     for (int z = z0; z <= z1; ++z) {
       for (int x = x0; x <= x1; ++x) {
         const Vec2 centre{grid.origin.x + (static_cast<float>(x) + 0.5F) * grid.cell_size,
