@@ -115,6 +115,80 @@ Result<std::optional<RaycastHit>> raycast(const Planner& planner, Vec3 start, Ve
   return std::optional<RaycastHit>{std::move(out)};
 }
 
+Result<std::optional<SurfaceMove>> move_along_surface(const Planner& planner, Vec3 start,
+                                                      Vec3 target, Vec3 search_extent) {
+  LEAPNAV_TRY(check_inputs(start, target, search_extent));
+  LEAPNAV_TRY_ASSIGN(const std::optional<Location> from, planner.locate(start, search_extent));
+  if (!from) return std::optional<SurfaceMove>{};
+  const mesh::NavMesh& nav = planner.mesh();
+  const Vec2 a = xz(from->point);
+  const Vec2 goal = xz(target);
+  const Vec2 mid = (a + goal) * 0.5F;
+  const float radius = 0.5F * distance(a, goal) + 0.001F;
+  const auto segment_distance2 = [](Vec2 p, Vec2 v0, Vec2 v1, Vec2& closest) {
+    const Vec2 e = v1 - v0;
+    const float len2 = dot(e, e);
+    const float t = len2 > 0.0F ? std::clamp(dot(p - v0, e) / len2, 0.0F, 1.0F) : 0.0F;
+    closest = v0 + e * t;
+    const Vec2 d = p - closest;
+    return dot(d, d);
+  };
+
+  std::vector<std::uint32_t> queue{mesh::index(from->poly)};
+  std::vector<std::uint32_t> parent{mesh::kNoPoly};
+  float best = std::numeric_limits<float>::infinity();
+  Vec2 best_point = a;
+  std::size_t best_node = 0;
+  bool reached = false;
+  for (std::size_t i = 0; i < queue.size() && !reached; ++i) {
+    const std::uint32_t p = queue[i];
+    const std::uint32_t first = nav.poly_first[p];
+    const std::uint32_t last = nav.poly_first[p + 1];
+    bool inside = true;
+    for (std::uint32_t s = first; s < last; ++s) {
+      const Vec2 v0 = xz(nav.vertices[nav.poly_vertices[s]]);
+      const Vec2 v1 = xz(nav.vertices[nav.poly_vertices[s + 1 == last ? first : s + 1]]);
+      if (cross(v1 - v0, goal - v0) < 0.0F) inside = false;
+    }
+    if (inside) {
+      reached = true;
+      best_point = goal;
+      best_node = i;
+      break;
+    }
+    for (std::uint32_t s = first; s < last; ++s) {
+      const Vec2 v0 = xz(nav.vertices[nav.poly_vertices[s]]);
+      const Vec2 v1 = xz(nav.vertices[nav.poly_vertices[s + 1 == last ? first : s + 1]]);
+      const std::uint32_t n = nav.poly_neighbors[s];
+      Vec2 closest;
+      if (n == mesh::kNoPoly) {
+        const float d2 = segment_distance2(goal, v0, v1, closest);
+        if (d2 < best) {
+          best = d2;
+          best_point = closest;
+          best_node = i;
+        }
+        continue;
+      }
+      if (segment_distance2(mid, v0, v1, closest) > radius * radius) continue;
+      if (std::find(queue.begin(), queue.end(), n) != queue.end()) continue;
+      queue.push_back(n);
+      parent.push_back(static_cast<std::uint32_t>(i));
+    }
+  }
+  SurfaceMove out;
+  out.reached = reached;
+  for (std::size_t node = best_node; node != mesh::kNoPoly; node = parent[node]) {
+    out.visited.push_back(mesh::PolyId{queue[node]});
+  }
+  std::reverse(out.visited.begin(), out.visited.end());
+  const mesh::PolyId end_poly = out.visited.back();
+  float y = mesh::height_at(nav, end_poly, best_point.x, best_point.y);
+  if (!std::isfinite(y)) y = from->point.y;
+  out.point = {best_point.x, y, best_point.y};
+  return std::optional<SurfaceMove>{std::move(out)};
+}
+
 Result<std::optional<Location>> closest_point(const Planner& planner, Vec3 point,
                                               Vec3 search_extent) {
   return planner.locate(point, search_extent);

@@ -173,6 +173,74 @@ TEST_SUITE("plan.raycast") {
     CHECK(bad.error().code == ErrorCode::NonFinite);
   }
 
+  TEST_CASE("a move along the surface slides to the nearest wall point or reaches the target") {
+    const auto nav =
+        test::grid_navmesh(2, 2, 1.0F, [](int i, int j) { return !(i == 1 && j == 1); });
+    auto planner = plan::Planner::create(nav);
+    REQUIRE(planner.ok());
+    auto slide = plan::move_along_surface(*planner, {0.5F, 0.0F, 0.5F}, {1.5F, 0.0F, 1.2F});
+    REQUIRE(slide.ok());
+    REQUIRE(slide->has_value());
+    CHECK_FALSE((*slide)->reached);
+    CHECK((*slide)->point.x == doctest::Approx(1.5F));
+    CHECK((*slide)->point.z == doctest::Approx(1.0F));
+    CHECK((*slide)->visited.size() == 2);
+    auto reach = plan::move_along_surface(*planner, {0.5F, 0.0F, 0.5F}, {1.5F, 0.0F, 0.25F});
+    REQUIRE(reach.ok());
+    CHECK((*reach)->reached);
+    CHECK((*reach)->point.x == doctest::Approx(1.5F));
+    CHECK((*reach)->point.z == doctest::Approx(0.25F));
+  }
+
+  TEST_CASE(
+      "moves on random grids reach every target a raycast reaches and otherwise stop on a "
+      "wall") {
+    for (std::uint32_t seed = 1; seed <= 3; ++seed) {
+      const auto nav = test::random_grid_navmesh(20, 20, 0.3F, seed);
+      auto planner = plan::Planner::create(nav);
+      REQUIRE(planner.ok());
+      const auto points = plan::random_points(nav, 300, seed);
+      std::mt19937 rng(seed);
+      std::uniform_real_distribution<float> offset(-4.0F, 4.0F);
+      int reached = 0;
+      for (const auto& start : points) {
+        const Vec3 target{start.point.x + offset(rng), start.point.y, start.point.z + offset(rng)};
+        const Vec3 extent{0.01F, 0.5F, 0.01F};
+        const auto move = plan::move_along_surface(*planner, start.point, target, extent);
+        const auto cast = plan::raycast(*planner, start.point, target, extent);
+        REQUIRE(move.ok());
+        REQUIRE(cast.ok());
+        REQUIRE(move->has_value());
+        const plan::SurfaceMove& m = **move;
+        if (!(*cast)->hit) CHECK(m.reached);
+        if (m.reached) {
+          ++reached;
+          CHECK(m.point.x == target.x);
+          CHECK(m.point.z == target.z);
+          CHECK(inside_xz(nav, m.visited.back(), xz(target), 1e-4F));
+        } else {
+          // on a boundary edge of the last visited polygon
+          const auto verts = nav.polygon(m.visited.back());
+          const auto nb = nav.neighbors(m.visited.back());
+          float best = 1e9F;
+          for (std::size_t k = 0; k < verts.size(); ++k) {
+            if (nb[k] != mesh::kNoPoly) continue;
+            const Vec2 v0 = xz(nav.vertices[verts[k]]);
+            const Vec2 e = xz(nav.vertices[verts[(k + 1) % verts.size()]]) - v0;
+            const float t = std::clamp(dot(xz(m.point) - v0, e) / dot(e, e), 0.0F, 1.0F);
+            best = std::min(best, length(xz(m.point) - (v0 + e * t)));
+          }
+          CHECK(best < 1e-4F);
+        }
+        for (std::size_t k = 1; k < m.visited.size(); ++k) {
+          const auto n = nav.neighbors(m.visited[k - 1]);
+          CHECK(std::find(n.begin(), n.end(), mesh::index(m.visited[k])) != n.end());
+        }
+      }
+      CHECK(reached > 50);
+    }
+  }
+
   TEST_CASE("raycasts on random grids agree with the brute-force first wall") {
     for (std::uint32_t seed = 1; seed <= 3; ++seed) {
       check_against_brute_force(test::random_grid_navmesh(20, 20, 0.3F, seed), 300, seed);

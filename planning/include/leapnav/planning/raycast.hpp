@@ -38,6 +38,24 @@ struct RaycastHit {
                                                         Vec3 end,
                                                         Vec3 search_extent = {2.0F, 4.0F, 2.0F});
 
+/// Where a move along the surface ends.
+struct SurfaceMove {
+  /// The target when the surface connects it to the start within the search disc, else the
+  /// point of a wall (boundary edge) of the visited polygons nearest the target; lifted with
+  /// mesh::height_at [units: m].
+  Vec3 point;
+  bool reached = false;  ///< point is the target (its xz)
+  /// The polygons from the start's to the polygon of `point` (breadth-first parents).
+  std::vector<mesh::PolyId> visited;
+};
+
+/// Moves from `start` towards `target` along the surface, sliding along walls (as Detour's
+/// moveAlongSurface): a breadth-first search over polygons whose shared edges come within half
+/// the move's length (plus 1 mm) of its midpoint, from the start's polygon (located within
+/// `search_extent`). nullopt when the start is off the mesh. Errors on non-finite input.
+[[nodiscard]] Result<std::optional<SurfaceMove>> move_along_surface(
+    const Planner& planner, Vec3 start, Vec3 target, Vec3 search_extent = {2.0F, 4.0F, 2.0F});
+
 /// The point of the mesh nearest `point` within `search_extent` (Planner::locate) with the
 /// surface height there: Location::point.y is the floor height at the located xz.
 [[nodiscard]] Result<std::optional<Location>> closest_point(const Planner& planner, Vec3 point,
