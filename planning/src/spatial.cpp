@@ -235,6 +235,52 @@ Result<std::optional<MeshPoint>> random_point_in_circle(const Planner& planner, 
   return std::optional<MeshPoint>{};
 }
 
+Result<std::optional<WallDistance>> distance_to_wall(const Planner& planner, Vec3 center,
+                                                     float max_radius, Vec3 search_extent) {
+  LEAPNAV_TRY(check(center, max_radius, "distance_to_wall"));
+  LEAPNAV_TRY_ASSIGN(const std::optional<Location> at, planner.locate(center, search_extent));
+  if (!at) return std::optional<WallDistance>{};
+  const mesh::NavMesh& nav = planner.mesh();
+  const Vec2 c = xz(at->point);
+  WallDistance out;
+  out.distance = max_radius;
+  float best2 = max_radius * max_radius;
+  std::vector<std::uint32_t> queue{mesh::index(at->poly)};
+  std::vector<std::uint8_t> seen(nav.polygon_count(), 0);
+  seen[queue[0]] = 1;
+  for (std::size_t i = 0; i < queue.size(); ++i) {
+    const std::uint32_t p = queue[i];
+    const std::uint32_t first = nav.poly_first[p];
+    const std::uint32_t last = nav.poly_first[p + 1];
+    for (std::uint32_t s = first; s < last; ++s) {
+      const Vec2 v0 = xz(nav.vertices[nav.poly_vertices[s]]);
+      const Vec2 v1 = xz(nav.vertices[nav.poly_vertices[s + 1 == last ? first : s + 1]]);
+      const Vec2 e = v1 - v0;
+      const float len2 = dot(e, e);
+      const float t = len2 > 0.0F ? std::clamp(dot(c - v0, e) / len2, 0.0F, 1.0F) : 0.0F;
+      const Vec2 q = v0 + e * t;
+      const float d2 = dot(c - q, c - q);
+      const std::uint32_t n = nav.poly_neighbors[s];
+      if (n == mesh::kNoPoly) {
+        if (d2 < best2 || (!out.found && d2 <= best2)) {
+          best2 = d2;
+          out.found = true;
+          out.point = {q.x, at->point.y, q.y};
+          const float len = std::sqrt(len2);
+          out.normal = len > 0.0F ? Vec2{-e.y / len, e.x / len} : Vec2{};
+        }
+        continue;
+      }
+      // note: a neighbour matters only when its shared edge is nearer than the best wall so far
+      if (seen[n] != 0 || d2 > best2) continue;
+      seen[n] = 1;
+      queue.push_back(n);
+    }
+  }
+  if (out.found) out.distance = std::sqrt(best2);
+  return std::optional<WallDistance>{out};
+}
+
 Result<std::optional<MeshPoint>> random_point_reachable(const Planner& planner, mesh::PolyId from,
                                                         std::uint64_t seed) {
   const Planner::Impl& impl = PlannerAccess::impl(planner);

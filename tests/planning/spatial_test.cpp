@@ -86,6 +86,44 @@ void check_level(const mesh::NavMesh& nav, std::uint64_t seed) {
       CHECK(poly_distance(nav, (*p)->poly, xz((*p)->point)) < 1e-3);
     }
 
+    // distance to the wall: brute force over the walls of every polygon connected to the
+    // centre's through shared edges within the radius (independent double arithmetic)
+    {
+      const auto wall = plan::distance_to_wall(*planner, c.point, r);
+      REQUIRE(wall.ok());
+      REQUIRE(wall->has_value());
+      const Vec2 q = xz((*at)->point);
+      std::vector<std::uint8_t> seen(nav.polygon_count(), 0);
+      std::vector<std::uint32_t> queue{mesh::index((*at)->poly)};
+      seen[queue[0]] = 1;
+      double best = r;
+      bool any = false;
+      for (std::size_t k = 0; k < queue.size(); ++k) {
+        const auto verts = nav.polygon(mesh::PolyId{queue[k]});
+        const auto nb = nav.neighbors(mesh::PolyId{queue[k]});
+        for (std::size_t e = 0; e < verts.size(); ++e) {
+          const Vec3 a3 = nav.vertices[verts[e]];
+          const Vec3 b3 = nav.vertices[verts[(e + 1) % verts.size()]];
+          const double ex = double(b3.x) - a3.x, ez = double(b3.z) - a3.z;
+          const double len2 = ex * ex + ez * ez;
+          const double t =
+              std::clamp(len2 > 0 ? ((q.x - a3.x) * ex + (q.y - a3.z) * ez) / len2 : 0.0, 0.0, 1.0);
+          const double d = std::hypot(q.x - (a3.x + t * ex), q.y - (a3.z + t * ez));
+          if (nb[e] == mesh::kNoPoly) {
+            if (d <= best) {
+              best = d;
+              any = true;
+            }
+          } else if (d <= r && seen[nb[e]] == 0) {
+            seen[nb[e]] = 1;
+            queue.push_back(nb[e]);
+          }
+        }
+      }
+      CHECK((*wall)->found == any);
+      CHECK((*wall)->distance == doctest::Approx(best).epsilon(1e-4));
+    }
+
     // a random reachable point is on the same island and a walk path reaches it
     const auto q = plan::random_point_reachable(*planner, (*at)->poly, seed + total);
     REQUIRE(q.ok());

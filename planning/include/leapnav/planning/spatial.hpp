@@ -33,6 +33,22 @@ namespace leapnav::plan {
     const Planner& planner, Vec3 center, float radius, std::uint64_t seed,
     Vec3 search_extent = {2.0F, 4.0F, 2.0F});
 
+/// The nearest wall around a point (Detour's findDistanceToWall).
+struct WallDistance {
+  bool found = false;     ///< a wall lies within the radius
+  float distance = 0.0F;  ///< xz distance to it, or the radius when none [units: m]
+  Vec3 point;             ///< the nearest wall point (found only), at the centre's located height
+  Vec2 normal;            ///< the wall's unit normal into the mesh (x, z) (found only)
+};
+
+/// The nearest boundary edge (wall) in xz among the polygons connected to the centre's polygon
+/// (located within `search_extent`) through shared edges no farther from the centre than
+/// `max_radius` and the nearest wall found so far (Detour's pruning; on a single-level surface
+/// this is every polygon the disc up to the nearest wall meets).
+/// nullopt when the centre is off the mesh. Errors on non-finite input or a negative radius.
+[[nodiscard]] Result<std::optional<WallDistance>> distance_to_wall(
+    const Planner& planner, Vec3 center, float max_radius, Vec3 search_extent = {2.0F, 4.0F, 2.0F});
+
 /// A random point uniform over the area of the polygons reachable from `from` by walking (its
 /// island). IndexOutOfRange when `from` is not a polygon of the mesh; nullopt when the island has
 /// no area.
