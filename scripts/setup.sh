@@ -14,6 +14,9 @@ packages=(
   nlohmann-json3-dev               # configuration files, stats and exports
   libtinygltf-dev                  # binary glTF export (header-only use)
   librsvg2-bin                     # rsvg-convert, for `leapnav render --png`
+  pybind11-dev python3-dev         # the Python module (scripts/python_setup.sh makes it importable)
+  python3-numpy python3-pytest     # its arrays and its tests
+  python3-matplotlib               # python/examples/usefulness.py
 )
 
 missing=()

@@ -87,6 +87,16 @@ cmake -S tests/consumer -B build/consumer -G Ninja -DCMAKE_PREFIX_PATH="$root/bu
 cmake --build build/consumer
 build/consumer/consumer
 
+step "C consumer against the installed package (C99, C compiler)"
+rm -rf build/consumer_c
+cmake -S tests/consumer_c -B build/consumer_c -G Ninja -DCMAKE_PREFIX_PATH="$root/build/install" >/dev/null
+cmake --build build/consumer_c
+(cd build/consumer_c && ./c_consumer)
+
+# note: Debian's interpreter, which has the pybind11 module's numpy and pytest (scripts/setup.sh)
+step "Python module tests (pytest)"
+PYTHONPATH="$root/build/release/python" /usr/bin/python3 -m pytest -q python/tests
+
 # note: the same output hashes for 1, 2, 4 and 8 threads and across repetitions, for the navmesh
 # (build suite) and the C1-C3 jump links at step 8 (jump suite); real levels are skipped with a
 # message when ../shared/meshes is absent.

@@ -103,7 +103,7 @@ void register_path_commands(CLI::App& root, Registry& registry) {
       ->capture_default_str();
   sample_app->add_option("--seed", sample->seed, "Random seed")->capture_default_str();
   registry.push_back({sample_app, [sample]() -> int {
-                        auto navmesh = io::load_navmesh(sample->file);
+                        auto navmesh = io::load_navmesh(sample->file, io::LinkPolicy::Drop);
                         if (!navmesh) return report(navmesh.error());
                         std::ostringstream out;
                         out << std::setprecision(9);

@@ -1,6 +1,7 @@
 // parallel_for over fixed chunks on oneTBB task arenas (one cached arena per thread count), or
 // sequentially when threads == 1 or the library is built with LEAPNAV_SEQUENTIAL. ThreadSanitizer
-// builds run the chunks on plain std::threads instead (see LEAPNAV_TSAN_THREADS below).
+// builds and the runtime library run the chunks on plain std::threads instead (see
+// LEAPNAV_TSAN_THREADS below).
 #include "leapnav/core/parallel.hpp"
 
 #include <thread>
@@ -9,8 +10,11 @@
 // synchronisation inside it (task hand-off, the join, its reused task memory) and reports every
 // write before a parallel_for as racing with the workers' reads. TSan builds therefore run the
 // same fixed chunks on std::threads that pull chunk indices from an atomic counter and are
-// joined; the chunk bodies, the code under test, are unchanged.
-#if defined(__SANITIZE_THREAD__)
+// joined; the chunk bodies, the code under test, are unchanged. The runtime library (no oneTBB
+// for its consumers) is compiled with LEAPNAV_STD_THREADS and uses the same std::thread path.
+#if defined(LEAPNAV_STD_THREADS)
+#define LEAPNAV_TSAN_THREADS 1
+#elif defined(__SANITIZE_THREAD__)
 #define LEAPNAV_TSAN_THREADS 1
 #elif defined(__has_feature)
 #if __has_feature(thread_sanitizer)

@@ -750,8 +750,15 @@ Result<NavFile> decode_nav_file(std::span<const std::byte> data, std::string_vie
   return Decoder(source).run(data);
 }
 
-Result<NavMesh> decode_navmesh(std::span<const std::byte> data, std::string_view source) {
+Result<NavMesh> decode_navmesh(std::span<const std::byte> data, std::string_view source,
+                               LinkPolicy links) {
   LEAPNAV_TRY_ASSIGN(NavFile file, Decoder(source).run(data));
+  if (file.links && links == LinkPolicy::Refuse) {
+    return make_error(ErrorCode::InvalidArgument,
+                      std::string(source) +
+                          ": the file carries jump links, which a navmesh alone would drop; load "
+                          "it with load_nav_file (or pass LinkPolicy::Drop)");
+  }
   return std::move(file.navmesh);
 }
 
@@ -776,10 +783,10 @@ Status save_nav_file(const NavFile& file, const std::filesystem::path& path) {
   return write_file(encode_nav_file(file), path);
 }
 
-Result<NavMesh> load_navmesh(const std::filesystem::path& path) {
+Result<NavMesh> load_navmesh(const std::filesystem::path& path, LinkPolicy links) {
   LEAPNAV_TRY_ASSIGN(const std::string data, read_file(path));
   return decode_navmesh(std::as_bytes(std::span<const char>(data.data(), data.size())),
-                        path.string());
+                        path.string(), links);
 }
 
 Result<NavFile> load_nav_file(const std::filesystem::path& path) {

@@ -124,10 +124,7 @@ void build_reachability(Planner::Impl& impl) {
 
 }  // namespace
 
-Planner::Planner(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
-Planner::Planner(Planner&&) noexcept = default;
-Planner& Planner::operator=(Planner&&) noexcept = default;
-Planner::~Planner() = default;
+Planner::Planner(std::shared_ptr<const Impl> impl) : impl_(std::move(impl)) {}
 
 const mesh::NavMesh& Planner::mesh() const {
   return *impl_->mesh;
@@ -140,19 +137,36 @@ std::uint32_t Planner::island(mesh::PolyId p) const {
 }
 
 const jump::JumpLinkSet* Planner::links() const {
+  return impl_->links.get();
+}
+std::shared_ptr<const mesh::NavMesh> Planner::shared_mesh() const {
+  return impl_->mesh;
+}
+std::shared_ptr<const jump::JumpLinkSet> Planner::shared_links() const {
   return impl_->links;
 }
 
 Result<Planner> Planner::create(const mesh::NavMesh& mesh) {
-  return create(mesh, nullptr);
+  return create(std::make_shared<const mesh::NavMesh>(mesh));
 }
 
 Result<Planner> Planner::create(const mesh::NavMesh& mesh, const jump::JumpLinkSet* links) {
+  return create(std::make_shared<const mesh::NavMesh>(mesh),
+                links == nullptr ? nullptr : std::make_shared<const jump::JumpLinkSet>(*links));
+}
+
+Result<Planner> Planner::create(std::shared_ptr<const mesh::NavMesh> shared_mesh,
+                                std::shared_ptr<const jump::JumpLinkSet> shared_links) {
+  if (shared_mesh == nullptr) {
+    return make_error(ErrorCode::InvalidArgument, "Planner::create: the mesh is null");
+  }
+  const mesh::NavMesh& mesh = *shared_mesh;
+  const jump::JumpLinkSet* links = shared_links.get();
   LEAPNAV_TRY(mesh::validate(mesh));
   if (links != nullptr) LEAPNAV_TRY(jump::validate(*links, mesh));
-  auto impl = std::make_unique<Impl>();
-  impl->mesh = &mesh;
-  impl->links = links;
+  auto impl = std::make_shared<Impl>();
+  impl->mesh = std::move(shared_mesh);
+  impl->links = std::move(shared_links);
   impl->graph = build_graph(mesh, links);
   if (links == nullptr) {
     impl->island = connected_components(impl->graph);
@@ -322,8 +336,13 @@ Result<std::optional<Location>> Planner::locate(Vec3 point, Vec3 extent) const {
   return std::optional<Location>{location};
 }
 
+std::shared_ptr<const mesh::NavMesh> borrow(const mesh::NavMesh& mesh) {
+  // note: an aliasing pointer with no owner; only for planners that die before the call returns.
+  return {std::shared_ptr<const void>{}, &mesh};
+}
+
 Result<std::optional<Location>> locate(const mesh::NavMesh& mesh, Vec3 point, Vec3 search_extent) {
-  LEAPNAV_TRY_ASSIGN(Planner planner, Planner::create(mesh));
+  LEAPNAV_TRY_ASSIGN(Planner planner, Planner::create(borrow(mesh)));
   return planner.locate(point, search_extent);
 }
 

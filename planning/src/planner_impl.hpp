@@ -6,6 +6,7 @@
 #include <boost/geometry.hpp>
 #include <boost/geometry/index/rtree.hpp>
 #include <cstdint>
+#include <memory>
 #include <utility>
 #include <vector>
 
@@ -28,12 +29,12 @@ using RtreeValue = std::pair<RtreeBox, std::uint32_t>;
 using Rtree = bgi::rtree<RtreeValue, bgi::quadratic<16>>;
 
 struct Planner::Impl {
-  const mesh::NavMesh* mesh = nullptr;
+  std::shared_ptr<const mesh::NavMesh> mesh;  ///< never null
   NavGraph graph;
   std::vector<std::uint32_t> island;  ///< per polygon, walk arcs only
   /// Per polygon, walk and jump arcs taken as undirected (equal to island without links).
   std::vector<std::uint32_t> jump_island;
-  const jump::JumpLinkSet* links = nullptr;
+  std::shared_ptr<const jump::JumpLinkSet> links;  ///< null when walking only
   /// Per link group: representative takeoff and landing (xz), their distance, and the bits
   /// (QueryOptions::jump_configs) of its links' configurations.
   std::vector<Vec2> group_takeoff;
@@ -78,5 +79,13 @@ struct Planner::Impl {
   /// height_at with a fallback to the vertex plane when the detail gives no finite height.
   [[nodiscard]] float height(std::uint32_t p, Vec2 point) const;
 };
+
+/// The planning data behind a Planner, for the query code of this library.
+struct PlannerAccess {
+  [[nodiscard]] static const Planner::Impl& impl(const Planner& planner) { return *planner.impl_; }
+};
+
+/// A shared_ptr that does not own `mesh`, for planners local to a one-off call.
+[[nodiscard]] std::shared_ptr<const mesh::NavMesh> borrow(const mesh::NavMesh& mesh);
 
 }  // namespace leapnav::plan

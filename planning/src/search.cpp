@@ -13,6 +13,7 @@
 #include <optional>
 #include <string>
 
+#include "filter.hpp"
 #include "jump_path.hpp"
 #include "leapnav/core/parallel.hpp"
 #include "planner_impl.hpp"
@@ -149,11 +150,12 @@ Outcome NavQuery::Scratch::search(const Planner::Impl& impl, std::uint32_t src_p
                                   std::uint32_t dst_poly, Vec2 dst, const QueryOptions& options,
                                   bool jumps) {
   const NavGraph& graph = impl.graph;
+  const detail::Filter filter(options, *impl.mesh, src_poly, dst_poly);
   Outcome outcome;
   arcs.clear();
   if (src_poly == dst_poly) {
     outcome.reached = true;
-    outcome.cost = dist(src, dst);
+    outcome.cost = dist(src, dst) * filter.cost(src_poly);
     return outcome;
   }
   if (++generation == 0) {
@@ -193,22 +195,24 @@ Outcome NavQuery::Scratch::search(const Planner::Impl& impl, std::uint32_t src_p
   goal_state.pos = dst;
 
   std::uint32_t best_node = kStartNode;
-  float best_h = dist(src, dst);
+  float best_h = dist(src, dst) * filter.scale;
   const auto relax = [&](std::uint32_t a, std::uint32_t parent, Vec2 from, float g_from) {
+    if (!filter.enterable(graph.arc_target[a])) return;
     Node& node = touch(a);
     if (node.closed != 0) return;
     float g = 0.0F;
+    const float cost = filter.cost(graph.arc_source[a]);
     if (graph.arc_kind[a] == EdgeKind::Walk) {
-      g = g_from + dist(from, node.pos);
+      g = g_from + dist(from, node.pos) * cost;
     } else {
       const std::uint32_t group = graph.arc_index[a];
-      g = g_from + dist(from, impl.group_takeoff[group]) + impl.group_length[group] +
+      g = g_from + dist(from, impl.group_takeoff[group]) * cost + impl.group_length[group] +
           options.jump_cost;
     }
     if (g < node.g) {
       node.g = g;
       node.parent = parent;
-      const float h = dist(node.pos, dst);
+      const float h = dist(node.pos, dst) * filter.scale;
       push(g + h, a);
       if (h < best_h) {
         best_h = h;
@@ -243,7 +247,7 @@ Outcome NavQuery::Scratch::search(const Planner::Impl& impl, std::uint32_t src_p
     const Vec2 here = current.pos;
     const float g_here = current.g;
     if (q == dst_poly) {
-      const float g = g_here + dist(here, dst);
+      const float g = g_here + dist(here, dst) * filter.cost(q);
       if (g < goal_state.g) {
         goal_state.g = g;
         goal_state.parent = n;
@@ -258,7 +262,7 @@ Outcome NavQuery::Scratch::search(const Planner::Impl& impl, std::uint32_t src_p
       Entry& entry = entries[q];
       if (entry.generation != gen) {
         entry = {here, g_here, gen};
-      } else if (entry.g + dist(entry.pos, here) <= g_here) {
+      } else if (entry.g + dist(entry.pos, here) * filter.cost(q) <= g_here) {
         continue;
       }
     }
@@ -286,7 +290,7 @@ Outcome NavQuery::Scratch::search(const Planner::Impl& impl, std::uint32_t src_p
 }
 
 NavQuery::NavQuery(const Planner& planner)
-    : planner_(&planner.impl()), scratch_(std::make_unique<Scratch>()) {
+    : planner_(planner.impl_), scratch_(std::make_unique<Scratch>()) {
   scratch_->nodes.resize(planner.graph().arc_count() + 1);
   if (planner.links() != nullptr) scratch_->entries.resize(planner.graph().vertex_count());
   scratch_->heap.reserve(256);
@@ -310,6 +314,7 @@ Status NavQuery::find_path(Vec3 start, Vec3 goal, const QueryOptions& options, P
   if (!is_finite(start)) return make_error(ErrorCode::NonFinite, "find_path: start is not finite");
   if (!is_finite(goal)) return make_error(ErrorCode::NonFinite, "find_path: goal is not finite");
   LEAPNAV_TRY(check_options(options));
+  LEAPNAV_TRY(detail::check_filter(options));
   const Planner::Impl& impl = *planner_;
   const NavGraph& graph = impl.graph;
   Scratch& s = *scratch_;
@@ -329,6 +334,10 @@ Status NavQuery::find_path(Vec3 start, Vec3 goal, const QueryOptions& options, P
   const std::uint32_t goal_poly = mesh::index(to.poly);
   const Vec2 s2 = xz(from.point);
   const Vec2 g2 = xz(to.point);
+  if (!detail::passes(options, *impl.mesh, goal_poly)) {
+    out.status = PathStatus::NoPath;
+    return {};
+  }
   const bool jumps = impl.jumps_enabled(options);
   const std::vector<std::uint32_t>& islands = jumps ? impl.jump_island : impl.island;
   if (islands[start_poly] != islands[goal_poly] ||
@@ -422,7 +431,7 @@ Status NavQuery::find_path(Vec3 start, Vec3 goal, const QueryOptions& options, P
 
 Result<Path> find_path(const mesh::NavMesh& mesh, Vec3 start, Vec3 goal,
                        const QueryOptions& options) {
-  LEAPNAV_TRY_ASSIGN(Planner planner, Planner::create(mesh));
+  LEAPNAV_TRY_ASSIGN(Planner planner, Planner::create(borrow(mesh)));
   NavQuery query(planner);
   return query.find_path(start, goal, options);
 }
@@ -446,7 +455,7 @@ std::vector<Result<Path>> find_paths(const Planner& planner, std::span<const Pat
 std::vector<Result<Path>> find_paths(const mesh::NavMesh& mesh,
                                      std::span<const PathRequest> requests,
                                      const QueryOptions& options, int threads) {
-  auto planner = Planner::create(mesh);
+  auto planner = Planner::create(borrow(mesh));
   if (!planner.ok()) {
     std::vector<Result<Path>> results;
     results.reserve(requests.size());

@@ -26,7 +26,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         "round trip changed the navmesh");
   }
   // the navmesh-only reader must agree on what is valid
-  const auto navmesh = leapnav::io::decode_navmesh(bytes, "fuzz.lnav");
+  const auto navmesh =
+      leapnav::io::decode_navmesh(bytes, "fuzz.lnav", leapnav::io::LinkPolicy::Drop);
   LEAPNAV_ASSERT(navmesh.ok() == file.ok(), "decode_navmesh and decode_nav_file disagree");
   return 0;
 }

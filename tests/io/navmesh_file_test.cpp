@@ -119,9 +119,9 @@ int mutate(const Bytes& good, std::size_t lo, std::size_t hi, unsigned seed, int
     if (result.ok()) {
       ++resealed_ok;
       check_valid(*result);
-      CHECK(decode_navmesh(b).ok());
+      CHECK(decode_navmesh(b, "navmesh", LinkPolicy::Drop).ok());
     } else {
-      CHECK_FALSE(decode_navmesh(b).ok());
+      CHECK_FALSE(decode_navmesh(b, "navmesh", LinkPolicy::Drop).ok());
     }
   }
   return resealed_ok;
@@ -395,9 +395,14 @@ TEST_SUITE("io.navmesh_file") {
     // 2 link chunks: 12 + 8 + 2 * 12 and 12 + 8 + 4 * 46 bytes
     CHECK(bytes.size() == encode_navmesh(file.navmesh).size() + 44 + 204);
 
-    const auto navmesh_only = decode_navmesh(bytes, "x.lnav");
+    const auto navmesh_only = decode_navmesh(bytes, "x.lnav", LinkPolicy::Drop);
     REQUIRE(navmesh_only.ok());
     CHECK(mesh::content_hash(*navmesh_only) == mesh::content_hash(file.navmesh));
+    // note: without LinkPolicy::Drop the navmesh-only reader refuses to lose the links
+    const auto refused = decode_navmesh(bytes, "x.lnav");
+    REQUIRE_FALSE(refused.ok());
+    CHECK(refused.error().code == ErrorCode::InvalidArgument);
+    CHECK(refused.error().message.find("x.lnav: the file carries jump links") == 0);
   }
 
   TEST_CASE("without links the file is the plain navmesh file, and an empty link set stays") {
@@ -444,8 +449,10 @@ TEST_SUITE("io.navmesh_file") {
     REQUIRE(save_nav_file(*demo, path).ok());
     CHECK_FALSE(std::filesystem::exists(path.string() + ".tmp"));
     const auto back = load_nav_file(path);
-    const auto navmesh_only = load_navmesh(path);
+    const auto navmesh_only = load_navmesh(path, LinkPolicy::Drop);
+    const auto refused = load_navmesh(path);
     std::filesystem::remove(path);
+    CHECK_FALSE(refused.ok());
     REQUIRE(back.ok());
     check_valid(*back);
     REQUIRE(back->links.has_value());

@@ -10,6 +10,7 @@
 #include "leapnav/voxel/distance_field.hpp"
 #include "leapnav/voxel/erode.hpp"
 #include "leapnav/voxel/filters.hpp"
+#include "leapnav/voxel/mark_areas.hpp"
 #include "leapnav/voxel/rasterize.hpp"
 #include "leapnav/voxel/walkable.hpp"
 
@@ -52,6 +53,11 @@ Result<VoxelOutput> voxelize(const TriangleMesh& mesh, const BuildConfig& config
     ctx.progress("voxel", 0.8);
     auto timer = ctx.scoped_timer("erode");
     LEAPNAV_TRY_ASSIGN(out.compact, erode(std::move(out.compact), params, ctx));
+  }
+  if (!mesh.area_volumes.empty()) {
+    auto timer = ctx.scoped_timer("mark_areas");
+    LEAPNAV_TRY_ASSIGN(out.compact,
+                       mark_area_volumes(std::move(out.compact), mesh.area_volumes, ctx));
   }
   {
     ctx.progress("voxel", 0.9);

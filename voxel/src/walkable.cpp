@@ -22,6 +22,7 @@ Result<TriangleAreas> mark_walkable_triangles(const TriangleMesh& mesh, const Vo
                               std::to_string(index) + " of " + std::to_string(vertex_count));
     }
   }
+  LEAPNAV_TRY(validate_areas(mesh));
   LEAPNAV_TRY(ctx.check_memory("walkable triangle marks", count));
   TriangleAreas out;
   out.area.resize(count);
@@ -42,13 +43,13 @@ Result<TriangleAreas> mark_walkable_triangles(const TriangleMesh& mesh, const Vo
       if (!std::isfinite(len) || len == 0.0) {
         area = kDroppedTriangle;
       } else if (ny / len >= slope_cos) {
-        area = kWalkableArea;
+        area = mesh.areas.empty() ? kWalkableArea : mesh.areas[t];
       }
       out.area[t] = area;
     }
   });
   for (const std::uint8_t area : out.area) {
-    out.walkable += area == kWalkableArea ? 1U : 0U;
+    out.walkable += area != kNullArea && area != kDroppedTriangle ? 1U : 0U;
     out.degenerate += area == kDroppedTriangle ? 1U : 0U;
   }
   if (out.degenerate > 0) {

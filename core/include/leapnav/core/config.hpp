@@ -1,6 +1,6 @@
 // Build configuration in world units (metres, degrees, square metres), one aggregate per stage,
 // and the single function that derives voxel units from it. Conversions round conservatively:
-// clearance and radius up, climb down (pipeline.md §0).
+// clearance and radius up, climb down.
 #pragma once
 
 #include <cstdint>
@@ -67,7 +67,7 @@ inline constexpr int kMaxVertsPerPolyLimit = 12;
 /// The names accepted by named_config(): "default" and "thesis".
 [[nodiscard]] std::vector<std::string_view> named_config_names();
 
-/// A named configuration from benchmarks.md: "default" (Recast demo defaults) or "thesis"
+/// A named configuration: "default" (Recast demo defaults) or "thesis"
 /// (van de Kerkhof §8.1). Cell-denominated defaults (region 8²/20² cells, edge error 1.3 cells,
 /// detail 6 cells / 1 cell height) are converted to world units with that config's cell sizes.
 [[nodiscard]] Result<BuildConfig> named_config(std::string_view name);

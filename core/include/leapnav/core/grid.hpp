@@ -1,6 +1,6 @@
 // The voxel grid every intermediate structure carries: origin, cell sizes and extent.
 // Column (x, z) covers [origin.x + x*cs, origin.x + (x+1)*cs) × [origin.z + z*cs, ...); height
-// index h means origin.y + h*ch (pipeline.md §0).
+// index h means origin.y + h*ch.
 #pragma once
 
 #include <cstdint>

@@ -37,9 +37,10 @@
 // links (and skips them) still plans correct, walk-only paths and can render or export the mesh;
 // a critical tag would make every such tool refuse the whole file. The cost is that such a
 // reader drops the links without saying so. A reader that knows the chunks never drops them: a
-// damaged link chunk fails the whole file (load_navmesh included), and load_nav_file reports
-// whether links are present. Should links ever change what the navmesh means on its own, they
-// need a critical chunk instead. A payload's layout never changes within one format version.
+// damaged link chunk fails the whole file (load_navmesh included), load_navmesh refuses a file
+// with links unless told to drop them, and load_nav_file reports whether links are present. Should
+// links ever change what the navmesh means on its own, they need a critical chunk instead. A
+// payload's layout never changes within one format version.
 #pragma once
 
 #include <cstddef>
@@ -67,6 +68,12 @@ inline constexpr std::uint32_t kNavmeshFormatVersion = 1;
          static_cast<std::uint32_t>(static_cast<unsigned char>(four[3])) << 24U;
 }
 
+/// What the navmesh-only readers do with a file that carries jump links.
+enum class LinkPolicy : std::uint8_t {
+  Refuse,  ///< an InvalidArgument error, so that links are never lost without a word
+  Drop,    ///< check the link chunks, then drop them (for tools that only walk or draw the mesh)
+};
+
 /// The navmesh as .lnav bytes. The mesh should pass mesh::validate (save_navmesh checks). A
 /// configuration name longer than 4096 bytes is cut to its first 4096 bytes.
 [[nodiscard]] std::vector<std::byte> encode_navmesh(const mesh::NavMesh& navmesh);
@@ -76,18 +83,22 @@ inline constexpr std::uint32_t kNavmeshFormatVersion = 1;
 /// missing chunk, counts that do not match their payload, an inconsistent or invalid navmesh),
 /// UnsupportedVersion (a newer format version, or an unknown critical chunk), IndexOutOfRange (an
 /// index that refers to nothing), NonFinite (a NaN or infinite coordinate). Jump link chunks,
-/// when present, are checked as by decode_nav_file and then dropped. Never asserts, never
-/// allocates more than a small multiple of data.size().
+/// when present, are checked as by decode_nav_file; then InvalidArgument ("the file carries jump
+/// links") unless `links` is LinkPolicy::Drop, which drops them. Never asserts, never allocates
+/// more than a small multiple of data.size().
 [[nodiscard]] Result<mesh::NavMesh> decode_navmesh(std::span<const std::byte> data,
-                                                   std::string_view source = "navmesh");
+                                                   std::string_view source = "navmesh",
+                                                   LinkPolicy links = LinkPolicy::Refuse);
 
 /// Validates and writes the navmesh to `path` (through a temporary file renamed into place).
 /// Internal when the mesh fails mesh::validate, IoError when the file cannot be written.
 [[nodiscard]] Status save_navmesh(const mesh::NavMesh& navmesh, const std::filesystem::path& path);
 
 /// Reads and decodes a .lnav file: IoError when it cannot be read, else decode_navmesh's errors.
-/// A file that carries jump links loads too (its link chunks are checked, then dropped).
-[[nodiscard]] Result<mesh::NavMesh> load_navmesh(const std::filesystem::path& path);
+/// A file that carries jump links is refused unless `links` is LinkPolicy::Drop (its link chunks
+/// are then checked and dropped): use load_nav_file to keep them.
+[[nodiscard]] Result<mesh::NavMesh> load_navmesh(const std::filesystem::path& path,
+                                                 LinkPolicy links = LinkPolicy::Refuse);
 
 /// The contents of a .lnav file: a navmesh and, when the file carries one, its jump link set.
 struct NavFile {

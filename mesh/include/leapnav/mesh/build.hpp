@@ -1,4 +1,4 @@
-// The navmesh pipeline end to end (pipeline.md §1-2): voxelize, watershed regions, contours,
+// The navmesh pipeline end to end: voxelize, watershed regions, contours,
 // polygons, height detail and the span → polygon map, with a timer per stage and a cancel check
 // between stages. Deterministic: the output does not depend on thread count or triangle order.
 #pragma once

@@ -1,5 +1,5 @@
-// The mesh stage's intermediate plain data: watershed regions and region contours
-// (pipeline.md §2). Regions are produced from a CompactHeightfield's distance field; contours are
+// The mesh stage's intermediate plain data: watershed regions and region contours.
+// Regions are produced from a CompactHeightfield's distance field; contours are
 // their simplified outlines in grid-corner coordinates, holes already bridged into the outline.
 #pragma once
 

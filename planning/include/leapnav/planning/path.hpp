@@ -3,6 +3,7 @@
 // per-segment allocations; consecutive segments share their joining point.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string_view>
 #include <vector>
@@ -69,6 +70,13 @@ enum class CrossingPoint : std::uint8_t {
 /// down a ramp are walked and jumps are kept for real shortcuts.
 inline constexpr float kDefaultJumpCost = 4.0F;
 
+/// Area costs of 1 for every area id: walking costs its xz length everywhere.
+[[nodiscard]] constexpr std::array<float, 256> unit_area_costs() {
+  std::array<float, 256> costs{};
+  for (float& c : costs) c = 1.0F;
+  return costs;
+}
+
 struct QueryOptions {
   /// Half size of the box searched around the start and the goal for a polygon [units: m]
   /// [range: >= 0, finite].
@@ -86,6 +94,19 @@ struct QueryOptions {
   /// bit 63 allows every configuration with index >= 63. A link group without an allowed link
   /// is not traversable, and an allowed group's jumps use allowed links only.
   std::uint64_t jump_configs = ~std::uint64_t{0};
+  /// The filter. Walking across a polygon costs its xz length times area_costs[its area id]
+  /// (mesh::NavMesh::poly_area); +infinity excludes the area like exclude_flags
+  /// [range: > 0, or +infinity]. The A* heuristic is scaled by min(1, smallest cost), so it
+  /// stays admissible and paths stay optimal for the costs.
+  std::array<float, 256> area_costs = unit_area_costs();
+  /// A polygon with flags (mesh::NavMesh::poly_flags != 0) is entered only when it shares a flag
+  /// with include_flags; polygons without flags always pass this test.
+  std::uint16_t include_flags = 0xFFFF;
+  /// A polygon sharing a flag with exclude_flags is never entered.
+  std::uint16_t exclude_flags = 0;
+  /// note: the start's polygon may always be left, even when the filter excludes it; a goal in a
+  /// polygon the filter excludes has no path (PathStatus::NoPath). A jump link is taken only when
+  /// its land polygon passes the filter.
 };
 
 /// A path on the mesh. Empty (no points, no segments) unless the status is Found or Partial.
@@ -104,8 +125,9 @@ struct Path {
   double length = 0.0;
   /// Length of the polyline through the 3-D points, jumps as straight chords [units: m].
   double length_3d = 0.0;
-  /// The A* cost of the global path (Found only): the crossing-point polyline in xz plus, per
-  /// jump arc, the group's representative jump length and QueryOptions::jump_cost [units: m].
+  /// The A* cost of the global path (Found only): the crossing-point polyline in xz (each piece
+  /// times its polygon's area cost) plus, per jump arc, the group's representative jump length
+  /// and QueryOptions::jump_cost [units: m].
   double search_cost = 0.0;
   std::uint32_t nodes_expanded = 0;  ///< A* expansions this query used
   std::uint32_t jump_count = 0;      ///< number of Jump segments

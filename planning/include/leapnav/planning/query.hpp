@@ -1,4 +1,4 @@
-// Path queries on a navmesh (pipeline.md §3 and §5, thesis §3.2 and §6): locate the start and goal
+// Path queries on a navmesh (thesis §3.2 and §6): locate the start and goal
 // polygons through an R-tree over polygon bounds, A* over the navigation graph whose search nodes
 // are the arcs (entering a polygon through a portal at a fixed crossing point, or by a jump at its
 // link group's representative landing point), then the simple stupid funnel over the corridor's
@@ -34,29 +34,40 @@ struct Location {
 };
 
 /// The shared, read-only planning data of one navmesh: the graph, islands, portal geometry and
-/// the spatial index. Holds a pointer to the mesh (and the link set), which must outlive it and
-/// stay unchanged.
+/// the spatial index. A Planner is a cheap, copyable handle to immutable data that it owns jointly
+/// with its copies and with every NavQuery made from it: the mesh and link set it plans over stay
+/// alive as long as any of them does, so moving, copying or destroying the object (or the asset
+/// that held the mesh it was created from) never leaves a dangling query.
 class Planner {
  public:
-  /// Checks the mesh with mesh::validate and builds the planning data (walking only).
+  /// Checks the mesh with mesh::validate and builds the planning data (walking only). The mesh is
+  /// copied; pass a shared_ptr to share it instead.
   [[nodiscard]] static Result<Planner> create(const mesh::NavMesh& mesh);
   /// The same with jump links: `links` is checked with jump::validate against the mesh and gets
   /// one jump arc per group (start polygon -> land polygon). Null means walking only. A group's
   /// representative points are the mean of its links' starts and the mean of their land segments'
-  /// midpoints (xz); its jump arc costs |takeoff - landing| + QueryOptions::jump_cost.
+  /// midpoints (xz); its jump arc costs |takeoff - landing| + QueryOptions::jump_cost. The mesh
+  /// and the links are copied.
   [[nodiscard]] static Result<Planner> create(const mesh::NavMesh& mesh,
                                               const jump::JumpLinkSet* links);
+  /// The same without copies: the planner shares ownership of the mesh and of the links (null
+  /// means walking only). InvalidArgument when `mesh` is null.
+  [[nodiscard]] static Result<Planner> create(std::shared_ptr<const mesh::NavMesh> mesh,
+                                              std::shared_ptr<const jump::JumpLinkSet> links = {});
 
-  Planner(Planner&&) noexcept;
-  Planner& operator=(Planner&&) noexcept;
-  Planner(const Planner&) = delete;
-  Planner& operator=(const Planner&) = delete;
-  ~Planner();
+  Planner(const Planner&) = default;
+  Planner(Planner&&) noexcept = default;
+  Planner& operator=(const Planner&) = default;
+  Planner& operator=(Planner&&) noexcept = default;
+  ~Planner() = default;
 
   [[nodiscard]] const mesh::NavMesh& mesh() const;
   [[nodiscard]] const NavGraph& graph() const;
-  /// The link set given to create (null when walking only).
+  /// The link set the planner plans over (null when walking only).
   [[nodiscard]] const jump::JumpLinkSet* links() const;
+  /// The mesh and the link set as shared values (the link set null when walking only).
+  [[nodiscard]] std::shared_ptr<const mesh::NavMesh> shared_mesh() const;
+  [[nodiscard]] std::shared_ptr<const jump::JumpLinkSet> shared_links() const;
   /// The island (connected component of the walk graph) of polygon p.
   [[nodiscard]] std::uint32_t island(mesh::PolyId p) const;
 
@@ -67,17 +78,18 @@ class Planner {
   /// non-finite input or a negative extent. Safe to call from several threads at once.
   [[nodiscard]] Result<std::optional<Location>> locate(Vec3 point, Vec3 extent) const;
 
+  /// The planning data (defined in the library's sources only).
   struct Impl;
-  /// Implementation access for the query code in this library.
-  [[nodiscard]] const Impl& impl() const { return *impl_; }
 
  private:
-  explicit Planner(std::unique_ptr<Impl> impl);
-  std::unique_ptr<Impl> impl_;
+  friend class NavQuery;
+  friend struct PlannerAccess;
+  explicit Planner(std::shared_ptr<const Impl> impl);
+  std::shared_ptr<const Impl> impl_;
 };
 
-/// Per-thread query state over a shared Planner (whose data must outlive it; moving the Planner
-/// object is fine).
+/// Per-thread query state over a Planner's data, which it keeps alive (the Planner object itself
+/// may be moved or destroyed while the query is in use).
 class NavQuery {
  public:
   explicit NavQuery(const Planner& planner);
@@ -99,7 +111,7 @@ class NavQuery {
 
  private:
   struct Scratch;
-  const Planner::Impl* planner_;  ///< stays valid when the Planner object is moved
+  std::shared_ptr<const Planner::Impl> planner_;  ///< shared with the Planner it came from
   std::unique_ptr<Scratch> scratch_;
 };
 

@@ -1,5 +1,5 @@
 // The voxel stage's plain data: the solid span heightfield and the compact (open-space)
-// heightfield with 4-neighbour links, erosion and distance field (pipeline.md §1). Both carry
+// heightfield with 4-neighbour links, erosion and distance field. Both carry
 // their grid and store columns CSR-style: column c = x + z * width owns the flat range
 // [column_first[c], column_first[c + 1]) of the span arrays, spans sorted bottom to top.
 #pragma once

@@ -1,4 +1,4 @@
-// The voxel stage end to end (pipeline.md §1): walkable marking, rasterization, the three
+// The voxel stage end to end: walkable marking, rasterization, the three
 // filters, the compact heightfield, erosion by the agent radius and the distance field.
 #pragma once
 

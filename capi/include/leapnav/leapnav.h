@@ -1,0 +1,182 @@
+/* leapnav's C API (C99): build a navmesh with jump links from arrays, save and load it, and plan
+ * walk and jump paths, raycasts and closest points through opaque handles. Every function returns
+ * a leapnav_status; on an error, leapnav_last_error() gives the library's message (naming the input
+ * and the problem) for the calling thread. No C++ exception crosses this interface.
+ *
+ * Ownership: a leapnav_navmesh is immutable once made and may be used from several threads at
+ * once; a leapnav_query is per thread and keeps the navmesh's data alive, so the navmesh handle may
+ * be freed while queries made from it are still in use. Free each handle once with its _free. */
+#ifndef LEAPNAV_LEAPNAV_H
+#define LEAPNAV_LEAPNAV_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(_WIN32) && defined(LEAPNAV_C_BUILD)
+#define LEAPNAV_C_API __declspec(dllexport)
+#elif defined(_WIN32)
+#define LEAPNAV_C_API __declspec(dllimport)
+#elif defined(__GNUC__)
+#define LEAPNAV_C_API __attribute__((visibility("default")))
+#else
+#define LEAPNAV_C_API
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Outcome of a call; the error values mirror leapnav::ErrorCode. */
+typedef enum leapnav_status {
+  LEAPNAV_OK = 0,
+  LEAPNAV_INVALID_ARGUMENT = 1,    /**< a value out of its documented range, or a null pointer */
+  LEAPNAV_IO_ERROR = 2,            /**< a file could not be read or written */
+  LEAPNAV_PARSE_ERROR = 3,         /**< malformed JSON configuration text */
+  LEAPNAV_NON_FINITE = 4,          /**< a NaN or infinite number in the input */
+  LEAPNAV_INDEX_OUT_OF_RANGE = 5,  /**< a triangle index that refers to no vertex */
+  LEAPNAV_EMPTY_INPUT = 6,         /**< nothing to work on */
+  LEAPNAV_CORRUPT_FILE = 7,        /**< .lnav bytes failed their checks */
+  LEAPNAV_UNSUPPORTED_VERSION = 8, /**< .lnav bytes from a newer format version */
+  LEAPNAV_MEMORY_LIMIT = 9,        /**< the work would need more memory than allowed */
+  LEAPNAV_CANCELLED = 10,          /**< cancelled */
+  LEAPNAV_INTERNAL = 11,           /**< a bug, or out of memory */
+  LEAPNAV_BUFFER_TOO_SMALL = 12    /**< an output buffer is smaller than the size reported */
+} leapnav_status;
+
+/** The message of the last error on this thread ("" after a success); valid until the next call
+ * on this thread. */
+LEAPNAV_C_API const char* leapnav_last_error(void);
+/** A stable lower-case name of a status ("corrupt_file"). */
+LEAPNAV_C_API const char* leapnav_status_name(leapnav_status status);
+
+typedef struct leapnav_navmesh leapnav_navmesh;
+typedef struct leapnav_query leapnav_query;
+
+/** A jump configuration (thesis Definition 4.2): apex height h, distance d and largest fall, in
+ * metres. The thesis's C1, C2, C3 are (1, 2.5, 2.5), (3, 7.5, 7.5), (5, 12.5, 12.5). */
+typedef struct leapnav_jump_config {
+  float height;
+  float distance;
+  float max_fall;
+} leapnav_jump_config;
+
+/** Builds a navmesh from a triangle soup (y up, metres): `vertices` holds vertex_count x, y, z
+ * triples, `triangles` triangle_count index triples, `triangle_areas` NULL (every walkable
+ * triangle is ground, area 63) or one area id per triangle (1..63; 0 = never walkable) that
+ * reaches the polygons for leapnav_filter.area_costs. `config` is NULL or "" (the "default"
+ * configuration), a configuration name ("default", "thesis"), or JSON text starting with '{' whose
+ * sections mirror the C++ BuildConfig ({"base": "thesis", "agent": {"radius": 0.4}}). With
+ * jump_count > 0, jump links for those configurations are generated on sample columns whose grid
+ * x and z are divisible by jump_step (>= 1; 4 is a good start). On success *out is a new handle. */
+LEAPNAV_C_API leapnav_status leapnav_build(const float* vertices, size_t vertex_count,
+                                           const uint32_t* triangles, size_t triangle_count,
+                                           const uint8_t* triangle_areas, const char* config,
+                                           const leapnav_jump_config* jumps, size_t jump_count,
+                                           int jump_step, leapnav_navmesh** out);
+/** Loads a .lnav file (with its jump links when it has them). */
+LEAPNAV_C_API leapnav_status leapnav_load_file(const char* path, leapnav_navmesh** out);
+/** Decodes .lnav bytes (untrusted: every count and index is checked). */
+LEAPNAV_C_API leapnav_status leapnav_load_memory(const void* data, size_t size,
+                                                 leapnav_navmesh** out);
+/** Writes the navmesh and its links to a .lnav file. */
+LEAPNAV_C_API leapnav_status leapnav_save_file(const leapnav_navmesh* navmesh, const char* path);
+/** Encodes the navmesh and its links as .lnav bytes into buffer[0 .. capacity): *size receives the
+ * number of bytes needed; with a NULL buffer or too small a capacity nothing is written and the
+ * status is LEAPNAV_OK (NULL buffer) or LEAPNAV_BUFFER_TOO_SMALL. */
+LEAPNAV_C_API leapnav_status leapnav_save_memory(const leapnav_navmesh* navmesh, void* buffer,
+                                                 size_t capacity, size_t* size);
+/** Frees a navmesh handle (NULL is fine). Queries made from it stay valid. */
+LEAPNAV_C_API void leapnav_navmesh_free(leapnav_navmesh* navmesh);
+
+LEAPNAV_C_API size_t leapnav_polygon_count(const leapnav_navmesh* navmesh);
+LEAPNAV_C_API size_t leapnav_vertex_count(const leapnav_navmesh* navmesh);
+/** Number of jump links (0 without links). */
+LEAPNAV_C_API size_t leapnav_link_count(const leapnav_navmesh* navmesh);
+
+/** What a path query may use and how it weighs it. Initialise with leapnav_filter_init. */
+typedef struct leapnav_filter {
+  int jumps;              /**< nonzero: plan over jump links when the navmesh has them */
+  float jump_cost;        /**< added to every jump's cost [m] (>= 0) */
+  uint64_t jump_configs;  /**< bit i allows jump configuration i (bit 63: every i >= 63) */
+  float search_extent[3]; /**< half box searched around start and goal for a polygon [m] */
+  uint32_t max_nodes;     /**< A* expansions before a partial path (>= 1) */
+  /** Cost per metre of crossing a polygon of each area id (> 0; INFINITY excludes the area). */
+  float area_costs[256];
+  uint16_t include_flags; /**< a polygon with flags must share one with these */
+  uint16_t exclude_flags; /**< a polygon sharing a flag with these is never entered */
+} leapnav_filter;
+
+/** The defaults: jumps on, jump cost 4 m, every configuration, extent (2, 4, 2), 65536 nodes,
+ * every area cost 1, include_flags 0xFFFF, exclude_flags 0. */
+LEAPNAV_C_API void leapnav_filter_init(leapnav_filter* filter);
+
+/** A per-thread query over a navmesh; it keeps the navmesh's data alive. */
+LEAPNAV_C_API leapnav_status leapnav_query_create(const leapnav_navmesh* navmesh,
+                                                  leapnav_query** out);
+LEAPNAV_C_API void leapnav_query_free(leapnav_query* query);
+
+typedef enum leapnav_path_status {
+  LEAPNAV_PATH_FOUND = 0,
+  LEAPNAV_PATH_PARTIAL = 1, /**< node limit reached: a path towards the goal */
+  LEAPNAV_PATH_NO_PATH = 2, /**< the goal is not reachable */
+  LEAPNAV_PATH_START_NOT_ON_MESH = 3,
+  LEAPNAV_PATH_GOAL_NOT_ON_MESH = 4
+} leapnav_path_status;
+
+/** The summary of the last path a query found. */
+typedef struct leapnav_path_info {
+  leapnav_path_status status;
+  double length;      /**< xz length of the polyline, jumps as chords [m] */
+  size_t point_count; /**< corners, start and goal included (0 unless found or partial) */
+  size_t segment_count;
+  uint32_t jump_count;
+} leapnav_path_info;
+
+/** One walk or jump piece of a path: its points are [first, last] of the path's points. */
+typedef struct leapnav_path_segment {
+  int is_jump;
+  uint32_t first;
+  uint32_t last;
+  float jump_height;   /**< jump only: apex above the start [m] */
+  float jump_distance; /**< jump only: distance of the arc through start and landing [m] */
+  uint32_t link;       /**< jump only: the link's index */
+} leapnav_path_segment;
+
+/** A path from start to goal (x, y, z each) under `filter` (NULL: the defaults). The path stays in
+ * the query until its next find_path; read it with leapnav_path_points / _segments. */
+LEAPNAV_C_API leapnav_status leapnav_find_path(leapnav_query* query, const float start[3],
+                                               const float goal[3], const leapnav_filter* filter,
+                                               leapnav_path_info* info);
+/** Copies the last path's points (x, y, z each) into xyz[0 .. 3 * capacity). */
+LEAPNAV_C_API leapnav_status leapnav_path_points(const leapnav_query* query, float* xyz,
+                                                 size_t capacity);
+LEAPNAV_C_API leapnav_status leapnav_path_segments(const leapnav_query* query,
+                                                   leapnav_path_segment* segments, size_t capacity);
+
+/** A raycast along the surface (see plan::raycast). on_mesh is 0 when no polygon lies within the
+ * extent of the start (nothing else is set then). */
+typedef struct leapnav_raycast_hit {
+  int on_mesh;
+  int hit;         /**< the segment leaves the mesh through a wall before its end */
+  float t;         /**< fraction of start -> end travelled (1 without a hit) */
+  float point[3];  /**< the point at t on the surface */
+  float normal[3]; /**< the wall's unit normal into the mesh (y = 0), zero without a hit */
+  size_t visited;  /**< polygons crossed */
+} leapnav_raycast_hit;
+
+/** extent: the half box searched around start (NULL: 2, 4, 2). */
+LEAPNAV_C_API leapnav_status leapnav_raycast(const leapnav_navmesh* navmesh, const float start[3],
+                                             const float end[3], const float extent[3],
+                                             leapnav_raycast_hit* out);
+/** The nearest point of the surface within extent of `point` (NULL extent: 2, 4, 2): *found is 0
+ * when there is none; otherwise out[3] holds the point (y is the floor height) and *polygon its
+ * polygon (polygon may be NULL). */
+LEAPNAV_C_API leapnav_status leapnav_closest_point(const leapnav_navmesh* navmesh,
+                                                   const float point[3], const float extent[3],
+                                                   float out[3], uint32_t* polygon, int* found);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* LEAPNAV_LEAPNAV_H */

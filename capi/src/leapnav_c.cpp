@@ -1,0 +1,394 @@
+// The C API over the C++ library: each handle wraps shared C++ values (a navmesh handle is a
+// Planner plus the shared mesh and links, a query a NavQuery and its last Path); each entry point
+// catches every exception and turns Result errors into a status and a thread-local message.
+#include "leapnav/leapnav.h"
+
+#include <algorithm>
+#include <cstring>
+#include <exception>
+#include <memory>
+#include <new>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "leapnav/leapnav.hpp"
+
+struct leapnav_navmesh {
+  leapnav::plan::Planner planner;
+};
+
+struct leapnav_query {
+  leapnav::plan::NavQuery query;
+  leapnav::plan::Path path;
+};
+
+namespace {
+
+using namespace leapnav;
+
+thread_local std::string last_error;  // NOLINT(cppcoreguidelines-avoid-non-const-global-variables)
+
+constexpr leapnav_status to_status(ErrorCode code) {
+  return static_cast<leapnav_status>(static_cast<int>(code) + 1);
+}
+static_assert(to_status(ErrorCode::InvalidArgument) == LEAPNAV_INVALID_ARGUMENT);
+static_assert(to_status(ErrorCode::CorruptFile) == LEAPNAV_CORRUPT_FILE);
+static_assert(to_status(ErrorCode::Internal) == LEAPNAV_INTERNAL);
+static_assert(static_cast<int>(plan::PathStatus::Found) == LEAPNAV_PATH_FOUND);
+static_assert(static_cast<int>(plan::PathStatus::Partial) == LEAPNAV_PATH_PARTIAL);
+static_assert(static_cast<int>(plan::PathStatus::NoPath) == LEAPNAV_PATH_NO_PATH);
+static_assert(static_cast<int>(plan::PathStatus::StartNotOnMesh) == LEAPNAV_PATH_START_NOT_ON_MESH);
+static_assert(static_cast<int>(plan::PathStatus::GoalNotOnMesh) == LEAPNAV_PATH_GOAL_NOT_ON_MESH);
+
+leapnav_status fail(leapnav_status status, std::string message) {
+  last_error = std::move(message);
+  return status;
+}
+
+leapnav_status fail(const Error& error) {
+  return fail(to_status(error.code), error.message);
+}
+
+/// Runs body, mapping exceptions to LEAPNAV_INTERNAL; clears the message on success.
+template <class Body>
+leapnav_status guarded(const char* function, Body&& body) noexcept {
+  try {
+    last_error.clear();
+    return body();
+  } catch (const std::bad_alloc&) {
+    return fail(LEAPNAV_INTERNAL, std::string(function) + ": out of memory");
+  } catch (const std::exception& e) {
+    return fail(LEAPNAV_INTERNAL, std::string(function) + ": " + e.what());
+  } catch (...) {
+    return fail(LEAPNAV_INTERNAL, std::string(function) + ": unknown exception");
+  }
+}
+
+leapnav_status null_argument(const char* function, const char* name) {
+  return fail(LEAPNAV_INVALID_ARGUMENT, std::string(function) + ": " + name + " is null");
+}
+
+Vec3 vec(const float* p) {
+  return {p[0], p[1], p[2]};
+}
+
+leapnav_status make_handle(std::shared_ptr<const mesh::NavMesh> navmesh,
+                           std::shared_ptr<const jump::JumpLinkSet> links, leapnav_navmesh** out) {
+  auto planner = plan::Planner::create(std::move(navmesh), std::move(links));
+  if (!planner) return fail(planner.error());
+  *out = new leapnav_navmesh{std::move(*planner)};
+  return LEAPNAV_OK;
+}
+
+leapnav_status from_file(Result<io::NavFile> file, leapnav_navmesh** out) {
+  if (!file) return fail(file.error());
+  auto navmesh = std::make_shared<const mesh::NavMesh>(std::move(file->navmesh));
+  std::shared_ptr<const jump::JumpLinkSet> links;
+  if (file->links) links = std::make_shared<const jump::JumpLinkSet>(std::move(*file->links));
+  return make_handle(std::move(navmesh), std::move(links), out);
+}
+
+Result<BuildConfig> resolve(const char* config) {
+  if (config == nullptr) return named_config("default");
+  std::string_view text(config);
+  const auto start = text.find_first_not_of(" \t\r\n");
+  if (start == std::string_view::npos) return named_config("default");
+  if (text[start] == '{') return io::parse_config_json(text, "config");
+  return named_config(text);
+}
+
+io::NavFile nav_file(const leapnav_navmesh& navmesh) {
+  io::NavFile file{navmesh.planner.mesh(), std::nullopt};
+  if (navmesh.planner.links() != nullptr) file.links = *navmesh.planner.links();
+  return file;
+}
+
+}  // namespace
+
+extern "C" {
+
+const char* leapnav_last_error(void) {
+  return last_error.c_str();
+}
+
+const char* leapnav_status_name(leapnav_status status) {
+  switch (status) {
+    case LEAPNAV_OK:
+      return "ok";
+    case LEAPNAV_BUFFER_TOO_SMALL:
+      return "buffer_too_small";
+    default:
+      if (status > LEAPNAV_OK && status < LEAPNAV_BUFFER_TOO_SMALL) {
+        // note: to_string returns views of string literals, so data() is null-terminated
+        return to_string(static_cast<ErrorCode>(static_cast<int>(status) - 1)).data();
+      }
+      return "unknown";
+  }
+}
+
+leapnav_status leapnav_build(const float* vertices, size_t vertex_count, const uint32_t* triangles,
+                             size_t triangle_count, const uint8_t* triangle_areas,
+                             const char* config, const leapnav_jump_config* jumps,
+                             size_t jump_count, int jump_step, leapnav_navmesh** out) {
+  return guarded("leapnav_build", [&]() -> leapnav_status {
+    if (out == nullptr) return null_argument("leapnav_build", "out");
+    *out = nullptr;
+    if (vertices == nullptr && vertex_count > 0) return null_argument("leapnav_build", "vertices");
+    if (triangles == nullptr && triangle_count > 0) {
+      return null_argument("leapnav_build", "triangles");
+    }
+    if (jumps == nullptr && jump_count > 0) return null_argument("leapnav_build", "jumps");
+    auto build_config = resolve(config);
+    if (!build_config) return fail(build_config.error());
+    TriangleMesh input;
+    input.name = "arrays";
+    input.vertices.resize(vertex_count);
+    for (size_t i = 0; i < vertex_count; ++i) input.vertices[i] = vec(vertices + 3 * i);
+    input.triangles.resize(triangle_count);
+    for (size_t i = 0; i < triangle_count; ++i) {
+      input.triangles[i] = {triangles[3 * i], triangles[3 * i + 1], triangles[3 * i + 2]};
+    }
+    if (triangle_areas != nullptr)
+      input.areas.assign(triangle_areas, triangle_areas + triangle_count);
+    BuildContext ctx;
+    auto built = mesh::build_navmesh(input, *build_config, ctx);
+    if (!built) return fail(built.error());
+    std::shared_ptr<const jump::JumpLinkSet> links;
+    if (jump_count > 0) {
+      jump::JumpLinkOptions options;
+      for (size_t i = 0; i < jump_count; ++i) {
+        options.jumps.push_back({jumps[i].height, jumps[i].distance, jumps[i].max_fall});
+      }
+      options.step = jump_step;
+      auto made = jump::build_jump_links(built->voxels.solid, built->voxels.compact, built->navmesh,
+                                         build_config->agent, options, ctx);
+      if (!made) return fail(made.error());
+      links = std::make_shared<const jump::JumpLinkSet>(std::move(*made));
+    }
+    return make_handle(std::make_shared<const mesh::NavMesh>(std::move(built->navmesh)),
+                       std::move(links), out);
+  });
+}
+
+leapnav_status leapnav_load_file(const char* path, leapnav_navmesh** out) {
+  return guarded("leapnav_load_file", [&]() -> leapnav_status {
+    if (out == nullptr) return null_argument("leapnav_load_file", "out");
+    *out = nullptr;
+    if (path == nullptr) return null_argument("leapnav_load_file", "path");
+    return from_file(io::load_nav_file(path), out);
+  });
+}
+
+leapnav_status leapnav_load_memory(const void* data, size_t size, leapnav_navmesh** out) {
+  return guarded("leapnav_load_memory", [&]() -> leapnav_status {
+    if (out == nullptr) return null_argument("leapnav_load_memory", "out");
+    *out = nullptr;
+    if (data == nullptr && size > 0) return null_argument("leapnav_load_memory", "data");
+    const std::span<const std::byte> bytes(static_cast<const std::byte*>(data), size);
+    return from_file(io::decode_nav_file(bytes, "memory"), out);
+  });
+}
+
+leapnav_status leapnav_save_file(const leapnav_navmesh* navmesh, const char* path) {
+  return guarded("leapnav_save_file", [&]() -> leapnav_status {
+    if (navmesh == nullptr) return null_argument("leapnav_save_file", "navmesh");
+    if (path == nullptr) return null_argument("leapnav_save_file", "path");
+    const Status saved = io::save_nav_file(nav_file(*navmesh), path);
+    if (!saved) return fail(saved.error());
+    return LEAPNAV_OK;
+  });
+}
+
+leapnav_status leapnav_save_memory(const leapnav_navmesh* navmesh, void* buffer, size_t capacity,
+                                   size_t* size) {
+  return guarded("leapnav_save_memory", [&]() -> leapnav_status {
+    if (navmesh == nullptr) return null_argument("leapnav_save_memory", "navmesh");
+    if (size == nullptr) return null_argument("leapnav_save_memory", "size");
+    const std::vector<std::byte> bytes = io::encode_nav_file(nav_file(*navmesh));
+    *size = bytes.size();
+    if (buffer == nullptr) return LEAPNAV_OK;
+    if (capacity < bytes.size()) {
+      return fail(LEAPNAV_BUFFER_TOO_SMALL, "leapnav_save_memory: " + std::to_string(bytes.size()) +
+                                                " bytes needed, capacity " +
+                                                std::to_string(capacity));
+    }
+    std::memcpy(buffer, bytes.data(), bytes.size());
+    return LEAPNAV_OK;
+  });
+}
+
+void leapnav_navmesh_free(leapnav_navmesh* navmesh) {
+  delete navmesh;
+}
+
+size_t leapnav_polygon_count(const leapnav_navmesh* navmesh) {
+  return navmesh == nullptr ? 0 : navmesh->planner.mesh().polygon_count();
+}
+
+size_t leapnav_vertex_count(const leapnav_navmesh* navmesh) {
+  return navmesh == nullptr ? 0 : navmesh->planner.mesh().vertices.size();
+}
+
+size_t leapnav_link_count(const leapnav_navmesh* navmesh) {
+  if (navmesh == nullptr || navmesh->planner.links() == nullptr) return 0;
+  return navmesh->planner.links()->links.size();
+}
+
+void leapnav_filter_init(leapnav_filter* filter) {
+  if (filter == nullptr) return;
+  const plan::QueryOptions defaults;
+  filter->jumps = defaults.jumps ? 1 : 0;
+  filter->jump_cost = defaults.jump_cost;
+  filter->jump_configs = defaults.jump_configs;
+  filter->search_extent[0] = defaults.search_extent.x;
+  filter->search_extent[1] = defaults.search_extent.y;
+  filter->search_extent[2] = defaults.search_extent.z;
+  filter->max_nodes = defaults.max_nodes;
+  std::copy(defaults.area_costs.begin(), defaults.area_costs.end(), filter->area_costs);
+  filter->include_flags = defaults.include_flags;
+  filter->exclude_flags = defaults.exclude_flags;
+}
+
+leapnav_status leapnav_query_create(const leapnav_navmesh* navmesh, leapnav_query** out) {
+  return guarded("leapnav_query_create", [&]() -> leapnav_status {
+    if (out == nullptr) return null_argument("leapnav_query_create", "out");
+    *out = nullptr;
+    if (navmesh == nullptr) return null_argument("leapnav_query_create", "navmesh");
+    *out = new leapnav_query{plan::NavQuery(navmesh->planner), {}};
+    return LEAPNAV_OK;
+  });
+}
+
+void leapnav_query_free(leapnav_query* query) {
+  delete query;
+}
+
+leapnav_status leapnav_find_path(leapnav_query* query, const float start[3], const float goal[3],
+                                 const leapnav_filter* filter, leapnav_path_info* info) {
+  return guarded("leapnav_find_path", [&]() -> leapnav_status {
+    if (query == nullptr) return null_argument("leapnav_find_path", "query");
+    if (start == nullptr) return null_argument("leapnav_find_path", "start");
+    if (goal == nullptr) return null_argument("leapnav_find_path", "goal");
+    plan::QueryOptions options;
+    if (filter != nullptr) {
+      options.jumps = filter->jumps != 0;
+      options.jump_cost = filter->jump_cost;
+      options.jump_configs = filter->jump_configs;
+      options.search_extent = vec(filter->search_extent);
+      options.max_nodes = filter->max_nodes;
+      std::copy(filter->area_costs, filter->area_costs + 256, options.area_costs.begin());
+      options.include_flags = filter->include_flags;
+      options.exclude_flags = filter->exclude_flags;
+    }
+    const Status found = query->query.find_path(vec(start), vec(goal), options, query->path);
+    if (!found) return fail(found.error());
+    if (info != nullptr) {
+      info->status = static_cast<leapnav_path_status>(query->path.status);
+      info->length = query->path.length;
+      info->point_count = query->path.points.size();
+      info->segment_count = query->path.segments.size();
+      info->jump_count = query->path.jump_count;
+    }
+    return LEAPNAV_OK;
+  });
+}
+
+leapnav_status leapnav_path_points(const leapnav_query* query, float* xyz, size_t capacity) {
+  return guarded("leapnav_path_points", [&]() -> leapnav_status {
+    if (query == nullptr) return null_argument("leapnav_path_points", "query");
+    const auto& points = query->path.points;
+    if (capacity < points.size()) {
+      return fail(LEAPNAV_BUFFER_TOO_SMALL,
+                  "leapnav_path_points: " + std::to_string(points.size()) + " points, capacity " +
+                      std::to_string(capacity));
+    }
+    if (xyz == nullptr && !points.empty()) return null_argument("leapnav_path_points", "xyz");
+    for (size_t i = 0; i < points.size(); ++i) {
+      xyz[3 * i] = points[i].x;
+      xyz[3 * i + 1] = points[i].y;
+      xyz[3 * i + 2] = points[i].z;
+    }
+    return LEAPNAV_OK;
+  });
+}
+
+leapnav_status leapnav_path_segments(const leapnav_query* query, leapnav_path_segment* segments,
+                                     size_t capacity) {
+  return guarded("leapnav_path_segments", [&]() -> leapnav_status {
+    if (query == nullptr) return null_argument("leapnav_path_segments", "query");
+    const auto& source = query->path.segments;
+    if (capacity < source.size()) {
+      return fail(LEAPNAV_BUFFER_TOO_SMALL,
+                  "leapnav_path_segments: " + std::to_string(source.size()) +
+                      " segments, capacity " + std::to_string(capacity));
+    }
+    if (segments == nullptr && !source.empty()) {
+      return null_argument("leapnav_path_segments", "segments");
+    }
+    for (size_t i = 0; i < source.size(); ++i) {
+      const plan::PathSegment& s = source[i];
+      segments[i] = {s.kind == plan::SegmentKind::Jump ? 1 : 0,
+                     s.first,
+                     s.last,
+                     s.jump_height,
+                     s.jump_distance,
+                     s.link};
+    }
+    return LEAPNAV_OK;
+  });
+}
+
+leapnav_status leapnav_raycast(const leapnav_navmesh* navmesh, const float start[3],
+                               const float end[3], const float extent[3],
+                               leapnav_raycast_hit* out) {
+  return guarded("leapnav_raycast", [&]() -> leapnav_status {
+    if (navmesh == nullptr) return null_argument("leapnav_raycast", "navmesh");
+    if (start == nullptr) return null_argument("leapnav_raycast", "start");
+    if (end == nullptr) return null_argument("leapnav_raycast", "end");
+    if (out == nullptr) return null_argument("leapnav_raycast", "out");
+    *out = leapnav_raycast_hit{};
+    const Vec3 box = extent == nullptr ? Vec3{2.0F, 4.0F, 2.0F} : vec(extent);
+    auto cast = plan::raycast(navmesh->planner, vec(start), vec(end), box);
+    if (!cast) return fail(cast.error());
+    if (!cast->has_value()) return LEAPNAV_OK;
+    const plan::RaycastHit& hit = **cast;
+    out->on_mesh = 1;
+    out->hit = hit.hit ? 1 : 0;
+    out->t = hit.t;
+    out->point[0] = hit.point.x;
+    out->point[1] = hit.point.y;
+    out->point[2] = hit.point.z;
+    out->normal[0] = hit.normal.x;
+    out->normal[1] = 0.0F;
+    out->normal[2] = hit.normal.y;
+    out->visited = hit.visited.size();
+    return LEAPNAV_OK;
+  });
+}
+
+leapnav_status leapnav_closest_point(const leapnav_navmesh* navmesh, const float point[3],
+                                     const float extent[3], float out[3], uint32_t* polygon,
+                                     int* found) {
+  return guarded("leapnav_closest_point", [&]() -> leapnav_status {
+    if (navmesh == nullptr) return null_argument("leapnav_closest_point", "navmesh");
+    if (point == nullptr) return null_argument("leapnav_closest_point", "point");
+    if (out == nullptr) return null_argument("leapnav_closest_point", "out");
+    if (found == nullptr) return null_argument("leapnav_closest_point", "found");
+    *found = 0;
+    const Vec3 box = extent == nullptr ? Vec3{2.0F, 4.0F, 2.0F} : vec(extent);
+    auto located = plan::closest_point(navmesh->planner, vec(point), box);
+    if (!located) return fail(located.error());
+    if (!located->has_value()) return LEAPNAV_OK;
+    *found = 1;
+    out[0] = (*located)->point.x;
+    out[1] = (*located)->point.y;
+    out[2] = (*located)->point.z;
+    if (polygon != nullptr) *polygon = mesh::index((*located)->poly);
+    return LEAPNAV_OK;
+  });
+}
+
+}  // extern "C"

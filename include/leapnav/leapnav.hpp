@@ -1,0 +1,24 @@
+// leapnav's public C++ API in one include: build a navmesh from triangles (mesh::build_navmesh),
+// add jump links (jump::build_jump_links), save and load .lnav files (io::save_nav_file,
+// io::load_nav_file), and plan walk and jump paths (plan::Planner, plan::NavQuery). Link
+// leapnav::runtime after find_package(leapnav); it needs neither Boost nor oneTBB. Errors are
+// values (Result<T>, core/result.hpp); no function throws on bad input.
+#pragma once
+
+#include "leapnav/core/config.hpp"
+#include "leapnav/core/context.hpp"
+#include "leapnav/core/geometry.hpp"
+#include "leapnav/core/result.hpp"
+#include "leapnav/core/triangle_mesh.hpp"
+#include "leapnav/io/config_file.hpp"
+#include "leapnav/io/navmesh_file.hpp"
+#include "leapnav/io/obj.hpp"
+#include "leapnav/jumplinks/jump_config.hpp"
+#include "leapnav/jumplinks/jump_links.hpp"
+#include "leapnav/mesh/build.hpp"
+#include "leapnav/mesh/navmesh.hpp"
+#include "leapnav/planning/path.hpp"
+#include "leapnav/planning/query.hpp"
+#include "leapnav/planning/raycast.hpp"
+#include "leapnav/planning/sample.hpp"
+#include "leapnav/planning/spatial.hpp"

@@ -1,0 +1,67 @@
+// The query filter as the A* search reads it: per-polygon cost multipliers from the area costs,
+// whether a polygon may be entered (flags, excluded areas), and the heuristic's scale
+// min(1, smallest area cost), which keeps the straight-line heuristic admissible and consistent.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+
+#include "leapnav/core/result.hpp"
+#include "leapnav/mesh/navmesh.hpp"
+#include "leapnav/planning/path.hpp"
+
+namespace leapnav::plan::detail {
+
+/// Whether polygon p passes the filter's flags and area exclusion.
+[[nodiscard]] inline bool passes(const QueryOptions& options, const mesh::NavMesh& nav,
+                                 std::uint32_t p) {
+  const std::uint16_t flags = nav.poly_flags[p];
+  if ((flags & options.exclude_flags) != 0) return false;
+  if (flags != 0 && (flags & options.include_flags) == 0) return false;
+  return std::isfinite(options.area_costs[nav.poly_area[p]]);
+}
+
+/// Checks the area costs: each > 0 and not NaN (+infinity excludes).
+[[nodiscard]] inline Status check_filter(const QueryOptions& options) {
+  for (std::size_t a = 0; a < options.area_costs.size(); ++a) {
+    const float c = options.area_costs[a];
+    if (std::isnan(c) || c <= 0.0F) {
+      return make_error(ErrorCode::InvalidArgument, "find_path: area cost " + std::to_string(a) +
+                                                        " must be > 0 (or +infinity to exclude)");
+    }
+  }
+  return {};
+}
+
+class Filter {
+ public:
+  /// `src` and `dst` (the search's end polygons) may always be entered.
+  Filter(const QueryOptions& options, const mesh::NavMesh& nav, std::uint32_t src,
+         std::uint32_t dst)
+      : options_(options), nav_(nav), src_(src), dst_(dst) {
+    float smallest = 1.0F;
+    for (const float c : options.area_costs) smallest = std::min(smallest, c);
+    scale = smallest;
+  }
+
+  /// The cost multiplier of walking across polygon p.
+  [[nodiscard]] float cost(std::uint32_t p) const {
+    const float c = options_.area_costs[nav_.poly_area[p]];
+    // note: an excluded start polygon (infinite cost) may still be left, at unit cost
+    return std::isfinite(c) ? c : 1.0F;
+  }
+  [[nodiscard]] bool enterable(std::uint32_t p) const {
+    return p == src_ || p == dst_ || passes(options_, nav_, p);
+  }
+
+  float scale = 1.0F;  ///< multiplies the straight-line heuristic
+
+ private:
+  const QueryOptions& options_;
+  const mesh::NavMesh& nav_;
+  std::uint32_t src_;
+  std::uint32_t dst_;
+};
+
+}  // namespace leapnav::plan::detail

@@ -1,0 +1,460 @@
+// The Python module `leapnav` (pybind11): build a navmesh with jump links from numpy arrays, load
+// and save .lnav files, and plan paths, batches of paths, raycasts, closest points and random
+// points, numpy in and out. Library errors raise ValueError (OSError for files that cannot be
+// read or written) with the library's message; batch queries release the GIL.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "leapnav/core/hash.hpp"
+#include "leapnav/leapnav.hpp"
+
+namespace py = pybind11;
+using namespace leapnav;
+
+namespace {
+
+/// An error the module raises as OSError.
+struct FileError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+[[noreturn]] void raise(const Error& error) {
+  if (error.code == ErrorCode::IoError) throw FileError(error.message);
+  throw py::value_error(error.message);
+}
+
+template <class T>
+T take(Result<T> result) {
+  if (!result) raise(result.error());
+  return std::move(*result);
+}
+
+using FloatArray = py::array_t<float, py::array::c_style | py::array::forcecast>;
+using IntArray = py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>;
+
+Vec3 point(const FloatArray& p, const char* name) {
+  if (p.size() != 3) {
+    throw py::value_error(std::string(name) + ": expected 3 coordinates, got " +
+                          std::to_string(p.size()));
+  }
+  const float* d = p.data();
+  return {d[0], d[1], d[2]};
+}
+
+void check_rows(const py::array& a, const char* name) {
+  if (a.ndim() != 2 || a.shape(1) != 3) {
+    throw py::value_error(std::string(name) + ": expected an (N, 3) array");
+  }
+}
+
+py::array_t<float> points_array(const std::vector<Vec3>& points) {
+  py::array_t<float> out({static_cast<py::ssize_t>(points.size()), py::ssize_t{3}});
+  auto w = out.mutable_unchecked<2>();
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    const auto r = static_cast<py::ssize_t>(i);
+    w(r, 0) = points[i].x;
+    w(r, 1) = points[i].y;
+    w(r, 2) = points[i].z;
+  }
+  return out;
+}
+
+py::list vec_list(Vec3 p) {
+  py::list l;
+  l.append(p.x);
+  l.append(p.y);
+  l.append(p.z);
+  return l;
+}
+
+jump::JumpConfig jump_config(const py::handle& item) {
+  if (py::isinstance<py::str>(item)) {
+    const std::string name = item.cast<std::string>();
+    if (name == "C1") return jump::kJumpC1;
+    if (name == "C2") return jump::kJumpC2;
+    if (name == "C3") return jump::kJumpC3;
+    throw py::value_error("jumps: unknown jump configuration '" + name +
+                          "' (known: C1, C2, C3, or an (h, d, fall) tuple)");
+  }
+  const auto values = item.cast<std::vector<float>>();
+  if (values.size() != 3) throw py::value_error("jumps: a configuration is (h, d, fall)");
+  return {values[0], values[1], values[2]};
+}
+
+BuildConfig build_config(const py::object& config) {
+  if (config.is_none()) return take(named_config("default"));
+  if (py::isinstance<py::str>(config)) {
+    const std::string text = config.cast<std::string>();
+    const auto start = text.find_first_not_of(" \t\r\n");
+    if (start != std::string::npos && text[start] == '{') {
+      return take(io::parse_config_json(text, "config"));
+    }
+    return take(named_config(text));
+  }
+  if (py::isinstance<py::dict>(config)) {
+    const std::string text = py::module_::import("json").attr("dumps")(config).cast<std::string>();
+    return take(io::parse_config_json(text, "config"));
+  }
+  throw py::value_error("config: expected a configuration name, JSON text or a dict");
+}
+
+/// A navmesh with its optional jump links and the planner over them (shared, immutable).
+class PyNavMesh {
+ public:
+  explicit PyNavMesh(plan::Planner planner) : planner_(std::move(planner)) {}
+
+  static PyNavMesh from_file(io::NavFile file) {
+    auto mesh = std::make_shared<const mesh::NavMesh>(std::move(file.navmesh));
+    std::shared_ptr<const jump::JumpLinkSet> links;
+    if (file.links) links = std::make_shared<const jump::JumpLinkSet>(std::move(*file.links));
+    return PyNavMesh(take(plan::Planner::create(std::move(mesh), std::move(links))));
+  }
+
+  [[nodiscard]] const plan::Planner& planner() const { return planner_; }
+  [[nodiscard]] const mesh::NavMesh& mesh() const { return planner_.mesh(); }
+
+  [[nodiscard]] io::NavFile file() const {
+    io::NavFile file{mesh(), std::nullopt};
+    if (planner_.links() != nullptr) file.links = *planner_.links();
+    return file;
+  }
+
+ private:
+  plan::Planner planner_;
+};
+
+plan::QueryOptions query_options(bool jumps, const std::optional<float>& jump_cost,
+                                 const py::object& area_costs) {
+  plan::QueryOptions options;
+  options.jumps = jumps;
+  if (jump_cost) options.jump_cost = *jump_cost;
+  if (!area_costs.is_none()) {
+    if (!py::isinstance<py::dict>(area_costs)) {
+      throw py::value_error("area_costs: expected a dict {area id: cost}");
+    }
+    for (const auto& [key, value] : area_costs.cast<py::dict>()) {
+      const int area = key.cast<int>();
+      if (area < 0 || area > 255) {
+        throw py::value_error("area_costs: area id " + std::to_string(area) +
+                              " out of range (0..255)");
+      }
+      options.area_costs[static_cast<std::size_t>(area)] = value.cast<float>();
+    }
+  }
+  return options;
+}
+
+struct PyPath {
+  std::string status;
+  double length = 0.0;
+  py::array_t<float> points;
+  py::list segments;
+  std::vector<std::uint32_t> polygons;
+  std::uint32_t jump_count = 0;
+};
+
+PyPath to_python(const plan::Path& path) {
+  PyPath out;
+  out.status = std::string(plan::to_string(path.status));
+  out.length = path.length;
+  out.points = points_array(path.points);
+  for (const plan::PathSegment& s : path.segments) {
+    py::dict seg;
+    seg["kind"] = s.kind == plan::SegmentKind::Walk ? "walk" : "jump";
+    py::list pts;
+    for (std::uint32_t i = s.first; i <= s.last; ++i) pts.append(vec_list(path.points[i]));
+    seg["points"] = pts;
+    if (s.kind == plan::SegmentKind::Jump) {
+      seg["h"] = s.jump_height;
+      seg["d"] = s.jump_distance;
+      seg["link"] = s.link;
+    }
+    out.segments.append(seg);
+  }
+  for (const mesh::PolyId p : path.corridor) out.polygons.push_back(mesh::index(p));
+  out.jump_count = path.jump_count;
+  return out;
+}
+
+PyNavMesh build(const FloatArray& vertices, const IntArray& triangles, const py::object& config,
+                const py::object& jumps, int step, const py::object& areas) {
+  check_rows(vertices, "vertices");
+  check_rows(triangles, "triangles");
+  const BuildConfig cfg = build_config(config);
+  TriangleMesh input;
+  input.name = "arrays";
+  const auto v = vertices.unchecked<2>();
+  input.vertices.resize(static_cast<std::size_t>(v.shape(0)));
+  for (py::ssize_t i = 0; i < v.shape(0); ++i)
+    input.vertices[std::size_t(i)] = {v(i, 0), v(i, 1), v(i, 2)};
+  const auto t = triangles.unchecked<2>();
+  input.triangles.resize(static_cast<std::size_t>(t.shape(0)));
+  for (py::ssize_t i = 0; i < t.shape(0); ++i) {
+    std::array<std::uint32_t, 3> tri{};
+    for (py::ssize_t k = 0; k < 3; ++k) {
+      const std::int64_t index = t(i, k);
+      if (index < 0 || index > 0xFFFFFFFFLL) {
+        throw py::value_error("triangles: index " + std::to_string(index) + " of triangle " +
+                              std::to_string(i) + " out of range");
+      }
+      tri[std::size_t(k)] = static_cast<std::uint32_t>(index);
+    }
+    input.triangles[std::size_t(i)] = tri;
+  }
+  if (!areas.is_none()) {
+    const IntArray ids = areas.cast<IntArray>();
+    if (ids.ndim() != 1 || ids.shape(0) != t.shape(0)) {
+      throw py::value_error("areas: expected one area id per triangle (" +
+                            std::to_string(t.shape(0)) + ")");
+    }
+    for (py::ssize_t i = 0; i < ids.shape(0); ++i) {
+      const std::int64_t id = ids.at(i);
+      if (id < 0 || id > kMaxAreaId) {
+        throw py::value_error("areas: triangle " + std::to_string(i) + " has area " +
+                              std::to_string(id) + " (range 0..63)");
+      }
+      input.areas.push_back(static_cast<std::uint8_t>(id));
+    }
+  }
+  jump::JumpLinkOptions options;
+  if (!jumps.is_none()) {
+    for (const py::handle item : jumps) options.jumps.push_back(jump_config(item));
+  }
+  options.step = step;
+  std::optional<mesh::BuildOutput> built;
+  std::optional<Result<jump::JumpLinkSet>> links;
+  {
+    py::gil_scoped_release release;
+    BuildContext ctx;
+    auto result = mesh::build_navmesh(input, cfg, ctx);
+    if (result) {
+      built.emplace(std::move(*result));
+      if (!options.jumps.empty()) {
+        links.emplace(jump::build_jump_links(built->voxels.solid, built->voxels.compact,
+                                             built->navmesh, cfg.agent, options, ctx));
+      }
+    } else {
+      links.emplace(std::move(result).error());
+    }
+  }
+  if (!built) raise(links->error());
+  io::NavFile file{std::move(built->navmesh), std::nullopt};
+  if (links) file.links = take(std::move(*links));
+  return PyNavMesh::from_file(std::move(file));
+}
+
+py::dict stats(const PyNavMesh& nav) {
+  const mesh::NavMesh& m = nav.mesh();
+  py::dict j;
+  j["polygons"] = m.polygon_count();
+  j["vertices"] = m.vertices.size();
+  std::uint32_t max_region = 0;
+  for (const auto r : m.poly_region) max_region = std::max<std::uint32_t>(max_region, r);
+  j["regions"] = max_region;
+  double area = 0.0;
+  for (std::uint32_t p = 0; p < m.polygon_count(); ++p) {
+    area += mesh::polygon_area(m, mesh::PolyId{p});
+  }
+  j["navmesh_area"] = area;
+  j["grid"] = py::make_tuple(m.grid.width, m.grid.depth);
+  AABB bounds;
+  for (const Vec3& v : m.vertices) bounds.extend(v);
+  if (!bounds.empty()) j["bounds"] = py::make_tuple(vec_list(bounds.min), vec_list(bounds.max));
+  j["hash"] = hash_to_hex(mesh::content_hash(m));
+  if (const jump::JumpLinkSet* links = nav.planner().links()) {
+    j["jump_links"] = links->links.size();
+    j["jump_bytes"] = links->memory_bytes();
+    py::list configs;
+    for (const auto& c : links->configs) {
+      py::dict d;
+      d["h"] = c.height;
+      d["d"] = c.distance;
+      d["max_fall"] = c.max_fall;
+      configs.append(d);
+    }
+    j["jump_configs"] = configs;
+    j["jump_hash"] = hash_to_hex(jump::content_hash(*links));
+  }
+  return j;
+}
+
+py::array_t<std::int32_t> polygons_array(const mesh::NavMesh& m) {
+  std::size_t width = 0;
+  for (std::uint32_t p = 0; p < m.polygon_count(); ++p) {
+    width = std::max<std::size_t>(width, m.polygon(mesh::PolyId{p}).size());
+  }
+  py::array_t<std::int32_t> out(
+      {static_cast<py::ssize_t>(m.polygon_count()), static_cast<py::ssize_t>(width)});
+  auto w = out.mutable_unchecked<2>();
+  for (std::uint32_t p = 0; p < m.polygon_count(); ++p) {
+    const auto verts = m.polygon(mesh::PolyId{p});
+    for (std::size_t k = 0; k < width; ++k) {
+      w(p, static_cast<py::ssize_t>(k)) =
+          k < verts.size() ? static_cast<std::int32_t>(verts[k]) : -1;
+    }
+  }
+  return out;
+}
+
+py::dict links_arrays(const PyNavMesh& nav) {
+  const jump::JumpLinkSet* links = nav.planner().links();
+  const std::size_t n = links == nullptr ? 0 : links->links.size();
+  std::vector<Vec3> start(n);
+  std::vector<Vec3> land_a(n);
+  std::vector<Vec3> land_b(n);
+  py::array_t<std::int32_t> config(static_cast<py::ssize_t>(n));
+  py::array_t<std::int32_t> start_poly(static_cast<py::ssize_t>(n));
+  py::array_t<std::int32_t> land_poly(static_cast<py::ssize_t>(n));
+  for (std::size_t i = 0; i < n; ++i) {
+    const jump::JumpLink& l = links->links[i];
+    start[i] = l.start;
+    land_a[i] = l.land_a;
+    land_b[i] = l.land_b;
+    config.mutable_at(static_cast<py::ssize_t>(i)) = l.config;
+    start_poly.mutable_at(static_cast<py::ssize_t>(i)) = static_cast<std::int32_t>(l.start_poly);
+    land_poly.mutable_at(static_cast<py::ssize_t>(i)) = static_cast<std::int32_t>(l.land_poly);
+  }
+  py::dict d;
+  d["start"] = points_array(start);
+  d["land_a"] = points_array(land_a);
+  d["land_b"] = points_array(land_b);
+  d["config"] = config;
+  d["start_poly"] = start_poly;
+  d["land_poly"] = land_poly;
+  return d;
+}
+
+}  // namespace
+
+PYBIND11_MODULE(leapnav, m) {
+  m.doc() = "leapnav: navigation meshes with jump links (build, load, save, paths, raycasts)";
+  py::register_exception<FileError>(m, "FileError", PyExc_OSError);
+
+  py::class_<PyPath>(m, "Path", "A path: status, xz length, (K, 3) points and segments")
+      .def_readonly("status", &PyPath::status, "found, partial, no_path, start_not_on_mesh, ...")
+      .def_readonly("length", &PyPath::length, "xz length through every point [m]")
+      .def_readonly("points", &PyPath::points, "(K, 3) float32 corners, start and goal included")
+      .def_readonly("segments", &PyPath::segments,
+                    "list of dicts as the CLI's JSON: kind, points, and for jumps h, d, link")
+      .def_readonly("polygons", &PyPath::polygons, "the corridor's polygon ids")
+      .def_readonly("jump_count", &PyPath::jump_count)
+      .def("__repr__", [](const PyPath& p) {
+        return "<leapnav.Path " + p.status + " length=" + std::to_string(p.length) + ">";
+      });
+
+  py::class_<PyNavMesh>(m, "NavMesh", "A navmesh with its jump links and planner (immutable)")
+      .def(
+          "save",
+          [](const PyNavMesh& self, const std::string& path) {
+            const Status saved = io::save_nav_file(self.file(), path);
+            if (!saved) raise(saved.error());
+          },
+          py::arg("path"), "Writes the navmesh and its links to a .lnav file")
+      .def(
+          "find_path",
+          [](const PyNavMesh& self, const FloatArray& start, const FloatArray& end, bool jumps,
+             std::optional<float> jump_cost, const py::object& area_costs) {
+            const plan::QueryOptions options = query_options(jumps, jump_cost, area_costs);
+            plan::NavQuery query(self.planner());
+            return to_python(
+                take(query.find_path(point(start, "start"), point(end, "end"), options)));
+          },
+          py::arg("start"), py::arg("end"), py::arg("jumps") = true,
+          py::arg("jump_cost") = py::none(), py::arg("area_costs") = py::none())
+      .def(
+          "find_paths",
+          [](const PyNavMesh& self, const FloatArray& starts, const FloatArray& ends, int threads,
+             bool jumps, std::optional<float> jump_cost, const py::object& area_costs) {
+            check_rows(starts, "starts");
+            check_rows(ends, "ends");
+            if (starts.shape(0) != ends.shape(0)) {
+              throw py::value_error("starts and ends differ in length");
+            }
+            const plan::QueryOptions options = query_options(jumps, jump_cost, area_costs);
+            std::vector<plan::PathRequest> requests(static_cast<std::size_t>(starts.shape(0)));
+            const auto s = starts.unchecked<2>();
+            const auto e = ends.unchecked<2>();
+            for (py::ssize_t i = 0; i < s.shape(0); ++i) {
+              requests[std::size_t(i)] = {{s(i, 0), s(i, 1), s(i, 2)}, {e(i, 0), e(i, 1), e(i, 2)}};
+            }
+            std::vector<Result<plan::Path>> results;
+            {
+              py::gil_scoped_release release;
+              results = plan::find_paths(self.planner(), requests, options, threads);
+            }
+            py::list statuses;
+            py::array_t<double> lengths(static_cast<py::ssize_t>(results.size()));
+            for (std::size_t i = 0; i < results.size(); ++i) {
+              if (!results[i]) raise(results[i].error());
+              statuses.append(std::string(plan::to_string(results[i]->status)));
+              lengths.mutable_at(static_cast<py::ssize_t>(i)) = results[i]->length;
+            }
+            return py::make_tuple(statuses, lengths);
+          },
+          py::arg("starts"), py::arg("ends"), py::arg("threads") = 0, py::arg("jumps") = true,
+          py::arg("jump_cost") = py::none(), py::arg("area_costs") = py::none(),
+          "Many paths at once: (list of statuses, array of lengths), the same for any thread count")
+      .def(
+          "raycast",
+          [](const PyNavMesh& self, const FloatArray& start, const FloatArray& end) -> py::object {
+            auto cast =
+                take(plan::raycast(self.planner(), point(start, "start"), point(end, "end")));
+            if (!cast) return py::none();
+            py::dict d;
+            d["hit"] = cast->hit;
+            d["t"] = cast->t;
+            d["point"] = vec_list(cast->point);
+            d["normal"] = vec_list({cast->normal.x, 0.0F, cast->normal.y});
+            std::vector<std::uint32_t> visited;
+            for (const mesh::PolyId p : cast->visited) visited.push_back(mesh::index(p));
+            d["polygons"] = visited;
+            return d;
+          },
+          py::arg("start"), py::arg("end"),
+          "A raycast along the surface: dict(hit, t, point, normal, polygons), None off the mesh")
+      .def(
+          "closest_point",
+          [](const PyNavMesh& self, const FloatArray& p) -> py::object {
+            auto located = take(plan::closest_point(self.planner(), point(p, "point")));
+            if (!located) return py::none();
+            return py::make_tuple(vec_list(located->point), mesh::index(located->poly));
+          },
+          py::arg("point"), "(point on the surface, polygon id), or None when none is near")
+      .def(
+          "random_points",
+          [](const PyNavMesh& self, std::size_t n, std::uint64_t seed) {
+            const auto pts = plan::random_points(self.mesh(), n, seed);
+            std::vector<Vec3> out;
+            out.reserve(pts.size());
+            for (const auto& mp : pts) out.push_back(mp.point);
+            return points_array(out);
+          },
+          py::arg("n"), py::arg("seed") = 1, "(n, 3) points uniform over the mesh's area")
+      .def_property_readonly(
+          "vertices", [](const PyNavMesh& self) { return points_array(self.mesh().vertices); })
+      .def_property_readonly(
+          "polygons", [](const PyNavMesh& self) { return polygons_array(self.mesh()); },
+          "(P, max vertices) int32 vertex indices, -1 padded")
+      .def_property_readonly("links", &links_arrays,
+                             "dict of arrays: start, land_a, land_b, config, start_poly, land_poly")
+      .def_property_readonly("stats", &stats, "dict with the keys of `leapnav navmesh info`");
+
+  m.def("build", &build, py::arg("vertices"), py::arg("triangles"), py::arg("config") = "default",
+        py::arg("jumps") = py::none(), py::arg("step") = 4, py::arg("areas") = py::none(),
+        "Builds a navmesh from (N, 3) vertices and (M, 3) triangle indices, with jump links for "
+        "`jumps` (\"C1\", \"C2\", \"C3\" or (h, d, fall) tuples) sampled every `step` columns");
+  m.def(
+      "load",
+      [](const std::string& path) { return PyNavMesh::from_file(take(io::load_nav_file(path))); },
+      py::arg("path"), "Loads a .lnav file with its jump links");
+}

@@ -1,0 +1,196 @@
+"""The Python module against closed-form scenes (two slabs with a gap only a jump crosses) and a
+real level: builds, paths with and without jumps, batches equal to single queries for any thread
+count, raycasts, closest points, random points, save/load round trips and the errors."""
+import math
+import os
+import pathlib
+
+import numpy as np
+import pytest
+
+import leapnav
+
+SHARED = pathlib.Path(__file__).resolve().parents[2] / ".." / "shared" / "meshes"
+
+
+def slabs(gap=2.0):
+    """Two 8 x 8 m slabs 0.5 m thick, `gap` metres apart along x: (vertices, triangles)."""
+    vertices, triangles = [], []
+    faces = [(2, 6, 7, 3), (0, 1, 5, 4), (0, 4, 6, 2), (1, 3, 7, 5), (4, 5, 7, 6)]
+    for lo, hi in (((0, -0.5, 0), (8, 0, 8)), ((8 + gap, -0.5, 0), (16 + gap, 0, 8))):
+        first = len(vertices)
+        for k in range(8):
+            vertices.append([hi[i] if k & (1 << i) else lo[i] for i in range(3)])
+        for a, b, c, d in faces:
+            triangles += [[first + a, first + b, first + c], [first + a, first + c, first + d]]
+    return np.array(vertices, np.float32), np.array(triangles, np.int32)
+
+
+@pytest.fixture(scope="module")
+def navmesh():
+    v, t = slabs()
+    return leapnav.build(v, t, config="default", jumps=["C2"], step=4)
+
+
+def load_obj(path):
+    vertices, triangles = [], []
+    for line in open(path):
+        parts = line.split()
+        if not parts:
+            continue
+        if parts[0] == "v":
+            vertices.append([float(x) for x in parts[1:4]])
+        elif parts[0] == "f":
+            idx = [int(p.split("/")[0]) - 1 for p in parts[1:]]
+            triangles += [[idx[0], idx[k], idx[k + 1]] for k in range(1, len(idx) - 1)]
+    return np.array(vertices, np.float32), np.array(triangles, np.int64)
+
+
+def test_a_built_level_has_two_floor_polygons_and_c2_links(navmesh):
+    stats = navmesh.stats
+    assert stats["polygons"] == 2
+    assert stats["jump_links"] > 0
+    assert stats["jump_configs"] == [{"h": 3.0, "d": 7.5, "max_fall": 7.5}]
+    assert navmesh.vertices.shape == (stats["vertices"], 3)
+    assert navmesh.polygons.shape[0] == 2
+    links = navmesh.links
+    assert links["start"].shape == (stats["jump_links"], 3)
+    assert set(links["config"].tolist()) == {0}
+
+
+def test_the_gap_is_crossed_only_by_a_jump(navmesh):
+    walk = navmesh.find_path([2, 0, 4], [6, 0, 6], jumps=False)
+    assert walk.status == "found"
+    assert walk.length == pytest.approx(math.hypot(4, 2), abs=1e-4)
+    assert navmesh.find_path([2, 0, 4], [14, 0, 4], jumps=False).status == "no_path"
+    path = navmesh.find_path([2, 0, 4], [14, 0, 4])
+    assert path.status == "found"
+    assert path.jump_count == 1
+    kinds = [s["kind"] for s in path.segments]
+    assert kinds == ["walk", "jump", "walk"]
+    jump = path.segments[1]
+    assert jump["h"] == 3.0 and jump["link"] >= 0
+    assert jump["points"][0][0] < 8 < 10 < jump["points"][1][0]
+    assert path.points.shape == (len(path.points), 3) and path.points.dtype == np.float32
+    xz = path.points[:, [0, 2]].astype(np.float64)
+    assert path.length == pytest.approx(np.linalg.norm(np.diff(xz, axis=0), axis=1).sum(), rel=1e-5)
+
+
+def test_a_high_jump_cost_does_not_forbid_the_only_way(navmesh):
+    path = navmesh.find_path([2, 0, 4], [14, 0, 4], jump_cost=1000.0)
+    assert path.status == "found" and path.jump_count == 1
+
+
+def test_batches_equal_single_queries_for_any_thread_count(navmesh):
+    starts = navmesh.random_points(64, seed=3)
+    ends = navmesh.random_points(64, seed=4)
+    one = navmesh.find_paths(starts, ends, threads=1)
+    two = navmesh.find_paths(starts, ends, threads=2)
+    assert one[0] == two[0]
+    assert np.array_equal(one[1], two[1])
+    for i in range(0, 64, 8):
+        single = navmesh.find_path(starts[i], ends[i])
+        assert single.status == one[0][i]
+        assert single.length == one[1][i]
+
+
+def test_a_raycast_stops_at_the_gap_facing_back(navmesh):
+    hit = navmesh.raycast([2, 0, 4], [14, 0, 4])
+    assert hit["hit"]
+    max_x = navmesh.stats["bounds"][0][0]
+    assert hit["point"][0] == pytest.approx(navmesh.vertices[:, 0][navmesh.vertices[:, 0] < 9].max())
+    assert hit["normal"] == pytest.approx([-1.0, 0.0, 0.0])
+    assert hit["t"] == pytest.approx((hit["point"][0] - 2) / 12, rel=1e-5)
+    assert max_x < hit["point"][0]
+    free = navmesh.raycast([2, 0, 4], [6, 0, 4])
+    assert not free["hit"] and free["t"] == 1.0
+    assert navmesh.raycast([100, 0, 100], [0, 0, 0]) is None
+
+
+def test_closest_point_lifts_to_the_floor_and_random_points_are_seeded(navmesh):
+    point, poly = navmesh.closest_point([12, 1.5, 4])
+    assert point[0] == pytest.approx(12) and point[2] == pytest.approx(4)
+    assert abs(point[1]) < 0.2 and poly in (0, 1)
+    assert navmesh.closest_point([100, 0, 100]) is None
+    a = navmesh.random_points(100, seed=7)
+    assert a.shape == (100, 3)
+    assert np.array_equal(a, navmesh.random_points(100, seed=7))
+    assert not np.array_equal(a, navmesh.random_points(100, seed=8))
+
+
+def test_save_and_load_keep_the_mesh_and_links(navmesh, tmp_path):
+    path = tmp_path / "slabs.lnav"
+    navmesh.save(str(path))
+    back = leapnav.load(str(path))
+    assert back.stats == navmesh.stats
+    assert back.find_path([2, 0, 4], [14, 0, 4]).jump_count == 1
+
+
+def test_errors_raise_with_the_library_message(tmp_path):
+    v, t = slabs()
+    with pytest.raises(OSError, match="no such file"):
+        leapnav.load(str(tmp_path / "missing.lnav"))
+    bad = tmp_path / "bad.lnav"
+    bad.write_bytes(b"LNAV" + b"\0" * 60)
+    with pytest.raises(ValueError, match="bad.lnav"):
+        leapnav.load(str(bad))
+    with pytest.raises(ValueError, match="radius"):
+        leapnav.build(v, t, config={"agent": {"radius": -1}})
+    with pytest.raises(ValueError, match="unknown jump configuration"):
+        leapnav.build(v, t, jumps=["C9"])
+    with pytest.raises(ValueError, match=r"\(N, 3\)"):
+        leapnav.build(v[:, :2], t)
+    t2 = t.copy()
+    t2[0, 0] = 99
+    with pytest.raises(ValueError, match="triangle 0 uses vertex 99"):
+        leapnav.build(v, t2)
+    nav = leapnav.build(v, t)
+    with pytest.raises(ValueError, match="not finite"):
+        nav.find_path([math.nan, 0, 0], [1, 0, 1])
+    with pytest.raises(ValueError, match="area cost 63"):
+        nav.find_path([2, 0, 4], [6, 0, 6], area_costs={63: 0.0})
+    with pytest.raises(ValueError, match="out of range"):
+        nav.find_path([2, 0, 4], [6, 0, 6], area_costs={300: 2.0})
+
+
+def test_triangle_areas_reach_the_polygons_and_the_filter():
+    v, t = slabs()
+    areas = np.full(len(t), 63)
+    areas[10:] = 5  # the second slab
+    nav = leapnav.build(v, t, jumps=["C2"], areas=areas)
+    assert nav.find_path([2, 0, 4], [14, 0, 4]).status == "found"
+    assert nav.find_path([2, 0, 4], [14, 0, 4], area_costs={5: math.inf}).status == "no_path"
+    assert nav.find_path([2, 0, 4], [14, 0, 4], area_costs={63: math.inf}).status == "found"
+    with pytest.raises(ValueError, match="one area id per triangle"):
+        leapnav.build(v, t, areas=[1, 2])
+    with pytest.raises(ValueError, match="triangle 0 has area 64"):
+        leapnav.build(v, t, areas=np.full(len(t), 64))
+
+
+def test_area_costs_scale_the_search_and_exclude_areas(navmesh):
+    # every polygon is ground (area 63): a cost scales the search, infinity excludes the goal
+    cheap = navmesh.find_path([2, 0, 4], [6, 0, 6], area_costs={63: 1.0})
+    costly = navmesh.find_path([2, 0, 4], [6, 0, 6], area_costs={63: 3.0})
+    assert cheap.status == costly.status == "found"
+    assert cheap.length == pytest.approx(costly.length)
+    assert navmesh.find_path([2, 0, 4], [14, 0, 4], area_costs={63: math.inf}).status == "no_path"
+    statuses, _ = navmesh.find_paths(np.array([[2, 0, 4]]), np.array([[14, 0, 4]]),
+                                     area_costs={63: math.inf})
+    assert statuses == ["no_path"]
+
+
+@pytest.mark.skipif(not (SHARED / "dungeon.obj").exists(), reason="../shared/meshes/dungeon.obj absent")
+def test_the_dungeon_builds_and_batches_agree_with_single_queries():
+    v, t = load_obj(SHARED / "dungeon.obj")
+    nav = leapnav.build(v, t, config="default")
+    assert nav.stats["polygons"] > 100
+    starts = nav.random_points(100, seed=1)
+    ends = nav.random_points(100, seed=2)
+    statuses, lengths = nav.find_paths(starts, ends, threads=2)
+    assert statuses.count("found") > 50
+    for i in range(0, 100, 10):
+        single = nav.find_path(starts[i], ends[i])
+        assert (single.status, single.length) == (statuses[i], lengths[i])
+        if single.status == "found":
+            straight = np.linalg.norm((ends[i] - starts[i])[[0, 2]])
+            assert single.length >= straight - 1e-3

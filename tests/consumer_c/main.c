@@ -1,0 +1,167 @@
+/* Uses leapnav through its C API as a C engine would: a level from arrays with C2 jump links, a
+ * save and load through memory and a file, walk and jump paths with a filter, a raycast, a
+ * closest point, and the error codes and messages of bad input. Exits 0 when every check holds. */
+#include <leapnav/leapnav.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int failures = 0;
+
+#define CHECK(cond)                                                                              \
+  do {                                                                                           \
+    if (!(cond)) {                                                                               \
+      fprintf(stderr, "c_consumer:%d: %s failed (%s)\n", __LINE__, #cond, leapnav_last_error()); \
+      ++failures;                                                                                \
+    }                                                                                            \
+  } while (0)
+
+/* Two 8 x 8 m slabs 0.5 m thick with a 2 m gap along x: 16 vertices, 20 triangles. */
+static void add_box(float* v, uint32_t* t, int box, const float lo[3], const float hi[3]) {
+  static const uint32_t faces[5][4] = {
+      {2, 6, 7, 3}, {0, 1, 5, 4}, {0, 4, 6, 2}, {1, 3, 7, 5}, {4, 5, 7, 6}};
+  const uint32_t first = (uint32_t)(8 * box);
+  int k;
+  for (k = 0; k < 8; ++k) {
+    v[3 * (first + k) + 0] = (k & 1) ? hi[0] : lo[0];
+    v[3 * (first + k) + 1] = (k & 2) ? hi[1] : lo[1];
+    v[3 * (first + k) + 2] = (k & 4) ? hi[2] : lo[2];
+  }
+  for (k = 0; k < 5; ++k) {
+    uint32_t* tri = t + 3 * (10 * box + 2 * k);
+    tri[0] = first + faces[k][0];
+    tri[1] = first + faces[k][1];
+    tri[2] = first + faces[k][2];
+    tri[3] = first + faces[k][0];
+    tri[4] = first + faces[k][2];
+    tri[5] = first + faces[k][3];
+  }
+}
+
+int main(void) {
+  float vertices[16 * 3];
+  uint32_t triangles[20 * 3];
+  const float lo0[3] = {0.0f, -0.5f, 0.0f}, hi0[3] = {8.0f, 0.0f, 8.0f};
+  const float lo1[3] = {10.0f, -0.5f, 0.0f}, hi1[3] = {18.0f, 0.0f, 8.0f};
+  const leapnav_jump_config c2 = {3.0f, 7.5f, 7.5f};
+  const float start[3] = {2.0f, 0.0f, 4.0f}, near_goal[3] = {6.0f, 0.0f, 6.0f};
+  const float far_goal[3] = {16.0f, 0.0f, 4.0f};
+  leapnav_navmesh* built = NULL;
+  leapnav_navmesh* loaded = NULL;
+  leapnav_navmesh* bad = NULL;
+  leapnav_query* query = NULL;
+  leapnav_filter walk;
+  leapnav_path_info info;
+  leapnav_path_segment segments[8];
+  leapnav_raycast_hit hit;
+  float points[3 * 16];
+  float surface[3];
+  uint32_t poly = 0;
+  int found = 0;
+  size_t size = 0;
+  unsigned char* bytes;
+  unsigned char garbage[64];
+  size_t i;
+
+  add_box(vertices, triangles, 0, lo0, hi0);
+  add_box(vertices, triangles, 1, lo1, hi1);
+
+  /* build with a JSON configuration and C2 links; save to memory, load back */
+  CHECK(leapnav_build(vertices, 16, triangles, 20, NULL, "{\"base\": \"default\"}", &c2, 1, 4,
+                      &built) == LEAPNAV_OK);
+  if (built == NULL) return 1;
+  CHECK(leapnav_polygon_count(built) > 0);
+  CHECK(leapnav_link_count(built) > 0);
+  CHECK(leapnav_save_memory(built, NULL, 0, &size) == LEAPNAV_OK);
+  CHECK(size > 0);
+  bytes = (unsigned char*)malloc(size);
+  CHECK(leapnav_save_memory(built, bytes, size - 1, &size) == LEAPNAV_BUFFER_TOO_SMALL);
+  CHECK(leapnav_save_memory(built, bytes, size, &size) == LEAPNAV_OK);
+  CHECK(leapnav_load_memory(bytes, size, &loaded) == LEAPNAV_OK);
+  free(bytes);
+  if (loaded == NULL) return 1;
+  CHECK(leapnav_link_count(loaded) == leapnav_link_count(built));
+  CHECK(leapnav_save_file(loaded, "c_consumer.lnav") == LEAPNAV_OK);
+  leapnav_navmesh_free(loaded);
+  loaded = NULL;
+  CHECK(leapnav_load_file("c_consumer.lnav", &loaded) == LEAPNAV_OK);
+  remove("c_consumer.lnav");
+  if (loaded == NULL) return 1;
+
+  /* the query keeps the navmesh alive after its handle is freed */
+  CHECK(leapnav_query_create(loaded, &query) == LEAPNAV_OK);
+  leapnav_navmesh_free(loaded);
+  if (query == NULL) return 1;
+
+  leapnav_filter_init(&walk);
+  walk.jumps = 0;
+  CHECK(leapnav_find_path(query, start, near_goal, &walk, &info) == LEAPNAV_OK);
+  CHECK(info.status == LEAPNAV_PATH_FOUND);
+  CHECK(fabs(info.length - sqrt(16.0 + 4.0)) < 1e-3);
+  CHECK(leapnav_find_path(query, start, far_goal, &walk, &info) == LEAPNAV_OK);
+  CHECK(info.status == LEAPNAV_PATH_NO_PATH);
+  /* the far slab's ground area (63) excluded: its goal has no path */
+  walk.jumps = 1;
+  walk.area_costs[63] = INFINITY;
+  CHECK(leapnav_find_path(query, start, far_goal, &walk, &info) == LEAPNAV_OK);
+  CHECK(info.status == LEAPNAV_PATH_NO_PATH);
+  walk.area_costs[63] = 0.0f;
+  CHECK(leapnav_find_path(query, start, far_goal, &walk, &info) == LEAPNAV_INVALID_ARGUMENT);
+  CHECK(leapnav_find_path(query, start, far_goal, NULL, &info) == LEAPNAV_OK);
+  CHECK(info.status == LEAPNAV_PATH_FOUND);
+  CHECK(info.jump_count == 1);
+  CHECK(info.point_count <= 16 && info.segment_count <= 8);
+  CHECK(leapnav_path_points(query, points, 16) == LEAPNAV_OK);
+  CHECK(leapnav_path_segments(query, segments, 8) == LEAPNAV_OK);
+  for (i = 0; i < info.segment_count; ++i) {
+    if (segments[i].is_jump) CHECK(points[3 * segments[i].last] > 10.0f); /* lands across */
+  }
+  CHECK(leapnav_path_points(query, points, 0) == LEAPNAV_BUFFER_TOO_SMALL);
+  CHECK(strstr(leapnav_last_error(), "capacity 0") != NULL);
+
+  /* raycast to the gap: the wall at x = 8 minus the agent radius, facing -x */
+  CHECK(leapnav_raycast(built, start, far_goal, NULL, &hit) == LEAPNAV_OK);
+  CHECK(hit.on_mesh == 1 && hit.hit == 1);
+  CHECK(hit.point[0] > 7.0f && hit.point[0] < 8.0f);
+  CHECK(hit.normal[0] < -0.99f);
+  CHECK(leapnav_closest_point(built, far_goal, NULL, surface, &poly, &found) == LEAPNAV_OK);
+  CHECK(found == 1 && fabs(surface[1]) < 0.2f);
+  CHECK(poly < leapnav_polygon_count(built));
+
+  /* errors: codes and messages, no crash */
+  memset(garbage, 7, sizeof garbage);
+  CHECK(leapnav_load_memory(garbage, sizeof garbage, &bad) == LEAPNAV_CORRUPT_FILE);
+  CHECK(bad == NULL);
+  CHECK(strncmp(leapnav_last_error(), "memory:", 7) == 0);
+  CHECK(leapnav_load_file("/nonexistent/level.lnav", &bad) == LEAPNAV_IO_ERROR);
+  CHECK(leapnav_build(vertices, 16, triangles, 20, NULL, "{\"agent\": {\"radius\": -1}}", NULL, 0,
+                      1, &bad) == LEAPNAV_INVALID_ARGUMENT);
+  CHECK(strlen(leapnav_last_error()) > 0);
+  CHECK(leapnav_build(vertices, 16, triangles, 20, NULL, "{oops", NULL, 0, 1, &bad) ==
+        LEAPNAV_PARSE_ERROR);
+  {
+    uint8_t areas[20];
+    memset(areas, 63, sizeof areas);
+    areas[3] = 64;
+    CHECK(leapnav_build(vertices, 16, triangles, 20, areas, NULL, NULL, 0, 1, &bad) ==
+          LEAPNAV_INVALID_ARGUMENT);
+    CHECK(strstr(leapnav_last_error(), "triangle 3 has area 64") != NULL);
+  }
+  triangles[0] = 99;
+  CHECK(leapnav_build(vertices, 16, triangles, 20, NULL, NULL, NULL, 0, 1, &bad) ==
+        LEAPNAV_INDEX_OUT_OF_RANGE);
+  vertices[0] = NAN;
+  CHECK(leapnav_find_path(query, vertices, far_goal, NULL, &info) == LEAPNAV_NON_FINITE);
+  CHECK(strcmp(leapnav_status_name(LEAPNAV_NON_FINITE), "non_finite") == 0);
+  {
+    leapnav_query* none = NULL;
+    CHECK(leapnav_query_create(NULL, &none) == LEAPNAV_INVALID_ARGUMENT);
+    CHECK(none == NULL);
+  }
+
+  leapnav_query_free(query);
+  leapnav_navmesh_free(built);
+  if (failures == 0) printf("c_consumer: every check holds\n");
+  return failures == 0 ? 0 : 1;
+}
