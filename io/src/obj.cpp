@@ -63,6 +63,37 @@ std::string quoted(std::string_view token) {
 
 enum class NumberParse : std::uint8_t { Ok, Malformed, Overflow };
 
+/// The power of ten of a well-formed decimal's first significant digit (0 for 1.5, -3 for
+/// 0.00123, 5 for 1.2e5), clamped to +-1e9; 0 when it has no nonzero digit.
+std::int64_t decimal_exponent(std::string_view number) {
+  std::size_t i = 0;
+  if (i < number.size() && (number[i] == '-' || number[i] == '+')) ++i;
+  std::int64_t integer_digits = 0;  // significant digits before the point
+  std::int64_t leading_zeros = 0;   // zeros after the point before the first nonzero digit
+  bool significant = false;
+  for (; i < number.size() && number[i] >= '0' && number[i] <= '9'; ++i) {
+    if (number[i] != '0') significant = true;
+    if (significant) ++integer_digits;
+  }
+  if (i < number.size() && number[i] == '.') {
+    for (++i; i < number.size() && number[i] >= '0' && number[i] <= '9'; ++i) {
+      if (number[i] != '0') significant = true;
+      if (!significant) ++leading_zeros;
+    }
+  }
+  if (!significant) return 0;
+  std::int64_t exponent = 0;
+  if (i < number.size() && (number[i] == 'e' || number[i] == 'E')) {
+    ++i;
+    const bool negative = i < number.size() && number[i] == '-';
+    if (i < number.size() && (number[i] == '-' || number[i] == '+')) ++i;
+    for (; i < number.size() && number[i] >= '0' && number[i] <= '9'; ++i)
+      exponent = std::min<std::int64_t>(exponent * 10 + (number[i] - '0'), 1'000'000'000);
+    if (negative) exponent = -exponent;
+  }
+  return exponent + (integer_digits > 0 ? integer_digits - 1 : -leading_zeros - 1);
+}
+
 NumberParse parse_double(std::string_view token, double& out) {
   const char* first = token.data();
   const char* last = first + token.size();
@@ -75,9 +106,9 @@ NumberParse parse_double(std::string_view token, double& out) {
   const auto [end, ec] = std::from_chars(first, last, out);
   if (end != last) return NumberParse::Malformed;
   if (ec == std::errc::result_out_of_range) {
-    // note: an exponent far below zero underflows to 0; anything else is too large.
-    const char* e = std::find_if(first, last, [](char c) { return c == 'e' || c == 'E'; });
-    if (e != last && e + 1 != last && e[1] == '-') {
+    // note: a number too small for a double underflows to 0 (1e-400 and 0.<400 zeros>1 alike);
+    // one too large overflows.
+    if (decimal_exponent(std::string_view(first, static_cast<std::size_t>(last - first))) < 0) {
       out = 0.0;
       return NumberParse::Ok;
     }
@@ -301,6 +332,11 @@ Result<TriangleMesh> parse_obj(std::string_view text, std::string_view name,
   ObjParser parser(name, options, s);
 
   if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
+  // note: lines end at '\n' (CRLF included); a file without any '\n' but with '\r' uses the
+  // classic Mac OS convention of CR alone.
+  const char eol =
+      text.find('\n') == std::string_view::npos && text.find('\r') != std::string_view::npos ? '\r'
+                                                                                             : '\n';
   std::string joined;  // a statement continued over several lines with '\'
   std::uint64_t line = 0;
   std::size_t pos = 0;
@@ -311,7 +347,7 @@ Result<TriangleMesh> parse_obj(std::string_view text, std::string_view name,
     joined.clear();
     do {
       ++line;
-      std::size_t end = text.find('\n', pos);
+      std::size_t end = text.find(eol, pos);
       if (end == std::string_view::npos) end = text.size();
       std::string_view physical = text.substr(pos, end - pos);
       pos = end + 1;

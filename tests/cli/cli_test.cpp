@@ -106,6 +106,37 @@ TEST_SUITE("cli.errors") {
     CHECK(r.exit_code == 1);
     CHECK(r.output.find("agent.max_slope_deg") != std::string::npos);
   }
+  TEST_CASE("configuration numbers no float, int or double can hold are bad input naming the key") {
+    Run r = run_cli("voxelize builtin:demo --config " +
+                    write_file("overflow.json", R"({"region": {"min_region_area": 1e400}})"));
+    CHECK(r.exit_code == 1);
+    CHECK(r.output.find("overflow.json: region.min_region_area = 1e400 is out of range (not "
+                        "representable as a double) [invalid_argument]") != std::string::npos);
+    r = run_cli("voxelize builtin:demo --config " +
+                write_file("verts.json", R"({"poly": {"max_verts_per_poly": 1e30}})"));
+    CHECK(r.exit_code == 1);
+    CHECK(r.output.find("verts.json: poly.max_verts_per_poly = 1e+30 is out of range") !=
+          std::string::npos);
+    // 1e9 m2 is more cells than an int holds: refused, where it once removed no region at all
+    r = run_cli("build builtin:demo -o " + (temp_dir() / "area.lnav").string() + " --config " +
+                write_file("area.json", R"({"region": {"min_region_area": 1e9}})"));
+    CHECK(r.exit_code == 1);
+    CHECK(r.output.find("area.json: config: region.min_region_area = 1000000000.000000 is out of "
+                        "range (at most 2147483647 cells of 0.300000 m)") != std::string::npos);
+  }
+  TEST_CASE("an OBJ file with CR-only line ends is read, not 'no triangles'") {
+    const Run r = run_cli("voxelize " + write_file("mac.obj",
+                                                   "# exported\rv 0 0 0\rv 10 0 0\r"
+                                                   "v 10 0 10\rf 1 3 2\r"));
+    CHECK(r.exit_code == 0);
+    CHECK(r.output.find("no triangles") == std::string::npos);
+  }
+  TEST_CASE("a tiny --max-memory names amounts that differ") {
+    const Run r = run_cli("voxelize builtin:demo --max-memory 0.001");
+    CHECK(r.exit_code == 1);
+    CHECK(r.output.find("more than the memory limit of 1048 bytes [memory_limit]") !=
+          std::string::npos);
+  }
   TEST_CASE("a grid larger than --max-memory is refused before allocating") {
     const Run r = run_cli("voxelize builtin:city:64 --max-memory 1");
     CHECK(r.exit_code == 1);

@@ -47,8 +47,9 @@ inline constexpr double kMaxObjCoordinate = 1e15;
 
 /// Parses OBJ text; `name` is used in error messages and becomes the mesh name.
 /// Accepts `v x y z [w | r g b]`, `f` with 3 or more vertices written `a`, `a/b`, `a//c` or
-/// `a/b/c`, negative (relative) indices, indices of vertices defined later in the file, CRLF
-/// line ends, `\` line continuations and a UTF-8 byte order mark. Skips vt, vn, vp, usemtl, mtllib,
+/// `a/b/c`, negative (relative) indices, indices of vertices defined later in the file, CRLF line
+/// ends (CR alone in a file without any LF), `\` line continuations and a UTF-8 byte order mark.
+/// Numbers too small for a double are 0. Skips vt, vn, vp, usemtl, mtllib,
 /// o, g, s, l, p, comments and blank lines silently, other keywords with a counted warning.
 /// Errors (each message "name:line: ..."):
 /// - ParseError: a malformed number or index, a vertex with fewer than 3 coordinates, a face with
