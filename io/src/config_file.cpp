@@ -10,7 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
-#include "leapnav/io/obj.hpp"
+#include "leapnav/io/file_io.hpp"
 
 namespace leapnav::io {
 namespace {
@@ -227,12 +227,12 @@ Result<BuildConfig> parse_config_json(std::string_view text, std::string_view so
   return config;
 }
 
-Result<BuildConfig> load_config_json(const std::filesystem::path& path) {
-  LEAPNAV_TRY_ASSIGN(const std::string text, read_file(path));
+Result<BuildConfig> load_config_json(const std::filesystem::path& path, std::uint64_t max_bytes) {
+  LEAPNAV_TRY_ASSIGN(const std::string text, read_file(path, max_bytes));
   return parse_config_json(text, path.string());
 }
 
-Result<BuildConfig> resolve_config(std::string_view name_or_path) {
+Result<BuildConfig> resolve_config(std::string_view name_or_path, std::uint64_t max_bytes) {
   for (const std::string_view name : named_config_names())
     if (name == name_or_path) return named_config(name);
   const std::filesystem::path path{std::string(name_or_path)};
@@ -249,7 +249,7 @@ Result<BuildConfig> resolve_config(std::string_view name_or_path) {
                       "unknown configuration '" + std::string(name_or_path) + "' (known: " + known +
                           "; or the path of a .json file)");
   }
-  return load_config_json(path);
+  return load_config_json(path, max_bytes);
 }
 
 std::string config_to_json(const BuildConfig& config) {

@@ -3,6 +3,8 @@
 // vertex; forward references are resolved at the end, so every error can still name its line.
 #include "leapnav/io/obj.hpp"
 
+#include "leapnav/io/text_format.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cerrno>
@@ -59,62 +61,6 @@ std::string quoted(std::string_view token) {
   }
   if (token.size() > 40) out += "...";
   return out + "'";
-}
-
-enum class NumberParse : std::uint8_t { Ok, Malformed, Overflow };
-
-/// The power of ten of a well-formed decimal's first significant digit (0 for 1.5, -3 for
-/// 0.00123, 5 for 1.2e5), clamped to +-1e9; 0 when it has no nonzero digit.
-std::int64_t decimal_exponent(std::string_view number) {
-  std::size_t i = 0;
-  if (i < number.size() && (number[i] == '-' || number[i] == '+')) ++i;
-  std::int64_t integer_digits = 0;  // significant digits before the point
-  std::int64_t leading_zeros = 0;   // zeros after the point before the first nonzero digit
-  bool significant = false;
-  for (; i < number.size() && number[i] >= '0' && number[i] <= '9'; ++i) {
-    if (number[i] != '0') significant = true;
-    if (significant) ++integer_digits;
-  }
-  if (i < number.size() && number[i] == '.') {
-    for (++i; i < number.size() && number[i] >= '0' && number[i] <= '9'; ++i) {
-      if (number[i] != '0') significant = true;
-      if (!significant) ++leading_zeros;
-    }
-  }
-  if (!significant) return 0;
-  std::int64_t exponent = 0;
-  if (i < number.size() && (number[i] == 'e' || number[i] == 'E')) {
-    ++i;
-    const bool negative = i < number.size() && number[i] == '-';
-    if (i < number.size() && (number[i] == '-' || number[i] == '+')) ++i;
-    for (; i < number.size() && number[i] >= '0' && number[i] <= '9'; ++i)
-      exponent = std::min<std::int64_t>(exponent * 10 + (number[i] - '0'), 1'000'000'000);
-    if (negative) exponent = -exponent;
-  }
-  return exponent + (integer_digits > 0 ? integer_digits - 1 : -leading_zeros - 1);
-}
-
-NumberParse parse_double(std::string_view token, double& out) {
-  const char* first = token.data();
-  const char* last = first + token.size();
-  // note: from_chars rejects a leading '+', which some exporters write.
-  if (first != last && *first == '+') {
-    ++first;
-    if (first != last && (*first == '+' || *first == '-')) return NumberParse::Malformed;
-  }
-  if (first == last) return NumberParse::Malformed;
-  const auto [end, ec] = std::from_chars(first, last, out);
-  if (end != last) return NumberParse::Malformed;
-  if (ec == std::errc::result_out_of_range) {
-    // note: a number too small for a double underflows to 0 (1e-400 and 0.<400 zeros>1 alike);
-    // one too large overflows.
-    if (decimal_exponent(std::string_view(first, static_cast<std::size_t>(last - first))) < 0) {
-      out = 0.0;
-      return NumberParse::Ok;
-    }
-    return NumberParse::Overflow;
-  }
-  return ec == std::errc() ? NumberParse::Ok : NumberParse::Malformed;
 }
 
 /// Parses an integer at [p, last) and advances p; false when there is none.
@@ -214,12 +160,12 @@ class ObjParser {
     int count = 0;
     for (std::string_view token = next_token(rest); !token.empty(); token = next_token(rest)) {
       double value = 0.0;
-      const NumberParse parsed = parse_double(token, value);
-      if (parsed == NumberParse::Malformed)
+      const DecimalParse parsed = parse_decimal(token, value);
+      if (parsed == DecimalParse::Malformed)
         return fail(ErrorCode::ParseError, "malformed number " + quoted(token) + " in vertex");
       // note: values after x y z (w, or r g b vertex colours) are checked for syntax only.
       if (count < 3) {
-        if (parsed == NumberParse::Overflow || !std::isfinite(value))
+        if (parsed == DecimalParse::Overflow || !std::isfinite(value))
           return fail(ErrorCode::NonFinite,
                       "vertex coordinate " + quoted(token) + " is not a finite number");
         if (std::abs(value) > kMaxObjCoordinate)
@@ -379,42 +325,9 @@ Result<TriangleMesh> parse_obj(std::string_view text, std::string_view name,
   return parser.finish();
 }
 
-Result<std::string> read_file(const std::filesystem::path& path) {
-  const std::string shown = path.string();
-  std::error_code ec;
-  const std::filesystem::file_status status = std::filesystem::status(path, ec);
-  if (!std::filesystem::exists(status))
-    return make_error(ErrorCode::IoError, shown + ": no such file");
-  if (std::filesystem::is_directory(status))
-    return make_error(ErrorCode::IoError, shown + ": is a directory, not a file");
-  const std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"),
-                                                             &std::fclose);
-  if (!file)
-    return make_error(ErrorCode::IoError,
-                      shown + ": cannot open (" + std::string(std::strerror(errno)) + ")");
-  // note: read into a buffer sized from the file (one copy); keep reading past that size in case
-  // the file grew or is not a regular file.
-  std::string data;
-  std::size_t filled = 0;
-  if (std::filesystem::is_regular_file(status)) {
-    const std::uintmax_t size = std::filesystem::file_size(path, ec);
-    if (!ec) data.resize(static_cast<std::size_t>(size));
-  }
-  for (;;) {
-    if (filled == data.size()) data.resize(std::max<std::size_t>(data.size() * 2, 1 << 16));
-    const std::size_t want = data.size() - filled;
-    const std::size_t got = std::fread(data.data() + filled, 1, want, file.get());
-    filled += got;
-    if (got < want) break;
-  }
-  data.resize(filled);
-  if (std::ferror(file.get()) != 0) return make_error(ErrorCode::IoError, shown + ": read error");
-  return data;
-}
-
 Result<TriangleMesh> load_obj(const std::filesystem::path& path, const ObjOptions& options,
                               ObjStats* stats) {
-  LEAPNAV_TRY_ASSIGN(const std::string text, read_file(path));
+  LEAPNAV_TRY_ASSIGN(const std::string text, read_file(path, options.max_bytes));
   LEAPNAV_TRY_ASSIGN(TriangleMesh mesh, parse_obj(text, path.string(), options, stats));
   mesh.name = path.filename().string();
   return mesh;

@@ -389,4 +389,101 @@ TEST_SUITE("cli.commands") {
   }
 }
 
+TEST_SUITE("cli.input") {
+  TEST_CASE("every command that reads input takes --max-memory and refuses /dev/zero naming it") {
+    const std::string lnav = (temp_dir() / "input_demo.lnav").string();
+    REQUIRE(run_cli("build builtin:demo -o " + lnav).exit_code == 0);
+    // note: 4 MiB limit, so an input may have 2 MiB; /dev/zero is refused after reading that
+    for (const std::string& args :
+         {std::string("voxelize /dev/zero"), std::string("build /dev/zero -o ") + lnav + ".x",
+          std::string("info /dev/zero"), std::string("export /dev/zero -o ") + lnav + ".json",
+          std::string("render /dev/zero -o ") + lnav + ".svg", std::string("sample /dev/zero"),
+          std::string("path /dev/zero --from 0,0,0 --to 1,0,1"), std::string("paths /dev/zero -"),
+          std::string("check-links /dev/zero builtin:demo"),
+          std::string("voxelize builtin:demo --config /dev/zero")}) {
+      CAPTURE(args);
+      const Run r = run_cli(args + " --max-memory 4");
+      CHECK(r.exit_code == 1);
+      CHECK(r.output.find("/dev/zero: not read further: it gave more than the 2097152 bytes an "
+                          "input may have") != std::string::npos);
+      CHECK(r.output.find("[memory_limit]") != std::string::npos);
+    }
+    // a regular file past the bound is refused before it is read
+    const Run r = run_cli("info " + lnav + " --max-memory 0.01");
+    CHECK(r.exit_code == 1);
+    CHECK(r.output.find("input_demo.lnav: the file has ") != std::string::npos);
+  }
+
+  TEST_CASE("a query file that is a device, unreadable or holds NaN is bad input naming it") {
+    const std::string lnav = (temp_dir() / "input_queries.lnav").string();
+    REQUIRE(run_cli("build builtin:demo -o " + lnav).exit_code == 0);
+    Run r = run_cli("paths " + lnav + " /dev/zero");
+    CHECK(r.exit_code == 1);
+    CHECK(
+        r.output.find("/dev/zero:1: line longer than 4096 bytes; not a query file [parse_error]") !=
+        std::string::npos);
+    // note: reading /proc/self/mem from offset 0 fails (EIO): once taken as the end of the file
+    r = run_cli("paths " + lnav + " /proc/self/mem");
+    CHECK(r.exit_code == 1);
+    CHECK(r.output.find("/proc/self/mem: read error (") != std::string::npos);
+    CHECK(r.output.find("\"queries\"") == std::string::npos);
+    r = run_cli("paths " + lnav + " " + temp_dir().string());
+    CHECK(r.exit_code == 1);
+    CHECK(r.output.find("is a directory") != std::string::npos);
+    r = run_cli("paths " + lnav + " " +
+                write_file("nan_queries.txt", "2.2 0.1 32.5 32 0.1 18\n1 nan 3 4 5 6\n"));
+    CHECK(r.exit_code == 1);
+    CHECK(
+        r.output.find("nan_queries.txt:2: coordinate 'nan' is not a finite number [non_finite]") !=
+        std::string::npos);
+    r = run_cli("paths " + lnav + " " + write_file("big_queries.txt", "1 1e39 3 4 5 6\n"));
+    CHECK(r.exit_code == 1);
+    CHECK(r.output.find("big_queries.txt:1: coordinate '1e39' is not a finite number") !=
+          std::string::npos);
+  }
+
+  TEST_CASE("paths answers a batch at a time: lines before a malformed one are printed") {
+    const std::string lnav = (temp_dir() / "input_stream.lnav").string();
+    REQUIRE(run_cli("build builtin:demo -o " + lnav).exit_code == 0);
+    std::string text;
+    for (int i = 0; i < 5000; ++i) text += "2.2 0.1 32.5 2.4 0.1 32.4\n";
+    text += "1 2 3\n";
+    const Run r = run_cli("paths " + lnav + " " + write_file("stream_queries.txt", text));
+    CHECK(r.exit_code == 1);
+    // the first batch of 4096 was answered before line 5001 was read
+    CHECK(std::count(r.output.begin(), r.output.end(), '\n') == 4096 + 1);
+    CHECK(r.output.find("stream_queries.txt:5001: expected six numbers") != std::string::npos);
+  }
+
+  TEST_CASE("two builds forced to overlap on one output both succeed and leave a whole file") {
+    const auto dir = temp_dir() / "overlap";
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    const std::string out = (dir / "same.lnav").string();
+    const std::string exe = LEAPNAV_CLI_PATH;
+    // note: city:6 writes a few MB; both start together and write while the other does
+    for (int round = 0; round < 3; ++round) {
+      const std::string command =
+          "(" + exe + " build builtin:city:6 -o " + out + " >/dev/null 2>&1; echo A$?) & (" + exe +
+          " build builtin:demo -o " + out + " >/dev/null 2>&1; echo B$?) & wait";
+      FILE* pipe = popen(command.c_str(), "r");
+      REQUIRE(pipe != nullptr);
+      std::string output;
+      std::array<char, 256> buffer{};
+      std::size_t n = 0;
+      while ((n = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0)
+        output.append(buffer.data(), n);
+      pclose(pipe);
+      CHECK(output.find("A0") != std::string::npos);
+      CHECK(output.find("B0") != std::string::npos);
+      const Run info = run_cli("info " + out);
+      CHECK(info.exit_code == 0);
+      CHECK(info.output.find("validation: ok") != std::string::npos);
+    }
+    int entries = 0;
+    for ([[maybe_unused]] const auto& entry : std::filesystem::directory_iterator(dir)) ++entries;
+    CHECK(entries == 1);
+  }
+}
+
 #endif  // LEAPNAV_CLI_PATH

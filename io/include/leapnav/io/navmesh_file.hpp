@@ -51,6 +51,7 @@
 #include <vector>
 
 #include "leapnav/core/result.hpp"
+#include "leapnav/io/file_io.hpp"
 #include "leapnav/jumplinks/jump_links.hpp"
 #include "leapnav/mesh/navmesh.hpp"
 
@@ -85,9 +86,11 @@ inline constexpr std::uint32_t kNavmeshFormatVersion = 1;
 /// Internal when the mesh fails mesh::validate, IoError when the file cannot be written.
 [[nodiscard]] Status save_navmesh(const mesh::NavMesh& navmesh, const std::filesystem::path& path);
 
-/// Reads and decodes a .lnav file: IoError when it cannot be read, else decode_navmesh's errors.
-/// A file that carries jump links loads too (its link chunks are checked, then dropped).
-[[nodiscard]] Result<mesh::NavMesh> load_navmesh(const std::filesystem::path& path);
+/// Reads and decodes a .lnav file: IoError when it cannot be read, MemoryLimit when it is larger
+/// than max_bytes (file_io.hpp), else decode_navmesh's errors. A file that carries jump links
+/// loads too (its link chunks are checked, then dropped).
+[[nodiscard]] Result<mesh::NavMesh> load_navmesh(
+    const std::filesystem::path& path, std::uint64_t max_bytes = default_max_file_bytes());
 
 /// The contents of a .lnav file: a navmesh and, when the file carries one, its jump link set.
 struct NavFile {
@@ -116,7 +119,9 @@ struct NavFile {
 /// or there are more than 65535 jump configurations; IoError when the file cannot be written.
 [[nodiscard]] Status save_nav_file(const NavFile& file, const std::filesystem::path& path);
 
-/// Reads and decodes a .lnav file: IoError when it cannot be read, else decode_nav_file's errors.
-[[nodiscard]] Result<NavFile> load_nav_file(const std::filesystem::path& path);
+/// Reads and decodes a .lnav file: IoError when it cannot be read, MemoryLimit when it is larger
+/// than max_bytes (file_io.hpp), else decode_nav_file's errors.
+[[nodiscard]] Result<NavFile> load_nav_file(const std::filesystem::path& path,
+                                            std::uint64_t max_bytes = default_max_file_bytes());
 
 }  // namespace leapnav::io
