@@ -281,7 +281,7 @@ void register_check_links_command(CLI::App& root, Registry& registry) {
          io::ObjOptions obj;
          obj.up = opt->up == "z" ? io::UpAxis::Z : io::UpAxis::Y;
          obj.max_bytes = input_limit_bytes(opt->max_memory_mib);
-         auto scene = io::load_scene(opt->scene, obj);
+         auto scene = load_scene_within(opt->scene, obj, memory_limit_bytes(opt->max_memory_mib));
          if (!scene) return report(scene.error());
          jump::LinkCheckOptions check;
          check.threads = opt->threads;

@@ -87,7 +87,19 @@ Result<TriangleMesh> load_scene_arg(const BuildOptions& options) {
   io::ObjOptions obj;
   obj.up = options.up == "z" ? io::UpAxis::Z : io::UpAxis::Y;
   obj.max_bytes = input_limit_bytes(options.max_memory_mib);
-  return io::load_scene(options.scene, obj);
+  return load_scene_within(options.scene, obj, memory_limit_bytes(options.max_memory_mib));
+}
+
+Result<TriangleMesh> load_scene_within(const std::string& scene, const io::ObjOptions& obj,
+                                       std::uint64_t memory_limit) {
+  constexpr std::string_view kPrefix = "builtin:";
+  if (scene.rfind(kPrefix, 0) == 0) {
+    BuildContext budget;
+    budget.set_memory_limit(memory_limit);
+    LEAPNAV_TRY(budget.check_memory(
+        scene, io::builtin_scene_bytes(std::string_view(scene).substr(kPrefix.size()))));
+  }
+  return io::load_scene(scene, obj);
 }
 
 Result<BuildConfig> load_config_arg(const BuildOptions& options) {

@@ -16,6 +16,7 @@
 #include "leapnav/core/context.hpp"
 #include "leapnav/core/result.hpp"
 #include "leapnav/core/triangle_mesh.hpp"
+#include "leapnav/io/obj.hpp"
 
 namespace leapnav::cli {
 
@@ -56,6 +57,11 @@ void add_build_options(CLI::App& app, BuildOptions& options);
 
 /// The scene named by a command argument: "builtin:NAME[:ARGS]" or an OBJ file.
 [[nodiscard]] Result<TriangleMesh> load_scene_arg(const BuildOptions& options);
+/// io::load_scene, with a generated scene's size (io::builtin_scene_bytes) checked against the
+/// memory limit before it is generated.
+[[nodiscard]] Result<TriangleMesh> load_scene_within(const std::string& scene,
+                                                     const io::ObjOptions& obj,
+                                                     std::uint64_t memory_limit);
 /// The configuration named by --config: "default", "thesis" or a JSON file.
 [[nodiscard]] Result<BuildConfig> load_config_arg(const BuildOptions& options);
 /// Applies --threads and --max-memory, and a progress bar on stderr when it is a terminal.

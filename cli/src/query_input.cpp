@@ -23,7 +23,9 @@ int no_close(std::FILE* /*unused*/) {
 }  // namespace
 
 QueryReader::QueryReader(std::string name, std::FILE* file, bool owned)
-    : name_(std::move(name)), file_(file, owned ? &std::fclose : &no_close), buffer_(kBufferBytes) {}
+    : name_(std::move(name)),
+      file_(file, owned ? &std::fclose : &no_close),
+      buffer_(kBufferBytes) {}
 
 Result<QueryReader> QueryReader::open(const std::string& name) {
   if (name == "-") return QueryReader("stdin", stdin, false);
@@ -50,9 +52,9 @@ Result<bool> QueryReader::next_line(std::string& line) {
         newline != nullptr ? static_cast<std::size_t>(newline - first) : end_ - begin_;
     if (line.size() + take > kMaxQueryLineBytes) {
       ++line_;
-      return error_at(ErrorCode::ParseError, "line longer than " +
-                                                 std::to_string(kMaxQueryLineBytes) +
-                                                 " bytes; not a query file");
+      return error_at(
+          ErrorCode::ParseError,
+          "line longer than " + std::to_string(kMaxQueryLineBytes) + " bytes; not a query file");
     }
     line.append(first, take);
     if (newline != nullptr) {

@@ -65,7 +65,8 @@ Result<std::string> read_file(const std::filesystem::path& path, std::uint64_t m
     return make_error(ErrorCode::IoError, shown + ": is a directory, not a file");
   const std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"),
                                                              &std::fclose);
-  if (!file) return make_error(ErrorCode::IoError, shown + ": cannot open (" + errno_text(errno) + ")");
+  if (!file)
+    return make_error(ErrorCode::IoError, shown + ": cannot open (" + errno_text(errno) + ")");
   const auto too_large = [&](const std::string& what) {
     return make_error(ErrorCode::MemoryLimit,
                       shown + ": " + what + " more than the " + bytes_text(max_bytes) +
@@ -120,7 +121,8 @@ Status write_in_place(const std::filesystem::path& path, std::string_view bytes)
   while (written < bytes.size()) {
     const ssize_t n = ::write(out.get(), bytes.data() + written, bytes.size() - written);
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return make_error(ErrorCode::IoError, shown + ": write failed (" + errno_text(errno) + ")");
+    if (n < 0)
+      return make_error(ErrorCode::IoError, shown + ": write failed (" + errno_text(errno) + ")");
     written += static_cast<std::size_t>(n);
   }
   if (out.close() != 0)

@@ -54,7 +54,8 @@ TEST_SUITE("io.file_io") {
     const auto refused = read_file("/dev/zero", std::uint64_t{1} << 20U);
     REQUIRE_FALSE(refused.ok());
     CHECK(refused.error().code == ErrorCode::MemoryLimit);
-    CHECK(refused.error().message.rfind("/dev/zero: not read further: it gave more than the 1048576 bytes", 0) == 0);
+    CHECK(refused.error().message.rfind(
+              "/dev/zero: not read further: it gave more than the 1048576 bytes", 0) == 0);
   }
 
   TEST_CASE("a read that fails is an error, not an end of file") {
@@ -68,7 +69,8 @@ TEST_SUITE("io.file_io") {
 
   TEST_CASE("missing files and directories are io errors naming the path") {
     const auto dir = fresh_dir("missing");
-    CHECK(read_file(dir / "nope", 100).error().message == (dir / "nope").string() + ": no such file");
+    CHECK(read_file(dir / "nope", 100).error().message ==
+          (dir / "nope").string() + ": no such file");
     CHECK(read_file(dir, 100).error().message == dir.string() + ": is a directory, not a file");
     CHECK(write_file_atomic(dir, "x").error().message ==
           dir.string() + ": is a directory, not a file");
