@@ -69,8 +69,9 @@ TEST_SUITE("cli.memory_limit") {
     for (const Case& c :
          {Case{"builtin:city:128", "1024", "rasterize: column tables would need 2317 MiB"},
           // note: city:64's tables fit 650 MiB; its spans are refused while it rasterizes
-          Case{"builtin:city:64", "650", "rasterize: spans would need more than the memory limit "
-                                         "of 650 MiB (refused while rasterizing"},
+          Case{"builtin:city:64", "650",
+               "rasterize: spans would need more than the memory limit "
+               "of 650 MiB (refused while rasterizing"},
           Case{"builtin:city:256", "512", "builtin:city:256 would need 630 MiB"},
           Case{"builtin:terrain:256", "1024", "builtin:terrain:256 would need 3601 MiB"}}) {
       CAPTURE(c.scene);
