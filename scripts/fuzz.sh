@@ -31,12 +31,14 @@ if [[ -x build/release/bin/leapnav ]]; then
   # note: the demo's files (about 270 KB) are past -max_len; libFuzzer would only see their start
   rm -f "$out/corpus/fuzz_navmesh_file/demo.lnav" "$out/corpus/fuzz_navmesh_file/demo_links.lnav"
 fi
-# fuzz_build: inputs of 64 triangles (585 bytes) from a fixed generator, so that the search
-# starts from whole scenes rather than growing inputs a few bytes at a time
+# fuzz_build: inputs of 4 to 64 triangles (9 bytes each after a 9-byte configuration) from a
+# fixed generator, so that the search starts from whole scenes rather than growing inputs a few
+# bytes at a time (a 64-triangle build runs at a few per second under the sanitizers, a small
+# one at hundreds)
 mkdir -p "$out/corpus/fuzz_build"
-for seed in 1 2 3 4; do
-  LC_ALL=C awk -v seed="$seed" 'BEGIN { srand(seed); for (i = 0; i < 600; i++) printf "%c", int(rand() * 255) + 1 }' \
-    >"$out/corpus/fuzz_build/seed$seed"
+for bytes in 45 120 300 600; do
+  LC_ALL=C awk -v n="$bytes" 'BEGIN { srand(n); for (i = 0; i < n; i++) printf "%c", int(rand() * 255) + 1 }' \
+    >"$out/corpus/fuzz_build/seed$bytes"
 done
 
 # per-target options: dictionaries and input sizes

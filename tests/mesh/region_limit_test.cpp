@@ -48,7 +48,7 @@ TriangleMesh rooms(int n) {
 
 BuildConfig small_islands_config() {
   BuildConfig config = *named_config("default");
-  config.agent.radius = 0.0F;  // no erosion: each room keeps its 9 spans
+  config.agent.radius = 0.0F;             // no erosion: each room keeps its 9 spans
   config.region.min_region_area = 0.36F;  // 4 cells of 0.3 m
   config.region.merge_region_area = 0.0F;
   return config;
