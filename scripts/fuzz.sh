@@ -16,17 +16,40 @@ fi
 out=build/fuzz
 mkdir -p "$out/corpus" "$out/crashes"
 
-# seed corpora: the built-in scenes as OBJ text (for the OBJ reader) and as navmesh files
+# seed corpora: the built-in scenes as OBJ text (for the OBJ reader) and navmesh files small
+# enough for -max_len (a 10 m floor, with and without jump links over a 2 m gap)
 if [[ -x build/release/bin/leapnav ]]; then
-  mkdir -p "$out/corpus/fuzz_obj"
-  build/release/bin/leapnav scene demo -o "$out/corpus/fuzz_obj/demo.obj" >/dev/null || true
-  build/release/bin/leapnav scene city:1 -o "$out/corpus/fuzz_obj/city1.obj" >/dev/null || true
-  mkdir -p "$out/corpus/fuzz_navmesh_file"
-  build/release/bin/leapnav build builtin:demo -o "$out/corpus/fuzz_navmesh_file/demo.lnav" \
+  leapnav=build/release/bin/leapnav
+  mkdir -p "$out/corpus/fuzz_obj" "$out/corpus/fuzz_navmesh_file" "$out/seeds"
+  $leapnav scene demo -o "$out/corpus/fuzz_obj/demo.obj" >/dev/null || true
+  $leapnav scene city:1 -o "$out/corpus/fuzz_obj/city1.obj" >/dev/null || true
+  printf 'v 0 0 0\nv 10 0 0\nv 10 0 10\nv 0 0 10\nf 1 3 2\nf 1 4 3\n' >"$out/seeds/floor.obj"
+  $leapnav build "$out/seeds/floor.obj" -o "$out/corpus/fuzz_navmesh_file/floor.lnav" \
     >/dev/null || true
-  build/release/bin/leapnav build builtin:demo --jump C1 --step 8 \
-    -o "$out/corpus/fuzz_navmesh_file/demo_links.lnav" >/dev/null || true
+  $leapnav build builtin:gap:2 --jump C1 --step 8 \
+    -o "$out/corpus/fuzz_navmesh_file/gap_links.lnav" >/dev/null || true
+  # note: the demo's files (about 270 KB) are past -max_len; libFuzzer would only see their start
+  rm -f "$out/corpus/fuzz_navmesh_file/demo.lnav" "$out/corpus/fuzz_navmesh_file/demo_links.lnav"
 fi
+# fuzz_build: inputs of 4 to 64 triangles (9 bytes each after a 9-byte configuration) from a
+# fixed generator, so that the search starts from whole scenes rather than growing inputs a few
+# bytes at a time (a 64-triangle build runs at a few per second under the sanitizers, a small
+# one at hundreds)
+mkdir -p "$out/corpus/fuzz_build"
+for bytes in 45 120 300 600; do
+  LC_ALL=C awk -v n="$bytes" 'BEGIN { srand(n); for (i = 0; i < n; i++) printf "%c", int(rand() * 255) + 1 }' \
+    >"$out/corpus/fuzz_build/seed$bytes"
+done
+
+# per-target options: dictionaries and input sizes
+target_options() {
+  case "$1" in
+    fuzz_obj) echo "-max_len=65536 -dict=tests/fuzz/fuzz_obj.dict" ;;
+    fuzz_navmesh_file) echo "-max_len=65536 -dict=tests/fuzz/fuzz_navmesh_file.dict" ;;
+    fuzz_build) echo "-max_len=1024 -len_control=0" ;;
+    *) echo "-max_len=65536" ;;
+  esac
+}
 
 # note: tests/fuzz/regressions/<target>/ holds inputs that once crashed; libFuzzer runs every
 # file of the extra corpus folders first, so a crash that comes back fails the step at once.
@@ -40,7 +63,7 @@ run_target() {
   name=$(basename "$target")
   mkdir -p "$out/corpus/$name" "$out/crashes/$name"
   if ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 "$target" \
-      -max_total_time="$seconds" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
+      -max_total_time="$seconds" $(target_options "$name") -timeout=10 -rss_limit_mb=2048 \
       -artifact_prefix="$out/crashes/$name/" -print_final_stats=1 "$out/corpus/$name" \
       $(regressions_of "$name") \
       >"$out/$name.log" 2>&1; then
@@ -68,8 +91,11 @@ for target in "${targets[@]}"; do
     tail -40 "$out/$name.log"
     status=1
   else
-    printf '%s: %s\n' "$name" \
-      "$(grep -E "stat::number_of_executed_units|stat::new_units_added" "$out/$name.log" | tr -s ' ' | tr '\n' ' ')"
+    # note: the coverage is the last "cov:" libFuzzer printed (edges of the instrumented code
+    # the corpus reaches), ft its features
+    printf '%s: %s %s\n' "$name" \
+      "$(grep -E "stat::number_of_executed_units|stat::new_units_added" "$out/$name.log" | tr -s ' ' | tr '\n' ' ')" \
+      "$(grep -oE "cov: [0-9]+ ft: [0-9]+ corp: [0-9]+/[0-9]+[a-zA-Z]*" "$out/$name.log" | tail -1)"
   fi
 done
 exit $status

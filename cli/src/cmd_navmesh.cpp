@@ -94,6 +94,7 @@ void add_path_overlays(const mesh::NavMesh& navmesh, const plan::Path& path,
 void register_navmesh_commands(CLI::App& root, Registry& registry) {
   struct InfoOptions {
     std::string file;
+    double max_memory_mib = 0.0;
     bool json = false;
   };
   auto info = std::make_shared<InfoOptions>();
@@ -101,43 +102,43 @@ void register_navmesh_commands(CLI::App& root, Registry& registry) {
       root.add_subcommand("info", "Counts, configuration, bounds and validation of a navmesh file");
   info_app->add_option("file", info->file, "Navmesh file (.lnav)")->required();
   info_app->add_flag("--json", info->json, "Print JSON");
-  registry.push_back({info_app, [info]() -> int {
-                        auto nav = io::load_nav_file(info->file);
-                        if (!nav) return report(nav.error());
-                        const mesh::NavMesh* navmesh = &nav->navmesh;
-                        const nlohmann::json j = info_json(*nav, info->file);
-                        if (info->json) {
-                          std::cout << j.dump(2) << '\n';
-                        } else {
-                          std::cout << info->file << ": " << j["polygons"] << " polygons, "
-                                    << j["vertices"] << " vertices, " << j["regions"]
-                                    << " regions, area " << j["navmesh_area"].get<double>()
-                                    << " m2\n"
-                                    << "  config " << navmesh->config.name << ": cell "
-                                    << navmesh->config.voxel.cell_size << " x "
-                                    << navmesh->config.voxel.cell_height << " m, agent height "
-                                    << navmesh->config.agent.height << " m, radius "
-                                    << navmesh->config.agent.radius << " m, climb "
-                                    << navmesh->config.agent.max_climb << " m, slope "
-                                    << navmesh->config.agent.max_slope_deg << " deg\n";
-                          if (j.contains("bounds"))
-                            std::cout << "  bounds " << j["bounds"].dump() << '\n';
-                          if (nav->links) {
-                            std::cout << "  jump links " << nav->links->links.size() << " ("
-                                      << nav->links->memory_bytes() << " bytes), configurations "
-                                      << j["jump_configs"].dump() << '\n';
-                          }
-                          std::cout
-                              << "  hash " << j["hash"].get<std::string>() << "\n  validation: "
-                              << (j["valid"].get<bool>() ? std::string("ok")
-                                                         : j["validation_error"].get<std::string>())
-                              << '\n';
-                        }
-                        return j["valid"].get<bool>() ? kExitOk : kExitInternal;
-                      }});
+  add_max_memory_option(*info_app, info->max_memory_mib);
+  registry.push_back(
+      {info_app, [info]() -> int {
+         auto nav = io::load_nav_file(info->file, input_limit_bytes(info->max_memory_mib));
+         if (!nav) return report(nav.error());
+         const mesh::NavMesh* navmesh = &nav->navmesh;
+         const nlohmann::json j = info_json(*nav, info->file);
+         if (info->json) {
+           std::cout << j.dump(2) << '\n';
+         } else {
+           std::cout << info->file << ": " << j["polygons"] << " polygons, " << j["vertices"]
+                     << " vertices, " << j["regions"] << " regions, area "
+                     << j["navmesh_area"].get<double>() << " m2\n"
+                     << "  config " << navmesh->config.name << ": cell "
+                     << navmesh->config.voxel.cell_size << " x "
+                     << navmesh->config.voxel.cell_height << " m, agent height "
+                     << navmesh->config.agent.height << " m, radius "
+                     << navmesh->config.agent.radius << " m, climb "
+                     << navmesh->config.agent.max_climb << " m, slope "
+                     << navmesh->config.agent.max_slope_deg << " deg\n";
+           if (j.contains("bounds")) std::cout << "  bounds " << j["bounds"].dump() << '\n';
+           if (nav->links) {
+             std::cout << "  jump links " << nav->links->links.size() << " ("
+                       << nav->links->memory_bytes() << " bytes), configurations "
+                       << j["jump_configs"].dump() << '\n';
+           }
+           std::cout << "  hash " << j["hash"].get<std::string>() << "\n  validation: "
+                     << (j["valid"].get<bool>() ? std::string("ok")
+                                                : j["validation_error"].get<std::string>())
+                     << '\n';
+         }
+         return j["valid"].get<bool>() ? kExitOk : kExitInternal;
+       }});
 
   struct ExportOptions {
     std::string file;
+    double max_memory_mib = 0.0;
     std::string output;
     bool links = false;
     GltfCliOptions gltf;
@@ -152,9 +153,10 @@ void register_navmesh_commands(CLI::App& root, Registry& registry) {
   export_app->add_option("--output,-o", exp->output, "Output: .json, .obj or .glb")->required();
   export_app->add_flag("--links", exp->links, "glTF: draw the file's jump links as arcs");
   add_gltf_options(*export_app, exp->gltf);
+  add_max_memory_option(*export_app, exp->max_memory_mib);
   registry.push_back(
       {export_app, [exp]() -> int {
-         auto nav = io::load_nav_file(exp->file);
+         auto nav = io::load_nav_file(exp->file, input_limit_bytes(exp->max_memory_mib));
          if (!nav) return report(nav.error());
          const jump::JumpLinkSet* links = nav->links ? &*nav->links : nullptr;
          const std::string ext = std::filesystem::path(exp->output).extension().string();
@@ -183,6 +185,7 @@ void register_navmesh_commands(CLI::App& root, Registry& registry) {
 
   struct RenderCliOptions {
     std::string file;
+    double max_memory_mib = 0.0;
     std::string output;
     std::string fill = "region";
     bool png = false;
@@ -214,9 +217,10 @@ void register_navmesh_commands(CLI::App& root, Registry& registry) {
       ->add_option("--max-links", render->max_links,
                    "Most jump links drawn (evenly subsampled); 0 = all")
       ->capture_default_str();
+  add_max_memory_option(*render_app, render->max_memory_mib);
   registry.push_back(
       {render_app, [render]() -> int {
-         auto nav = io::load_nav_file(render->file);
+         auto nav = io::load_nav_file(render->file, input_limit_bytes(render->max_memory_mib));
          if (!nav) return report(nav.error());
          const mesh::NavMesh* navmesh = &nav->navmesh;
          io::RenderOptions options;
@@ -259,6 +263,7 @@ void register_navmesh_commands(CLI::App& root, Registry& registry) {
 void register_check_links_command(CLI::App& root, Registry& registry) {
   struct Options {
     std::string file;
+    double max_memory_mib = 0.0;
     std::string scene;
     std::string up = "y";
     bool json = false;
@@ -279,9 +284,10 @@ void register_check_links_command(CLI::App& root, Registry& registry) {
       ->check(CLI::Range(0, 1024))
       ->capture_default_str();
   app->add_flag("--json", opt->json, "Print the report as JSON");
+  add_max_memory_option(*app, opt->max_memory_mib);
   registry.push_back(
       {app, [opt]() -> int {
-         auto nav = io::load_nav_file(opt->file);
+         auto nav = io::load_nav_file(opt->file, input_limit_bytes(opt->max_memory_mib));
          if (!nav) return report(nav.error());
          if (!nav->links) {
            return report(make_error(ErrorCode::InvalidArgument,
@@ -289,7 +295,8 @@ void register_check_links_command(CLI::App& root, Registry& registry) {
          }
          io::ObjOptions obj;
          obj.up = opt->up == "z" ? io::UpAxis::Z : io::UpAxis::Y;
-         auto scene = io::load_scene(opt->scene, obj);
+         obj.max_bytes = input_limit_bytes(opt->max_memory_mib);
+         auto scene = load_scene_within(opt->scene, obj, memory_limit_bytes(opt->max_memory_mib));
          if (!scene) return report(scene.error());
          jump::LinkCheckOptions check;
          check.threads = opt->threads;

@@ -4,7 +4,6 @@
 // "link"}], "polygons"}; a jump's "link" is the link's index in `leapnav export`'s "links".
 #include <charconv>
 #include <chrono>
-#include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <map>
@@ -15,6 +14,7 @@
 #include "leapnav/io/text_format.hpp"
 #include "leapnav/planning/query.hpp"
 #include "leapnav/planning/sample.hpp"
+#include "query_input.hpp"
 
 namespace leapnav::cli {
 
@@ -93,6 +93,7 @@ void register_path_commands(CLI::App& root, Registry& registry) {
     std::string file;
     std::size_t count = 10;
     std::uint64_t seed = 1;
+    double max_memory_mib = 0.0;
   };
   auto sample = std::make_shared<SampleOptions>();
   CLI::App* sample_app = root.add_subcommand(
@@ -102,23 +103,35 @@ void register_path_commands(CLI::App& root, Registry& registry) {
       ->check(CLI::Range(0, 100000000))
       ->capture_default_str();
   sample_app->add_option("--seed", sample->seed, "Random seed")->capture_default_str();
-  registry.push_back({sample_app, [sample]() -> int {
-                        auto navmesh = io::load_navmesh(sample->file, io::LinkPolicy::Drop);
-                        if (!navmesh) return report(navmesh.error());
-                        std::ostringstream out;
-                        out << std::setprecision(9);
-                        for (const auto& mp :
-                             plan::random_points(*navmesh, sample->count, sample->seed))
-                          out << mp.point.x << ' ' << mp.point.y << ' ' << mp.point.z << '\n';
-                        std::cout << out.str();
-                        return kExitOk;
-                      }});
+  add_max_memory_option(*sample_app, sample->max_memory_mib);
+  registry.push_back(
+      {sample_app, [sample]() -> int {
+         auto navmesh = io::load_navmesh(sample->file, io::LinkPolicy::Drop,
+                                        input_limit_bytes(sample->max_memory_mib));
+         if (!navmesh) return report(navmesh.error());
+         // note: the points and their text (about 40 bytes a line) are held
+         // whole; estimated before they are made
+         BuildContext ctx;
+         ctx.set_memory_limit(memory_limit_bytes(sample->max_memory_mib));
+         if (Status fits =
+                 ctx.check_memory("sample: " + std::to_string(sample->count) + " points",
+                                  std::uint64_t{sample->count} * (sizeof(plan::MeshPoint) + 48));
+             !fits.ok())
+           return report(fits.error());
+         std::ostringstream out;
+         out << std::setprecision(9);
+         for (const auto& mp : plan::random_points(*navmesh, sample->count, sample->seed))
+           out << mp.point.x << ' ' << mp.point.y << ' ' << mp.point.z << '\n';
+         std::cout << out.str();
+         return kExitOk;
+       }});
 
   struct PathOptions {
     std::string file;
     std::string from;
     std::string to;
     bool json = false;
+    double max_memory_mib = 0.0;
     JumpQueryOptions jumps;
   };
   auto path = std::make_shared<PathOptions>();
@@ -128,6 +141,7 @@ void register_path_commands(CLI::App& root, Registry& registry) {
   path_app->add_option("--to", path->to, "Goal point x,y,z [units: m]")->required();
   path_app->add_flag("--json", path->json, "Print the path as JSON");
   add_jump_query_options(*path_app, path->jumps);
+  add_max_memory_option(*path_app, path->max_memory_mib);
   registry.push_back({path_app, [path]() -> int {
                         auto start = parse_point(path->from, "--from");
                         if (!start) {
@@ -139,7 +153,8 @@ void register_path_commands(CLI::App& root, Registry& registry) {
                           std::cerr << "leapnav path: " << goal.error().message << '\n';
                           return kExitUsage;
                         }
-                        auto nav = io::load_nav_file(path->file);
+                        auto nav =
+                            io::load_nav_file(path->file, input_limit_bytes(path->max_memory_mib));
                         if (!nav) return report(nav.error());
                         auto planner = planner_for(*nav);
                         if (!planner) return report(planner.error());
@@ -172,6 +187,7 @@ void register_path_commands(CLI::App& root, Registry& registry) {
     std::string file;
     std::string queries;
     int threads = 0;
+    double max_memory_mib = 0.0;
     JumpQueryOptions jumps;
   };
   auto paths = std::make_shared<PathsOptions>();
@@ -184,69 +200,62 @@ void register_path_commands(CLI::App& root, Registry& registry) {
       ->check(CLI::Range(0, 1024))
       ->capture_default_str();
   add_jump_query_options(*paths_app, paths->jumps);
+  add_max_memory_option(*paths_app, paths->max_memory_mib);
   registry.push_back(
       {paths_app, [paths]() -> int {
-         auto nav = io::load_nav_file(paths->file);
+         auto nav = io::load_nav_file(paths->file, input_limit_bytes(paths->max_memory_mib));
          if (!nav) return report(nav.error());
-         std::ifstream file;
-         std::istream* in = &std::cin;
-         if (paths->queries != "-") {
-           file.open(paths->queries);
-           if (!file) {
-             return report(make_error(ErrorCode::IoError, paths->queries + ": cannot open"));
-           }
-           in = &file;
-         }
-         std::vector<plan::PathRequest> requests;
-         std::string line;
-         std::size_t line_no = 0;
-         while (std::getline(*in, line)) {
-           ++line_no;
-           if (line.find_first_not_of(" \t\r") == std::string::npos || line[0] == '#') continue;
-           std::istringstream fields(line);
-           plan::PathRequest r;
-           std::string extra;
-           if (!(fields >> r.start.x >> r.start.y >> r.start.z >> r.goal.x >> r.goal.y >>
-                 r.goal.z) ||
-               (fields >> extra)) {
-             return report(make_error(ErrorCode::ParseError,
-                                      paths->queries + ":" + std::to_string(line_no) +
-                                          ": expected six numbers 'x1 y1 z1 x2 y2 z2'"));
-           }
-           requests.push_back(r);
-         }
+         auto reader = QueryReader::open(paths->queries);
+         if (!reader) return report(reader.error());
          auto planner = planner_for(*nav);
          if (!planner) return report(planner.error());
-         const auto start = std::chrono::steady_clock::now();
-         const auto results =
-             plan::find_paths(*planner, requests, query_options(paths->jumps), paths->threads);
-         const auto end = std::chrono::steady_clock::now();
+         // note: queries are read, answered and printed a batch at a time, so memory stays
+         // bounded for any number of queries; an error stops at its line, after the answers to
+         // the lines before it.
+         constexpr std::size_t kBatch = 4096;
+         std::vector<plan::PathRequest> requests;
          std::map<std::string, std::size_t> counts;
+         std::size_t queries = 0;
          std::size_t with_jumps = 0;
-         std::ostringstream out;
-         for (const auto& r : results) {
-           if (r.ok()) {
-             out << path_json(*r).dump() << '\n';
-             ++counts[std::string(plan::to_string(r->status))];
-             if (r->jump_count > 0) ++with_jumps;
-           } else {
-             out << nlohmann::json{{"status", "invalid_input"}, {"error", r.error().message}}.dump()
-                 << '\n';
-             ++counts["invalid_input"];
+         double ms = 0.0;
+         for (;;) {
+           if (Status read = reader->next_batch(requests, kBatch); !read.ok()) {
+             std::cout.flush();
+             return report(read.error());
            }
+           if (requests.empty()) break;
+           const auto start = std::chrono::steady_clock::now();
+           const auto results =
+               plan::find_paths(*planner, requests, query_options(paths->jumps), paths->threads);
+           const auto end = std::chrono::steady_clock::now();
+           ms += std::chrono::duration<double, std::milli>(end - start).count();
+           queries += requests.size();
+           std::string out;
+           for (const auto& r : results) {
+             if (r.ok()) {
+               out += path_json(*r).dump();
+               ++counts[std::string(plan::to_string(r->status))];
+               if (r->jump_count > 0) ++with_jumps;
+             } else {
+               out +=
+                   nlohmann::json{{"status", "invalid_input"}, {"error", r.error().message}}.dump();
+               ++counts["invalid_input"];
+             }
+             out += '\n';
+           }
+           std::cout << out;
          }
-         const double ms = std::chrono::duration<double, std::milli>(end - start).count();
          nlohmann::json summary{
              {"summary", true},
-             {"queries", requests.size()},
+             {"queries", queries},
              {"counts", counts},
              {"with_jumps", with_jumps},
              {"total_ms", ms},
-             {"us_per_query",
-              requests.empty() ? 0.0 : 1000.0 * ms / static_cast<double>(requests.size())},
+             {"us_per_query", queries == 0 ? 0.0 : 1000.0 * ms / static_cast<double>(queries)},
              {"threads", paths->threads}};
-         out << summary.dump() << '\n';
-         std::cout << out.str();
+         std::cout << summary.dump() << '\n';
+         std::cout.flush();
+         if (!std::cout) return report(make_error(ErrorCode::IoError, "stdout: write failed"));
          return kExitOk;
        }});
 }

@@ -12,6 +12,7 @@
 #include <memory>
 
 #include "leapnav/io/config_file.hpp"
+#include "leapnav/io/file_io.hpp"
 #include "leapnav/io/obj.hpp"
 #include "leapnav/io/scenes.hpp"
 
@@ -63,26 +64,51 @@ void add_build_options(CLI::App& app, BuildOptions& options) {
   app.add_option("--threads,-j", options.threads, "Worker threads; 0 = all hardware threads")
       ->check(CLI::Range(0, 1024))
       ->capture_default_str();
-  app.add_option("--max-memory", options.max_memory_mib,
-                 "Refuse builds that would allocate more than this [units: MiB]; 0 = half of the "
-                 "machine's memory")
+  add_max_memory_option(app, options.max_memory_mib);
+}
+
+void add_max_memory_option(CLI::App& app, double& max_memory_mib) {
+  app.add_option("--max-memory", max_memory_mib,
+                 "Refuse work that would allocate more than this, and input files larger than "
+                 "half of it [units: MiB]; 0 = half of the machine's memory")
       ->check(CLI::Range(0.0, 1e9));
+}
+
+std::uint64_t memory_limit_bytes(double max_memory_mib) {
+  if (!(max_memory_mib > 0.0)) return BuildContext::default_memory_limit();
+  return static_cast<std::uint64_t>(max_memory_mib * 1024.0 * 1024.0);
+}
+
+std::uint64_t input_limit_bytes(double max_memory_mib) {
+  return io::max_file_bytes(memory_limit_bytes(max_memory_mib));
 }
 
 Result<TriangleMesh> load_scene_arg(const BuildOptions& options) {
   io::ObjOptions obj;
   obj.up = options.up == "z" ? io::UpAxis::Z : io::UpAxis::Y;
-  return io::load_scene(options.scene, obj);
+  obj.max_bytes = input_limit_bytes(options.max_memory_mib);
+  return load_scene_within(options.scene, obj, memory_limit_bytes(options.max_memory_mib));
+}
+
+Result<TriangleMesh> load_scene_within(const std::string& scene, const io::ObjOptions& obj,
+                                       std::uint64_t memory_limit) {
+  constexpr std::string_view kPrefix = "builtin:";
+  if (scene.rfind(kPrefix, 0) == 0) {
+    BuildContext budget;
+    budget.set_memory_limit(memory_limit);
+    LEAPNAV_TRY(budget.check_memory(
+        scene, io::builtin_scene_bytes(std::string_view(scene).substr(kPrefix.size()))));
+  }
+  return io::load_scene(scene, obj);
 }
 
 Result<BuildConfig> load_config_arg(const BuildOptions& options) {
-  return io::resolve_config(options.config);
+  return io::resolve_config(options.config, input_limit_bytes(options.max_memory_mib));
 }
 
 void configure_context(BuildContext& ctx, const BuildOptions& options) {
   ctx.set_threads(options.threads);
-  if (options.max_memory_mib > 0.0)
-    ctx.set_memory_limit(static_cast<std::uint64_t>(options.max_memory_mib * 1024.0 * 1024.0));
+  ctx.set_memory_limit(memory_limit_bytes(options.max_memory_mib));
   ctx.set_log_sink([](LogLevel level, std::string_view message) {
     if (level == LogLevel::Info) return;
     std::cerr << "leapnav: " << (level == LogLevel::Warning ? "warning: " : "error: ") << message
@@ -96,12 +122,7 @@ void configure_context(BuildContext& ctx, const BuildOptions& options) {
 }
 
 Status write_text(const std::filesystem::path& path, std::string_view text) {
-  std::ofstream out(path, std::ios::binary);
-  if (!out) return make_error(ErrorCode::IoError, path.string() + ": cannot open for writing");
-  out.write(text.data(), static_cast<std::streamsize>(text.size()));
-  out.close();
-  if (!out) return make_error(ErrorCode::IoError, path.string() + ": write failed");
-  return {};
+  return io::write_file_atomic(path, text);
 }
 
 Status write_json(const std::filesystem::path& path, const nlohmann::json& json) {

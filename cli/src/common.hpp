@@ -16,6 +16,7 @@
 #include "leapnav/core/context.hpp"
 #include "leapnav/core/result.hpp"
 #include "leapnav/core/triangle_mesh.hpp"
+#include "leapnav/io/obj.hpp"
 
 namespace leapnav::cli {
 
@@ -44,11 +45,23 @@ struct BuildOptions {
   double max_memory_mib = 0.0;  ///< 0 = the default limit
   std::string stats_path;
 };
+/// Adds --max-memory [units: MiB] (0 = the default limit) to a subcommand that reads input.
+void add_max_memory_option(CLI::App& app, double& max_memory_mib);
+/// The memory limit for a --max-memory value (0 = BuildContext::default_memory_limit()).
+[[nodiscard]] std::uint64_t memory_limit_bytes(double max_memory_mib);
+/// The largest input file a command reads under a --max-memory value (io::max_file_bytes).
+[[nodiscard]] std::uint64_t input_limit_bytes(double max_memory_mib);
+
 /// Adds <scene>, --config, --up, --threads, --max-memory to a subcommand.
 void add_build_options(CLI::App& app, BuildOptions& options);
 
 /// The scene named by a command argument: "builtin:NAME[:ARGS]" or an OBJ file.
 [[nodiscard]] Result<TriangleMesh> load_scene_arg(const BuildOptions& options);
+/// io::load_scene, with a generated scene's size (io::builtin_scene_bytes) checked against the
+/// memory limit before it is generated.
+[[nodiscard]] Result<TriangleMesh> load_scene_within(const std::string& scene,
+                                                     const io::ObjOptions& obj,
+                                                     std::uint64_t memory_limit);
 /// The configuration named by --config: "default", "thesis" or a JSON file.
 [[nodiscard]] Result<BuildConfig> load_config_arg(const BuildOptions& options);
 /// Applies --threads and --max-memory, and a progress bar on stderr when it is a terminal.
@@ -56,7 +69,7 @@ void configure_context(BuildContext& ctx, const BuildOptions& options);
 
 /// Writes JSON (pretty, trailing newline) to a file, or stdout when the path is "-".
 [[nodiscard]] Status write_json(const std::filesystem::path& path, const nlohmann::json& json);
-/// Writes text to a file.
+/// Writes text to a file atomically (io::write_file_atomic).
 [[nodiscard]] Status write_text(const std::filesystem::path& path, std::string_view text);
 /// Per-stage timings as a JSON object {"stage": ms, ...}.
 [[nodiscard]] nlohmann::json timings_json(const BuildContext& ctx);

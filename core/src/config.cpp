@@ -35,10 +35,10 @@ BuildConfig from_cells(std::string name, float cs, float ch, AgentConfig agent) 
   return config;
 }
 
-Status out_of_range(std::string_view field, double value, std::string_view range) {
+Status out_of_range(std::string_view field, double value, const std::string& range) {
   return make_error(ErrorCode::InvalidArgument, "config: " + std::string(field) + " = " +
                                                     std::to_string(value) + " is out of range (" +
-                                                    std::string(range) + ")");
+                                                    range + ")");
 }
 
 }  // namespace
@@ -89,6 +89,18 @@ Status validate(const BuildConfig& c) {
                         "0, or >= voxel.cell_size m");
   if (!finite_in(c.poly.detail_max_error, 0.0, 1e6))
     return out_of_range("poly.detail_max_error", c.poly.detail_max_error, ">= 0 m");
+  // note: every value derive_voxel_params turns into an int cell count is checked here, in
+  // double precision, before the conversion (an out-of-range float -> int conversion is undefined
+  // behaviour; in Release it silently gave 0, so a huge min_region_area removed nothing).
+  const double cell_area = static_cast<double>(c.voxel.cell_size) * c.voxel.cell_size;
+  if (static_cast<double>(c.region.min_region_area) / cell_area > kMaxRegionAreaCells)
+    return out_of_range("region.min_region_area", c.region.min_region_area,
+                        "at most " + std::to_string(kMaxRegionAreaCells) + " cells of " +
+                            std::to_string(c.voxel.cell_size) + " m");
+  if (static_cast<double>(c.region.merge_region_area) / cell_area > kMaxRegionAreaCells)
+    return out_of_range("region.merge_region_area", c.region.merge_region_area,
+                        "at most " + std::to_string(kMaxRegionAreaCells) + " cells of " +
+                            std::to_string(c.voxel.cell_size) + " m");
   const VoxelParams p = derive_voxel_params(c);
   if (p.walkable_height > kMaxWalkableCells)
     return out_of_range("agent.height", c.agent.height, "at most 255 cell heights");

@@ -3,6 +3,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <string>
 
 namespace leapnav {
@@ -38,12 +39,31 @@ Status BuildContext::check_cancel(std::string_view stage) const {
   return make_error(ErrorCode::Cancelled, std::string(stage) + ": cancelled");
 }
 
+namespace {
+
+// note: the need is rounded up and the limit down, in a unit small enough that they differ
+// (a limit of 0.001 MiB once read "would need 1 MiB, more than the memory limit of 1 MiB").
+std::string byte_amount(std::uint64_t bytes, bool round_up, std::uint64_t other) {
+  constexpr std::uint64_t kMiB = std::uint64_t{1} << 20U;
+  constexpr std::uint64_t kKiB = std::uint64_t{1} << 10U;
+  const std::uint64_t smaller = std::min(bytes, other);
+  const auto in_unit = [&](std::uint64_t unit) {
+    return std::to_string(round_up ? bytes / unit + (bytes % unit != 0 ? 1 : 0) : bytes / unit);
+  };
+  if (smaller >= 16 * kMiB || (bytes % kMiB == 0 && other % kMiB == 0))
+    return in_unit(kMiB) + " MiB";
+  if (smaller >= 16 * kKiB) return in_unit(kKiB) + " KiB";
+  return std::to_string(bytes) + " bytes";
+}
+
+}  // namespace
+
 Status BuildContext::check_memory(std::string_view what, std::uint64_t bytes) const {
   if (bytes <= memory_limit_) return {};
-  const auto mib = [](std::uint64_t b) { return std::to_string((b + (1U << 20U) - 1) >> 20U); };
-  return make_error(ErrorCode::MemoryLimit, std::string(what) + " would need " + mib(bytes) +
-                                                " MiB, more than the memory limit of " +
-                                                mib(memory_limit_) + " MiB");
+  return make_error(ErrorCode::MemoryLimit, std::string(what) + " would need " +
+                                                byte_amount(bytes, true, memory_limit_) +
+                                                ", more than the memory limit of " +
+                                                byte_amount(memory_limit_, false, bytes));
 }
 
 std::uint64_t BuildContext::default_memory_limit() {

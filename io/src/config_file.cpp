@@ -4,11 +4,13 @@
 
 #include <array>
 #include <charconv>
+#include <cmath>
 #include <cstdlib>
 #include <limits>
 #include <nlohmann/json.hpp>
+#include <vector>
 
-#include "leapnav/io/obj.hpp"
+#include "leapnav/io/file_io.hpp"
 
 namespace leapnav::io {
 namespace {
@@ -75,22 +77,89 @@ Status read_field(const Field& field, const Json& value, BuildConfig& config,
   if (field.real != nullptr) {
     if (!value.is_number())
       return invalid(source, where + " must be a number (got " + value.type_name() + ")");
-    *field.real(config) = static_cast<float>(value.get<double>());
+    const auto number = value.get<double>();
+    // note: a double beyond the float range has no float value (the conversion is undefined)
+    if (!(std::abs(number) <= static_cast<double>(std::numeric_limits<float>::max())))
+      return invalid(source, where + " = " + value.dump() +
+                                 " is out of range (not representable as a 32-bit float)");
+    *field.real(config) = static_cast<float>(number);
     return {};
   }
-  if (!value.is_number_integer())
-    return invalid(source, where + " must be an integer (got " +
-                               (value.is_number() ? std::string("a fraction") : value.type_name()) +
-                               ")");
-  const auto n = value.is_number_unsigned()
-                     ? static_cast<std::int64_t>(std::min<std::uint64_t>(
-                           value.get<std::uint64_t>(), std::numeric_limits<std::int64_t>::max()))
-                     : value.get<std::int64_t>();
+  if (!value.is_number())
+    return invalid(source, where + " must be an integer (got " + value.type_name() + ")");
+  std::int64_t n = 0;
+  if (value.is_number_float()) {
+    const auto number = value.get<double>();
+    if (number != std::floor(number))
+      return invalid(source, where + " must be an integer (got " + value.dump() + ")");
+    // note: an integral float outside the int range is clamped to just past it, so the range
+    // check below reports it with its written value
+    n = std::abs(number) <= 1e18 ? static_cast<std::int64_t>(number)
+                                 : (number < 0 ? std::numeric_limits<std::int64_t>::min()
+                                               : std::numeric_limits<std::int64_t>::max());
+  } else if (value.is_number_unsigned()) {
+    n = static_cast<std::int64_t>(std::min<std::uint64_t>(
+        value.get<std::uint64_t>(), std::numeric_limits<std::int64_t>::max()));
+  } else {
+    n = value.get<std::int64_t>();
+  }
   if (n < std::numeric_limits<int>::min() || n > std::numeric_limits<int>::max())
     return invalid(source, where + " = " + value.dump() + " is out of range");
   *field.integer(config) = static_cast<int>(n);
   return {};
 }
+
+/// Finds the key whose value the JSON parser could not represent (a number like 1e400 overflows
+/// a double): a second pass with a SAX handler that tracks the current key path.
+class OverflowLocator : public nlohmann::json_sax<Json> {
+ public:
+  bool null() override { return value(); }
+  bool boolean(bool /*unused*/) override { return value(); }
+  bool number_integer(number_integer_t /*unused*/) override { return value(); }
+  bool number_unsigned(number_unsigned_t /*unused*/) override { return value(); }
+  bool number_float(number_float_t /*unused*/, const string_t& /*unused*/) override {
+    return value();
+  }
+  bool string(string_t& /*unused*/) override { return value(); }
+  bool binary(binary_t& /*unused*/) override { return value(); }
+  bool start_object(std::size_t /*unused*/) override {
+    path_.emplace_back();
+    return true;
+  }
+  bool key(string_t& name) override {
+    path_.back() = name;
+    return true;
+  }
+  bool end_object() override {
+    path_.pop_back();
+    return value();
+  }
+  bool start_array(std::size_t /*unused*/) override {
+    path_.emplace_back("[]");
+    return true;
+  }
+  bool end_array() override {
+    path_.pop_back();
+    return value();
+  }
+  bool parse_error(std::size_t /*unused*/, const std::string& token,
+                   const nlohmann::detail::exception& /*unused*/) override {
+    for (const std::string& part : path_) {
+      if (!where_.empty()) where_ += ".";
+      where_ += part;
+    }
+    token_ = token;
+    return false;
+  }
+  [[nodiscard]] const std::string& where() const { return where_; }
+  [[nodiscard]] const std::string& token() const { return token_; }
+
+ private:
+  static bool value() { return true; }
+  std::vector<std::string> path_;
+  std::string where_;
+  std::string token_;
+};
 
 }  // namespace
 
@@ -98,6 +167,12 @@ Result<BuildConfig> parse_config_json(std::string_view text, std::string_view so
   Json root;
   try {
     root = Json::parse(text.begin(), text.end());
+  } catch (const Json::out_of_range&) {
+    OverflowLocator locator;
+    (void)Json::sax_parse(text.begin(), text.end(), &locator);
+    return invalid(source, (locator.where().empty() ? std::string("a value") : locator.where()) +
+                               " = " + locator.token() +
+                               " is out of range (not representable as a double)");
   } catch (const Json::parse_error& e) {
     std::string what = e.what();
     if (const std::size_t close = what.find("] ");
@@ -152,12 +227,12 @@ Result<BuildConfig> parse_config_json(std::string_view text, std::string_view so
   return config;
 }
 
-Result<BuildConfig> load_config_json(const std::filesystem::path& path) {
-  LEAPNAV_TRY_ASSIGN(const std::string text, read_file(path));
+Result<BuildConfig> load_config_json(const std::filesystem::path& path, std::uint64_t max_bytes) {
+  LEAPNAV_TRY_ASSIGN(const std::string text, read_file(path, max_bytes));
   return parse_config_json(text, path.string());
 }
 
-Result<BuildConfig> resolve_config(std::string_view name_or_path) {
+Result<BuildConfig> resolve_config(std::string_view name_or_path, std::uint64_t max_bytes) {
   for (const std::string_view name : named_config_names())
     if (name == name_or_path) return named_config(name);
   const std::filesystem::path path{std::string(name_or_path)};
@@ -174,7 +249,7 @@ Result<BuildConfig> resolve_config(std::string_view name_or_path) {
                       "unknown configuration '" + std::string(name_or_path) + "' (known: " + known +
                           "; or the path of a .json file)");
   }
-  return load_config_json(path);
+  return load_config_json(path, max_bytes);
 }
 
 std::string config_to_json(const BuildConfig& config) {

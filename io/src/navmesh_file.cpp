@@ -18,7 +18,7 @@
 #include <tuple>
 
 #include "leapnav/core/hash.hpp"
-#include "leapnav/io/obj.hpp"
+#include "leapnav/io/file_io.hpp"
 
 namespace leapnav::io {
 namespace {
@@ -601,29 +601,8 @@ class Decoder {
 };
 
 Status write_file(const std::vector<std::byte>& bytes, const std::filesystem::path& path) {
-  const std::filesystem::path temp = path.string() + ".tmp";
-  {
-    const std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(temp.c_str(), "wb"),
-                                                               &std::fclose);
-    if (!file)
-      return make_error(ErrorCode::IoError, path.string() + ": cannot write (" +
-                                                std::string(std::strerror(errno)) + ")");
-    if (std::fwrite(bytes.data(), 1, bytes.size(), file.get()) != bytes.size() ||
-        std::fflush(file.get()) != 0) {
-      std::error_code ignored;
-      std::filesystem::remove(temp, ignored);
-      return make_error(ErrorCode::IoError, path.string() + ": write failed (" +
-                                                std::string(std::strerror(errno)) + ")");
-    }
-  }
-  std::error_code ec;
-  std::filesystem::rename(temp, path, ec);
-  if (ec) {
-    std::error_code ignored;
-    std::filesystem::remove(temp, ignored);
-    return make_error(ErrorCode::IoError, path.string() + ": cannot write (" + ec.message() + ")");
-  }
-  return {};
+  return write_file_atomic(
+      path, std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
 }
 
 Status check_savable(const NavMesh& navmesh, const std::filesystem::path& path) {
@@ -783,14 +762,15 @@ Status save_nav_file(const NavFile& file, const std::filesystem::path& path) {
   return write_file(encode_nav_file(file), path);
 }
 
-Result<NavMesh> load_navmesh(const std::filesystem::path& path, LinkPolicy links) {
-  LEAPNAV_TRY_ASSIGN(const std::string data, read_file(path));
+Result<NavMesh> load_navmesh(const std::filesystem::path& path, LinkPolicy links,
+                             std::uint64_t max_bytes) {
+  LEAPNAV_TRY_ASSIGN(const std::string data, read_file(path, max_bytes));
   return decode_navmesh(std::as_bytes(std::span<const char>(data.data(), data.size())),
                         path.string(), links);
 }
 
-Result<NavFile> load_nav_file(const std::filesystem::path& path) {
-  LEAPNAV_TRY_ASSIGN(const std::string data, read_file(path));
+Result<NavFile> load_nav_file(const std::filesystem::path& path, std::uint64_t max_bytes) {
+  LEAPNAV_TRY_ASSIGN(const std::string data, read_file(path, max_bytes));
   return decode_nav_file(std::as_bytes(std::span<const char>(data.data(), data.size())),
                          path.string());
 }

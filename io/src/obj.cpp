@@ -3,6 +3,8 @@
 // vertex; forward references are resolved at the end, so every error can still name its line.
 #include "leapnav/io/obj.hpp"
 
+#include "leapnav/io/text_format.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cerrno>
@@ -59,31 +61,6 @@ std::string quoted(std::string_view token) {
   }
   if (token.size() > 40) out += "...";
   return out + "'";
-}
-
-enum class NumberParse : std::uint8_t { Ok, Malformed, Overflow };
-
-NumberParse parse_double(std::string_view token, double& out) {
-  const char* first = token.data();
-  const char* last = first + token.size();
-  // note: from_chars rejects a leading '+', which some exporters write.
-  if (first != last && *first == '+') {
-    ++first;
-    if (first != last && (*first == '+' || *first == '-')) return NumberParse::Malformed;
-  }
-  if (first == last) return NumberParse::Malformed;
-  const auto [end, ec] = std::from_chars(first, last, out);
-  if (end != last) return NumberParse::Malformed;
-  if (ec == std::errc::result_out_of_range) {
-    // note: an exponent far below zero underflows to 0; anything else is too large.
-    const char* e = std::find_if(first, last, [](char c) { return c == 'e' || c == 'E'; });
-    if (e != last && e + 1 != last && e[1] == '-') {
-      out = 0.0;
-      return NumberParse::Ok;
-    }
-    return NumberParse::Overflow;
-  }
-  return ec == std::errc() ? NumberParse::Ok : NumberParse::Malformed;
 }
 
 /// Parses an integer at [p, last) and advances p; false when there is none.
@@ -183,12 +160,12 @@ class ObjParser {
     int count = 0;
     for (std::string_view token = next_token(rest); !token.empty(); token = next_token(rest)) {
       double value = 0.0;
-      const NumberParse parsed = parse_double(token, value);
-      if (parsed == NumberParse::Malformed)
+      const DecimalParse parsed = parse_decimal(token, value);
+      if (parsed == DecimalParse::Malformed)
         return fail(ErrorCode::ParseError, "malformed number " + quoted(token) + " in vertex");
       // note: values after x y z (w, or r g b vertex colours) are checked for syntax only.
       if (count < 3) {
-        if (parsed == NumberParse::Overflow || !std::isfinite(value))
+        if (parsed == DecimalParse::Overflow || !std::isfinite(value))
           return fail(ErrorCode::NonFinite,
                       "vertex coordinate " + quoted(token) + " is not a finite number");
         if (std::abs(value) > kMaxObjCoordinate)
@@ -301,6 +278,11 @@ Result<TriangleMesh> parse_obj(std::string_view text, std::string_view name,
   ObjParser parser(name, options, s);
 
   if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
+  // note: lines end at '\n' (CRLF included); a file without any '\n' but with '\r' uses the
+  // classic Mac OS convention of CR alone.
+  const char eol =
+      text.find('\n') == std::string_view::npos && text.find('\r') != std::string_view::npos ? '\r'
+                                                                                             : '\n';
   std::string joined;  // a statement continued over several lines with '\'
   std::uint64_t line = 0;
   std::size_t pos = 0;
@@ -311,7 +293,7 @@ Result<TriangleMesh> parse_obj(std::string_view text, std::string_view name,
     joined.clear();
     do {
       ++line;
-      std::size_t end = text.find('\n', pos);
+      std::size_t end = text.find(eol, pos);
       if (end == std::string_view::npos) end = text.size();
       std::string_view physical = text.substr(pos, end - pos);
       pos = end + 1;
@@ -343,42 +325,9 @@ Result<TriangleMesh> parse_obj(std::string_view text, std::string_view name,
   return parser.finish();
 }
 
-Result<std::string> read_file(const std::filesystem::path& path) {
-  const std::string shown = path.string();
-  std::error_code ec;
-  const std::filesystem::file_status status = std::filesystem::status(path, ec);
-  if (!std::filesystem::exists(status))
-    return make_error(ErrorCode::IoError, shown + ": no such file");
-  if (std::filesystem::is_directory(status))
-    return make_error(ErrorCode::IoError, shown + ": is a directory, not a file");
-  const std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"),
-                                                             &std::fclose);
-  if (!file)
-    return make_error(ErrorCode::IoError,
-                      shown + ": cannot open (" + std::string(std::strerror(errno)) + ")");
-  // note: read into a buffer sized from the file (one copy); keep reading past that size in case
-  // the file grew or is not a regular file.
-  std::string data;
-  std::size_t filled = 0;
-  if (std::filesystem::is_regular_file(status)) {
-    const std::uintmax_t size = std::filesystem::file_size(path, ec);
-    if (!ec) data.resize(static_cast<std::size_t>(size));
-  }
-  for (;;) {
-    if (filled == data.size()) data.resize(std::max<std::size_t>(data.size() * 2, 1 << 16));
-    const std::size_t want = data.size() - filled;
-    const std::size_t got = std::fread(data.data() + filled, 1, want, file.get());
-    filled += got;
-    if (got < want) break;
-  }
-  data.resize(filled);
-  if (std::ferror(file.get()) != 0) return make_error(ErrorCode::IoError, shown + ": read error");
-  return data;
-}
-
 Result<TriangleMesh> load_obj(const std::filesystem::path& path, const ObjOptions& options,
                               ObjStats* stats) {
-  LEAPNAV_TRY_ASSIGN(const std::string text, read_file(path));
+  LEAPNAV_TRY_ASSIGN(const std::string text, read_file(path, options.max_bytes));
   LEAPNAV_TRY_ASSIGN(TriangleMesh mesh, parse_obj(text, path.string(), options, stats));
   mesh.name = path.filename().string();
   return mesh;

@@ -1,11 +1,8 @@
 // OBJ writer: shortest round-trip float text (std::to_chars), so reading the file back with
 // parse_obj reproduces every vertex bit for bit.
-#include <cerrno>
 #include <charconv>
-#include <cstdio>
-#include <cstring>
-#include <memory>
 
+#include "leapnav/io/file_io.hpp"
 #include "leapnav/io/scenes.hpp"
 #include "leapnav/io/text_format.hpp"
 
@@ -38,17 +35,7 @@ std::string to_obj_text(const TriangleMesh& mesh) {
 }
 
 Status write_obj(const TriangleMesh& mesh, const std::filesystem::path& path) {
-  const std::string text = to_obj_text(mesh);
-  const std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "wb"),
-                                                             &std::fclose);
-  if (!file)
-    return make_error(ErrorCode::IoError,
-                      path.string() + ": cannot write (" + std::string(std::strerror(errno)) + ")");
-  if (std::fwrite(text.data(), 1, text.size(), file.get()) != text.size() ||
-      std::fflush(file.get()) != 0)
-    return make_error(ErrorCode::IoError,
-                      path.string() + ": write failed (" + std::string(std::strerror(errno)) + ")");
-  return {};
+  return write_file_atomic(path, to_obj_text(mesh));
 }
 
 }  // namespace leapnav::io

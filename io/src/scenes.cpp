@@ -5,8 +5,10 @@
 #include "leapnav/io/scenes.hpp"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <iterator>
 #include <numbers>
 #include <string>
@@ -319,6 +321,27 @@ Result<TriangleMesh> builtin_scene(std::string_view spec) {
   }
   if (name == "demo") return invalid_spec(spec, "demo takes no arguments");
   return invalid_spec(spec, "unknown scene");
+}
+
+std::uint64_t builtin_scene_bytes(std::string_view spec) {
+  const std::size_t colon = spec.find(':');
+  const std::string_view name = spec.substr(0, colon);
+  if ((name != "city" && name != "terrain") || colon == std::string_view::npos) return 0;
+  const std::string_view arg = spec.substr(colon + 1);
+  int n = 0;
+  const auto [end, ec] = std::from_chars(arg.data(), arg.data() + arg.size(), n);
+  if (ec != std::errc() || end != arg.data() + arg.size() || n < 1) return 0;
+  const std::uint64_t blocks = std::uint64_t{static_cast<unsigned>(n)} * static_cast<unsigned>(n);
+  constexpr std::uint64_t kBytesPerVertex = sizeof(Vec3);
+  constexpr std::uint64_t kBytesPerTriangle = sizeof(std::array<std::uint32_t, 3>);
+  if (name == "city") {
+    // note: 21 boxes of 8 vertices and 12 triangles a block, grown by push_back (capacity up to
+    // twice the size while the last doubling copies)
+    return 2 * blocks * (21 * 8 * kBytesPerVertex + 21 * 12 * kBytesPerTriangle);
+  }
+  // terrain: one reserved height grid of 40 x 40 cells a tile
+  const std::uint64_t side = 40 * static_cast<std::uint64_t>(n);
+  return (side + 1) * (side + 1) * kBytesPerVertex + 2 * side * side * kBytesPerTriangle;
 }
 
 std::vector<AABB> city_buildings(int n) {

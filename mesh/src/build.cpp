@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cmath>
 #include <optional>
+#include <type_traits>
 #include <utility>
 
 #include "leapnav/core/parallel.hpp"
@@ -44,6 +45,16 @@ void widen_bounds(NavMesh& nav, const HeightDetail& detail, int threads) {
   });
 }
 
+/// The bytes the voxel stage's output holds.
+std::uint64_t voxel_output_bytes(const voxel::VoxelOutput& v) {
+  const auto bytes = [](const auto& vec) {
+    using Element = typename std::decay_t<decltype(vec)>::value_type;
+    return static_cast<std::uint64_t>(vec.capacity()) * sizeof(Element);
+  };
+  return bytes(v.solid.column_first) + bytes(v.solid.spans) + bytes(v.compact.column_first) +
+         bytes(v.compact.spans) + bytes(v.compact.areas) + bytes(v.compact.distance);
+}
+
 }  // namespace
 
 Result<BuildOutput> build_navmesh(const TriangleMesh& mesh, const BuildConfig& config,
@@ -60,7 +71,12 @@ Result<BuildOutput> build_navmesh(const TriangleMesh& mesh, const BuildConfig& c
   {
     auto timer = ctx.scoped_timer("regions");
     LEAPNAV_TRY(detail::check_heightfield_arrays(field, "regions", true));
-    LEAPNAV_TRY(ctx.check_memory("regions", static_cast<std::uint64_t>(field.spans.size()) * 40));
+    // note: the region stage allocates while the voxel output is held, so both count against
+    // the limit (each stage's own check counts only its own arrays: a 5 km triangle under a
+    // 6000 MiB limit once reached 9.8 GB)
+    LEAPNAV_TRY(ctx.check_memory(
+        "regions (with the voxel output held)",
+        voxel_output_bytes(out.voxels) + static_cast<std::uint64_t>(field.spans.size()) * 40));
     LEAPNAV_TRY_ASSIGN(graph, detail::make_checked_span_graph(field, "regions", ctx.threads()));
     LEAPNAV_TRY_ASSIGN(out.regions, detail::build_regions_on(field, graph, params, ctx));
   }

@@ -498,6 +498,40 @@ void merge_small_regions(std::vector<RegionInfo>& info, int merge_cells) {
   }
 }
 
+// Counts the components of walkable spans joined by links between spans of equal area that have
+// at least min_cells spans, stopping once the count passes `stop_above`.
+// note: regions grow only across such links (flood and expansion both require equal areas), so
+// each region lies inside one component, a component's regions are one group of the island filter,
+// and a component of min_cells or more spans keeps at least one region through the filter and the
+// merges: the count is a lower bound on the final region count, cheap next to the watershed.
+std::uint64_t large_components(const voxel::CompactHeightfield& chf, const SpanGraph& graph,
+                               int min_cells, std::uint64_t stop_above) {
+  const std::size_t span_count = chf.spans.size();
+  std::vector<bool> seen(span_count, false);
+  std::vector<std::uint32_t> stack;
+  std::uint64_t count = 0;
+  const auto needed = static_cast<std::uint64_t>(std::max(min_cells, 1));
+  for (std::size_t seed = 0; seed < span_count && count <= stop_above; ++seed) {
+    if (seen[seed] || chf.areas[seed] == voxel::kNullArea) continue;
+    seen[seed] = true;
+    stack.assign(1, static_cast<std::uint32_t>(seed));
+    std::uint64_t size = 0;
+    while (!stack.empty()) {
+      const std::uint32_t s = stack.back();
+      stack.pop_back();
+      ++size;
+      for (int dir = 0; dir < 4; ++dir) {
+        const std::uint32_t n = graph.neighbor(s, dir);
+        if (n == kNoSpan || seen[n] || chf.areas[n] != chf.areas[s]) continue;
+        seen[n] = true;
+        stack.push_back(n);
+      }
+    }
+    if (size >= needed) ++count;
+  }
+  return count;
+}
+
 }  // namespace
 
 Result<RegionField> build_regions(const voxel::CompactHeightfield& chf, const VoxelParams& params,
@@ -516,6 +550,15 @@ Result<RegionField> detail::build_regions_on(const voxel::CompactHeightfield& ch
   const std::size_t span_count = chf.spans.size();
   LEAPNAV_TRY(ctx.check_memory("regions", static_cast<std::uint64_t>(span_count) * 40));
   const int threads = ctx.threads();
+  constexpr std::uint64_t kMaxRegions = std::numeric_limits<std::uint16_t>::max();
+  if (large_components(chf, graph, params.min_region_cells, kMaxRegions) > kMaxRegions) {
+    return make_error(ErrorCode::InvalidArgument,
+                      "regions: more than 65535 separate walkable areas of at least "
+                      "region.min_region_area (" +
+                          std::to_string(params.min_region_cells) +
+                          " cells) each; their regions would exceed the limit of 65535 (found "
+                          "before the watershed)");
+  }
 
   Watershed ws(chf, graph, threads);
 

@@ -106,6 +106,37 @@ TEST_SUITE("cli.errors") {
     CHECK(r.exit_code == 1);
     CHECK(r.output.find("agent.max_slope_deg") != std::string::npos);
   }
+  TEST_CASE("configuration numbers no float, int or double can hold are bad input naming the key") {
+    Run r = run_cli("voxelize builtin:demo --config " +
+                    write_file("overflow.json", R"({"region": {"min_region_area": 1e400}})"));
+    CHECK(r.exit_code == 1);
+    CHECK(r.output.find("overflow.json: region.min_region_area = 1e400 is out of range (not "
+                        "representable as a double) [invalid_argument]") != std::string::npos);
+    r = run_cli("voxelize builtin:demo --config " +
+                write_file("verts.json", R"({"poly": {"max_verts_per_poly": 1e30}})"));
+    CHECK(r.exit_code == 1);
+    CHECK(r.output.find("verts.json: poly.max_verts_per_poly = 1e+30 is out of range") !=
+          std::string::npos);
+    // 1e9 m2 is more cells than an int holds: refused, where it once removed no region at all
+    r = run_cli("build builtin:demo -o " + (temp_dir() / "area.lnav").string() + " --config " +
+                write_file("area.json", R"({"region": {"min_region_area": 1e9}})"));
+    CHECK(r.exit_code == 1);
+    CHECK(r.output.find("area.json: config: region.min_region_area = 1000000000.000000 is out of "
+                        "range (at most 2147483647 cells of 0.300000 m)") != std::string::npos);
+  }
+  TEST_CASE("an OBJ file with CR-only line ends is read, not 'no triangles'") {
+    const Run r = run_cli("voxelize " + write_file("mac.obj",
+                                                   "# exported\rv 0 0 0\rv 10 0 0\r"
+                                                   "v 10 0 10\rf 1 3 2\r"));
+    CHECK(r.exit_code == 0);
+    CHECK(r.output.find("no triangles") == std::string::npos);
+  }
+  TEST_CASE("a tiny --max-memory names amounts that differ") {
+    const Run r = run_cli("voxelize builtin:demo --max-memory 0.001");
+    CHECK(r.exit_code == 1);
+    CHECK(r.output.find("more than the memory limit of 1048 bytes [memory_limit]") !=
+          std::string::npos);
+  }
   TEST_CASE("a grid larger than --max-memory is refused before allocating") {
     const Run r = run_cli("voxelize builtin:city:64 --max-memory 1");
     CHECK(r.exit_code == 1);
@@ -355,6 +386,103 @@ TEST_SUITE("cli.commands") {
     const std::string obj = (temp_dir() / "scene_demo.obj").string();
     REQUIRE(run_cli("scene demo -o " + obj).exit_code == 0);
     CHECK(run_cli("voxelize " + obj).exit_code == 0);
+  }
+}
+
+TEST_SUITE("cli.input") {
+  TEST_CASE("every command that reads input takes --max-memory and refuses /dev/zero naming it") {
+    const std::string lnav = (temp_dir() / "input_demo.lnav").string();
+    REQUIRE(run_cli("build builtin:demo -o " + lnav).exit_code == 0);
+    // note: 4 MiB limit, so an input may have 2 MiB; /dev/zero is refused after reading that
+    for (const std::string& args :
+         {std::string("voxelize /dev/zero"), std::string("build /dev/zero -o ") + lnav + ".x",
+          std::string("info /dev/zero"), std::string("export /dev/zero -o ") + lnav + ".json",
+          std::string("render /dev/zero -o ") + lnav + ".svg", std::string("sample /dev/zero"),
+          std::string("path /dev/zero --from 0,0,0 --to 1,0,1"), std::string("paths /dev/zero -"),
+          std::string("check-links /dev/zero builtin:demo"),
+          std::string("voxelize builtin:demo --config /dev/zero")}) {
+      CAPTURE(args);
+      const Run r = run_cli(args + " --max-memory 4");
+      CHECK(r.exit_code == 1);
+      CHECK(r.output.find("/dev/zero: not read further: it gave more than the 2097152 bytes an "
+                          "input may have") != std::string::npos);
+      CHECK(r.output.find("[memory_limit]") != std::string::npos);
+    }
+    // a regular file past the bound is refused before it is read
+    const Run r = run_cli("info " + lnav + " --max-memory 0.01");
+    CHECK(r.exit_code == 1);
+    CHECK(r.output.find("input_demo.lnav: the file has ") != std::string::npos);
+  }
+
+  TEST_CASE("a query file that is a device, unreadable or holds NaN is bad input naming it") {
+    const std::string lnav = (temp_dir() / "input_queries.lnav").string();
+    REQUIRE(run_cli("build builtin:demo -o " + lnav).exit_code == 0);
+    Run r = run_cli("paths " + lnav + " /dev/zero");
+    CHECK(r.exit_code == 1);
+    CHECK(
+        r.output.find("/dev/zero:1: line longer than 4096 bytes; not a query file [parse_error]") !=
+        std::string::npos);
+    // note: reading /proc/self/mem from offset 0 fails (EIO): once taken as the end of the file
+    r = run_cli("paths " + lnav + " /proc/self/mem");
+    CHECK(r.exit_code == 1);
+    CHECK(r.output.find("/proc/self/mem: read error (") != std::string::npos);
+    CHECK(r.output.find("\"queries\"") == std::string::npos);
+    r = run_cli("paths " + lnav + " " + temp_dir().string());
+    CHECK(r.exit_code == 1);
+    CHECK(r.output.find("is a directory") != std::string::npos);
+    r = run_cli("paths " + lnav + " " +
+                write_file("nan_queries.txt", "2.2 0.1 32.5 32 0.1 18\n1 nan 3 4 5 6\n"));
+    CHECK(r.exit_code == 1);
+    CHECK(
+        r.output.find("nan_queries.txt:2: coordinate 'nan' is not a finite number [non_finite]") !=
+        std::string::npos);
+    r = run_cli("paths " + lnav + " " + write_file("big_queries.txt", "1 1e39 3 4 5 6\n"));
+    CHECK(r.exit_code == 1);
+    CHECK(r.output.find("big_queries.txt:1: coordinate '1e39' is not a finite number") !=
+          std::string::npos);
+  }
+
+  TEST_CASE("paths answers a batch at a time: lines before a malformed one are printed") {
+    const std::string lnav = (temp_dir() / "input_stream.lnav").string();
+    REQUIRE(run_cli("build builtin:demo -o " + lnav).exit_code == 0);
+    std::string text;
+    for (int i = 0; i < 5000; ++i) text += "2.2 0.1 32.5 2.4 0.1 32.4\n";
+    text += "1 2 3\n";
+    const Run r = run_cli("paths " + lnav + " " + write_file("stream_queries.txt", text));
+    CHECK(r.exit_code == 1);
+    // the first batch of 4096 was answered before line 5001 was read
+    CHECK(std::count(r.output.begin(), r.output.end(), '\n') == 4096 + 1);
+    CHECK(r.output.find("stream_queries.txt:5001: expected six numbers") != std::string::npos);
+  }
+
+  TEST_CASE("two builds forced to overlap on one output both succeed and leave a whole file") {
+    const auto dir = temp_dir() / "overlap";
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    const std::string out = (dir / "same.lnav").string();
+    const std::string exe = LEAPNAV_CLI_PATH;
+    // note: city:6 writes a few MB; both start together and write while the other does
+    for (int round = 0; round < 3; ++round) {
+      const std::string command =
+          "(" + exe + " build builtin:city:6 -o " + out + " >/dev/null 2>&1; echo A$?) & (" + exe +
+          " build builtin:demo -o " + out + " >/dev/null 2>&1; echo B$?) & wait";
+      FILE* pipe = popen(command.c_str(), "r");
+      REQUIRE(pipe != nullptr);
+      std::string output;
+      std::array<char, 256> buffer{};
+      std::size_t n = 0;
+      while ((n = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0)
+        output.append(buffer.data(), n);
+      pclose(pipe);
+      CHECK(output.find("A0") != std::string::npos);
+      CHECK(output.find("B0") != std::string::npos);
+      const Run info = run_cli("info " + out);
+      CHECK(info.exit_code == 0);
+      CHECK(info.output.find("validation: ok") != std::string::npos);
+    }
+    int entries = 0;
+    for ([[maybe_unused]] const auto& entry : std::filesystem::directory_iterator(dir)) ++entries;
+    CHECK(entries == 1);
   }
 }
 

@@ -139,6 +139,16 @@ TEST_SUITE("core.context") {
     REQUIRE_FALSE(status.ok());
     CHECK(status.error().code == ErrorCode::MemoryLimit);
     CHECK(status.error().message == "grid would need 5 MiB, more than the memory limit of 1 MiB");
+    // small limits are shown in a unit where the need visibly exceeds the limit
+    ctx.set_memory_limit(1048);  // --max-memory 0.001
+    CHECK(ctx.check_memory("grid", 5000).error().message ==
+          "grid would need 5000 bytes, more than the memory limit of 1048 bytes");
+    ctx.set_memory_limit(100'000);
+    CHECK(ctx.check_memory("grid", 100'001).error().message ==
+          "grid would need 98 KiB, more than the memory limit of 97 KiB");
+    ctx.set_memory_limit(std::uint64_t{100} << 20U);
+    CHECK(ctx.check_memory("grid", (std::uint64_t{100} << 20U) + 1).error().message ==
+          "grid would need 101 MiB, more than the memory limit of 100 MiB");
   }
   TEST_CASE("cancellation is reported as Cancelled") {
     BuildContext ctx;

@@ -171,6 +171,38 @@ TEST_SUITE("io.obj") {
                 "t.obj:5: malformed face index '3.0'");
   }
 
+  TEST_CASE("a file with CR-only line ends reads like one with LF") {
+    ObjStats stats;
+    const auto mesh = parse("# old Mac OS export\rv 0 0 0\rv 1 0 0\rv 1 0 1\rf 1 3 2\r", &stats);
+    REQUIRE(mesh.ok());
+    CHECK(mesh->triangles.size() == 1);
+    CHECK(stats.lines == 5);
+    check_error("v 0 0 0\rv 1 0 x\r", ErrorCode::ParseError,
+                "t.obj:2: malformed number 'x' in vertex");
+  }
+
+  TEST_CASE("numbers below the smallest double are 0 however they are written") {
+    const std::string zeros(400, '0');
+    for (const std::string& tiny :
+         {std::string("1e-400"), std::string("-1E-400"), "0." + zeros + "1", "0." + zeros + "1e5",
+          "+0.0" + zeros + "7"}) {
+      CAPTURE(tiny);
+      const auto mesh = parse("v " + tiny + " 0 0\nv 1 0 0\nv 1 0 1\nf 1 3 2\n");
+      REQUIRE(mesh.ok());
+      CHECK(mesh->vertices[0].x == 0.0F);
+    }
+    // the same digits with an exponent that brings them into range are that value
+    const auto scaled = parse("v 0." + zeros + "1e401 0 0\nv 1 0 0\nv 1 0 1\nf 1 3 2\n");
+    REQUIRE(scaled.ok());
+    CHECK(scaled->vertices[0].x == 1.0F);
+    // and numbers too large stay errors
+    check_error("v 1" + zeros + " 0 0\n", ErrorCode::NonFinite,
+                "t.obj:1: vertex coordinate '1000000000000000000000000000000000000000...' is not a "
+                "finite number");
+    check_error("v 1e400 0 0\n", ErrorCode::NonFinite,
+                "t.obj:1: vertex coordinate '1e400' is not a finite number");
+  }
+
   TEST_CASE("a face with fewer than 3 vertices is a parse error") {
     check_error(std::string(kQuad) + "f 1 2\n", ErrorCode::ParseError,
                 "t.obj:5: face has 2 vertices (needs at least 3)");

@@ -259,6 +259,16 @@ Result<Heightfield> rasterize(const TriangleMesh& mesh, const TriangleAreas& are
       band_count, static_cast<std::size_t>(threads <= 0 ? hardware_threads() : threads));
   LEAPNAV_TRY(ctx.check_memory("rasterize: span fragments",
                                largest_estimate * 2 * sizeof(std::uint64_t) * concurrent_bands));
+  // note: the bands' spans are only known band by band; what the finished bands hold (and their
+  // share of the assembled array) is added up as they finish, and the loop stops once the tables
+  // above plus that would pass the limit, so peak memory stays within it (city:128 under a 4 GiB
+  // limit once reached 5.4 GB before the check after the loop refused it)
+  const std::uint64_t table_bytes =
+      (columns + 1) * sizeof(std::uint32_t) * 2 +
+      mesh.triangles.size() * (sizeof(TriangleCells) + 2 * sizeof(std::uint32_t)) +
+      largest_estimate * 2 * sizeof(std::uint64_t) * concurrent_bands;
+  std::atomic<std::uint64_t> band_bytes{0};
+  std::atomic<bool> over_limit{false};
 
   std::vector<Band> bands(band_count);
   parallel_for(threads, 0, band_count, 1, [&](std::size_t b0, std::size_t b1) {
@@ -273,6 +283,7 @@ Result<Heightfield> rasterize(const TriangleMesh& mesh, const TriangleAreas& are
         cancelled.store(true, std::memory_order_relaxed);
         return;
       }
+      if (over_limit.load(std::memory_order_relaxed)) return;
       const int band_first = static_cast<int>(b) * kBandRows;
       const int band_last = std::min(depth, band_first + kBandRows) - 1;
       const std::size_t local_columns =
@@ -416,9 +427,23 @@ Result<Heightfield> rasterize(const TriangleMesh& mesh, const TriangleAreas& are
         band.spans.push_back(cur);
         band.counts[col] = static_cast<std::uint32_t>(band.spans.size() - before);
       }
+      // note: the band's spans and their copy in the assembled array (the reserve beyond the
+      // size is never touched, so never resident; the counts are in the column tables above)
+      const std::uint64_t held = 2 * band.spans.size() * sizeof(Span);
+      if (table_bytes + band_bytes.fetch_add(held, std::memory_order_relaxed) + held >
+          ctx.memory_limit()) {
+        over_limit.store(true, std::memory_order_relaxed);
+        return;
+      }
     }
   });
   LEAPNAV_TRY(ctx.check_cancel("rasterize"));
+  if (over_limit.load()) {
+    return make_error(ErrorCode::MemoryLimit,
+                      "rasterize: spans would need more than the memory limit of " +
+                          std::to_string(ctx.memory_limit() >> 20U) +
+                          " MiB (refused while rasterizing, before assembling them)");
+  }
 
   // assemble the CSR columns band by band
   std::uint64_t total = 0;

@@ -31,9 +31,9 @@ struct VoxelConfig {
 /// Watershed region filtering.
 struct RegionConfig {
   float min_region_area =
-      5.76F;  ///< islands smaller than this are dropped [units: m²] [range: >= 0]
-  float merge_region_area =
-      36.0F;  ///< regions smaller than this merge into a neighbour [units: m²] [range: >= 0]
+      5.76F;  ///< islands smaller than this are dropped [units: m²] [range: 0..2^31-1 cells]
+  float merge_region_area = 36.0F;  ///< regions smaller than this merge into a neighbour [units:
+                                    ///< m²] [range: 0..2^31-1 cells]
   friend bool operator==(const RegionConfig&, const RegionConfig&) = default;
 };
 
@@ -60,6 +60,11 @@ struct BuildConfig {
 
 /// Largest agent height, climb or radius in voxel units (connections store 8-bit values).
 inline constexpr int kMaxWalkableCells = 255;
+
+/// Largest region area in cells (region.min_region_area and merge_region_area divided by the
+/// cell area): the cell counts are ints, and a region of 2^31 cells is far past any grid that
+/// fits the memory limit.
+inline constexpr int kMaxRegionAreaCells = 2'147'483'647;
 
 /// Largest number of vertices a polygon may have.
 inline constexpr int kMaxVertsPerPolyLimit = 12;

@@ -10,6 +10,7 @@
 
 #include "leapnav/core/config.hpp"
 #include "leapnav/core/result.hpp"
+#include "leapnav/io/file_io.hpp"
 
 namespace leapnav::io {
 
@@ -28,13 +29,16 @@ namespace leapnav::io {
 /// or a value out of range (validate's message).
 [[nodiscard]] Result<BuildConfig> parse_config_json(std::string_view text, std::string_view source);
 
-/// Reads and parses a JSON configuration file (IoError when it cannot be read).
-[[nodiscard]] Result<BuildConfig> load_config_json(const std::filesystem::path& path);
+/// Reads and parses a JSON configuration file (IoError when it cannot be read, MemoryLimit when
+/// it is larger than max_bytes).
+[[nodiscard]] Result<BuildConfig> load_config_json(
+    const std::filesystem::path& path, std::uint64_t max_bytes = default_max_file_bytes());
 
 /// A named configuration when `name_or_path` is one of named_config_names(), else a JSON file.
 /// A name that is neither (no such file, no ".json" and no directory separator) is an
 /// InvalidArgument error listing the names.
-[[nodiscard]] Result<BuildConfig> resolve_config(std::string_view name_or_path);
+[[nodiscard]] Result<BuildConfig> resolve_config(
+    std::string_view name_or_path, std::uint64_t max_bytes = default_max_file_bytes());
 
 /// The configuration as pretty-printed JSON (every section and key, in config.hpp order) that
 /// parse_config_json reads back to an identical BuildConfig.

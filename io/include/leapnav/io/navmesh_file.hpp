@@ -52,6 +52,7 @@
 #include <vector>
 
 #include "leapnav/core/result.hpp"
+#include "leapnav/io/file_io.hpp"
 #include "leapnav/jumplinks/jump_links.hpp"
 #include "leapnav/mesh/navmesh.hpp"
 
@@ -94,11 +95,13 @@ enum class LinkPolicy : std::uint8_t {
 /// Internal when the mesh fails mesh::validate, IoError when the file cannot be written.
 [[nodiscard]] Status save_navmesh(const mesh::NavMesh& navmesh, const std::filesystem::path& path);
 
-/// Reads and decodes a .lnav file: IoError when it cannot be read, else decode_navmesh's errors.
-/// A file that carries jump links is refused unless `links` is LinkPolicy::Drop (its link chunks
-/// are then checked and dropped): use load_nav_file to keep them.
-[[nodiscard]] Result<mesh::NavMesh> load_navmesh(const std::filesystem::path& path,
-                                                 LinkPolicy links = LinkPolicy::Refuse);
+/// Reads and decodes a .lnav file: IoError when it cannot be read, MemoryLimit when it is larger
+/// than max_bytes (file_io.hpp), else decode_navmesh's errors. A file that carries jump links is
+/// refused unless `links` is LinkPolicy::Drop (its link chunks are then checked and dropped): use
+/// load_nav_file to keep them.
+[[nodiscard]] Result<mesh::NavMesh> load_navmesh(
+    const std::filesystem::path& path, LinkPolicy links = LinkPolicy::Refuse,
+    std::uint64_t max_bytes = default_max_file_bytes());
 
 /// The contents of a .lnav file: a navmesh and, when the file carries one, its jump link set.
 struct NavFile {
@@ -127,7 +130,9 @@ struct NavFile {
 /// or there are more than 65535 jump configurations; IoError when the file cannot be written.
 [[nodiscard]] Status save_nav_file(const NavFile& file, const std::filesystem::path& path);
 
-/// Reads and decodes a .lnav file: IoError when it cannot be read, else decode_nav_file's errors.
-[[nodiscard]] Result<NavFile> load_nav_file(const std::filesystem::path& path);
+/// Reads and decodes a .lnav file: IoError when it cannot be read, MemoryLimit when it is larger
+/// than max_bytes (file_io.hpp), else decode_nav_file's errors.
+[[nodiscard]] Result<NavFile> load_nav_file(const std::filesystem::path& path,
+                                            std::uint64_t max_bytes = default_max_file_bytes());
 
 }  // namespace leapnav::io

@@ -12,6 +12,7 @@
 
 #include "leapnav/core/result.hpp"
 #include "leapnav/core/triangle_mesh.hpp"
+#include "leapnav/io/file_io.hpp"
 
 namespace leapnav::io {
 
@@ -24,6 +25,8 @@ enum class UpAxis : std::uint8_t {
 
 struct ObjOptions {
   UpAxis up = UpAxis::Y;
+  /// load_obj refuses larger files (MemoryLimit); see max_file_bytes() [units: bytes]
+  std::uint64_t max_bytes = default_max_file_bytes();
 };
 
 /// What parse_obj saw. Degenerate faces (a vertex repeated) are dropped and counted, not fatal.
@@ -47,8 +50,9 @@ inline constexpr double kMaxObjCoordinate = 1e15;
 
 /// Parses OBJ text; `name` is used in error messages and becomes the mesh name.
 /// Accepts `v x y z [w | r g b]`, `f` with 3 or more vertices written `a`, `a/b`, `a//c` or
-/// `a/b/c`, negative (relative) indices, indices of vertices defined later in the file, CRLF
-/// line ends, `\` line continuations and a UTF-8 byte order mark. Skips vt, vn, vp, usemtl, mtllib,
+/// `a/b/c`, negative (relative) indices, indices of vertices defined later in the file, CRLF line
+/// ends (CR alone in a file without any LF), `\` line continuations and a UTF-8 byte order mark.
+/// Numbers too small for a double are 0. Skips vt, vn, vp, usemtl, mtllib,
 /// o, g, s, l, p, comments and blank lines silently, other keywords with a counted warning.
 /// Errors (each message "name:line: ..."):
 /// - ParseError: a malformed number or index, a vertex with fewer than 3 coordinates, a face with
@@ -61,13 +65,10 @@ inline constexpr double kMaxObjCoordinate = 1e15;
                                              ObjStats* stats = nullptr);
 
 /// Reads a whole OBJ file and parses it; errors name the path as given. The mesh is named after
-/// the file name. IoError when the file is missing, a directory or unreadable.
+/// the file name. IoError when the file is missing, a directory or unreadable; MemoryLimit when it
+/// is larger than options.max_bytes.
 [[nodiscard]] Result<TriangleMesh> load_obj(const std::filesystem::path& path,
                                             const ObjOptions& options = {},
                                             ObjStats* stats = nullptr);
-
-/// Reads a whole file into memory; IoError naming the path on failure (missing, directory,
-/// unreadable). Shared by the OBJ, configuration and navmesh readers.
-[[nodiscard]] Result<std::string> read_file(const std::filesystem::path& path);
 
 }  // namespace leapnav::io

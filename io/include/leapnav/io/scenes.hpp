@@ -85,6 +85,11 @@ inline constexpr int kMaxTerrainTiles = 256;
 /// Errors: InvalidArgument naming the spec and listing the valid forms.
 [[nodiscard]] Result<TriangleMesh> builtin_scene(std::string_view spec);
 
+/// The memory generating builtin_scene(spec) takes at its peak for the large generated scenes
+/// ("city:N", "terrain:N"), so that a caller can check it against a memory limit before
+/// generating; 0 for the other (small) scenes and for specs builtin_scene refuses [units: bytes].
+[[nodiscard]] std::uint64_t builtin_scene_bytes(std::string_view spec);
+
 /// The buildings of "city:N" (N in 1..kMaxCityBlocks, else empty), four per block, blocks in
 /// rows of increasing z then x: box i spans its footprint in x and z and in y from the ground
 /// tiles' bottom (-1) to its flat roof (its roof hut excluded) [units: m].
