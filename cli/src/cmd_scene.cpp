@@ -12,6 +12,7 @@ void register_scene_commands(CLI::App& root, Registry& registry) {
     std::string name;
     std::string output;
     bool list = false;
+    double max_memory_mib = 0.0;
   };
   auto options = std::make_shared<Options>();
   CLI::App* app = root.add_subcommand(
@@ -22,26 +23,33 @@ void register_scene_commands(CLI::App& root, Registry& registry) {
       "jump scenes gap:W, rise:D, drop:D, ceiling:H, wall:H (metres), pillar");
   app->add_option("--output,-o", options->output, "OBJ file to write");
   app->add_flag("--list", options->list, "List the built-in scenes");
-  registry.push_back({app, [options]() -> int {
-                        if (options->list) {
-                          for (const auto& name : io::builtin_scene_names())
-                            std::cout << name << '\n';
-                          return kExitOk;
-                        }
-                        if (options->name.empty() || options->output.empty()) {
-                          std::cerr
-                              << "leapnav scene: give a scene name and -o <file.obj>, or --list\n";
-                          return kExitUsage;
-                        }
-                        auto mesh = io::builtin_scene(options->name);
-                        if (!mesh) return report(mesh.error());
-                        if (auto status = io::write_obj(*mesh, options->output); !status)
-                          return report(status.error());
-                        std::cout << "scene " << options->name << ": " << mesh->vertices.size()
-                                  << " vertices, " << mesh->triangles.size() << " triangles -> "
-                                  << options->output << '\n';
-                        return kExitOk;
-                      }});
+  add_max_memory_option(*app, options->max_memory_mib);
+  registry.push_back(
+      {app, [options]() -> int {
+         if (options->list) {
+           for (const auto& name : io::builtin_scene_names()) std::cout << name << '\n';
+           return kExitOk;
+         }
+         if (options->name.empty() || options->output.empty()) {
+           std::cerr << "leapnav scene: give a scene name and -o <file.obj>, or --list\n";
+           return kExitUsage;
+         }
+         // note: the OBJ text is built whole; a vertex line takes at most about
+         // 4 times its 12 bytes, a face line 3 times: 5 times the mesh bounds both
+         BuildContext budget;
+         budget.set_memory_limit(memory_limit_bytes(options->max_memory_mib));
+         if (Status fits = budget.check_memory(options->name + " and its OBJ text",
+                                               5 * io::builtin_scene_bytes(options->name));
+             !fits.ok())
+           return report(fits.error());
+         auto mesh = io::builtin_scene(options->name);
+         if (!mesh) return report(mesh.error());
+         if (auto status = io::write_obj(*mesh, options->output); !status)
+           return report(status.error());
+         std::cout << "scene " << options->name << ": " << mesh->vertices.size() << " vertices, "
+                   << mesh->triangles.size() << " triangles -> " << options->output << '\n';
+         return kExitOk;
+       }});
 }
 
 }  // namespace leapnav::cli

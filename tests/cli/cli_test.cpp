@@ -455,6 +455,13 @@ TEST_SUITE("cli.input") {
     CHECK(r.output.find("stream_queries.txt:5001: expected six numbers") != std::string::npos);
   }
 
+  TEST_CASE("scene refuses a generated scene whose mesh and text pass --max-memory") {
+    const Run r = run_cli("scene terrain:256 -o " + (temp_dir() / "terrain.obj").string() +
+                          " --max-memory 4096");
+    CHECK(r.exit_code == 1);
+    CHECK(r.output.find("terrain:256 and its OBJ text would need 18002 MiB, more than the memory "
+                        "limit of 4096 MiB [memory_limit]") != std::string::npos);
+  }
   TEST_CASE("two builds forced to overlap on one output both succeed and leave a whole file") {
     const auto dir = temp_dir() / "overlap";
     std::filesystem::remove_all(dir);
