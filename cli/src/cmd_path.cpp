@@ -107,7 +107,7 @@ void register_path_commands(CLI::App& root, Registry& registry) {
   registry.push_back(
       {sample_app, [sample]() -> int {
          auto navmesh = io::load_navmesh(sample->file, io::LinkPolicy::Drop,
-                                        input_limit_bytes(sample->max_memory_mib));
+                                         input_limit_bytes(sample->max_memory_mib));
          if (!navmesh) return report(navmesh.error());
          // note: the points and their text (about 40 bytes a line) are held
          // whole; estimated before they are made
