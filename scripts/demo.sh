@@ -2,7 +2,8 @@
 # The main job on the built-in demo scene: install what is missing, build Release, build the demo
 # level's navmesh with jump links (the thesis's C1 and C2 jumps), check the links exactly against
 # the triangles, plan a path that must jump, and write the navmesh, its statistics, exports, the
-# path and pictures under out/, with a glTF file and a 3-D browser viewer folder (out/demo_view).
+# path and pictures under out/, with a glTF file and a 3-D browser viewer folder (out/demo_view);
+# last, set up the Python module.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -31,4 +32,6 @@ scripts/viewer.sh
   --from 2.2,0.1,32.5 --to 22,0.1,37
 "$leapnav" view out/demo.lnav --scene builtin:demo --max-links 300 --from 2.2,0.1,32.5 \
   --to 22,0.1,37 -o out/demo_view
+# the Python module: `python3 -c "import leapnav"` works from here on
+scripts/python_setup.sh
 echo "demo: outputs in out/: $(ls out | tr '\n' ' ')"
