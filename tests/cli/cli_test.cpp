@@ -1,7 +1,8 @@
 // The leapnav command end to end: documented exit codes and messages for bad input, and the
 // outputs of the main commands. Runs the built executable as a user would.
 #include <doctest/doctest.h>
-#include <sys/wait.h>
+
+#include "support/cli_run.hpp"
 
 #include <algorithm>
 #include <array>
@@ -16,24 +17,8 @@
 
 namespace {
 
-struct Run {
-  int exit_code = -1;
-  std::string output;  ///< stdout and stderr together
-};
-
-Run run_cli(const std::string& args) {
-  const std::string command = std::string(LEAPNAV_CLI_PATH) + " " + args + " 2>&1";
-  Run run;
-  FILE* pipe = popen(command.c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  std::array<char, 4096> buffer{};
-  std::size_t n = 0;
-  while ((n = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0)
-    run.output.append(buffer.data(), n);
-  const int status = pclose(pipe);
-  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return run;
-}
+using Run = leapnav::test::CliRun;
+using leapnav::test::run_cli;
 
 std::filesystem::path temp_dir() {
   const auto dir = std::filesystem::temp_directory_path() / "leapnav_cli_test";

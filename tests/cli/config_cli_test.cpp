@@ -1,10 +1,9 @@
 // `leapnav config`: a configuration printed as the JSON --config reads, and every command named in
 // a help text exists. Runs the built executable as a user would.
 #include <doctest/doctest.h>
-#include <sys/wait.h>
 
-#include <array>
-#include <cstdio>
+#include "support/cli_run.hpp"
+
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -18,23 +17,10 @@
 
 namespace {
 
-struct Run {
-  int exit_code = -1;
-  std::string out;  ///< stdout only
-};
+using Run = leapnav::test::CliRun;
 
 Run run_cli(const std::string& args) {
-  const std::string command = std::string(LEAPNAV_CLI_PATH) + " " + args + " 2>/dev/null";
-  Run run;
-  FILE* pipe = popen(command.c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  std::array<char, 4096> buffer{};
-  std::size_t n = 0;
-  while ((n = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0)
-    run.out.append(buffer.data(), n);
-  const int status = pclose(pipe);
-  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return run;
+  return leapnav::test::run_cli(args, leapnav::test::Stderr::Discard);
 }
 
 bool is_name_char(char c) {
@@ -53,14 +39,15 @@ std::string word_at(const std::string& text, std::size_t at) {
 std::set<std::string> subcommands() {
   const Run help = run_cli("--help");
   REQUIRE(help.exit_code == 0);
-  const auto at = help.out.find("Subcommands:");
+  const auto at = help.output.find("Subcommands:");
   REQUIRE(at != std::string::npos);
   std::set<std::string> names;
-  for (std::size_t line = help.out.find('\n', at); line != std::string::npos;
-       line = help.out.find('\n', line + 1)) {
-    if (help.out.compare(line + 1, 2, "  ") != 0) continue;
-    const std::string name = word_at(help.out, line + 3);
-    if (!name.empty() && help.out.compare(line + 3 + name.size(), 1, " ") == 0) names.insert(name);
+  for (std::size_t line = help.output.find('\n', at); line != std::string::npos;
+       line = help.output.find('\n', line + 1)) {
+    if (help.output.compare(line + 1, 2, "  ") != 0) continue;
+    const std::string name = word_at(help.output, line + 3);
+    if (!name.empty() && help.output.compare(line + 3 + name.size(), 1, " ") == 0)
+      names.insert(name);
   }
   return names;
 }
@@ -84,10 +71,10 @@ TEST_SUITE("cli.config") {
       CAPTURE(name);
       const Run r = run_cli(std::string("config --show ") + name);
       REQUIRE(r.exit_code == 0);
-      auto parsed = leapnav::io::parse_config_json(r.out, name);
+      auto parsed = leapnav::io::parse_config_json(r.output, name);
       REQUIRE(parsed.ok());
       CHECK(*parsed == *leapnav::named_config(name));
-      CHECK(nlohmann::json::parse(r.out) ==
+      CHECK(nlohmann::json::parse(r.output) ==
             nlohmann::json::parse(leapnav::io::config_to_json(*leapnav::named_config(name))));
     }
   }
@@ -99,13 +86,13 @@ TEST_SUITE("cli.config") {
     std::ofstream(partial) << R"({"base": "thesis", "voxel": {"cell_size": 0.5}})";
     const Run r = run_cli("config --show " + partial);
     REQUIRE(r.exit_code == 0);
-    const auto json = nlohmann::json::parse(r.out);
+    const auto json = nlohmann::json::parse(r.output);
     CHECK(json["voxel"]["cell_size"] == 0.5);
     CHECK(json["agent"]["radius"] == nlohmann::json::parse(leapnav::io::config_to_json(
                                          *leapnav::named_config("thesis")))["agent"]["radius"]);
     const auto full = (dir / "full.json").string();
-    std::ofstream(full) << r.out;
-    CHECK(run_cli("config --show " + full).out == r.out);
+    std::ofstream(full) << r.output;
+    CHECK(run_cli("config --show " + full).output == r.output);
     const auto lnav = (dir / "demo.lnav").string();
     CHECK(run_cli("build builtin:demo -c " + full + " -o " + lnav).exit_code == 0);
   }
@@ -115,7 +102,7 @@ TEST_SUITE("cli.config") {
     CHECK(run_cli("config").exit_code == 2);
     const Run list = run_cli("config --list");
     CHECK(list.exit_code == 0);
-    CHECK(list.out == "default\nthesis\n");
+    CHECK(list.output == "default\nthesis\n");
   }
 
   TEST_CASE("every leapnav command a help text names exists") {
@@ -126,12 +113,12 @@ TEST_SUITE("cli.config") {
       const Run help = run_cli(command + " --help");
       CAPTURE(command);
       CHECK(help.exit_code == 0);
-      for (const std::string& named : named_commands(help.out)) {
+      for (const std::string& named : named_commands(help.output)) {
         CAPTURE(named);
         CHECK(names.count(named) == 1);
       }
     }
-    CHECK(named_commands(run_cli("build --help").out).count("config") == 1);
+    CHECK(named_commands(run_cli("build --help").output).count("config") == 1);
   }
 }
 

@@ -2,10 +2,9 @@
 // given, the viewer folder's files and its data script, and the errors (no links, no viewer
 // bundle). The browser side is tested by viewer/test (scripts/viewer_test.sh).
 #include <doctest/doctest.h>
-#include <sys/wait.h>
 
-#include <array>
-#include <cstdio>
+#include "support/cli_run.hpp"
+
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -17,23 +16,10 @@
 
 namespace {
 
-struct ViewRun {
-  int exit_code = -1;
-  std::string output;
-};
+using ViewRun = leapnav::test::CliRun;
 
 ViewRun run_leapnav(const std::string& args) {
-  const std::string command = std::string(LEAPNAV_CLI_PATH) + " " + args + " 2>&1";
-  ViewRun run;
-  FILE* pipe = popen(command.c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  std::array<char, 4096> buffer{};
-  std::size_t n = 0;
-  while ((n = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0)
-    run.output.append(buffer.data(), n);
-  const int status = pclose(pipe);
-  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return run;
+  return leapnav::test::run_cli(args);
 }
 
 std::filesystem::path view_temp() {

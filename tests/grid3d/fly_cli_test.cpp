@@ -1,10 +1,9 @@
 // `leapnav fly` end to end: one query, a batch, a .3dscen scenario and the documented exit codes.
 #include <doctest/doctest.h>
-#include <sys/wait.h>
 
-#include <array>
+#include "support/cli_run.hpp"
+
 #include <cmath>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -16,23 +15,10 @@
 
 namespace {
 
-struct FlyRun {
-  int exit_code = -1;
-  std::string output;  ///< stdout and stderr together
-};
+using FlyRun = leapnav::test::CliRun;
 
 FlyRun fly(const std::string& args) {
-  const std::string command = std::string(LEAPNAV_CLI_PATH) + " fly " + args + " 2>&1";
-  FlyRun run;
-  FILE* pipe = popen(command.c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  std::array<char, 4096> buffer{};
-  std::size_t n = 0;
-  while ((n = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0)
-    run.output.append(buffer.data(), n);
-  const int status = pclose(pipe);
-  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return run;
+  return leapnav::test::run_cli("fly " + args);
 }
 
 std::string fly_file(const std::string& name, const std::string& content) {

@@ -1,10 +1,9 @@
 // `leapnav platformer` end to end: the graph and path JSON shapes, exit codes for bad input and
 // usage, and the SVG/OBJ outputs.
 #include <doctest/doctest.h>
-#include <sys/wait.h>
 
-#include <array>
-#include <cstdio>
+#include "support/cli_run.hpp"
+
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -16,24 +15,11 @@
 
 namespace {
 
-struct Run {
-  int exit_code = -1;
-  std::string out;  ///< stdout only
-};
+using Run = leapnav::test::CliRun;
 
 Run run_cli(const std::string& args, bool merge_stderr = false) {
-  const std::string command =
-      std::string(LEAPNAV_CLI_PATH) + " " + args + (merge_stderr ? " 2>&1" : " 2>/dev/null");
-  Run run;
-  FILE* pipe = popen(command.c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  std::array<char, 4096> buffer{};
-  std::size_t n = 0;
-  while ((n = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0)
-    run.out.append(buffer.data(), n);
-  const int status = pclose(pipe);
-  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return run;
+  return leapnav::test::run_cli(
+      args, merge_stderr ? leapnav::test::Stderr::Merge : leapnav::test::Stderr::Discard);
 }
 
 std::string write_file(const std::string& name, const std::string& content) {
@@ -51,7 +37,7 @@ TEST_SUITE("cli.platformer") {
     const Run r =
         run_cli("platformer " + write_file("p2.txt", leapnav::platformer::test::kP2) + " --json");
     REQUIRE(r.exit_code == 0);
-    const auto j = nlohmann::json::parse(r.out);
+    const auto j = nlohmann::json::parse(r.output);
     CHECK(j["platforms"] == 3);
     REQUIRE(j["nav_points"].size() == 3);
     CHECK(j["nav_points"][2]["tile"] == nlohmann::json::array({2, 2}));
@@ -73,7 +59,7 @@ TEST_SUITE("cli.platformer") {
     const std::string map = write_file("p6.txt", leapnav::platformer::test::kP6);
     Run r = run_cli("platformer " + map + " --from 1,1 --to 10,1 --json");
     REQUIRE(r.exit_code == 0);
-    auto j = nlohmann::json::parse(r.out);
+    auto j = nlohmann::json::parse(r.output);
     CHECK(j["status"] == "found");
     REQUIRE(j["steps"].size() == 5);
     CHECK(j["steps"][2]["kind"] == "jump");
@@ -81,7 +67,7 @@ TEST_SUITE("cli.platformer") {
     CHECK(j["cost"].get<double>() > 1.5);
     r = run_cli("platformer " + map + " --from 4,0 --to 2,3 --json");
     REQUIRE(r.exit_code == 0);
-    CHECK(nlohmann::json::parse(r.out)["status"] == "goal_not_on_mesh");
+    CHECK(nlohmann::json::parse(r.output)["status"] == "goal_not_on_mesh");
   }
 
   TEST_CASE(
@@ -89,16 +75,16 @@ TEST_SUITE("cli.platformer") {
     const std::string bad = write_file("bad.txt", "platformer 3 2\n...\n.x.\n");
     Run r = run_cli("platformer " + bad, true);
     CHECK(r.exit_code == 1);
-    CHECK(r.out.find("bad.txt:3: column 2: unexpected 'x'") != std::string::npos);
-    CHECK(r.out.find("[parse_error]") != std::string::npos);
+    CHECK(r.output.find("bad.txt:3: column 2: unexpected 'x'") != std::string::npos);
+    CHECK(r.output.find("[parse_error]") != std::string::npos);
     const std::string map = write_file("p1.txt", leapnav::platformer::test::kP1);
     const std::string params = write_file("bad.json", R"({"g": 0})");
     r = run_cli("platformer " + map + " --params " + params, true);
     CHECK(r.exit_code == 1);
-    CHECK(r.out.find("bad.json: 'g' = 0 is out of range") != std::string::npos);
+    CHECK(r.output.find("bad.json: 'g' = 0 is out of range") != std::string::npos);
     r = run_cli("platformer " + map + " --from 9,1 --to 1,1", true);
     CHECK(r.exit_code == 1);
-    CHECK(r.out.find("start tile (9, 1) is outside the 6 x 3 map") != std::string::npos);
+    CHECK(r.output.find("start tile (9, 1) is outside the 6 x 3 map") != std::string::npos);
     CHECK(run_cli("platformer " + map + " --from 1,x --to 1,1").exit_code == 2);
     CHECK(run_cli("platformer " + map + " --from 1,1").exit_code == 2);
     CHECK(run_cli("platformer").exit_code == 2);
@@ -112,7 +98,7 @@ TEST_SUITE("cli.platformer") {
     const Run r =
         run_cli("platformer " + map + " --svg " + svg + " --obj " + obj + " --from 1,1 --to 5,3");
     REQUIRE(r.exit_code == 0);
-    CHECK(r.out.find("path found") != std::string::npos);
+    CHECK(r.output.find("path found") != std::string::npos);
     std::ifstream in(svg);
     const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     CHECK(text.find("<svg") == 0);
