@@ -116,6 +116,7 @@ void register_view_command(CLI::App& root, Registry& registry) {
     std::string file;
     std::string output;
     std::string viewer_dir;
+    double max_memory_mib = 0.0;
     GltfCliOptions gltf;
   };
   auto opt = std::make_shared<ViewOptions>();
@@ -131,9 +132,10 @@ void register_view_command(CLI::App& root, Registry& registry) {
                   "Folder with the built viewer (index.html, viewer.js); default "
                   "$LEAPNAV_VIEWER_DIST or the source tree's viewer/dist");
   add_gltf_options(*app, opt->gltf);
+  add_max_memory_option(*app, opt->max_memory_mib);
   registry.push_back(
       {app, [opt]() -> int {
-         auto nav = io::load_nav_file(opt->file);
+         auto nav = io::load_nav_file(opt->file, input_limit_bytes(opt->max_memory_mib));
          if (!nav) return report(nav.error());
          const std::filesystem::path dist = viewer_dist(opt->viewer_dir);
          for (const char* name : {"index.html", "viewer.js"}) {
