@@ -121,27 +121,32 @@ JumpGrid make_jump_grid() {
   const auto keep = [](int i, int j) { return i != 7 || j == kNz - 1; };
   JumpGrid grid;
   grid.nav = test::grid_navmesh(kNx, kNz, 1.0F, keep);
-  std::vector<int> poly_of(kNx * kNz, -1);
+  std::vector<int> poly_of(static_cast<std::size_t>(kNx) * kNz, -1);
+  const auto cell = [](int i, int j) {
+    return static_cast<std::size_t>(i) + (static_cast<std::size_t>(j) * kNx);
+  };
   int next = 0;
   for (int j = 0; j < kNz; ++j) {
     for (int i = 0; i < kNx; ++i) {
-      if (keep(i, j)) poly_of[static_cast<std::size_t>(i + j * kNx)] = next++;
+      if (keep(i, j)) poly_of[cell(i, j)] = next++;
     }
   }
-  const auto poly = [&](int i, int j) {
-    return static_cast<std::uint32_t>(poly_of[static_cast<std::size_t>(i + j * kNx)]);
-  };
+  const auto poly = [&](int i, int j) { return static_cast<std::uint32_t>(poly_of[cell(i, j)]); };
   for (int j = 0; j < kNz; ++j) {
     for (int i = 0; i < kNx; ++i) {
-      if (keep(i, j)) grid.nav.poly_area[poly(i, j)] = static_cast<std::uint8_t>(((i / 2) + (j / 2)) % 2);
+      if (keep(i, j))
+        grid.nav.poly_area[poly(i, j)] = static_cast<std::uint8_t>(((i / 2) + (j / 2)) % 2);
     }
   }
   grid.links.configs = {jump::kJumpC2, jump::kJumpC1};
   for (int j = 0; j + 1 < kNz; j += 2) {
     const float z = static_cast<float>(j) + 0.5F;
-    grid.links.links.push_back(
-        {{6.75F, 0.0F, z}, {8.25F, 0.0F, z - 0.25F}, {8.25F, 0.0F, z + 0.25F}, 0, poly(6, j),
-         poly(8, j)});
+    grid.links.links.push_back({{6.75F, 0.0F, z},
+                                {8.25F, 0.0F, z - 0.25F},
+                                {8.25F, 0.0F, z + 0.25F},
+                                0,
+                                poly(6, j),
+                                poly(8, j)});
   }
   for (const int j : {1, 5, 9}) {
     const float z = static_cast<float>(j) + 0.5F;
@@ -206,9 +211,9 @@ TEST_SUITE("plan.sliced") {
       plan::QueryOptions costs;
       costs.area_costs[1] = 2.5F;
       compare_random(*costly, costs, 60, 24, counts);
-      MESSAGE(std::string(file) << ": " << counts.queries << " queries, " << counts.found << " found, "
-                   << counts.partial << " partial, " << counts.multi_update
-                   << " sliced runs over several updates");
+      MESSAGE(std::string(file) << ": " << counts.queries << " queries, " << counts.found
+                                << " found, " << counts.partial << " partial, "
+                                << counts.multi_update << " sliced runs over several updates");
       // note: nav_test.obj has many small islands, so most random pairs have no path
       CHECK(counts.found >= 50);
       CHECK(counts.multi_update >= 50);
