@@ -6,7 +6,9 @@
 // xz distance to the goal, is admissible and consistent for both (triangle inequality, jump_cost
 // >= 0), so a closed node is final and the cost equals Dijkstra's on the same arc graph. Node
 // state lives in per-query buffers stamped with a generation counter; the open list is a binary
-// heap.
+// heap. The search's whole state (open list, nodes, best node, filter) lives in the query's
+// scratch, so the sliced calls resume it between updates; find_path is begin_path, one unbounded
+// update_path and finish_path, the same A*.
 #include <algorithm>
 #include <cmath>
 #include <limits>
