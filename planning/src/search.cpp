@@ -6,7 +6,9 @@
 // xz distance to the goal, is admissible and consistent for both (triangle inequality, jump_cost
 // >= 0), so a closed node is final and the cost equals Dijkstra's on the same arc graph. Node
 // state lives in per-query buffers stamped with a generation counter; the open list is a binary
-// heap.
+// heap. The search's whole state (open list, nodes, best node, filter) lives in the query's
+// scratch, so the sliced calls resume it between updates; find_path is begin_path, one unbounded
+// update_path and finish_path, the same A*.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -139,99 +141,153 @@ struct NavQuery::Scratch {
   detail::JumpPathScratch jump;
   double last_cost = 0.0;
 
-  /// A* from src (in polygon src_poly) to dst; leaves the arcs of the path found (or, out of
-  /// nodes, of the path to the reached node nearest dst) in `arcs`, in search order. Jump arcs
-  /// are taken only when `jumps`.
-  Outcome search(const Planner::Impl& impl, std::uint32_t src_poly, Vec2 src,
-                 std::uint32_t dst_poly, Vec2 dst, const QueryOptions& options, bool jumps);
+  /// Where the query between begin_path and finish_path stands.
+  enum class Phase : std::uint8_t { Idle, Searching, Done };
+  Phase phase = Phase::Idle;
+  /// The query's options (the filter refers to this copy) and its located ends.
+  QueryOptions options;
+  Location from;
+  Location to;
+  /// Set when the query is answered before any search (ends off the mesh, no path possible).
+  std::optional<PathStatus> early;
+  bool jumps = false;
+  bool swapped = false;  ///< the running search goes from the goal to the start
+
+  /// The state of the running A*, kept between update calls.
+  struct Search {
+    std::uint32_t src_poly = 0;
+    std::uint32_t dst_poly = 0;
+    Vec2 src;
+    Vec2 dst;
+    std::uint32_t goal_node = 0;
+    std::uint32_t best_node = kStartNode;
+    float best_h = 0.0F;
+    bool finished = false;
+  };
+  Search run;
+  std::optional<detail::Filter> filter;
+  Outcome outcome;
+
+  /// Starts an A* from src (in polygon src_poly) to dst; jump arcs are taken only when `jumps`.
+  void start_search(const Planner::Impl& impl, std::uint32_t src_poly, Vec2 src,
+                    std::uint32_t dst_poly, Vec2 dst);
+  /// Runs the started A* for at most `budget` expansions; returns the expansions done. When it
+  /// ends, run.finished is set and `arcs` holds the arcs of the path found (or, out of nodes, of
+  /// the path to the reached node nearest dst), in search order.
+  std::uint32_t step_search(const Planner::Impl& impl, std::uint32_t budget);
+  void relax(const Planner::Impl& impl, std::uint32_t a, std::uint32_t parent, Vec2 from,
+             float g_from);
+  [[nodiscard]] bool jump_allowed(const Planner::Impl& impl, std::uint32_t a) const {
+    return jumps && (impl.group_configs[impl.graph.arc_index[a]] & options.jump_configs) != 0;
+  }
+  Node& touch(const Planner::Impl& impl, std::uint32_t arc);
+  void push(float f, std::uint32_t node);
+  static bool heap_less(const HeapEntry& x, const HeapEntry& y) {
+    return x.f > y.f || (x.f == y.f && x.node > y.node);
+  }
 };
 
-Outcome NavQuery::Scratch::search(const Planner::Impl& impl, std::uint32_t src_poly, Vec2 src,
-                                  std::uint32_t dst_poly, Vec2 dst, const QueryOptions& options,
-                                  bool jumps) {
+void NavQuery::Scratch::push(float f, std::uint32_t node) {
+  heap.push_back({f, node});
+  std::push_heap(heap.begin(), heap.end(), heap_less);
+}
+
+NavQuery::Scratch::Node& NavQuery::Scratch::touch(const Planner::Impl& impl, std::uint32_t arc) {
+  Node& node = nodes[arc];
+  if (node.generation != generation) {
+    node.generation = generation;
+    node.g = kInfinity;
+    node.closed = 0;
+    node.parent = kStartNode;
+    node.pos = options.crossing == CrossingPoint::Midpoint
+                   ? impl.arc_mid[arc]
+                   : crossing_point(impl.arc_right[arc], impl.arc_left[arc], run.src, run.dst,
+                                    options.crossing);
+  }
+  return node;
+}
+
+void NavQuery::Scratch::relax(const Planner::Impl& impl, std::uint32_t a, std::uint32_t parent,
+                              Vec2 from_point, float g_from) {
   const NavGraph& graph = impl.graph;
-  const detail::Filter filter(options, *impl.mesh, src_poly, dst_poly);
-  Outcome outcome;
+  if (!filter->enterable(graph.arc_target[a])) return;
+  Node& node = touch(impl, a);
+  if (node.closed != 0) return;
+  float g = 0.0F;
+  const float cost = filter->cost(graph.arc_source[a]);
+  if (graph.arc_kind[a] == EdgeKind::Walk) {
+    g = g_from + dist(from_point, node.pos) * cost;
+  } else {
+    const std::uint32_t group = graph.arc_index[a];
+    g = g_from + dist(from_point, impl.group_takeoff[group]) * cost + impl.group_length[group] +
+        options.jump_cost;
+  }
+  if (g < node.g) {
+    node.g = g;
+    node.parent = parent;
+    const float h = dist(node.pos, run.dst) * filter->scale;
+    push(g + h, a);
+    if (h < run.best_h) {
+      run.best_h = h;
+      run.best_node = a;
+    }
+  }
+}
+
+void NavQuery::Scratch::start_search(const Planner::Impl& impl, std::uint32_t src_poly, Vec2 src,
+                                     std::uint32_t dst_poly, Vec2 dst) {
+  const NavGraph& graph = impl.graph;
+  filter.emplace(options, *impl.mesh, src_poly, dst_poly);
+  outcome = {};
   arcs.clear();
+  heap.clear();
+  run = {};
+  run.src_poly = src_poly;
+  run.dst_poly = dst_poly;
+  run.src = src;
+  run.dst = dst;
   if (src_poly == dst_poly) {
     outcome.reached = true;
-    outcome.cost = dist(src, dst) * filter.cost(src_poly);
-    return outcome;
+    outcome.cost = dist(src, dst) * filter->cost(src_poly);
+    run.finished = true;
+    return;
   }
   if (++generation == 0) {
     for (auto& node : nodes) node.generation = 0;
     for (auto& entry : entries) entry.generation = 0;
     generation = 1;
   }
-  const std::uint32_t gen = generation;
-  const auto goal_node = static_cast<std::uint32_t>(graph.arc_count());
-  heap.clear();
-  const auto heap_less = [](const HeapEntry& x, const HeapEntry& y) {
-    return x.f > y.f || (x.f == y.f && x.node > y.node);
-  };
-  const auto push = [&](float f, std::uint32_t node) {
-    heap.push_back({f, node});
-    std::push_heap(heap.begin(), heap.end(), heap_less);
-  };
-  const auto touch = [&](std::uint32_t arc) -> Node& {
-    Node& node = nodes[arc];
-    if (node.generation != gen) {
-      node.generation = gen;
-      node.g = kInfinity;
-      node.closed = 0;
-      node.parent = kStartNode;
-      node.pos =
-          options.crossing == CrossingPoint::Midpoint
-              ? impl.arc_mid[arc]
-              : crossing_point(impl.arc_right[arc], impl.arc_left[arc], src, dst, options.crossing);
-    }
-    return node;
-  };
-  Node& goal_state = nodes[goal_node];
-  goal_state.generation = gen;
+  run.goal_node = static_cast<std::uint32_t>(graph.arc_count());
+  Node& goal_state = nodes[run.goal_node];
+  goal_state.generation = generation;
   goal_state.g = kInfinity;
   goal_state.closed = 0;
   goal_state.parent = kStartNode;
   goal_state.pos = dst;
-
-  std::uint32_t best_node = kStartNode;
-  float best_h = dist(src, dst) * filter.scale;
-  const auto relax = [&](std::uint32_t a, std::uint32_t parent, Vec2 from, float g_from) {
-    if (!filter.enterable(graph.arc_target[a])) return;
-    Node& node = touch(a);
-    if (node.closed != 0) return;
-    float g = 0.0F;
-    const float cost = filter.cost(graph.arc_source[a]);
-    if (graph.arc_kind[a] == EdgeKind::Walk) {
-      g = g_from + dist(from, node.pos) * cost;
-    } else {
-      const std::uint32_t group = graph.arc_index[a];
-      g = g_from + dist(from, impl.group_takeoff[group]) * cost + impl.group_length[group] +
-          options.jump_cost;
-    }
-    if (g < node.g) {
-      node.g = g;
-      node.parent = parent;
-      const float h = dist(node.pos, dst) * filter.scale;
-      push(g + h, a);
-      if (h < best_h) {
-        best_h = h;
-        best_node = a;
-      }
-    }
-  };
-  if (jumps) entries[src_poly] = {src, 0.0F, gen};
-  const auto jump_allowed = [&](std::uint32_t a) {
-    return jumps && (impl.group_configs[graph.arc_index[a]] & options.jump_configs) != 0;
-  };
+  run.best_h = dist(src, dst) * filter->scale;
+  if (jumps) entries[src_poly] = {src, 0.0F, generation};
   for (std::uint32_t a = graph.out_begin(src_poly); a < graph.out_end(src_poly); ++a) {
-    if (graph.arc_kind[a] == EdgeKind::Walk || jump_allowed(a)) relax(a, kStartNode, src, 0.0F);
+    if (graph.arc_kind[a] == EdgeKind::Walk || jump_allowed(impl, a)) {
+      relax(impl, a, kStartNode, src, 0.0F);
+    }
   }
-  while (!heap.empty()) {
+}
+
+std::uint32_t NavQuery::Scratch::step_search(const Planner::Impl& impl, std::uint32_t budget) {
+  const NavGraph& graph = impl.graph;
+  const std::uint32_t gen = generation;
+  const std::uint32_t dst_poly = run.dst_poly;
+  const Vec2 dst = run.dst;
+  Node& goal_state = nodes[run.goal_node];
+  std::uint32_t done = 0;
+  if (run.finished) return done;
+  // note: the budget is checked before a pop, so a paused search resumes with exactly the pop
+  // sequence an uninterrupted one has
+  while (!heap.empty() && done < budget) {
     std::pop_heap(heap.begin(), heap.end(), heap_less);
     const std::uint32_t n = heap.back().node;
     heap.pop_back();
-    if (n == goal_node) {
+    if (n == run.goal_node) {
       outcome.reached = true;
       break;
     }
@@ -243,15 +299,16 @@ Outcome NavQuery::Scratch::search(const Planner::Impl& impl, std::uint32_t src_p
     }
     current.closed = 1;
     ++outcome.expanded;
+    ++done;
     const std::uint32_t q = graph.arc_target[n];
     const Vec2 here = current.pos;
     const float g_here = current.g;
     if (q == dst_poly) {
-      const float g = g_here + dist(here, dst) * filter.cost(q);
+      const float g = g_here + dist(here, dst) * filter->cost(q);
       if (g < goal_state.g) {
         goal_state.g = g;
         goal_state.parent = n;
-        push(g, goal_node);
+        push(g, run.goal_node);
       }
       continue;
     }
@@ -262,7 +319,7 @@ Outcome NavQuery::Scratch::search(const Planner::Impl& impl, std::uint32_t src_p
       Entry& entry = entries[q];
       if (entry.generation != gen) {
         entry = {here, g_here, gen};
-      } else if (entry.g + dist(entry.pos, here) * filter.cost(q) <= g_here) {
+      } else if (entry.g + dist(entry.pos, here) * filter->cost(q) <= g_here) {
         continue;
       }
     }
@@ -272,21 +329,23 @@ Outcome NavQuery::Scratch::search(const Planner::Impl& impl, std::uint32_t src_p
       // convex polygon); a jump back may.
       if (graph.arc_kind[a] == EdgeKind::Walk) {
         if (graph.arc_target[a] == back) continue;
-      } else if (!jump_allowed(a)) {
+      } else if (!jump_allowed(impl, a)) {
         continue;
       }
-      relax(a, n, here, g_here);
+      relax(impl, a, n, here, g_here);
     }
   }
-  if (!outcome.reached && !outcome.out_of_nodes) return outcome;
-  std::uint32_t n = outcome.reached ? goal_state.parent : best_node;
+  if (!outcome.reached && !outcome.out_of_nodes && !heap.empty()) return done;  // paused
+  run.finished = true;
+  if (!outcome.reached && !outcome.out_of_nodes) return done;
+  std::uint32_t n = outcome.reached ? goal_state.parent : run.best_node;
   while (n != kStartNode) {
     arcs.push_back(n);
     n = nodes[n].parent;
   }
   std::reverse(arcs.begin(), arcs.end());
   if (outcome.reached) outcome.cost = goal_state.g;
-  return outcome;
+  return done;
 }
 
 NavQuery::NavQuery(const Planner& planner)
@@ -311,58 +370,117 @@ Result<Path> NavQuery::find_path(Vec3 start, Vec3 goal, const QueryOptions& opti
 
 Status NavQuery::find_path(Vec3 start, Vec3 goal, const QueryOptions& options, Path& out) {
   out.clear();
+  LEAPNAV_TRY(begin_path(start, goal, options));
+  LEAPNAV_TRY(update_path(std::numeric_limits<std::uint32_t>::max()));
+  return finish_path(out);
+}
+
+Status NavQuery::begin_path(Vec3 start, Vec3 goal, const QueryOptions& options) {
+  Scratch& s = *scratch_;
+  s.phase = Scratch::Phase::Idle;
+  s.filter.reset();
+  s.last_cost = 0.0;
   if (!is_finite(start)) return make_error(ErrorCode::NonFinite, "find_path: start is not finite");
   if (!is_finite(goal)) return make_error(ErrorCode::NonFinite, "find_path: goal is not finite");
   LEAPNAV_TRY(check_options(options));
   LEAPNAV_TRY(detail::check_filter(options));
   const Planner::Impl& impl = *planner_;
-  const NavGraph& graph = impl.graph;
-  Scratch& s = *scratch_;
-  s.last_cost = 0.0;
-
-  Location from;
-  Location to;
-  if (!impl.locate(start, options.search_extent, from)) {
-    out.status = PathStatus::StartNotOnMesh;
+  s.options = options;
+  s.early.reset();
+  s.phase = Scratch::Phase::Done;
+  if (!impl.locate(start, options.search_extent, s.from)) {
+    s.early = PathStatus::StartNotOnMesh;
     return {};
   }
-  if (!impl.locate(goal, options.search_extent, to)) {
-    out.status = PathStatus::GoalNotOnMesh;
+  if (!impl.locate(goal, options.search_extent, s.to)) {
+    s.early = PathStatus::GoalNotOnMesh;
     return {};
   }
-  const std::uint32_t start_poly = mesh::index(from.poly);
-  const std::uint32_t goal_poly = mesh::index(to.poly);
-  const Vec2 s2 = xz(from.point);
-  const Vec2 g2 = xz(to.point);
+  const std::uint32_t start_poly = mesh::index(s.from.poly);
+  const std::uint32_t goal_poly = mesh::index(s.to.poly);
   if (!detail::passes(options, *impl.mesh, goal_poly)) {
-    out.status = PathStatus::NoPath;
+    s.early = PathStatus::NoPath;
     return {};
   }
-  const bool jumps = impl.jumps_enabled(options);
-  const std::vector<std::uint32_t>& islands = jumps ? impl.jump_island : impl.island;
+  s.jumps = impl.jumps_enabled(options);
+  const std::vector<std::uint32_t>& islands = s.jumps ? impl.jump_island : impl.island;
   if (islands[start_poly] != islands[goal_poly] ||
-      (jumps && !impl.may_reach(start_poly, goal_poly))) {
-    out.status = PathStatus::NoPath;
+      (s.jumps && !impl.may_reach(start_poly, goal_poly))) {
+    s.early = PathStatus::NoPath;
     return {};
   }
-
   // note: walking only, the search always runs from the lower polygon id to the higher, so a
   // query and its reverse search identically and their paths are mirror images (equal lengths);
   // only a Partial result is searched again in the requested direction. Jump arcs are directed,
   // so with jumps the search runs forwards.
-  bool swapped = !jumps && start_poly > goal_poly;
-  Outcome outcome = swapped ? s.search(impl, goal_poly, g2, start_poly, s2, options, jumps)
-                            : s.search(impl, start_poly, s2, goal_poly, g2, options, jumps);
-  if (swapped && outcome.out_of_nodes) {
-    swapped = false;
-    outcome = s.search(impl, start_poly, s2, goal_poly, g2, options, jumps);
+  s.swapped = !s.jumps && start_poly > goal_poly;
+  const Vec2 s2 = xz(s.from.point);
+  const Vec2 g2 = xz(s.to.point);
+  if (s.swapped) {
+    s.start_search(impl, goal_poly, g2, start_poly, s2);
+  } else {
+    s.start_search(impl, start_poly, s2, goal_poly, g2);
   }
+  s.phase = Scratch::Phase::Searching;
+  return {};
+}
+
+Result<SliceStatus> NavQuery::update_path(std::uint32_t max_iterations) {
+  Scratch& s = *scratch_;
+  if (max_iterations == 0) {
+    return make_error(ErrorCode::InvalidArgument, "update_path: max_iterations must be at least 1");
+  }
+  if (s.phase == Scratch::Phase::Idle) {
+    return make_error(ErrorCode::InvalidArgument,
+                      "update_path: no search in progress (call begin_path first)");
+  }
+  SliceStatus status;
+  const Planner::Impl& impl = *planner_;
+  while (s.phase == Scratch::Phase::Searching && status.expanded < max_iterations) {
+    status.expanded += s.step_search(impl, max_iterations - status.expanded);
+    if (!s.run.finished) break;
+    if (s.swapped && s.outcome.out_of_nodes) {
+      // a Partial result is searched again in the requested direction
+      s.swapped = false;
+      s.start_search(impl, mesh::index(s.from.poly), xz(s.from.point), mesh::index(s.to.poly),
+                     xz(s.to.point));
+      continue;
+    }
+    s.phase = Scratch::Phase::Done;
+  }
+  status.done = s.phase == Scratch::Phase::Done;
+  return status;
+}
+
+Status NavQuery::finish_path(Path& out) {
+  out.clear();
+  Scratch& s = *scratch_;
+  if (s.phase != Scratch::Phase::Done) {
+    return make_error(ErrorCode::InvalidArgument,
+                      s.phase == Scratch::Phase::Idle
+                          ? "finish_path: no search to finish (call begin_path first)"
+                          : "finish_path: the search is still in progress (call update_path "
+                            "until it reports done)");
+  }
+  s.phase = Scratch::Phase::Idle;
+  if (s.early) {
+    out.status = *s.early;
+    return {};
+  }
+  const Planner::Impl& impl = *planner_;
+  const NavGraph& graph = impl.graph;
+  const Outcome& outcome = s.outcome;
+  const QueryOptions& options = s.options;
+  const Location& from = s.from;
+  const Location& to = s.to;
+  const Vec2 s2 = xz(from.point);
+  const Vec2 g2 = xz(to.point);
+  const bool swapped = s.swapped;
   out.nodes_expanded = outcome.expanded;
   if (!outcome.reached && !outcome.out_of_nodes) {
     out.status = PathStatus::NoPath;
     return {};
   }
-
   // corridor and portals as walked from the start
   out.corridor.push_back(from.poly);
   s.portals.clear();

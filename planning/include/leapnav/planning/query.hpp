@@ -88,6 +88,12 @@ class Planner {
   std::shared_ptr<const Impl> impl_;
 };
 
+/// What one NavQuery::update_path call did.
+struct SliceStatus {
+  bool done = false;           ///< the search has ended: finish_path gives the path
+  std::uint32_t expanded = 0;  ///< A* node expansions this call did (at most its budget)
+};
+
 /// Per-thread query state over a Planner's data, which it keeps alive (the Planner object itself
 /// may be moved or destroyed while the query is in use).
 class NavQuery {
@@ -103,6 +109,16 @@ class NavQuery {
   [[nodiscard]] Result<Path> find_path(Vec3 start, Vec3 goal, const QueryOptions& options = {});
   /// The same, writing into `out` and reusing its buffers.
   [[nodiscard]] Status find_path(Vec3 start, Vec3 goal, const QueryOptions& options, Path& out);
+
+  /// Sliced (time-budgeted) search: begin_path checks the input, locates both ends and starts the
+  /// A* (abandoning any search in progress); update_path runs it for at most `max_iterations`
+  /// node expansions (>= 1); once an update reports done, finish_path writes the path, the same
+  /// Path find_path returns for the same arguments. find_path is these three calls with an
+  /// unbounded update. InvalidArgument for an update without a search begun, and for a finish
+  /// before the search is done; QueryOptions::max_nodes still bounds the whole search (Partial).
+  [[nodiscard]] Status begin_path(Vec3 start, Vec3 goal, const QueryOptions& options = {});
+  [[nodiscard]] Result<SliceStatus> update_path(std::uint32_t max_iterations);
+  [[nodiscard]] Status finish_path(Path& out);
 
   /// The A* cost of the last Found query: the length of the crossing-point polyline from the start
   /// through the corridor's crossing points to the goal, in xz, plus per jump its group's
