@@ -146,6 +146,31 @@ double polygon_area(const NavMesh& mesh, PolyId p) {
   return 0.5 * sum;
 }
 
+namespace {
+
+// The polygon arrays and the height patches, hashed alike by content_hash and grid_space_hash.
+void add_polygons(ContentHasher& h, const NavMesh& mesh) {
+  h.add_vector(mesh.poly_first);
+  h.add_vector(mesh.poly_vertices);
+  h.add_vector(mesh.poly_neighbors);
+  h.add_vector(mesh.poly_region);
+  h.add_vector(mesh.poly_area);
+  h.add_vector(mesh.poly_flags);
+}
+
+void add_height_patches(ContentHasher& h, const NavMesh& mesh) {
+  h.add_pod(static_cast<std::uint64_t>(mesh.height_patches.size()));
+  for (const HeightPatch& p : mesh.height_patches) {
+    h.add_pod(p.x0);
+    h.add_pod(p.z0);
+    h.add_pod(p.width);
+    h.add_pod(p.depth);
+    h.add_pod(p.first);
+  }
+}
+
+}  // namespace
+
 std::uint64_t content_hash(const NavMesh& mesh) {
   ContentHasher h;
   const GridSpec& g = mesh.grid;
@@ -163,12 +188,7 @@ std::uint64_t content_hash(const NavMesh& mesh) {
     h.add_pod(v.y);
     h.add_pod(v.z);
   }
-  h.add_vector(mesh.poly_first);
-  h.add_vector(mesh.poly_vertices);
-  h.add_vector(mesh.poly_neighbors);
-  h.add_vector(mesh.poly_region);
-  h.add_vector(mesh.poly_area);
-  h.add_vector(mesh.poly_flags);
+  add_polygons(h, mesh);
   h.add_pod(static_cast<std::uint64_t>(mesh.poly_bounds.size()));
   for (const AABB& b : mesh.poly_bounds) {
     for (const Vec3 v : {b.min, b.max}) {
@@ -177,14 +197,7 @@ std::uint64_t content_hash(const NavMesh& mesh) {
       h.add_pod(v.z);
     }
   }
-  h.add_pod(static_cast<std::uint64_t>(mesh.height_patches.size()));
-  for (const HeightPatch& p : mesh.height_patches) {
-    h.add_pod(p.x0);
-    h.add_pod(p.z0);
-    h.add_pod(p.width);
-    h.add_pod(p.depth);
-    h.add_pod(p.first);
-  }
+  add_height_patches(h, mesh);
   h.add_pod(static_cast<std::uint64_t>(mesh.height_samples.size()));
   for (const float s : mesh.height_samples) {
     // note: every NaN hashes alike, whatever its payload
@@ -220,20 +233,8 @@ std::uint64_t grid_space_hash(const NavMesh& mesh) {
     h.add_pod(level(v.y));
     h.add_pod(static_cast<std::int64_t>(std::llround((double{v.z} - double{g.origin.z}) / cs)));
   }
-  h.add_vector(mesh.poly_first);
-  h.add_vector(mesh.poly_vertices);
-  h.add_vector(mesh.poly_neighbors);
-  h.add_vector(mesh.poly_region);
-  h.add_vector(mesh.poly_area);
-  h.add_vector(mesh.poly_flags);
-  h.add_pod(static_cast<std::uint64_t>(mesh.height_patches.size()));
-  for (const HeightPatch& p : mesh.height_patches) {
-    h.add_pod(p.x0);
-    h.add_pod(p.z0);
-    h.add_pod(p.width);
-    h.add_pod(p.depth);
-    h.add_pod(p.first);
-  }
+  add_polygons(h, mesh);
+  add_height_patches(h, mesh);
   h.add_pod(static_cast<std::uint64_t>(mesh.height_samples.size()));
   for (const float s : mesh.height_samples) {
     h.add_pod(std::isfinite(s) ? level(s) : std::numeric_limits<std::int64_t>::min());
