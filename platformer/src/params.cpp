@@ -6,6 +6,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "read_text.hpp"
+
 namespace leapnav::platformer {
 namespace {
 
@@ -152,15 +154,8 @@ Result<PlatformerParams> parse_params_json(std::string_view text, std::string_vi
 }
 
 Result<PlatformerParams> load_params(const std::filesystem::path& path) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) {
-    return make_error(ErrorCode::IoError, path.string() + ": is a directory, not a file");
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return make_error(ErrorCode::IoError, path.string() + ": cannot open (no such file?)");
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  return parse_params_json(buffer.str(), path.string());
+  LEAPNAV_TRY_ASSIGN(const std::string text, detail::read_text_file(path));
+  return parse_params_json(text, path.string());
 }
 
 std::string to_json_text(const PlatformerParams& p) {

@@ -7,6 +7,8 @@
 #include <sstream>
 #include <system_error>
 
+#include "read_text.hpp"
+
 namespace leapnav::platformer {
 namespace {
 
@@ -139,16 +141,8 @@ Result<TileMap> parse_tile_map(std::string_view text, std::string_view name) {
 }
 
 Result<TileMap> load_tile_map(const std::filesystem::path& path) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) {
-    return make_error(ErrorCode::IoError, path.string() + ": is a directory, not a file");
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return make_error(ErrorCode::IoError, path.string() + ": cannot open (no such file?)");
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  if (in.bad()) return make_error(ErrorCode::IoError, path.string() + ": read error");
-  return parse_tile_map(buffer.str(), path.string());
+  LEAPNAV_TRY_ASSIGN(const std::string text, detail::read_text_file(path));
+  return parse_tile_map(text, path.string());
 }
 
 std::string to_text(const TileMap& map) {
