@@ -31,6 +31,14 @@ if [[ -x build/release/bin/leapnav ]]; then
   # note: the demo's files (about 270 KB) are past -max_len; libFuzzer would only see their start
   rm -f "$out/corpus/fuzz_navmesh_file/demo.lnav" "$out/corpus/fuzz_navmesh_file/demo_links.lnav"
 fi
+# fuzz_maps: the first byte picks the reader (0 .3dmap, 1 .3dscen, 2 tile map, 3 platformer
+# parameters); one small valid text of each kind
+mkdir -p "$out/corpus/fuzz_maps"
+printf '\000voxel 5 5 5\n1 1 3\n2 2 2\n' >"$out/corpus/fuzz_maps/map"
+printf '\000rev_voxel 3 2 2\n0 0 0\n' >"$out/corpus/fuzz_maps/rev_map"
+printf '\001version 1\nt.3dmap\n1 0 3 1 2 3 2.828427 2.828427\n' >"$out/corpus/fuzz_maps/scen"
+printf '\002platformer 6 4\n......\n..##..\n......\n######\n' >"$out/corpus/fuzz_maps/tiles"
+printf '\003{"g": 30, "collider": [1, 2], "dt": 0.05}' >"$out/corpus/fuzz_maps/params"
 # fuzz_build: inputs of 4 to 64 triangles (9 bytes each after a 9-byte configuration) from a
 # fixed generator, so that the search starts from whole scenes rather than growing inputs a few
 # bytes at a time (a 64-triangle build runs at a few per second under the sanitizers, a small

@@ -88,6 +88,10 @@ Result<PlatformerParams> parse_params_json(std::string_view text, std::string_vi
     json = nlohmann::json::parse(text);
   } catch (const nlohmann::json::parse_error& e) {
     return make_error(ErrorCode::ParseError, where + ": malformed JSON: " + e.what());
+  } catch (const nlohmann::json::out_of_range&) {
+    // note: a number past a double (1e400) throws out_of_range, not parse_error
+    return make_error(ErrorCode::InvalidArgument,
+                      where + ": a number is out of range (not representable as a double)");
   }
   if (!json.is_object()) {
     return make_error(ErrorCode::ParseError, where + ": expected a JSON object of parameters");
