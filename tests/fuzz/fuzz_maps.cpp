@@ -64,12 +64,14 @@ void fuzz_3dscen(std::string_view text) {
 void fuzz_tile_map(std::string_view text) {
   const auto map = leapnav::platformer::parse_tile_map(text, "fuzz.map");
   if (!map.ok()) return;
-  LEAPNAV_ASSERT(leapnav::platformer::validate(*map).ok(), "parse_tile_map returned an invalid map");
-  const auto again = leapnav::platformer::parse_tile_map(leapnav::platformer::to_text(*map), "again");
+  LEAPNAV_ASSERT(leapnav::platformer::validate(*map).ok(),
+                 "parse_tile_map returned an invalid map");
+  const auto again =
+      leapnav::platformer::parse_tile_map(leapnav::platformer::to_text(*map), "again");
   LEAPNAV_ASSERT(again.ok(), "to_text wrote a map parse_tile_map refuses");
-  LEAPNAV_ASSERT(again->width == map->width && again->height == map->height &&
-                     again->solid == map->solid,
-                 "tile map round trip changed it");
+  LEAPNAV_ASSERT(
+      again->width == map->width && again->height == map->height && again->solid == map->solid,
+      "tile map round trip changed it");
 }
 
 void fuzz_params(std::string_view text) {
@@ -77,8 +79,8 @@ void fuzz_params(std::string_view text) {
   if (!params.ok()) return;
   LEAPNAV_ASSERT(leapnav::platformer::validate(*params).ok(),
                  "parse_params_json returned parameters out of range");
-  const auto again = leapnav::platformer::parse_params_json(
-      leapnav::platformer::to_json_text(*params), "again");
+  const auto again =
+      leapnav::platformer::parse_params_json(leapnav::platformer::to_json_text(*params), "again");
   LEAPNAV_ASSERT(again.ok(), "to_json_text wrote parameters parse_params_json refuses");
 }
 
@@ -88,10 +90,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (size == 0) return 0;
   const std::string_view text(reinterpret_cast<const char*>(data) + 1, size - 1);
   switch (data[0] % 4) {
-    case 0: fuzz_3dmap(text); break;
-    case 1: fuzz_3dscen(text); break;
-    case 2: fuzz_tile_map(text); break;
-    default: fuzz_params(text); break;
+    case 0:
+      fuzz_3dmap(text);
+      break;
+    case 1:
+      fuzz_3dscen(text);
+      break;
+    case 2:
+      fuzz_tile_map(text);
+      break;
+    default:
+      fuzz_params(text);
+      break;
   }
   return 0;
 }
