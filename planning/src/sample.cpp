@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace leapnav::plan {
 namespace {
@@ -20,11 +21,25 @@ double triangle_area(Vec3 a, Vec3 b, Vec3 c) {
 
 }  // namespace
 
-PointSampler::PointSampler(const mesh::NavMesh& mesh) : mesh_(&mesh) {
-  cumulative_area_.reserve(mesh.polygon_count());
+namespace {
+
+std::vector<mesh::PolyId> all_polygons(const mesh::NavMesh& mesh) {
+  std::vector<mesh::PolyId> polys;
+  polys.reserve(mesh.polygon_count());
+  for (std::uint32_t p = 0; p < mesh.polygon_count(); ++p) polys.push_back(mesh::PolyId{p});
+  return polys;
+}
+
+}  // namespace
+
+PointSampler::PointSampler(const mesh::NavMesh& mesh) : PointSampler(mesh, all_polygons(mesh)) {}
+
+PointSampler::PointSampler(const mesh::NavMesh& mesh, std::vector<mesh::PolyId> polys)
+    : mesh_(&mesh), polys_(std::move(polys)) {
+  cumulative_area_.reserve(polys_.size());
   double sum = 0.0;
-  for (std::uint32_t p = 0; p < mesh.polygon_count(); ++p) {
-    sum += std::max(0.0, mesh::polygon_area(mesh, mesh::PolyId{p}));
+  for (const mesh::PolyId p : polys_) {
+    sum += std::max(0.0, mesh::polygon_area(mesh, p));
     cumulative_area_.push_back(sum);
   }
   total_area_ = sum;
@@ -37,7 +52,8 @@ MeshPoint PointSampler::sample(std::mt19937_64& rng) const {
   auto it = std::upper_bound(cumulative_area_.begin(), cumulative_area_.end(), pick);
   if (it == cumulative_area_.end()) --it;
   // note: upper_bound skips zero-area polygons (they repeat their predecessor's sum)
-  const auto p = static_cast<std::uint32_t>(it - cumulative_area_.begin());
+  const std::uint32_t p =
+      mesh::index(polys_[static_cast<std::size_t>(it - cumulative_area_.begin())]);
   const mesh::NavMesh& mesh = *mesh_;
   const auto verts = mesh.polygon(mesh::PolyId{p});
   const Vec3 a = mesh.vertices[verts[0]];

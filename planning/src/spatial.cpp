@@ -19,57 +19,6 @@ double uniform(std::mt19937_64& rng) {
   return static_cast<double>(rng() >> 11) * (1.0 / 9007199254740992.0);
 }
 
-double fan_area(const mesh::NavMesh& nav, std::uint32_t p, std::size_t k) {
-  const auto verts = nav.polygon(mesh::PolyId{p});
-  const Vec3 a = nav.vertices[verts[0]];
-  const Vec3 b = nav.vertices[verts[k]];
-  const Vec3 c = nav.vertices[verts[k + 1]];
-  return std::max(0.0, 0.5 * ((static_cast<double>(b.x) - a.x) * (static_cast<double>(c.z) - a.z) -
-                              (static_cast<double>(c.x) - a.x) * (static_cast<double>(b.z) - a.z)));
-}
-
-/// Area-weighted choice among `polys` and a uniform point in the chosen one; three rng outputs.
-MeshPoint sample(const mesh::NavMesh& nav, const std::vector<std::uint32_t>& polys,
-                 const std::vector<double>& cumulative, std::mt19937_64& rng) {
-  const double pick = uniform(rng) * cumulative.back();
-  const double u = uniform(rng);
-  const double v = uniform(rng);
-  auto it = std::upper_bound(cumulative.begin(), cumulative.end(), pick);
-  if (it == cumulative.end()) --it;
-  const std::uint32_t p = polys[static_cast<std::size_t>(it - cumulative.begin())];
-  const auto verts = nav.polygon(mesh::PolyId{p});
-  double within = pick - (it == cumulative.begin() ? 0.0 : *(it - 1));
-  std::size_t k = 1;
-  for (; k + 2 < verts.size(); ++k) {
-    const double t = fan_area(nav, p, k);
-    if (within < t) break;
-    within -= t;
-  }
-  const Vec3 a = nav.vertices[verts[0]];
-  const Vec3 b = nav.vertices[verts[k]];
-  const Vec3 c = nav.vertices[verts[k + 1]];
-  const double su = std::sqrt(u);
-  const double wa = 1.0 - su;
-  const double wb = su * (1.0 - v);
-  const double wc = su * v;
-  const auto x = static_cast<float>(wa * a.x + wb * b.x + wc * c.x);
-  const auto z = static_cast<float>(wa * a.z + wb * b.z + wc * c.z);
-  return {mesh::PolyId{p}, {x, mesh::height_at(nav, mesh::PolyId{p}, x, z), z}};
-}
-
-std::vector<double> cumulative_areas(const mesh::NavMesh& nav,
-                                     const std::vector<std::uint32_t>& polys) {
-  std::vector<double> cumulative;
-  cumulative.reserve(polys.size());
-  double sum = 0.0;
-  for (const std::uint32_t p : polys) {
-    const std::size_t n = nav.polygon(mesh::PolyId{p}).size();
-    for (std::size_t k = 1; k + 1 < n; ++k) sum += fan_area(nav, p, k);
-    cumulative.push_back(sum);
-  }
-  return cumulative;
-}
-
 /// Sutherland-Hodgman clip of a convex polygon (CCW in xz) to the square c +- r.
 std::vector<Vec2> clip_to_square(std::vector<Vec2> poly, Vec2 c, float r) {
   // each half-plane as (axis, sign, bound): keep points with sign * coord <= sign * bound
@@ -291,14 +240,14 @@ Result<std::optional<MeshPoint>> random_point_reachable(const Planner& planner, 
                           " out of range (" + std::to_string(nav.polygon_count()) + " polygons)");
   }
   const std::uint32_t island = impl.island[mesh::index(from)];
-  std::vector<std::uint32_t> polys;
+  std::vector<mesh::PolyId> polys;
   for (std::uint32_t p = 0; p < nav.polygon_count(); ++p) {
-    if (impl.island[p] == island) polys.push_back(p);
+    if (impl.island[p] == island) polys.push_back(mesh::PolyId{p});
   }
-  const std::vector<double> cumulative = cumulative_areas(nav, polys);
-  if (cumulative.back() <= 0.0) return std::optional<MeshPoint>{};
+  const PointSampler sampler(nav, std::move(polys));
+  if (sampler.empty()) return std::optional<MeshPoint>{};
   std::mt19937_64 rng(seed);
-  return std::optional<MeshPoint>{sample(nav, polys, cumulative, rng)};
+  return std::optional<MeshPoint>{sampler.sample(rng)};
 }
 
 }  // namespace leapnav::plan

@@ -5,33 +5,18 @@
 #include <string>
 #include <vector>
 
-#include "leapnav/core/config.hpp"
-#include "leapnav/core/context.hpp"
-#include "leapnav/io/obj.hpp"
-#include "leapnav/mesh/build.hpp"
 #include "leapnav/planning/query.hpp"
 #include "leapnav/planning/reference.hpp"
 #include "leapnav/planning/sample.hpp"
 #include "planning/planning_checks.hpp"
-#include "support/shared_data.hpp"
+#include "support/shared_level.hpp"
 
 using namespace leapnav;
 
 namespace {
 
-std::optional<mesh::NavMesh> build_level(const char* file) {
-  const auto path = test::shared_mesh(file);
-  if (!path) return std::nullopt;
-  auto triangles = io::load_obj(*path);
-  REQUIRE(triangles.ok());
-  BuildContext ctx;
-  auto built = mesh::build_navmesh(*triangles, *named_config("default"), ctx);
-  REQUIRE(built.ok());
-  return std::move(built->navmesh);
-}
-
 void check_level(const char* file, std::uint64_t seed) {
-  const auto nav = build_level(file);
+  const auto nav = test::build_shared_navmesh(file, "default");
   if (!nav) return;
   REQUIRE(mesh::validate(*nav).ok());
   auto planner_result = plan::Planner::create(*nav);

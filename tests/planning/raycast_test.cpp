@@ -9,15 +9,11 @@
 #include <optional>
 #include <random>
 
-#include "leapnav/core/config.hpp"
-#include "leapnav/core/context.hpp"
-#include "leapnav/io/obj.hpp"
-#include "leapnav/mesh/build.hpp"
 #include "leapnav/planning/query.hpp"
 #include "leapnav/planning/raycast.hpp"
 #include "leapnav/planning/sample.hpp"
 #include "planning/scenes.hpp"
-#include "support/shared_data.hpp"
+#include "support/shared_level.hpp"
 
 using namespace leapnav;
 
@@ -113,17 +109,6 @@ void check_against_brute_force(const mesh::NavMesh& nav, int casts, std::uint64_
   MESSAGE(casts << " casts, " << hits << " hit a wall");
   CHECK(hits > 0);
   CHECK(hits < casts);
-}
-
-std::optional<mesh::NavMesh> build_level(const char* file) {
-  const auto path = test::shared_mesh(file);
-  if (!path) return std::nullopt;
-  auto triangles = io::load_obj(*path);
-  REQUIRE(triangles.ok());
-  BuildContext ctx;
-  auto built = mesh::build_navmesh(*triangles, *named_config("default"), ctx);
-  REQUIRE(built.ok());
-  return std::move(built->navmesh);
 }
 
 }  // namespace
@@ -249,7 +234,7 @@ TEST_SUITE("plan.raycast") {
 
   TEST_CASE("raycasts on the real levels agree with the brute-force first wall") {
     for (const char* file : {"dungeon.obj", "nav_test.obj"}) {
-      const auto nav = build_level(file);
+      const auto nav = test::build_shared_navmesh(file, "default");
       if (!nav) continue;
       check_against_brute_force(*nav, 400, 7);
     }

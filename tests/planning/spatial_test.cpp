@@ -10,15 +10,11 @@
 #include <random>
 #include <set>
 
-#include "leapnav/core/config.hpp"
-#include "leapnav/core/context.hpp"
-#include "leapnav/io/obj.hpp"
-#include "leapnav/mesh/build.hpp"
 #include "leapnav/planning/query.hpp"
 #include "leapnav/planning/sample.hpp"
 #include "leapnav/planning/spatial.hpp"
 #include "planning/scenes.hpp"
-#include "support/shared_data.hpp"
+#include "support/shared_level.hpp"
 
 using namespace leapnav;
 
@@ -134,17 +130,6 @@ void check_level(const mesh::NavMesh& nav, std::uint64_t seed) {
   CHECK(total > centers.size());
 }
 
-std::optional<mesh::NavMesh> build_level(const char* file) {
-  const auto path = test::shared_mesh(file);
-  if (!path) return std::nullopt;
-  auto triangles = io::load_obj(*path);
-  REQUIRE(triangles.ok());
-  BuildContext ctx;
-  auto built = mesh::build_navmesh(*triangles, *named_config("default"), ctx);
-  REQUIRE(built.ok());
-  return std::move(built->navmesh);
-}
-
 }  // namespace
 
 TEST_SUITE("plan.spatial") {
@@ -199,7 +184,7 @@ TEST_SUITE("plan.spatial") {
 
   TEST_CASE("spatial queries on the real levels agree with brute force") {
     for (const char* file : {"dungeon.obj", "nav_test.obj"}) {
-      const auto nav = build_level(file);
+      const auto nav = test::build_shared_navmesh(file, "default");
       if (!nav) continue;
       check_level(*nav, 11);
     }

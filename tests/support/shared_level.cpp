@@ -21,4 +21,10 @@ std::optional<SharedLevel> build_shared_level(std::string_view file, std::string
   return SharedLevel{std::move(triangles).value(), *named, std::move(built).value()};
 }
 
+std::optional<mesh::NavMesh> build_shared_navmesh(std::string_view file, std::string_view config) {
+  auto level = build_shared_level(file, config);
+  if (!level) return std::nullopt;
+  return std::move(level->built.navmesh);
+}
+
 }  // namespace leapnav::test

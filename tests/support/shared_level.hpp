@@ -22,4 +22,8 @@ struct SharedLevel {
 [[nodiscard]] std::optional<SharedLevel> build_shared_level(std::string_view file,
                                                             std::string_view config);
 
+/// Only the navmesh of build_shared_level.
+[[nodiscard]] std::optional<mesh::NavMesh> build_shared_navmesh(std::string_view file,
+                                                                std::string_view config);
+
 }  // namespace leapnav::test

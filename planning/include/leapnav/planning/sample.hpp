@@ -19,10 +19,12 @@ struct MeshPoint {
   Vec3 point;
 };
 
-/// Area-weighted sampler over a mesh (which must outlive it).
+/// Area-weighted sampler over a mesh (which must outlive it), or over some of its polygons.
 class PointSampler {
  public:
   explicit PointSampler(const mesh::NavMesh& mesh);
+  /// Samples only the given polygons (each id must be in range).
+  PointSampler(const mesh::NavMesh& mesh, std::vector<mesh::PolyId> polys);
 
   /// True when the mesh has no polygon of positive area (sample() must not be called).
   [[nodiscard]] bool empty() const { return total_area_ <= 0.0; }
@@ -33,7 +35,8 @@ class PointSampler {
 
  private:
   const mesh::NavMesh* mesh_;
-  std::vector<double> cumulative_area_;  ///< per polygon, inclusive prefix sums
+  std::vector<mesh::PolyId> polys_;      ///< the polygons sampled
+  std::vector<double> cumulative_area_;  ///< per entry of polys_, inclusive prefix sums
   double total_area_ = 0.0;
 };
 
