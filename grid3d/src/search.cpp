@@ -6,7 +6,6 @@
 #include "leapnav/grid3d/search.hpp"
 
 #include <algorithm>
-#include <bit>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -305,26 +304,16 @@ void FlyPlanner::begin_query() {
   heap_.clear();
 }
 
-namespace {
-
 // note: the open list orders by f, then larger g (deeper first), then node id; a 4-ary heap keeps
-// a node's children in one cache line of 16-byte items.
-inline bool heap_before(double fa, float ga, std::uint32_t na, double fb, float gb,
-                        std::uint32_t nb) {
-  if (fa != fb) return fa < fb;
-  if (ga != gb) return ga > gb;
-  return na < nb;
-}
-
-}  // namespace
-
+// a node's children in one cache line of 16-byte items. The order is compared on two unsigned
+// keys (HeapItem), which compiles to branch-free code.
 void FlyPlanner::push(HeapItem item) {
   std::size_t i = heap_.size();
   heap_.push_back(item);
   while (i > 0) {
     const std::size_t up = (i - 1) / 4;
     const HeapItem& p = heap_[up];
-    if (!heap_before(item.f, item.g, item.node, p.f, p.g, p.node)) break;
+    if (!before(item, p)) break;
     heap_[i] = p;
     i = up;
   }
@@ -344,12 +333,10 @@ FlyPlanner::HeapItem FlyPlanner::pop() {
     std::size_t best = first;
     const std::size_t end = std::min(first + 4, n);
     for (std::size_t c = first + 1; c < end; ++c) {
-      const HeapItem& a = heap_[c];
-      const HeapItem& b = heap_[best];
-      if (heap_before(a.f, a.g, a.node, b.f, b.g, b.node)) best = c;
+      best = before(heap_[c], heap_[best]) ? c : best;
     }
     const HeapItem& b = heap_[best];
-    if (!heap_before(b.f, b.g, b.node, last.f, last.g, last.node)) break;
+    if (!before(b, last)) break;
     heap_[i] = b;
     i = best;
   }
@@ -403,10 +390,10 @@ void FlyPlanner::run_astar(std::uint32_t start, std::uint32_t goal, FlyPath& pat
   const std::uint32_t open_stamp = generation_ << 1;
   const std::uint32_t closed_stamp = open_stamp | 1U;
   nodes_[start] = {0.0, start, open_stamp};
-  push({octile(grid_->coord(start), goal_at), 0.0F, start});
+  push(HeapItem::make(octile(grid_->coord(start), goal_at), 0.0F, start));
   while (!heap_.empty()) {
     const HeapItem item = pop();
-    const std::uint32_t node = item.node;
+    const std::uint32_t node = item.node();
     NodeRecord& rec = nodes_[node];
     if (rec.stamp == closed_stamp) continue;
     rec.stamp = closed_stamp;
@@ -429,8 +416,8 @@ void FlyPlanner::run_astar(std::uint32_t start, std::uint32_t goal, FlyPath& pat
       if (nrec.stamp != open_stamp || ng < nrec.g) {
         nrec = {ng, node, open_stamp};
         const Offset3 o = cell_offset(d);
-        push({ng + octile_inline({at.x + o.dx, at.y + o.dy, at.z + o.dz}, goal_at),
-              static_cast<float>(ng), next});
+        push(HeapItem::make(ng + octile_inline({at.x + o.dx, at.y + o.dy, at.z + o.dz}, goal_at),
+                            static_cast<float>(ng), next));
       }
     }
   }
@@ -481,10 +468,10 @@ void FlyPlanner::run_jps(std::uint32_t start, std::uint32_t goal, int limit, boo
   const VoxelCoord goal_at = grid_->coord(goal);
   nodes_[start] = {0.0, start, generation_ << 1};
   dir_[start] = kNoDir;
-  push({octile(grid_->coord(start), goal_at), 0.0F, start});
+  push(HeapItem::make(octile(grid_->coord(start), goal_at), 0.0F, start));
   while (!heap_.empty()) {
     const HeapItem item = pop();
-    const std::uint32_t node = item.node;
+    const std::uint32_t node = item.node();
     if (closed(node)) continue;
     nodes_[node].stamp = generation_ << 1 | 1U;
     const double g = nodes_[node].g;
@@ -517,7 +504,7 @@ void FlyPlanner::run_jps(std::uint32_t start, std::uint32_t goal, int limit, boo
       if (!seen(found) || ng < nodes_[found].g) {
         nodes_[found] = {ng, node, generation_ << 1};
         dir_[found] = static_cast<std::uint8_t>(c);
-        push({ng + octile_inline(to, goal_at), static_cast<float>(ng), found});
+        push(HeapItem::make(ng + octile_inline(to, goal_at), static_cast<float>(ng), found));
       }
     }
   }

@@ -7,6 +7,7 @@
 // path (tests: against Dijkstra on random grids).
 #pragma once
 
+#include <bit>
 #include <cstdint>
 #include <string_view>
 #include <vector>
@@ -101,10 +102,22 @@ class FlyPlanner {
                                      const SearchConfig& config);
 
  private:
+  /// An open-list entry ordered by (f ascending, g descending, node ascending) as two unsigned
+  /// keys: the bits of f (>= 0, so they order as the values do), then the complement of g's float
+  /// bits (deeper first; g is a tie-break only, the exact g lives in the node record) above the
+  /// node id.
   struct HeapItem {
-    double f;
-    float g;  ///< tie-break only (deeper first); the exact g lives in the node record
-    std::uint32_t node;
+    std::uint64_t f_bits;
+    std::uint64_t g_node;
+    [[nodiscard]] static HeapItem make(double f, float g, std::uint32_t node) {
+      return {std::bit_cast<std::uint64_t>(f),
+              (static_cast<std::uint64_t>(~std::bit_cast<std::uint32_t>(g)) << 32) | node};
+    }
+    [[nodiscard]] std::uint32_t node() const { return static_cast<std::uint32_t>(g_node); }
+    /// Strict order of the open list, free of branches.
+    [[nodiscard]] friend bool before(const HeapItem& a, const HeapItem& b) {
+      return (a.f_bits < b.f_bits) | ((a.f_bits == b.f_bits) & (a.g_node < b.g_node));
+    }
   };
   /// Per padded voxel: best g, parent and the query stamp (generation << 1 | closed).
   struct NodeRecord {
