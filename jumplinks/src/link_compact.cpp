@@ -124,10 +124,12 @@ class Compactor {
   }
 
  private:
-  // covers_[i]: the links i covers (itself included), ascending. Starts are binned in square
-  // cells of the detour's size, so only the 3 x 3 cells around a start can hold covered links.
+  // cover_first_/cover_: the links i covers (itself included), ascending, in CSR layout. Starts
+  // are binned in square cells of the detour's size, so only the 3 x 3 cells around a start can
+  // hold covered links.
   void build_covers(const JumpLink* links, std::size_t n) {
-    covers_.assign(n, {});
+    cover_first_.assign(1, 0);
+    cover_.clear();
     const double radius = options_.detour;
     const double cell = std::max(radius, 0.05);
     const auto key = [&](const JumpLink& l) {
@@ -138,32 +140,38 @@ class Compactor {
     binned_.resize(n);
     for (std::size_t i = 0; i < n; ++i) binned_[i] = {key(links[i]), static_cast<std::uint32_t>(i)};
     std::sort(binned_.begin(), binned_.end());
+    const double radius2 = radius * radius;
     for (std::size_t i = 0; i < n; ++i) {
+      const std::size_t first = cover_.size();
       const auto [cx, cz] = key(links[i]);
-      for (std::int64_t dx = -1; dx <= 1; ++dx) {
-        for (std::int64_t dz = -1; dz <= 1; ++dz) {
-          const std::pair<std::int64_t, std::int64_t> c(cx + dx, cz + dz);
+      for (std::int64_t ox = -1; ox <= 1; ++ox) {
+        for (std::int64_t oz = -1; oz <= 1; ++oz) {
+          const std::pair<std::int64_t, std::int64_t> c(cx + ox, cz + oz);
           auto it = std::lower_bound(binned_.begin(), binned_.end(), Binned{c, 0});
           for (; it != binned_.end() && it->first == c; ++it) {
             const std::uint32_t j = it->second;
-            if (j == i || detour(links[j], links[i]) <= radius) covers_[i].push_back(j);
+            const double dx = static_cast<double>(links[j].start.x) - links[i].start.x;
+            const double dz = static_cast<double>(links[j].start.z) - links[i].start.z;
+            if (j != i && dx * dx + dz * dz > radius2) continue;
+            if (j == i || detour(links[j], links[i]) <= radius) cover_.push_back(j);
           }
         }
       }
-      std::sort(covers_[i].begin(), covers_[i].end());
+      std::sort(cover_.begin() + static_cast<std::ptrdiff_t>(first), cover_.end());
+      cover_first_.push_back(static_cast<std::uint32_t>(cover_.size()));
     }
   }
 
   // Greedy set cover over the links not excluded: the one covering most uncovered links first
   // (ties: lowest index); ascending indices of the kept links.
   std::vector<std::uint32_t> greedy_cover(const std::vector<bool>& excluded) const {
-    const std::size_t n = covers_.size();
+    const std::size_t n = cover_first_.size() - 1;
     std::vector<bool> covered(n, false);
     // max-heap on (gain, -index), gains recomputed lazily
     using Entry = std::pair<std::size_t, std::int64_t>;
     std::priority_queue<Entry> heap;
     for (std::size_t i = 0; i < n; ++i)
-      if (!excluded[i]) heap.emplace(covers_[i].size(), -static_cast<std::int64_t>(i));
+      if (!excluded[i]) heap.emplace(cover_size(i), -static_cast<std::int64_t>(i));
     std::vector<std::uint32_t> kept;
     while (!heap.empty()) {
       const auto [stale_gain, neg_index] = heap.top();
@@ -171,25 +179,35 @@ class Compactor {
       if (stale_gain == 0) break;
       const auto i = static_cast<std::uint32_t>(-neg_index);
       std::size_t gain = 0;
-      for (const std::uint32_t j : covers_[i]) gain += covered[j] ? 0 : 1;
+      for (std::uint32_t c = cover_first_[i]; c < cover_first_[i + 1]; ++c)
+        gain += covered[cover_[c]] ? 0 : 1;
       if (gain == 0) continue;
       if (!heap.empty() && Entry(gain, neg_index) < heap.top()) {
         heap.emplace(gain, neg_index);
         continue;
       }
       kept.push_back(i);
-      for (const std::uint32_t j : covers_[i]) covered[j] = true;
+      for (std::uint32_t c = cover_first_[i]; c < cover_first_[i + 1]; ++c)
+        covered[cover_[c]] = true;
     }
     std::sort(kept.begin(), kept.end());
     return kept;
   }
 
-  // The endpoint on the lattice: xz rounded, height lifted to the surface there, rounded up.
-  Vec3 to_lattice(Vec3 p) const {
+  // The endpoint on the lattice: x and z rounded towards the centre of the polygon's bounds
+  // (away from the walls the polygon keeps the agent's radius from), the height lifted to the
+  // surface there and rounded up.
+  Vec3 to_lattice(Vec3 p, std::uint32_t poly) const {
     // note: compact_links checked every coordinate against the lattice range first
     const double q = quantum_;
-    const double x = static_cast<double>(*lattice_index(p.x, quantum_)) * q;
-    const double z = static_cast<double>(*lattice_index(p.z, quantum_)) * q;
+    const AABB& bounds = navmesh_.poly_bounds[poly];
+    const auto inward = [&](float v, float lo, float hi) {
+      const double k = static_cast<double>(v) / q;
+      const double centre = (static_cast<double>(lo) + hi) * 0.5 / q;
+      return (k < centre ? std::ceil(k) : std::floor(k)) * q;
+    };
+    const double x = inward(p.x, bounds.min.x, bounds.max.x);
+    const double z = inward(p.z, bounds.min.z, bounds.max.z);
     double y = surface_height(checker_, navmesh_, x, z, static_cast<double>(p.y) - 0.01,
                               static_cast<double>(p.y) + 0.01);
     if (std::isnan(y)) y = p.y;
@@ -199,9 +217,9 @@ class Compactor {
 
   JumpLink to_lattice(const JumpLink& link) const {
     JumpLink out = link;
-    out.start = to_lattice(link.start);
-    out.land_a = to_lattice(link.land_a);
-    out.land_b = to_lattice(link.land_b);
+    out.start = to_lattice(link.start, link.start_poly);
+    out.land_a = to_lattice(link.land_a, link.land_poly);
+    out.land_b = to_lattice(link.land_b, link.land_poly);
     return out;
   }
 
@@ -212,7 +230,12 @@ class Compactor {
   float quantum_;
   LinkChecker::Scratch scratch_;
   using Binned = std::pair<std::pair<std::int64_t, std::int64_t>, std::uint32_t>;
-  std::vector<std::vector<std::uint32_t>> covers_;
+  [[nodiscard]] std::size_t cover_size(std::size_t i) const {
+    return cover_first_[i + 1] - cover_first_[i];
+  }
+
+  std::vector<std::uint32_t> cover_first_;
+  std::vector<std::uint32_t> cover_;
   std::vector<Binned> binned_;
 };
 

@@ -15,12 +15,14 @@
 // the most links not yet covered (ties: the lowest index), so a dominated link (detour 0: same
 // start, segment inside another's) is never kept beside its dominator.
 //
-// The lattice. A kept link's x and z are rounded to the nearest multiple of quantum, its heights
-// are lifted to the triangles' surface at the rounded xz and then rounded up, so endpoints lie at
-// most one quantum above the surface. The lattice value k * quantum is exact in float for
-// |k| < 2^24, so the file's integers decode to the very floats that were checked. A kept link
-// whose lattice version fails the exact check is replaced: the group's cover is recomputed
-// without it (a group where no link survives the lattice is counted in groups_lost).
+// The lattice. A kept link's x and z are rounded to a multiple of quantum towards the centre of
+// its polygon's bounds (so an agent standing its radius from a wall does not round into it), its
+// heights are lifted to the triangles' surface at the rounded xz and then rounded up, so
+// endpoints move at most one quantum per axis and lie at most one quantum above the surface. The
+// lattice value k * quantum is exact in float for |k| < 2^24, so the file's integers decode to the
+// very floats that were checked. A kept link whose lattice version fails the exact check is
+// replaced: the group's cover is recomputed without it (a group where no link survives the lattice
+// is counted in groups_lost).
 #pragma once
 
 #include <cstdint>
