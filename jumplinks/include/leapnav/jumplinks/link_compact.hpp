@@ -43,7 +43,7 @@ struct LinkCompactOptions {
   /// Cover radius: start distance plus land-segment distance a kept link may differ from a
   /// dropped one by; a path through a dropped link grows by at most twice this [units: m]
   /// [range: >= 0].
-  float detour = 0.5F;
+  float detour = 0.75F;
   /// Lattice exponent: coordinates are multiples of 2^-quantum_shift m (9: 1.95 mm), which
   /// limits coordinates to |x| < 2^(24 - quantum_shift) m [range: 0..16].
   int quantum_shift = 9;
