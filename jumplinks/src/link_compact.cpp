@@ -257,9 +257,10 @@ Result<CompactLinks> compact_links(const JumpLinkSet& full, const TriangleMesh& 
                                                         std::to_string(full.configs.size()));
     }
     for (const Vec3& p : {link.start, link.land_a, link.land_b}) {
-      // note: the lattice height is rounded up, hence the extra quantum of headroom
-      for (const float v : {p.x, p.y + 0.02F, p.z}) {
-        if (!lattice_index(v, quantum) || !lattice_index(v + quantum, quantum)) {
+      // note: x and z round up or down and the height is lifted (<= 1 cm) and rounded up,
+      // hence the headroom
+      for (const float v : {p.x, p.y - 0.02F, p.y + 0.02F, p.z}) {
+        if (!lattice_index(v - quantum, quantum) || !lattice_index(v + quantum, quantum)) {
           return make_error(ErrorCode::InvalidArgument,
                             "jump links: link " + std::to_string(k) + " has coordinate " +
                                 std::to_string(v) + " m, beyond the lattice of " +

@@ -217,6 +217,18 @@ TEST_SUITE("jumplinks.compact") {
     CHECK(one.stats.links_out == two.stats.links_out);
   }
 
+  TEST_CASE("a coordinate beyond the lattice is refused naming the link") {
+    Scene s = long_gap();
+    REQUIRE(!s.full.links.empty());
+    s.full.links.back().land_b.x = 40000.0F;  // 2^24 quanta of 2^-9 m is 32768 m
+    BuildContext ctx;
+    auto out = compact_links(s.full, s.triangles, s.built.navmesh, s.config.agent, {}, ctx);
+    REQUIRE(!out.ok());
+    CHECK(out.error().code == ErrorCode::InvalidArgument);
+    CHECK(out.error().message.find("link " + std::to_string(s.full.links.size() - 1)) !=
+          std::string::npos);
+  }
+
   TEST_CASE("bad options are refused naming the field") {
     LinkCompactOptions options;
     options.detour = -1.0F;
