@@ -1,8 +1,10 @@
 // Path queries with jumps (thesis §8.2): on the real levels with the thesis configuration and C2
 // links, the per-query time of locate + A* over walk and jump edges + the modified funnel, and the
 // usefulness experiment: queries whose path with step-1 links contains a jump are replanned with
-// the links of coarser sample steps; per step, the fraction with no path and the mean relative
-// increase of the path length over the step-1 path.
+// the links of coarser sample steps and with compact sets derived from the step-1 set; per set,
+// the fraction with no path and the mean relative increase of the path length over the step-1
+// path. Every set is refined (endpoints on the surface, each link passing the exact check) as
+// `leapnav build` writes it; its bytes are those it adds to a .lnav file.
 #include <algorithm>
 #include <chrono>
 #include <iostream>
@@ -13,7 +15,10 @@
 #include "leapnav/core/config.hpp"
 #include "leapnav/core/context.hpp"
 #include "leapnav/core/hash.hpp"
+#include "leapnav/io/navmesh_file.hpp"
 #include "leapnav/jumplinks/jump_links.hpp"
+#include "leapnav/jumplinks/link_compact.hpp"
+#include "leapnav/jumplinks/link_refine.hpp"
 #include "leapnav/mesh/build.hpp"
 #include "leapnav/planning/query.hpp"
 #include "leapnav/planning/sample.hpp"
@@ -83,27 +88,18 @@ void run_jump_query_suite(const Options& options, Report& report) {
     std::vector<int> steps = options.steps;
     if (std::find(steps.begin(), steps.end(), 1) == steps.end()) steps.insert(steps.begin(), 1);
     std::sort(steps.begin(), steps.end());
-    for (const int step : steps) {
-      jump::JumpLinkOptions jump_options;
-      jump_options.jumps = {jump::kJumpC2};
-      jump_options.step = step;
-      jump_options.epsilon = 0.25F;
-      BuildContext ctx;
-      auto links = jump::build_jump_links(built->voxels.solid, built->voxels.compact, navmesh,
-                                          config.agent, jump_options, ctx);
-      if (!links) {
-        std::cerr << "bench: " << links.error().message << '\n';
-        break;
-      }
-      auto planner = plan::Planner::create(navmesh, &*links);
+    // evaluates one link set; false when it cannot be planned over
+    const auto evaluate = [&](const std::string& label, const jump::JumpLinkSet& links,
+                              double build_ms, bool reference) {
+      auto planner = plan::Planner::create(navmesh, &links);
       if (!planner) {
         std::cerr << "bench: " << planner.error().message << '\n';
-        break;
+        return false;
       }
       // per-query time over the whole random pool (jumping or not)
       const std::size_t timed = std::min(options.queries, pool.size());
       const QueryRun all = run_queries(*planner, std::span(pool).first(timed), query_options);
-      if (step == 1) {
+      if (reference) {
         // the first options.queries pairs of the pool whose step-1 path contains a jump
         plan::NavQuery query(*planner);
         plan::Path path;
@@ -118,6 +114,7 @@ void run_jump_query_suite(const Options& options, Report& report) {
       std::size_t no_path = 0;
       std::size_t still_jumping = 0;
       double increase_sum = 0.0;
+      double increase_max = 0.0;
       std::size_t compared = 0;
       for (std::size_t i = 0; i < selected.size(); ++i) {
         if (run.length[i] < 0.0) {
@@ -126,7 +123,9 @@ void run_jump_query_suite(const Options& options, Report& report) {
         }
         if (run.jumped[i]) ++still_jumping;
         if (reference_length[i] > 1e-6) {
-          increase_sum += run.length[i] / reference_length[i] - 1.0;
+          const double increase = run.length[i] / reference_length[i] - 1.0;
+          increase_sum += increase;
+          increase_max = std::max(increase_max, increase);
           ++compared;
         }
       }
@@ -134,7 +133,8 @@ void run_jump_query_suite(const Options& options, Report& report) {
       const Summary s_all = summarize(all.us);
       const Summary s_sel = summarize(run.us);
       std::ostringstream extra;
-      extra << "jump=C2 step=" << step << " links=" << links->links.size()
+      extra << "jump=C2 set=" << label << " links=" << links.links.size()
+            << " bytes=" << io::jump_link_file_bytes(links) << " build_ms=" << build_ms
             << " timed_queries=" << timed << " us_median=" << s_all.median
             << " us_p99=" << s_all.p99 << " jump_queries=" << selected.size()
             << " of_pool=" << pool.size() << " jump_us_median=" << s_sel.median
@@ -142,9 +142,52 @@ void run_jump_query_suite(const Options& options, Report& report) {
             << " no_path_fraction=" << static_cast<double>(no_path) / n
             << " still_jumping_fraction=" << static_cast<double>(still_jumping) / n
             << " mean_increase_pct="
-            << (compared > 0 ? 100.0 * increase_sum / static_cast<double>(compared) : 0.0);
-      report.add({scene, "thesis", "jump_query_step" + std::to_string(step), 1, to_ms(s_all),
+            << (compared > 0 ? 100.0 * increase_sum / static_cast<double>(compared) : 0.0)
+            << " max_increase_pct=" << 100.0 * increase_max;
+      report.add({scene, "thesis", "jump_query_" + label, 1, to_ms(s_all),
                   hash_to_hex(run.hash.digest()), extra.str()});
+      return true;
+    };
+
+    for (const int step : steps) {
+      jump::JumpLinkOptions jump_options;
+      jump_options.jumps = {jump::kJumpC2};
+      jump_options.step = step;
+      jump_options.epsilon = 0.25F;
+      BuildContext ctx;
+      const auto t0 = std::chrono::steady_clock::now();
+      auto links = jump::build_jump_links(built->voxels.solid, built->voxels.compact, navmesh,
+                                          config.agent, jump_options, ctx);
+      if (!links) {
+        std::cerr << "bench: " << links.error().message << '\n';
+        break;
+      }
+      auto refined = jump::refine_links(*links, *mesh, navmesh, config.agent, {}, ctx);
+      if (!refined) {
+        std::cerr << "bench: " << refined.error().message << '\n';
+        break;
+      }
+      const double build_ms =
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+      if (!evaluate("step" + std::to_string(step), *links, build_ms, step == 1)) break;
+      if (step != 1) continue;
+      for (const float detour : options.compact_detours) {
+        jump::LinkCompactOptions compact_options;
+        compact_options.detour = detour;
+        const auto c0 = std::chrono::steady_clock::now();
+        auto compact =
+            jump::compact_links(*links, *mesh, navmesh, config.agent, compact_options, ctx);
+        if (!compact) {
+          std::cerr << "bench: " << compact.error().message << '\n';
+          break;
+        }
+        const double compact_ms =
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - c0)
+                .count();
+        std::ostringstream label;
+        label << "compact" << detour;
+        if (!evaluate(label.str(), compact->set, build_ms + compact_ms, false)) break;
+      }
     }
   }
 }

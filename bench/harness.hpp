@@ -48,6 +48,8 @@ struct Options {
   bool check_links = true;  ///< run the exact soundness checker on every generated link set
   /// Random pairs from which the jump-query suite picks the queries whose step-1 path jumps.
   std::size_t jump_query_pool = 400000;
+  /// Detours of the compact link sets the jump-query suite derives from the step-1 set [units: m].
+  std::vector<float> compact_detours{0.5F, 0.75F, 1.0F};
 };
 
 /// Collects rows, prints them as CSV and as a table, and records hash mismatches.

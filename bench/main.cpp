@@ -36,6 +36,9 @@ int main(int argc, char** argv) {
   app.add_option("--queries", options.queries, "Random query pairs per level (query suite)");
   app.add_option("--jump-query-pool", options.jump_query_pool,
                  "Random pairs from which the jumpquery suite picks those whose step-1 path jumps");
+  app.add_option("--compact-detours", options.compact_detours,
+                 "Detours of the compact link sets (jumpquery suite) [units: m]")
+      ->delimiter(',');
   app.add_option("--gap-queries", options.gap_queries,
                  "Of those, compared with the exact reference");
   app.add_option("--terrain", options.terrain_sizes, "terrain:N sizes")->delimiter(',');

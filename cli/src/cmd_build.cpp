@@ -1,10 +1,12 @@
 // `leapnav build`: the whole pipeline, scene to .lnav file, with optional stats JSON.
 #include <iostream>
+#include <optional>
 
 #include "common.hpp"
 #include "leapnav/core/hash.hpp"
 #include "leapnav/io/navmesh_file.hpp"
 #include "leapnav/jumplinks/jump_links.hpp"
+#include "leapnav/jumplinks/link_compact.hpp"
 #include "leapnav/jumplinks/link_refine.hpp"
 #include "leapnav/mesh/build.hpp"
 
@@ -33,6 +35,8 @@ void register_build_command(CLI::App& root, Registry& registry) {
     std::vector<std::string> jumps;
     int step = 1;
     float epsilon = 0.25F;
+    std::string link_set = "compact";
+    float detour = jump::LinkCompactOptions{}.detour;
   };
   auto options = std::make_shared<Options>();
   CLI::App* app = root.add_subcommand("build", "Build the navmesh of a scene and save it (.lnav)");
@@ -50,6 +54,16 @@ void register_build_command(CLI::App& root, Registry& registry) {
       ->capture_default_str();
   app->add_option("--epsilon", options->epsilon,
                   "Zhao-Saalfeld tolerance of land segments [units: m]")
+      ->capture_default_str();
+  app->add_option("--link-set", options->link_set,
+                  "Jump links written: full (every refined link) or compact (a cover of them "
+                  "within --detour, on a 2 mm lattice; docs/jump_links.md)")
+      ->check(CLI::IsMember({"full", "compact"}))
+      ->capture_default_str();
+  app->add_option("--detour", options->detour,
+                  "Compact link sets: a path through a left-out link grows by at most twice "
+                  "this [units: m]")
+      ->check(CLI::Range(0.0F, 1000.0F))
       ->capture_default_str();
   registry.push_back(
       {app, [options]() -> int {
@@ -74,6 +88,7 @@ void register_build_command(CLI::App& root, Registry& registry) {
          auto out = mesh::build_navmesh(*mesh, *config, ctx);
          if (!out) return report(out.error());
          io::NavFile file{std::move(out->navmesh), std::nullopt};
+         std::optional<jump::LinkCompactStats> compact_stats;
          if (!jump_options.jumps.empty()) {
            auto links = jump::build_jump_links(out->voxels.solid, out->voxels.compact, file.navmesh,
                                                config->agent, jump_options, ctx);
@@ -82,7 +97,17 @@ void register_build_command(CLI::App& root, Registry& registry) {
            // the exact check (link_refine.hpp)
            auto refined = jump::refine_links(*links, *mesh, file.navmesh, config->agent, {}, ctx);
            if (!refined) return report(refined.error());
-           file.links = std::move(links).value();
+           if (options->link_set == "compact") {
+             jump::LinkCompactOptions compact_options;
+             compact_options.detour = options->detour;
+             auto compact = jump::compact_links(*links, *mesh, file.navmesh, config->agent,
+                                                compact_options, ctx);
+             if (!compact) return report(compact.error());
+             compact_stats = compact->stats;
+             file.links = std::move(compact->set);
+           } else {
+             file.links = std::move(links).value();
+           }
          }
          if (auto s = io::save_nav_file(file, options->output); !s) return report(s.error());
          const mesh::NavMesh& navmesh = file.navmesh;
@@ -91,10 +116,12 @@ void register_build_command(CLI::App& root, Registry& registry) {
                    << out->stats.vertices << " vertices, " << out->stats.regions
                    << " regions, navmesh area " << out->stats.navmesh_area << " m2 (walkable "
                    << out->stats.walkable_area << " m2), hash " << hash;
+         // note: the bytes the links add to the file, whatever their encoding
+         const std::uint64_t jump_bytes = file.links ? io::jump_link_file_bytes(*file.links) : 0;
          if (file.links) {
-           std::cout << ", " << file.links->links.size() << " jump links from "
-                     << file.links->stats.sample_points << " sample points ("
-                     << file.links->memory_bytes() << " bytes; " << file.links->stats.links_failing
+           std::cout << ", " << file.links->links.size() << ' ' << options->link_set
+                     << " jump links from " << file.links->stats.sample_points << " sample points ("
+                     << jump_bytes << " bytes in the file; " << file.links->stats.links_failing
                      << " failed the exact check on the surface: "
                      << file.links->stats.links_shortened << " shortened, "
                      << file.links->stats.links_dropped << " dropped)";
@@ -115,7 +142,16 @@ void register_build_command(CLI::App& root, Registry& registry) {
            if (file.links) {
              stats["sample_points"] = file.links->stats.sample_points;
              stats["jump_links"] = file.links->links.size();
-             stats["jump_bytes"] = file.links->memory_bytes();
+             stats["jump_bytes"] = jump_bytes;
+             stats["jump_memory_bytes"] = file.links->memory_bytes();
+             stats["jump_link_set"] = options->link_set;
+             if (compact_stats) {
+               stats["jump_links_full"] = compact_stats->links_in;
+               stats["jump_groups"] = compact_stats->groups;
+               stats["jump_groups_lost"] = compact_stats->groups_lost;
+               stats["jump_lattice_failing"] = compact_stats->lattice_failing;
+               stats["jump_detour"] = options->detour;
+             }
              stats["jump_links_failing"] = file.links->stats.links_failing;
              stats["jump_links_shortened"] = file.links->stats.links_shortened;
              stats["jump_links_dropped"] = file.links->stats.links_dropped;

@@ -19,6 +19,7 @@
 
 #include "leapnav/core/hash.hpp"
 #include "leapnav/io/file_io.hpp"
+#include "leapnav/jumplinks/link_compact.hpp"
 
 namespace leapnav::io {
 namespace {
@@ -42,15 +43,23 @@ constexpr std::uint32_t kTagSpans = navmesh_chunk_tag("SPAN");
 constexpr std::uint32_t kTagEnd = navmesh_chunk_tag("END ");
 constexpr std::uint32_t kTagJumpConfigs = navmesh_chunk_tag("jcfg");
 constexpr std::uint32_t kTagJumpLinks = navmesh_chunk_tag("jlnk");
+constexpr std::uint32_t kTagLatticeLinks = navmesh_chunk_tag("jlkq");
 constexpr std::array<std::uint32_t, 6> kRequired = {kTagConfig,   kTagGrid,    kTagVertices,
                                                     kTagPolygons, kTagHeights, kTagSpans};
-constexpr std::array<std::uint32_t, 2> kOptional = {kTagJumpConfigs, kTagJumpLinks};
+constexpr std::array<std::uint32_t, 3> kOptional = {kTagJumpConfigs, kTagJumpLinks,
+                                                    kTagLatticeLinks};
 
 /// Most jump configurations (links store the index in 16 bits).
 constexpr std::uint64_t kMaxJumpConfigs = 65535;
 /// Bytes per stored jump configuration and link.
 constexpr std::uint64_t kJumpConfigBytes = 12;
 constexpr std::uint64_t kJumpLinkBytes = 46;
+/// Lattice links: the largest quantum exponent, the fewest bytes of a group header and a link,
+/// and the lattice range (exact floats).
+constexpr std::uint8_t kMaxQuantumShift = 16;
+constexpr std::uint64_t kLatticeGroupMinBytes = 4;
+constexpr std::uint64_t kLatticeLinkMinBytes = 9;
+constexpr std::int64_t kLatticeLimit = std::int64_t{1} << 24;
 
 /// Longest configuration name accepted [units: bytes].
 constexpr std::uint32_t kMaxNameLength = 4096;
@@ -98,6 +107,18 @@ class ByteWriter {
   void u64(std::uint64_t v) { put(v, 8); }
   void i32(std::int32_t v) { put(static_cast<std::uint32_t>(v), 4); }
   void f32(float v) { put(std::bit_cast<std::uint32_t>(v), 4); }
+  /// LEB128: 7 bits a byte, low bits first.
+  void varint(std::uint64_t v) {
+    while (v >= 0x80U) {
+      u8(static_cast<std::uint8_t>((v & 0x7FU) | 0x80U));
+      v >>= 7U;
+    }
+    u8(static_cast<std::uint8_t>(v));
+  }
+  /// Zig-zag, then LEB128: small magnitudes of either sign take few bytes.
+  void svarint(std::int64_t v) {
+    varint((static_cast<std::uint64_t>(v) << 1U) ^ static_cast<std::uint64_t>(v >> 63));
+  }
   void vec3(Vec3 v) {
     f32(v.x);
     f32(v.y);
@@ -152,6 +173,23 @@ class ByteReader {
     return true;
   }
   bool vec3(Vec3& v) { return f32(v.x) && f32(v.y) && f32(v.z); }
+  /// LEB128 of at most 64 bits; false when truncated or longer than 10 bytes.
+  bool varint(std::uint64_t& v) {
+    v = 0;
+    for (unsigned shift = 0; shift < 64; shift += 7) {
+      std::uint8_t byte = 0;
+      if (!u8(byte)) return false;
+      v |= static_cast<std::uint64_t>(byte & 0x7FU) << shift;
+      if ((byte & 0x80U) == 0) return true;
+    }
+    return false;
+  }
+  bool svarint(std::int64_t& v) {
+    std::uint64_t u = 0;
+    if (!varint(u)) return false;
+    v = static_cast<std::int64_t>(u >> 1U) ^ -static_cast<std::int64_t>(u & 1U);
+    return true;
+  }
   bool text(std::string& s, std::size_t n) {
     if (n > remaining()) return false;
     s.resize(n);
@@ -202,7 +240,7 @@ class Decoder {
     LEAPNAV_TRY(check_links());
     NavFile file;
     file.navmesh = std::move(nav_);
-    if (seen_optional_[0]) file.links = std::move(links_);
+    if (seen_optional_[0] || seen_optional_[2]) file.links = std::move(links_);
     return file;
   }
 
@@ -276,7 +314,13 @@ class Decoder {
         const auto slot = static_cast<std::size_t>(optional - kOptional.begin());
         if (seen_optional_[slot]) return in_chunk(tag, "appears twice");
         seen_optional_[slot] = true;
-        LEAPNAV_TRY(tag == kTagJumpConfigs ? read_jump_configs(payload) : read_jump_links(payload));
+        if (tag == kTagJumpConfigs) {
+          LEAPNAV_TRY(read_jump_configs(payload, kTagJumpConfigs));
+        } else if (tag == kTagJumpLinks) {
+          LEAPNAV_TRY(read_jump_links(payload));
+        } else {
+          LEAPNAV_TRY(read_lattice_links(payload));
+        }
         if (payload.remaining() != 0)
           return in_chunk(tag, std::to_string(payload.remaining()) + " unexpected trailing bytes");
         continue;
@@ -302,6 +346,8 @@ class Decoder {
     if (seen_optional_[0] != seen_optional_[1])
       return corrupt(std::string("chunk '") + (seen_optional_[0] ? "jcfg" : "jlnk") +
                      "' without chunk '" + (seen_optional_[0] ? "jlnk" : "jcfg") + "'");
+    if (seen_optional_[2] && seen_optional_[0])
+      return corrupt("chunk 'jlkq' beside chunks 'jcfg' and 'jlnk' (one link set per file)");
     return {};
   }
 
@@ -429,19 +475,98 @@ class Decoder {
     return {};
   }
 
-  Status read_jump_configs(ByteReader& r) {
+  /// Configurations: the whole "jcfg" payload, or the head of "jlkq" (then only their bytes).
+  Status read_jump_configs(ByteReader& r, std::uint32_t tag) {
     std::uint64_t count = 0;
-    if (!r.u64(count)) return in_chunk(kTagJumpConfigs, "too short");
-    if (count > r.remaining() / kJumpConfigBytes || count * kJumpConfigBytes != r.remaining())
-      return in_chunk(kTagJumpConfigs, std::to_string(count) + " configurations do not fit its " +
-                                           std::to_string(r.remaining()) + " bytes");
+    if (!r.u64(count)) return in_chunk(tag, "too short");
+    const bool whole = tag == kTagJumpConfigs;
+    if (count > r.remaining() / kJumpConfigBytes ||
+        (whole && count * kJumpConfigBytes != r.remaining()))
+      return in_chunk(tag, std::to_string(count) + " configurations do not fit its " +
+                               std::to_string(r.remaining()) + " bytes");
     if (count > kMaxJumpConfigs)
-      return in_chunk(kTagJumpConfigs, std::to_string(count) + " configurations (at most " +
-                                           std::to_string(kMaxJumpConfigs) + ")");
+      return in_chunk(tag, std::to_string(count) + " configurations (at most " +
+                               std::to_string(kMaxJumpConfigs) + ")");
     if (!read_array(r, count, links_.configs, [](ByteReader& b, jump::JumpConfig& c) {
           return b.f32(c.height) && b.f32(c.distance) && b.f32(c.max_fall);
         }))
-      return in_chunk(kTagJumpConfigs, "too short");
+      return in_chunk(tag, "too short");
+    return {};
+  }
+
+  /// "jlkq": configurations, the lattice, then groups of links as varint deltas (layout in
+  /// navmesh_file.hpp). Every count is bounded by the bytes left before anything is allocated.
+  Status read_lattice_links(ByteReader& r) {
+    constexpr std::uint32_t kTag = kTagLatticeLinks;
+    links_tag_ = kTag;
+    LEAPNAV_TRY(read_jump_configs(r, kTag));
+    std::uint8_t shift = 0;
+    std::uint64_t count = 0;
+    std::uint64_t groups = 0;
+    if (!r.u8(shift) || !r.u64(count) || !r.u64(groups)) return in_chunk(kTag, "too short");
+    if (shift > kMaxQuantumShift)
+      return in_chunk(kTag, "quantum exponent " + std::to_string(shift) + " (at most " +
+                                std::to_string(kMaxQuantumShift) + ")");
+    if (count > r.remaining() / kLatticeLinkMinBytes ||
+        groups > (r.remaining() - count * kLatticeLinkMinBytes) / kLatticeGroupMinBytes)
+      return in_chunk(kTag, std::to_string(count) + " links in " + std::to_string(groups) +
+                                " groups do not fit its " + std::to_string(r.remaining()) +
+                                " bytes");
+    if (count >= std::numeric_limits<std::uint32_t>::max())
+      return in_chunk(kTag, std::to_string(count) + " links (group offsets are 32-bit)");
+    const float quantum = std::ldexp(1.0F, -static_cast<int>(shift));
+    links_.quantum = quantum;
+    links_.links.clear();
+    links_.links.reserve(static_cast<std::size_t>(count));
+    std::uint64_t start_poly = 0;
+    std::array<std::int64_t, 3> previous{};
+    const auto point = [&](const std::array<std::int64_t, 3>& k, Vec3& out) {
+      for (const std::int64_t v : k)
+        if (v <= -kLatticeLimit || v >= kLatticeLimit) return false;
+      out = {static_cast<float>(k[0]) * quantum, static_cast<float>(k[1]) * quantum,
+             static_cast<float>(k[2]) * quantum};
+      return true;
+    };
+    for (std::uint64_t g = 0; g < groups; ++g) {
+      std::uint64_t poly_step = 0;
+      std::uint64_t land_poly = 0;
+      std::uint64_t config = 0;
+      std::uint64_t group_count = 0;
+      if (!r.varint(poly_step) || !r.varint(land_poly) || !r.varint(config) ||
+          !r.varint(group_count))
+        return in_chunk(kTag, "group " + std::to_string(g) + " is truncated");
+      start_poly += poly_step;
+      if (start_poly > std::numeric_limits<std::uint32_t>::max() ||
+          land_poly > std::numeric_limits<std::uint32_t>::max() ||
+          config > std::numeric_limits<std::uint16_t>::max() || group_count == 0 ||
+          group_count > count - links_.links.size())
+        return in_chunk(kTag, "group " + std::to_string(g) + " has out-of-range fields");
+      for (std::uint64_t i = 0; i < group_count; ++i) {
+        jump::JumpLink l;
+        l.start_poly = static_cast<std::uint32_t>(start_poly);
+        l.land_poly = static_cast<std::uint32_t>(land_poly);
+        l.config = static_cast<std::uint16_t>(config);
+        std::array<std::array<std::int64_t, 3>, 3> k{};
+        for (std::size_t p = 0; p < 3; ++p) {
+          for (std::size_t c = 0; c < 3; ++c) {
+            std::int64_t delta = 0;
+            if (!r.svarint(delta) || delta <= -2 * kLatticeLimit || delta >= 2 * kLatticeLimit)
+              return in_chunk(kTag, "jump link " + std::to_string(links_.links.size()) +
+                                        " is truncated or out of the lattice");
+            const std::int64_t base = p == 0 ? previous[c] : k[p - 1][c];
+            k[p][c] = base + delta;
+          }
+        }
+        if (!point(k[0], l.start) || !point(k[1], l.land_a) || !point(k[2], l.land_b))
+          return in_chunk(kTag, "jump link " + std::to_string(links_.links.size()) +
+                                    " lies outside the lattice");
+        previous = k[0];
+        links_.links.push_back(l);
+      }
+    }
+    if (links_.links.size() != count)
+      return in_chunk(kTag, std::to_string(links_.links.size()) + " links in the groups, " +
+                                std::to_string(count) + " declared");
     return {};
   }
 
@@ -464,7 +589,7 @@ class Decoder {
   /// The link chunks against the (valid) navmesh: values, indices and order, then the CSR
   /// groups and jump::validate.
   Status check_links() {
-    if (!seen_optional_[0]) return {};
+    if (!seen_optional_[0] && !seen_optional_[2]) return {};
     for (std::size_t c = 0; c < links_.configs.size(); ++c) {
       const jump::JumpConfig& config = links_.configs[c];
       if (!std::isfinite(config.height) || !std::isfinite(config.distance) ||
@@ -472,7 +597,7 @@ class Decoder {
         return error(ErrorCode::NonFinite,
                      "jump configuration " + std::to_string(c) + " is not finite");
       if (Status valid = jump::validate(config); !valid.ok())
-        return in_chunk(kTagJumpConfigs,
+        return in_chunk(seen_optional_[0] ? kTagJumpConfigs : kTagLatticeLinks,
                         "configuration " + std::to_string(c) + ": " + valid.error().message);
     }
     const std::size_t polys = nav_.polygon_count();
@@ -493,13 +618,12 @@ class Decoder {
           return error(ErrorCode::IndexOutOfRange, link() + " names polygon " + std::to_string(p) +
                                                        " (" + std::to_string(polys) + " polygons)");
       if (l.start_poly == l.land_poly)
-        return in_chunk(kTagJumpLinks,
+        return in_chunk(links_tag_,
                         link() + " lands in its start polygon " + std::to_string(l.start_poly));
       if (k > 0 && key(l) < key(links_.links[k - 1]))
-        return in_chunk(kTagJumpLinks,
-                        link() +
-                            " is out of order (links are sorted by start polygon, land "
-                            "polygon, configuration)");
+        return in_chunk(links_tag_, link() +
+                                        " is out of order (links are sorted by start polygon, land "
+                                        "polygon, configuration)");
     }
     jump::index_links(links_, polys);
     if (Status valid = jump::validate(links_, nav_); !valid.ok())
@@ -598,6 +722,7 @@ class Decoder {
   std::array<bool, kRequired.size()> seen_{};
   std::array<bool, kOptional.size()> seen_optional_{};
   jump::JumpLinkSet links_;
+  std::uint32_t links_tag_ = kTagJumpLinks;
 };
 
 Status write_file(const std::vector<std::byte>& bytes, const std::filesystem::path& path) {
@@ -611,6 +736,57 @@ Status check_savable(const NavMesh& navmesh, const std::filesystem::path& path) 
         ErrorCode::Internal,
         path.string() + ": refusing to save an invalid navmesh: " + valid.error().message);
   return {};
+}
+
+/// The "jlkq" chunk of a lattice link set (jump::validate_compact holds).
+void encode_lattice_links(ByteWriter& w, const jump::JumpLinkSet& links) {
+  const std::size_t at = w.begin_chunk(kTagLatticeLinks);
+  w.u64(links.configs.size());
+  for (const jump::JumpConfig& jc : links.configs) {
+    w.f32(jc.height);
+    w.f32(jc.distance);
+    w.f32(jc.max_fall);
+  }
+  int exponent = 0;
+  (void)std::frexp(links.quantum, &exponent);
+  w.u8(static_cast<std::uint8_t>(1 - exponent));  // quantum = 2^(exponent - 1)
+  const auto index = [&](Vec3 p) {
+    std::array<std::int64_t, 3> k{};
+    const std::array<float, 3> v = {p.x, p.y, p.z};
+    for (std::size_t c = 0; c < 3; ++c) k[c] = jump::lattice_index(v[c], links.quantum).value_or(0);
+    return k;
+  };
+  const auto same_group = [](const jump::JumpLink& a, const jump::JumpLink& b) {
+    return a.start_poly == b.start_poly && a.land_poly == b.land_poly && a.config == b.config;
+  };
+  std::uint64_t groups = 0;
+  for (std::size_t k = 0; k < links.links.size(); ++k)
+    if (k == 0 || !same_group(links.links[k - 1], links.links[k])) ++groups;
+  w.u64(links.links.size());
+  w.u64(groups);
+  std::uint32_t start_poly = 0;
+  std::array<std::int64_t, 3> previous{};
+  for (std::size_t k = 0; k < links.links.size();) {
+    const jump::JumpLink& head = links.links[k];
+    std::size_t end = k + 1;
+    while (end < links.links.size() && same_group(head, links.links[end])) ++end;
+    w.varint(head.start_poly - start_poly);
+    start_poly = head.start_poly;
+    w.varint(head.land_poly);
+    w.varint(head.config);
+    w.varint(end - k);
+    for (; k < end; ++k) {
+      const jump::JumpLink& l = links.links[k];
+      const auto s = index(l.start);
+      const auto a = index(l.land_a);
+      const auto b = index(l.land_b);
+      for (std::size_t c = 0; c < 3; ++c) w.svarint(s[c] - previous[c]);
+      for (std::size_t c = 0; c < 3; ++c) w.svarint(a[c] - s[c]);
+      for (std::size_t c = 0; c < 3; ++c) w.svarint(b[c] - a[c]);
+      previous = s;
+    }
+  }
+  w.end_chunk(at);
 }
 
 std::vector<std::byte> encode(const NavMesh& m, const jump::JumpLinkSet* links) {
@@ -682,7 +858,9 @@ std::vector<std::byte> encode(const NavMesh& m, const jump::JumpLinkSet* links) 
   for (const std::uint32_t v : m.span_poly) w.u32(v);
   w.end_chunk(at);
 
-  if (links != nullptr) {
+  if (links != nullptr && links->quantum != 0.0F) {
+    encode_lattice_links(w, *links);
+  } else if (links != nullptr) {
     at = w.begin_chunk(kTagJumpConfigs);
     w.u64(links->configs.size());
     for (const jump::JumpConfig& jc : links->configs) {
@@ -754,12 +932,24 @@ Status save_nav_file(const NavFile& file, const std::filesystem::path& path) {
                                                  std::to_string(file.links->configs.size()) +
                                                  " jump configurations (at most " +
                                                  std::to_string(kMaxJumpConfigs) + ")");
-    if (Status valid = jump::validate(*file.links, file.navmesh); !valid.ok())
+    Status valid = file.links->quantum != 0.0F ? jump::validate_compact(*file.links, file.navmesh)
+                                               : jump::validate(*file.links, file.navmesh);
+    if (!valid.ok())
       return make_error(
           ErrorCode::Internal,
           path.string() + ": refusing to save invalid jump links: " + valid.error().message);
   }
   return write_file(encode_nav_file(file), path);
+}
+
+std::uint64_t jump_link_file_bytes(const jump::JumpLinkSet& links) {
+  ByteWriter w;
+  if (links.quantum != 0.0F) {
+    encode_lattice_links(w, links);
+    return w.bytes().size();
+  }
+  return 2 * kChunkHeaderSize + 8 + links.configs.size() * kJumpConfigBytes + 8 +
+         links.links.size() * kJumpLinkBytes;
 }
 
 Result<NavMesh> load_navmesh(const std::filesystem::path& path, LinkPolicy links,

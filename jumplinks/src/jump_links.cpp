@@ -561,6 +561,8 @@ std::uint64_t content_hash(const JumpLinkSet& set) {
   hasher.add_vector(set.poly_first);
   hasher.add_vector(set.group_land_poly);
   hasher.add_vector(set.group_first);
+  // note: only a lattice set hashes its quantum, so plain sets keep their hashes
+  if (set.quantum != 0.0F) hasher.add_pod(set.quantum);
   return hasher.digest();
 }
 

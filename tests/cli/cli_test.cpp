@@ -274,6 +274,31 @@ TEST_SUITE("cli.commands") {
     REQUIRE(r.exit_code == 0);
     CHECK(r.output.find("\"links_failed\": 0") != std::string::npos);
   }
+  TEST_CASE("build --link-set compact writes fewer links and bytes than full, both sound") {
+    const auto build = [](const std::string& set) {
+      const std::string lnav = (temp_dir() / ("demo_set_" + set + ".lnav")).string();
+      const std::string stats = (temp_dir() / ("demo_set_" + set + ".json")).string();
+      const Run r = run_cli("build builtin:demo --jump C1 --step 2 --link-set " + set + " -o " +
+                            lnav + " --stats " + stats);
+      REQUIRE(r.exit_code == 0);
+      std::ifstream in(stats);
+      const auto json = nlohmann::json::parse(in);
+      CHECK(json["jump_link_set"] == set);
+      const Run check = run_cli("check-links " + lnav + " builtin:demo --json");
+      REQUIRE(check.exit_code == 0);
+      CHECK(check.output.find("\"links_failed\": 0") != std::string::npos);
+      return std::pair(json["jump_links"].get<std::uint64_t>(),
+                       json["jump_bytes"].get<std::uint64_t>());
+    };
+    const auto [full_links, full_bytes] = build("full");
+    const auto [compact_links, compact_bytes] = build("compact");
+    CHECK(compact_links > 0);
+    CHECK(compact_links < full_links);
+    CHECK(compact_bytes * 4 < full_bytes);
+    CHECK(run_cli("build builtin:demo --jump C1 --link-set tiny -o " +
+                  (temp_dir() / "x.lnav").string())
+              .exit_code == 2);
+  }
   TEST_CASE("path plans over the file's jump links; ids index the exported links") {
     const std::string lnav = (temp_dir() / "demo_jump_path.lnav").string();
     REQUIRE(run_cli("build builtin:demo --jump C2 --step 4 -o " + lnav).exit_code == 0);

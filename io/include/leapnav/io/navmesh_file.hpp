@@ -32,6 +32,15 @@
 //          u32 start_poly, u32 land_poly), sorted by (start_poly, land_poly, config); a link's
 //          position is its id, so the reader refuses unsorted links instead of re-sorting them.
 //          The CSR group arrays are rebuilt on load (jump::index_links); stats are not stored.
+//   "jlkq" a lattice link set (jump::JumpLinkSet::quantum != 0, link_compact.hpp), instead of
+//          "jcfg" + "jlnk": u64 C, C x (f32 height, distance, max_fall), u8 e (quantum 2^-e,
+//          e <= 16), u64 L, u64 G, then G groups (runs of equal start_poly, land_poly, config in
+//          the same order as "jlnk"), each varint start_poly minus the previous group's,
+//          varint land_poly, varint config, varint n (>= 1), then n links of 9 zig-zag varints in
+//          quanta: start minus the previous link's start (x y z), land_a minus start, land_b
+//          minus land_a. Varints are LEB128 (7 bits a byte, low first); every lattice index
+//          lies in (-2^24, 2^24), so k * 2^-e is exact in float and the loaded floats equal the
+//          saved ones. A reader that predates it skips the chunk (walk-only, as above).
 // note: the link chunks are optional on purpose. The navmesh chunks alone describe a complete,
 // valid walkable surface and links only add movement on top of it, so a reader that predates
 // links (and skips them) still plans correct, walk-only paths and can render or export the mesh;
@@ -117,13 +126,17 @@ struct NavFile {
 
 /// Decodes .lnav bytes with or without jump links; `source` names them in messages. Errors as
 /// decode_navmesh, and for the link chunks: CorruptFile (one of "jcfg" / "jlnk" without the
-/// other, counts that do not match the payload, more than 65535 configurations, an invalid
-/// configuration, a link landing in its start polygon, links out of order), NonFinite (a NaN or
-/// infinite configuration value or link point), IndexOutOfRange (a link's polygon or
-/// configuration that does not exist). Never asserts, never allocates more than a small
-/// multiple of data.size() (plus the polygon-indexed group offsets of the links).
+/// other, "jlkq" beside them, a lattice index out of range, a truncated varint, counts that do not
+/// match the payload, more than 65535 configurations, an invalid configuration, a link landing in
+/// its start polygon, links out of order), NonFinite (a NaN or infinite configuration value or link
+/// point), IndexOutOfRange (a link's polygon or configuration that does not exist). Never asserts,
+/// never allocates more than a small multiple of data.size() (plus the polygon-indexed group
+/// offsets of the links).
 [[nodiscard]] Result<NavFile> decode_nav_file(std::span<const std::byte> data,
                                               std::string_view source = "navmesh");
+
+/// Bytes a link set adds to a .lnav file (its chunks with their headers).
+[[nodiscard]] std::uint64_t jump_link_file_bytes(const jump::JumpLinkSet& links);
 
 /// Validates (mesh::validate, and jump::validate when links are present) and writes the file
 /// to `path` through a temporary file renamed into place. Internal when either fails validation

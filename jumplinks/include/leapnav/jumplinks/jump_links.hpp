@@ -56,6 +56,9 @@ struct JumpLinkSet {
   std::vector<std::uint32_t> group_land_poly;  ///< per group
   std::vector<std::uint32_t> group_first;      ///< size group count + 1
   JumpLinkStats stats;
+  /// 0: coordinates are plain floats. Otherwise a power of two: every coordinate is an exact
+  /// multiple of it, and the file stores them as integers (link_compact.hpp) [units: m].
+  float quantum = 0.0F;
 
   /// Bytes held by the link set's arrays (sizes, not capacities).
   [[nodiscard]] std::uint64_t memory_bytes() const;

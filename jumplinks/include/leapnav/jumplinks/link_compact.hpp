@@ -1,0 +1,91 @@
+// Compact link sets (our addition to thesis §5.5, judged by the §8.2 usefulness experiment): a
+// refined link set is reduced, per group (start polygon, land polygon, configuration), to a greedy
+// cover under a detour bound, and its coordinates are put on a power-of-two lattice that the file
+// stores as small integers (io "jlkq" chunk). Invariants of the output: every group of the input
+// keeps at least one link (so every polygon-to-polygon jump of the full set survives), every link
+// lies on the lattice and passes the exact check (link_check.hpp) as stored, and the output does
+// not depend on the thread count.
+//
+// The cover. Link K covers link L of the same group when |S_L - S_K| + max(dist(A_L, A_K B_K),
+// dist(B_L, A_K B_K)) <= detour (xz distances; the distance to a segment is convex along L's
+// segment, so its ends bound every land point). A path that takes off at S_L and lands at X on
+// L's segment can instead walk S_L -> S_K inside the (convex) start polygon, jump to the nearest
+// point X' of K's segment and walk X' -> X inside the (convex) land polygon: by the triangle
+// inequality it grows by at most 2 * detour. Greedy set cover: repeatedly keep the link covering
+// the most links not yet covered (ties: the lowest index), so a dominated link (detour 0: same
+// start, segment inside another's) is never kept beside its dominator.
+//
+// The lattice. A kept link's x and z are rounded to a multiple of quantum towards the centre of
+// its polygon's bounds (so an agent standing its radius from a wall does not round into it), its
+// heights are lifted to the triangles' surface at the rounded xz and then rounded up, so
+// endpoints move at most one quantum per axis and lie at most one quantum above the surface. The
+// lattice value k * quantum is exact in float for |k| < 2^24, so the file's integers decode to the
+// very floats that were checked. A kept link whose lattice version fails the exact check is
+// replaced: the group's cover is recomputed without it (a group where no link survives the lattice
+// is counted in groups_lost).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+
+#include "leapnav/core/config.hpp"
+#include "leapnav/core/context.hpp"
+#include "leapnav/core/result.hpp"
+#include "leapnav/core/triangle_mesh.hpp"
+#include "leapnav/jumplinks/jump_links.hpp"
+#include "leapnav/jumplinks/link_check.hpp"
+#include "leapnav/mesh/navmesh.hpp"
+
+namespace leapnav::jump {
+
+/// Compaction options.
+struct LinkCompactOptions {
+  /// Cover radius: start distance plus land-segment distance a kept link may differ from a
+  /// dropped one by; a path through a dropped link grows by at most twice this [units: m]
+  /// [range: >= 0].
+  float detour = 0.75F;
+  /// Lattice exponent: coordinates are multiples of 2^-quantum_shift m (9: 1.95 mm), which
+  /// limits coordinates to |x| < 2^(24 - quantum_shift) m [range: 0..16].
+  int quantum_shift = 9;
+  LinkCheckOptions check;  ///< the exact check every kept link passes on the lattice
+};
+
+/// Counters of one compaction.
+struct LinkCompactStats {
+  std::uint64_t links_in = 0;
+  std::uint64_t links_out = 0;
+  std::uint64_t groups = 0;           ///< groups of the input (and of the output, unless lost)
+  std::uint64_t lattice_failing = 0;  ///< links whose lattice version failed the exact check
+  std::uint64_t groups_lost = 0;      ///< groups of which no link passed on the lattice
+  std::uint64_t links_checked = 0;    ///< exact checks run on lattice versions
+};
+
+/// A compact set and its counters.
+struct CompactLinks {
+  JumpLinkSet set;  ///< quantum set to 2^-quantum_shift; configs and sample stats copied
+  LinkCompactStats stats;
+};
+
+/// Checks the option ranges; the message names the field and the value.
+[[nodiscard]] Status validate(const LinkCompactOptions& options);
+
+/// The lattice spacing 2^-shift [units: m].
+[[nodiscard]] float lattice_quantum(int shift);
+
+/// The lattice index of v (nearest multiple of quantum), or nullopt when |v| / quantum >= 2^24
+/// or v is not finite.
+[[nodiscard]] std::optional<std::int32_t> lattice_index(float v, float quantum);
+
+/// Compacts a refined link set (see the file comment). `full` must be indexed (index_links);
+/// triangles, navmesh and agent are the ones the set was refined against. Parallel over groups
+/// into per-group slots. Timer: jump_compact. Errors: InvalidArgument for bad options or a link
+/// naming a missing configuration or a coordinate beyond the lattice, Cancelled.
+[[nodiscard]] Result<CompactLinks> compact_links(
+    const JumpLinkSet& full, const TriangleMesh& triangles, const mesh::NavMesh& navmesh,
+    const AgentConfig& agent, const LinkCompactOptions& options, BuildContext& ctx);
+
+/// Invariants of a compact set: validate(set, navmesh), a quantum that is a power of two in
+/// [2^-16, 1], and every coordinate an exact multiple of it within the lattice range.
+[[nodiscard]] Status validate_compact(const JumpLinkSet& set, const mesh::NavMesh& navmesh);
+
+}  // namespace leapnav::jump
