@@ -44,12 +44,6 @@ namespace leapnav::mesh::detail {
 [[nodiscard]] bool chord_is_clear(const std::vector<ContourVertex>& chain,
                                   const std::vector<const std::vector<ContourVertex>*>& loops);
 
-/// Whether every vertex of `raw_chain` (the raw portal chain from one end to the other) lies
-/// within `tolerance` cell heights of the chord's height above its projection onto the chord
-/// (heights interpolated linearly between the ends). The same from either direction.
-[[nodiscard]] bool chord_follows_heights(const std::vector<ContourVertex>& raw_chain,
-                                         std::int32_t tolerance);
-
 /// Merges `holes` (clockwise loops inside the counter-clockwise `outer`) into `outer` through
 /// bridges; bridge edges get neighbor_region = `region`. Holes that find no visible vertex are
 /// left out and described in `warnings`.

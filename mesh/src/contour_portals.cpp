@@ -3,11 +3,9 @@
 // a straight chord can, though, cut across a nearby wall or another part of either region. Here a
 // chain becomes its chord only when the chord is clear: it touches no other edge of either region
 // and no such edge lies in the pocket between chain and chord. Then the cells in the pocket change
-// sides between the two regions only, and both outlines stay simple. On sloped ground the chord
-// must also keep to the floor: no raw vertex of the chain lies higher or lower than the chord's
-// height there by more than a tolerance. Exact integer predicates.
+// sides between the two regions only, and both outlines stay simple (the heights stage samples
+// such cells from the region across the portal). Exact integer predicates.
 #include <algorithm>
-#include <cstdlib>
 
 #include "contour_detail.hpp"
 
@@ -95,33 +93,13 @@ bool chord_is_clear(const std::vector<ContourVertex>& chain,
     for (std::size_t i = 0; i < n; ++i) {
       const ContourVertex& a = (*loop)[i];
       const ContourVertex& b = (*loop)[(i + 1) % n];
-      if (std::max(a.x, b.x) < min_x || std::min(a.x, b.x) > max_x ||
-          std::max(a.z, b.z) < min_z || std::min(a.z, b.z) > max_z) {
+      if (std::max(a.x, b.x) < min_x || std::min(a.x, b.x) > max_x || std::max(a.z, b.z) < min_z ||
+          std::min(a.z, b.z) > max_z) {
         continue;
       }
       if (is_chain_edge(chain, a, b)) continue;
       if (meets_chord(a, b, p, q) || midpoint_in_pocket(chain, a, b)) return false;
     }
-  }
-  return true;
-}
-
-bool chord_follows_heights(const std::vector<ContourVertex>& raw_chain, std::int32_t tolerance) {
-  if (raw_chain.size() < 2) return true;
-  const ContourVertex& p = raw_chain.front();
-  const ContourVertex& q = raw_chain.back();
-  const std::int64_t dx = q.x - p.x;
-  const std::int64_t dz = q.z - p.z;
-  const std::int64_t length2 = dx * dx + dz * dz;
-  if (length2 == 0) return false;
-  const std::int64_t rise = q.y - p.y;
-  for (const ContourVertex& v : raw_chain) {
-    // (height above the chord's height at v's projection) * length2, exactly; the same from
-    // either end of the chord
-    const std::int64_t along = std::clamp<std::int64_t>((v.x - p.x) * dx + (v.z - p.z) * dz, 0,
-                                                        length2);
-    const std::int64_t above = (v.y - p.y) * length2 - rise * along;
-    if (std::abs(above) > tolerance * length2) return false;
   }
   return true;
 }

@@ -5,7 +5,7 @@
 // fixed by the chain's endpoints (so two regions simplify a shared chain identically), split long
 // border edges; then, in a second pass that reads every region's first-pass outline, reduce each
 // portal whose chord is clear to that chord (contour_portals.cpp: as in Recast, but only where it
-// stays inside both regions and on their floor), drop degenerate vertices and bridge holes.
+// stays inside both regions), drop degenerate vertices and bridge holes.
 // Regions run in parallel, one slot each per pass.
 #include "leapnav/mesh/contours.hpp"
 
@@ -39,7 +39,6 @@ struct Inputs {
   const std::vector<std::uint16_t>& region;
   float max_error = 0.0F;
   int max_edge_len = 0;
-  std::int32_t height_tolerance = 0;  // of a straight portal against its raw chain [cell heights]
 };
 
 // The highest floor among the walkable spans connected (within the 2x2 cells around the corner)
@@ -425,8 +424,7 @@ void append_loops(const RegionDraft& draft, std::vector<const Loop*>& loops) {
 // detail::chord_is_clear). The decision reads only first-pass drafts, so the region across the
 // portal, deciding the same chain from its side, agrees.
 std::vector<char> straighten_portals(const LoopDraft& loop, std::uint16_t region_id,
-                                     const std::vector<RegionDraft>& drafts,
-                                     std::int32_t height_tolerance) {
+                                     const std::vector<RegionDraft>& drafts) {
   std::vector<char> keep = loop.keep;
   if (!loop.has_change) return keep;
   const Loop& raw = loop.raw.vertices;
@@ -436,7 +434,6 @@ std::vector<char> straighten_portals(const LoopDraft& loop, std::uint16_t region
     if (keep[kept[k]] == kAnchor) anchors.push_back(k);
   }
   Loop chain;
-  Loop raw_chain;
   std::vector<const Loop*> obstacles;
   for (std::size_t a = 0; a < anchors.size(); ++a) {
     const std::size_t first = anchors[a];
@@ -453,12 +450,6 @@ std::vector<char> straighten_portals(const LoopDraft& loop, std::uint16_t region
     if (portals_between(drafts[region_id], p, q) + portals_between(drafts[neighbor], p, q) != 2) {
       continue;
     }
-    raw_chain.clear();
-    for (std::size_t i = kept[first];; i = (i + 1) % raw.size()) {
-      raw_chain.push_back(raw[i]);
-      if (i == kept[last] && raw_chain.size() > 1) break;
-    }
-    if (!detail::chord_follows_heights(raw_chain, height_tolerance)) continue;
     chain.clear();
     for (std::size_t k = 0; k <= steps; ++k) chain.push_back(raw[kept[(first + k) % kept.size()]]);
     obstacles.clear();
@@ -471,8 +462,7 @@ std::vector<char> straighten_portals(const LoopDraft& loop, std::uint16_t region
 }
 
 // Second pass over one region: straighten clear portals, assemble the loops, bridge the holes.
-RegionOutput finish_region(const Inputs& in, std::uint16_t region_id,
-                           const std::vector<RegionDraft>& drafts) {
+RegionOutput finish_region(std::uint16_t region_id, const std::vector<RegionDraft>& drafts) {
   RegionOutput out;
   const RegionDraft& draft = drafts[region_id];
   for (std::size_t o = 0; o < draft.outers.size(); ++o) {
@@ -481,15 +471,13 @@ RegionOutput finish_region(const Inputs& in, std::uint16_t region_id,
     contour.region = region_id;
     contour.area = draft.area;
     contour.vertices =
-        assemble_loop(outer.raw.vertices,
-                      straighten_portals(outer, region_id, drafts, in.height_tolerance), false);
+        assemble_loop(outer.raw.vertices, straighten_portals(outer, region_id, drafts), false);
     contour.raw = outer.raw.vertices;
     std::vector<Loop> simplified_holes;
     for (const std::size_t h : draft.holes_of[o]) {
       const LoopDraft& hole = draft.holes[h];
       Loop simple =
-          assemble_loop(hole.raw.vertices,
-                        straighten_portals(hole, region_id, drafts, in.height_tolerance), true);
+          assemble_loop(hole.raw.vertices, straighten_portals(hole, region_id, drafts), true);
       if (simple.size() >= 3 && detail::doubled_area(simple) < 0) {
         simplified_holes.push_back(std::move(simple));
       }
@@ -534,14 +522,8 @@ Result<ContourSet> contours_of(const voxel::CompactHeightfield& chf, const SpanG
                                BuildContext& ctx) {
   const std::size_t span_count = chf.spans.size();
   const int threads = ctx.threads();
-  // note: the floor under a straight portal stays within one climb of the heights interpolated
-  // along it, so the polygons' height samples find it (pipeline.md §2, heights)
-  const Inputs in{chf,
-                  graph,
-                  regions.span_region,
-                  params.max_edge_error_cells,
-                  params.max_edge_len_cells,
-                  std::max(params.walkable_climb, 1)};
+  const Inputs in{chf, graph, regions.span_region, params.max_edge_error_cells,
+                  params.max_edge_len_cells};
 
   // boundary edge bits per span (the neighbour is missing or in another region) and, per fixed
   // chunk of spans, how many spans each region has there
@@ -610,7 +592,7 @@ Result<ContourSet> contours_of(const voxel::CompactHeightfield& chf, const SpanG
   std::vector<RegionOutput> slots(count + 1);
   parallel_for(threads, 1, count + 1, 1, [&](std::size_t r0, std::size_t r1) {
     for (std::size_t r = r0; r < r1; ++r) {
-      slots[r] = finish_region(in, static_cast<std::uint16_t>(r), drafts);
+      slots[r] = finish_region(static_cast<std::uint16_t>(r), drafts);
     }
   });
   LEAPNAV_TRY(ctx.check_cancel("contours"));

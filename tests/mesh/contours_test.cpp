@@ -515,35 +515,6 @@ TEST_SUITE("mesh.contours") {
     }
   }
 
-  TEST_CASE("a portal keeps its bends where the floor along it rises above its chord") {
-    // the bent portal of the tests above, on a ridge 5 cell heights high at x = 12 (neighbouring
-    // floors differ by at most one, the climb): the chord's ends lie at height 0, the bend at 5
-    std::vector<std::string> rows;
-    std::vector<std::string> region_rows;
-    for (int z = 0; z < 20; ++z) {
-      std::string row;
-      std::string region_row;
-      for (int x = 0; x < 24; ++x) {
-        row += static_cast<char>('0' + std::max(0, 5 - std::abs(x - 12) / 2));
-        region_row += (z < 4 || (x >= 12 && z < 16)) ? 'B' : 'A';
-      }
-      rows.push_back(row);
-      region_rows.push_back(region_row);
-    }
-    const auto chf = make_chf(rows);
-    const RegionField regions = hand_regions(chf, region_rows);
-    BuildContext ctx;
-    auto contours = leapnav::mesh::build_contours(chf, regions, params_with(0, 0, 0.5F), ctx);
-    REQUIRE(contours.ok());
-    REQUIRE(leapnav::mesh::validate(*contours).ok());
-    for (const Contour& c : contours->contours) {
-      CAPTURE(c.region);
-      CHECK(has_vertex(c, 12, 4));
-      CHECK(has_vertex(c, 12, 16));
-    }
-    check_shared_corners(*contours);
-  }
-
   TEST_CASE("validate rejects clockwise, short and off-grid contours") {
     ContourSet set;
     set.grid.width = 4;

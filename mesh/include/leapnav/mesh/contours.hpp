@@ -37,16 +37,15 @@ namespace leapnav::mesh {
 ///   portal to another region is either simplified the same way or, as in Recast, one straight
 ///   edge between the vertices where the neighbour region changes: the latter when that chord
 ///   touches no other edge of either region (simplified, before hole bridging) but at its ends,
-///   no such edge lies between the chord and the portal, no other portal joins the same two
-///   vertices, and no raw vertex of the portal lies more than max(walkable_climb, 1) cell heights
-///   above or below the chord's linearly interpolated height (decided once per portal from both
-///   regions' first-pass outlines, so both regions see the same edge);
+///   no such edge lies between the chord and the portal, and no other portal joins the same two
+///   vertices (decided once per portal from both regions' first-pass outlines, so both regions
+///   see the same edge); cells between a straight portal and its raw chain change sides between
+///   the two regions only;
 /// - raw holds the unsimplified walk: the outer loop followed by the hole loops (not bridged).
 /// Contours are ordered by region id; a region normally has one contour (a region whose outline
 /// walk yields several outer loops, e.g. pinched at a corner, gets one contour per loop).
 /// Uses params.max_edge_error_cells (Douglas-Peucker tolerance, in cells) and
-/// params.max_edge_len_cells (border edges longer than this are split; 0 = never) and
-/// params.walkable_climb (the height tolerance of a straight portal).
+/// params.max_edge_len_cells (border edges longer than this are split; 0 = never).
 /// A hole that cannot be bridged (no visible vertex) is dropped with a warning.
 /// Deterministic for any ctx.threads(). Errors: InvalidArgument when `regions` does not match
 /// `chf`; Cancelled.
