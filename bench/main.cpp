@@ -38,6 +38,9 @@ int main(int argc, char** argv) {
                  "Random pairs from which the jumpquery suite picks those whose step-1 path jumps");
   app.add_option("--gap-queries", options.gap_queries,
                  "Of those, compared with the exact reference");
+  app.add_option("--crossing", options.crossing,
+                 "A* crossing model of the query suite: midpoint, line or toward-goal")
+      ->check(CLI::IsMember({"midpoint", "line", "toward-goal"}));
   app.add_option("--terrain", options.terrain_sizes, "terrain:N sizes")->delimiter(',');
   app.add_option("--shared", options.shared_dir, "The shared/ folder with meshes/");
   app.add_option("--csv", csv_path, "Also write the CSV to this file");
