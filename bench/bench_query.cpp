@@ -29,6 +29,9 @@ void query_scene(const std::string& scene, const TriangleMesh& mesh, const Build
     return;
   }
   const mesh::NavMesh& navmesh = built->navmesh;
+  plan::QueryOptions query_options;
+  if (options.crossing == "line") query_options.crossing = plan::CrossingPoint::ClosestToLine;
+  if (options.crossing == "toward-goal") query_options.crossing = plan::CrossingPoint::TowardGoal;
   auto planner = plan::Planner::create(navmesh);
   if (!planner) {
     record_failure(scene + ": " + planner.error().message);
@@ -42,14 +45,14 @@ void query_scene(const std::string& scene, const TriangleMesh& mesh, const Build
   plan::NavQuery query(*planner);
   plan::Path path;
   for (std::size_t i = 0; i < std::min<std::size_t>(n, 200); ++i)  // warm the buffers
-    (void)query.find_path(requests[i].start, requests[i].goal, {}, path);
+    (void)query.find_path(requests[i].start, requests[i].goal, query_options, path);
   std::vector<double> us(n);
   std::vector<double> us_found;
   std::size_t found = 0;
   ContentHasher lengths;
   for (std::size_t i = 0; i < n; ++i) {
     const auto t0 = std::chrono::steady_clock::now();
-    const Status status = query.find_path(requests[i].start, requests[i].goal, {}, path);
+    const Status status = query.find_path(requests[i].start, requests[i].goal, query_options, path);
     const auto t1 = std::chrono::steady_clock::now();
     us[i] = std::chrono::duration<double, std::micro>(t1 - t0).count();
     if (status.ok() && path.status == plan::PathStatus::Found) {
@@ -79,7 +82,7 @@ void query_scene(const std::string& scene, const TriangleMesh& mesh, const Build
   std::vector<double> excesses;
   std::size_t compared = 0;
   for (std::size_t i = 0; i < gap_n; ++i) {
-    if (!query.find_path(requests[i].start, requests[i].goal, {}, path).ok()) continue;
+    if (!query.find_path(requests[i].start, requests[i].goal, query_options, path).ok()) continue;
     if (path.status != plan::PathStatus::Found) continue;
     const auto exact = reference.shortest_path(xz(path.points.front()), path.corridor.front(),
                                                xz(path.points.back()), path.corridor.back());
@@ -102,7 +105,7 @@ void query_scene(const std::string& scene, const TriangleMesh& mesh, const Build
     std::vector<double> batch_ms;
     for (int r = 0; r < 5; ++r) {
       const auto t0 = std::chrono::steady_clock::now();
-      const auto results = plan::find_paths(*planner, requests, {}, threads);
+      const auto results = plan::find_paths(*planner, requests, query_options, threads);
       const auto t1 = std::chrono::steady_clock::now();
       batch_ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
     }

@@ -44,6 +44,8 @@ struct Options {
   bool validate_hash = false;
   std::size_t queries = 10000;     ///< random pairs per level in the query suite
   std::size_t gap_queries = 1000;  ///< of which compared with the exact reference
+  /// The query suite's A* crossing model: midpoint, line (closest to start-goal), toward-goal.
+  std::string crossing = "midpoint";
   std::vector<int> steps{1, 2, 4, 6, 8, 10, 12, 14, 16};  ///< jump sample steps
   bool check_links = true;  ///< run the exact soundness checker on every generated link set
   /// Random pairs from which the jump-query suite picks the queries whose step-1 path jumps.

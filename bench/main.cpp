@@ -41,6 +41,9 @@ int main(int argc, char** argv) {
       ->delimiter(',');
   app.add_option("--gap-queries", options.gap_queries,
                  "Of those, compared with the exact reference");
+  app.add_option("--crossing", options.crossing,
+                 "A* crossing model of the query suite: midpoint, line or toward-goal")
+      ->check(CLI::IsMember({"midpoint", "line", "toward-goal"}));
   app.add_option("--terrain", options.terrain_sizes, "terrain:N sizes")->delimiter(',');
   app.add_option("--shared", options.shared_dir, "The shared/ folder with meshes/");
   app.add_option("--csv", csv_path, "Also write the CSV to this file");

@@ -18,26 +18,6 @@ bool left_on(const ContourVertex& a, const ContourVertex& b, const ContourVertex
   return orient(a, b, c) >= 0;
 }
 
-// Whether c lies on the closed segment a-b (assuming collinearity is checked here too).
-bool on_segment(const ContourVertex& a, const ContourVertex& b, const ContourVertex& c) {
-  if (orient(a, b, c) != 0) return false;
-  return std::min(a.x, b.x) <= c.x && c.x <= std::max(a.x, b.x) && std::min(a.z, b.z) <= c.z &&
-         c.z <= std::max(a.z, b.z);
-}
-
-// Closed segments a-b and c-d share at least one point.
-bool segments_touch(const ContourVertex& a, const ContourVertex& b, const ContourVertex& c,
-                    const ContourVertex& d) {
-  const std::int64_t o1 = orient(a, b, c);
-  const std::int64_t o2 = orient(a, b, d);
-  const std::int64_t o3 = orient(c, d, a);
-  const std::int64_t o4 = orient(c, d, b);
-  if (((o1 > 0 && o2 < 0) || (o1 < 0 && o2 > 0)) && ((o3 > 0 && o4 < 0) || (o3 < 0 && o4 > 0))) {
-    return true;
-  }
-  return on_segment(a, b, c) || on_segment(a, b, d) || on_segment(c, d, a) || on_segment(c, d, b);
-}
-
 // Whether the bridge p-q is blocked by an edge of `loop`. Edges meeting the bridge only at one
 // of its endpoints do not block it unless they run along it.
 bool blocked_by(const std::vector<ContourVertex>& loop, const ContourVertex& p,
@@ -93,6 +73,24 @@ std::int64_t doubled_area(const std::vector<ContourVertex>& polygon) {
 std::int64_t orient(const ContourVertex& a, const ContourVertex& b, const ContourVertex& c) {
   return static_cast<std::int64_t>(b.x - a.x) * (c.z - a.z) -
          static_cast<std::int64_t>(b.z - a.z) * (c.x - a.x);
+}
+
+bool on_segment(const ContourVertex& a, const ContourVertex& b, const ContourVertex& c) {
+  if (orient(a, b, c) != 0) return false;
+  return std::min(a.x, b.x) <= c.x && c.x <= std::max(a.x, b.x) && std::min(a.z, b.z) <= c.z &&
+         c.z <= std::max(a.z, b.z);
+}
+
+bool segments_touch(const ContourVertex& a, const ContourVertex& b, const ContourVertex& c,
+                    const ContourVertex& d) {
+  const std::int64_t o1 = orient(a, b, c);
+  const std::int64_t o2 = orient(a, b, d);
+  const std::int64_t o3 = orient(c, d, a);
+  const std::int64_t o4 = orient(c, d, b);
+  if (((o1 > 0 && o2 < 0) || (o1 < 0 && o2 > 0)) && ((o3 > 0 && o4 < 0) || (o3 < 0 && o4 > 0))) {
+    return true;
+  }
+  return on_segment(a, b, c) || on_segment(a, b, d) || on_segment(c, d, a) || on_segment(c, d, b);
 }
 
 bool contains_or_touches(const std::vector<ContourVertex>& polygon, const ContourVertex& point) {

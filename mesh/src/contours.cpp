@@ -3,7 +3,10 @@
 // labelled with the region across the edge it starts), orient loops counter-clockwise (outer) /
 // clockwise (holes), keep region-change vertices, Douglas-Peucker in between with a direction
 // fixed by the chain's endpoints (so two regions simplify a shared chain identically), split long
-// border edges, drop degenerate vertices and bridge holes. Regions run in parallel, one slot each.
+// border edges; then, in a second pass that reads every region's first-pass outline, reduce each
+// portal whose chord is clear to that chord (contour_portals.cpp: as in Recast, but only where it
+// stays inside both regions), drop degenerate vertices and bridge holes.
+// Regions run in parallel, one slot each per pass.
 #include "leapnav/mesh/contours.hpp"
 
 #include <algorithm>
@@ -182,6 +185,11 @@ bool less_xz(const ContourVertex& a, const ContourVertex& b) {
   return a.x != b.x ? a.x < b.x : a.z < b.z;
 }
 
+// Marks of a raw vertex in a loop draft.
+constexpr char kDropped = 0;
+constexpr char kKept = 1;
+constexpr char kAnchor = 2;  // a change of neighbour region or a junction
+
 // Douglas-Peucker on the raw chain from kept index a to kept index b (cyclic): marks the raw
 // vertices to keep. The chain is processed from its lexicographically smaller endpoint so the
 // region on the other side, which walks it backwards, makes the same choices.
@@ -208,7 +216,7 @@ void simplify_chain(const Loop& raw, std::size_t a, std::size_t b, double tolera
       }
     }
     if (best_k == 0 || best <= tolerance2) continue;
-    keep[chain[best_k]] = 1;
+    keep[chain[best_k]] = kKept;
     stack.emplace_back(lo, best_k);
     stack.emplace_back(best_k, hi);
   }
@@ -222,17 +230,28 @@ std::vector<std::size_t> kept_indices(const std::vector<char>& keep) {
   return kept;
 }
 
-// The simplified loop (see the file comment). Falls back to the raw loop's direction-change
-// vertices when simplification leaves a degenerate polygon or flips its orientation (outer loops
-// are counter-clockwise, holes clockwise).
-Loop simplify_loop(const RawLoop& raw_loop, const Inputs& in, bool hole) {
+// A loop after the walk and the Douglas-Peucker / long-edge pass, before portals are straightened
+// and holes bridged.
+struct LoopDraft {
+  RawLoop raw;
+  std::vector<char> keep;   // per raw vertex: kDropped, kKept or kAnchor
+  bool has_change = false;  // some vertex is an anchor (else the loop has one neighbour all round)
+  Loop simplified;          // the kept raw vertices in loop order
+  /// The ends of every portal chain (from an anchor to the next, another region across it).
+  std::vector<std::pair<ContourVertex, ContourVertex>> portal_ends;
+};
+
+// Douglas-Peucker between anchors, then long border edges split (see the file comment).
+LoopDraft draft_loop(RawLoop raw_loop, const Inputs& in) {
+  LoopDraft draft;
   const Loop& raw = raw_loop.vertices;
   const std::size_t n = raw.size();
-  std::vector<char> keep(n, 0);
+  std::vector<char>& keep = draft.keep;
+  keep.assign(n, kDropped);
   bool any_change = false;
   for (std::size_t i = 0; i < n; ++i) {
     if (raw_loop.junction[i] || raw[i].neighbor_region != raw[(i + n - 1) % n].neighbor_region) {
-      keep[i] = 1;
+      keep[i] = kAnchor;
       any_change = true;
     }
   }
@@ -243,8 +262,8 @@ Loop simplify_loop(const RawLoop& raw_loop, const Inputs& in, bool hole) {
       if (less_xz(raw[i], raw[lo])) lo = i;
       if (less_xz(raw[hi], raw[i])) hi = i;
     }
-    keep[lo] = 1;
-    keep[hi] = 1;
+    keep[lo] = kKept;
+    keep[hi] = kKept;
   }
   const double tolerance2 = static_cast<double>(in.max_error) * static_cast<double>(in.max_error);
   // Douglas-Peucker between kept vertices, then split long border edges at their middle raw
@@ -267,10 +286,32 @@ Loop simplify_loop(const RawLoop& raw_loop, const Inputs& in, bool hole) {
       const std::int64_t dz = raw[b].z - raw[a].z;
       const std::size_t steps = (b + n - a) % n == 0 ? n : (b + n - a) % n;
       if (dx * dx + dz * dz <= max_len2 || steps < 2) continue;
-      keep[(a + steps / 2) % n] = 1;
+      keep[(a + steps / 2) % n] = kKept;
       split = true;
     }
   }
+  for (const std::size_t i : kept_indices(keep)) draft.simplified.push_back(raw[i]);
+  draft.has_change = any_change;
+  if (any_change) {
+    std::vector<std::size_t> anchors;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (keep[i] == kAnchor) anchors.push_back(i);
+    }
+    for (std::size_t a = 0; a < anchors.size(); ++a) {
+      const ContourVertex& start = raw[anchors[a]];
+      if (start.neighbor_region == kNoRegion) continue;
+      draft.portal_ends.emplace_back(start, raw[anchors[(a + 1) % anchors.size()]]);
+    }
+  }
+  draft.raw = std::move(raw_loop);
+  return draft;
+}
+
+// The loop from the kept raw vertices. Falls back to the raw loop's direction-change vertices
+// when simplification leaves a degenerate polygon or flips its orientation (outer loops are
+// counter-clockwise, holes clockwise).
+Loop assemble_loop(const Loop& raw, const std::vector<char>& keep, bool hole) {
+  const std::size_t n = raw.size();
   Loop out;
   for (const std::size_t i : kept_indices(keep)) out.push_back(raw[i]);
   // drop zero-length edges (the later vertex carries the outgoing label)
@@ -307,10 +348,18 @@ struct RegionOutput {
   std::vector<std::string> warnings;
 };
 
-RegionOutput build_region_contours(const Inputs& in, std::uint16_t region_id,
-                                   const std::uint32_t* spans, std::size_t span_count,
-                                   detail::UninitializedVector<std::uint8_t>& edges) {
-  RegionOutput out;
+// A region's loops after the first pass: outer loops, holes, and the holes of each outer loop.
+struct RegionDraft {
+  std::vector<LoopDraft> outers;
+  std::vector<LoopDraft> holes;
+  std::vector<std::vector<std::size_t>> holes_of;
+  std::uint8_t area = voxel::kNullArea;
+};
+
+// First pass over one region: walk its loops and simplify each on its own.
+RegionDraft draft_region(const Inputs& in, const std::uint32_t* spans, std::size_t span_count,
+                         detail::UninitializedVector<std::uint8_t>& edges) {
+  RegionDraft draft;
   std::vector<RawLoop> outers;
   std::vector<RawLoop> holes;
   for (std::size_t k = 0; k < span_count; ++k) {
@@ -328,10 +377,10 @@ RegionOutput build_region_contours(const Inputs& in, std::uint16_t region_id,
       }
     }
   }
-  if (outers.empty()) return out;
-  const std::uint8_t area_id = in.chf.areas[spans[0]];
+  if (outers.empty()) return draft;
+  draft.area = in.chf.areas[spans[0]];
   // each hole goes to the smallest outer loop that contains its smallest vertex
-  std::vector<std::vector<std::size_t>> holes_of(outers.size());
+  draft.holes_of.resize(outers.size());
   for (std::size_t h = 0; h < holes.size(); ++h) {
     const Loop& hole = holes[h].vertices;
     const ContourVertex probe = *std::min_element(hole.begin(), hole.end(), less_xz);
@@ -344,21 +393,95 @@ RegionOutput build_region_contours(const Inputs& in, std::uint16_t region_id,
         best_area = area;
       }
     }
-    holes_of[best].push_back(h);
+    draft.holes_of[best].push_back(h);
   }
-  for (std::size_t o = 0; o < outers.size(); ++o) {
+  for (RawLoop& raw : outers) draft.outers.push_back(draft_loop(std::move(raw), in));
+  for (RawLoop& raw : holes) draft.holes.push_back(draft_loop(std::move(raw), in));
+  return draft;
+}
+
+// How many portal chains of the region's loops run between p and q (either way).
+std::size_t portals_between(const RegionDraft& draft, const ContourVertex& p,
+                            const ContourVertex& q) {
+  std::size_t count = 0;
+  for (const std::vector<LoopDraft>* loops : {&draft.outers, &draft.holes}) {
+    for (const LoopDraft& loop : *loops) {
+      for (const auto& [a, b] : loop.portal_ends) {
+        if ((same_xz(a, p) && same_xz(b, q)) || (same_xz(a, q) && same_xz(b, p))) ++count;
+      }
+    }
+  }
+  return count;
+}
+
+// The simplified loops of a region (before hole bridging), appended to `loops`.
+void append_loops(const RegionDraft& draft, std::vector<const Loop*>& loops) {
+  for (const LoopDraft& loop : draft.outers) loops.push_back(&loop.simplified);
+  for (const LoopDraft& loop : draft.holes) loops.push_back(&loop.simplified);
+}
+
+// The kept marks of `loop` with every clear portal chain reduced to its chord (see
+// detail::chord_is_clear). The decision reads only first-pass drafts, so the region across the
+// portal, deciding the same chain from its side, agrees.
+std::vector<char> straighten_portals(const LoopDraft& loop, std::uint16_t region_id,
+                                     const std::vector<RegionDraft>& drafts) {
+  std::vector<char> keep = loop.keep;
+  if (!loop.has_change) return keep;
+  const Loop& raw = loop.raw.vertices;
+  const std::vector<std::size_t> kept = kept_indices(keep);
+  std::vector<std::size_t> anchors;
+  for (std::size_t k = 0; k < kept.size(); ++k) {
+    if (keep[kept[k]] == kAnchor) anchors.push_back(k);
+  }
+  Loop chain;
+  std::vector<const Loop*> obstacles;
+  for (std::size_t a = 0; a < anchors.size(); ++a) {
+    const std::size_t first = anchors[a];
+    const std::size_t last = anchors[(a + 1) % anchors.size()];
+    const std::size_t steps = (last + kept.size() - first) % kept.size() == 0
+                                  ? kept.size()
+                                  : (last + kept.size() - first) % kept.size();
+    const std::uint16_t neighbor = raw[kept[first]].neighbor_region;
+    if (steps < 2 || neighbor == kNoRegion || neighbor == region_id) continue;
+    const ContourVertex& p = raw[kept[first]];
+    const ContourVertex& q = raw[kept[last]];
+    // note: another portal between the same two vertices (a loop of two portal chains) could
+    // become the same chord; both stay as they are (the chain itself counts once per side)
+    if (portals_between(drafts[region_id], p, q) + portals_between(drafts[neighbor], p, q) != 2) {
+      continue;
+    }
+    chain.clear();
+    for (std::size_t k = 0; k <= steps; ++k) chain.push_back(raw[kept[(first + k) % kept.size()]]);
+    obstacles.clear();
+    append_loops(drafts[region_id], obstacles);
+    append_loops(drafts[neighbor], obstacles);
+    if (!detail::chord_is_clear(chain, obstacles)) continue;
+    for (std::size_t k = 1; k < steps; ++k) keep[kept[(first + k) % kept.size()]] = kDropped;
+  }
+  return keep;
+}
+
+// Second pass over one region: straighten clear portals, assemble the loops, bridge the holes.
+RegionOutput finish_region(std::uint16_t region_id, const std::vector<RegionDraft>& drafts) {
+  RegionOutput out;
+  const RegionDraft& draft = drafts[region_id];
+  for (std::size_t o = 0; o < draft.outers.size(); ++o) {
+    const LoopDraft& outer = draft.outers[o];
     Contour contour;
     contour.region = region_id;
-    contour.area = area_id;
-    contour.vertices = simplify_loop(outers[o], in, false);
-    contour.raw = outers[o].vertices;
+    contour.area = draft.area;
+    contour.vertices =
+        assemble_loop(outer.raw.vertices, straighten_portals(outer, region_id, drafts), false);
+    contour.raw = outer.raw.vertices;
     std::vector<Loop> simplified_holes;
-    for (const std::size_t h : holes_of[o]) {
-      Loop simple = simplify_loop(holes[h], in, true);
+    for (const std::size_t h : draft.holes_of[o]) {
+      const LoopDraft& hole = draft.holes[h];
+      Loop simple =
+          assemble_loop(hole.raw.vertices, straighten_portals(hole, region_id, drafts), true);
       if (simple.size() >= 3 && detail::doubled_area(simple) < 0) {
         simplified_holes.push_back(std::move(simple));
       }
-      contour.raw.insert(contour.raw.end(), holes[h].vertices.begin(), holes[h].vertices.end());
+      contour.raw.insert(contour.raw.end(), hole.raw.vertices.begin(), hole.raw.vertices.end());
     }
     detail::bridge_holes(contour.vertices, std::move(simplified_holes), region_id, out.warnings);
     out.contours.push_back(std::move(contour));
@@ -456,12 +579,20 @@ Result<ContourSet> contours_of(const voxel::CompactHeightfield& chf, const SpanG
     }
   });
 
-  std::vector<RegionOutput> slots(count + 1);
+  // note: two passes, so that both regions of a portal decide its straightening from the same
+  // first-pass outlines, whatever the order in which regions run
+  std::vector<RegionDraft> drafts(count + 1);
   parallel_for(threads, 1, count + 1, 1, [&](std::size_t r0, std::size_t r1) {
     for (std::size_t r = r0; r < r1; ++r) {
       if (first[r + 1] == first[r]) continue;
-      slots[r] = build_region_contours(in, static_cast<std::uint16_t>(r),
-                                       by_region.data() + first[r], first[r + 1] - first[r], edges);
+      drafts[r] = draft_region(in, by_region.data() + first[r], first[r + 1] - first[r], edges);
+    }
+  });
+  LEAPNAV_TRY(ctx.check_cancel("contours"));
+  std::vector<RegionOutput> slots(count + 1);
+  parallel_for(threads, 1, count + 1, 1, [&](std::size_t r0, std::size_t r1) {
+    for (std::size_t r = r0; r < r1; ++r) {
+      slots[r] = finish_region(static_cast<std::uint16_t>(r), drafts);
     }
   });
   LEAPNAV_TRY(ctx.check_cancel("contours"));

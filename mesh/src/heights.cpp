@@ -1,10 +1,12 @@
 // Height detail from floor samples: each polygon gets a patch of the compact heightfield's floor
 // heights over its xz bounds (one sample per column, the span of the polygon's region, else the
-// span nearest the polygon's vertex-fan plane within walkable_climb). Polygons are independent,
-// so patches are sized in one pass, laid out by prefix sum and filled in parallel.
+// span nearest the polygon's vertex-fan plane within walkable_climb, else the span of a region
+// across one of the polygon's edges, which a straight portal can give it). Polygons are
+// independent, so patches are sized in one pass, laid out by prefix sum and filled in parallel.
 #include "leapnav/mesh/heights.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -130,6 +132,19 @@ Result<HeightDetail> build_heights(const NavMesh& polygons, const voxel::Compact
       const HeightPatch& patch = out.patches[p];
       const std::uint16_t region = polygons.poly_region[p];
       float* samples = out.samples.data() + patch.first;
+      // the regions of the polygons across its edges: a straight portal (contours) gives a
+      // polygon columns of the region across it, whose floor there is the one to sample
+      std::array<std::uint16_t, 16> across{};
+      std::size_t across_count = 0;
+      for (const std::uint32_t n : polygons.neighbors(PolyId{static_cast<std::uint32_t>(p)})) {
+        if (n == kNoPoly || across_count == across.size()) continue;
+        const std::uint16_t r = polygons.poly_region[n];
+        if (r == region || r == kNoRegion) continue;
+        if (std::find(across.begin(), across.begin() + across_count, r) ==
+            across.begin() + across_count) {
+          across[across_count++] = r;
+        }
+      }
       for (int j = 0; j < patch.depth; ++j) {
         const int z = patch.z0 + j;
         for (int i = 0; i < patch.width; ++i) {
@@ -154,6 +169,16 @@ Result<HeightDetail> build_heights(const NavMesh& polygons, const voxel::Compact
               const double diff = std::abs(field.spans[s].y - fan_cells);
               if (diff < best) {
                 best = diff;
+                floor = field.spans[s].y;
+              }
+            }
+          }
+          if (floor < 0 && across_count > 0) {
+            // note: no floor near the fan: a column of the region across a straight portal
+            for (std::uint32_t s = s0; s < s1 && floor < 0; ++s) {
+              const std::uint16_t r = regions.span_region[s];
+              if (r != kNoRegion && std::find(across.begin(), across.begin() + across_count, r) !=
+                                        across.begin() + across_count) {
                 floor = field.spans[s].y;
               }
             }

@@ -180,7 +180,9 @@ struct NavQuery::Scratch {
   [[nodiscard]] bool jump_allowed(const Planner::Impl& impl, std::uint32_t a) const {
     return jumps && (impl.group_configs[impl.graph.arc_index[a]] & options.jump_configs) != 0;
   }
-  Node& touch(const Planner::Impl& impl, std::uint32_t arc);
+  /// The arc's node, reset when first touched in this query; `reached_from` is the point the
+  /// search reaches the arc from (the TowardGoal crossing is placed from it).
+  Node& touch(const Planner::Impl& impl, std::uint32_t arc, Vec2 reached_from);
   void push(float f, std::uint32_t node);
   static bool heap_less(const HeapEntry& x, const HeapEntry& y) {
     return x.f > y.f || (x.f == y.f && x.node > y.node);
@@ -192,17 +194,22 @@ void NavQuery::Scratch::push(float f, std::uint32_t node) {
   std::push_heap(heap.begin(), heap.end(), heap_less);
 }
 
-NavQuery::Scratch::Node& NavQuery::Scratch::touch(const Planner::Impl& impl, std::uint32_t arc) {
+NavQuery::Scratch::Node& NavQuery::Scratch::touch(const Planner::Impl& impl, std::uint32_t arc,
+                                                  Vec2 reached_from) {
   Node& node = nodes[arc];
   if (node.generation != generation) {
     node.generation = generation;
     node.g = kInfinity;
     node.closed = 0;
     node.parent = kStartNode;
-    node.pos = options.crossing == CrossingPoint::Midpoint
-                   ? impl.arc_mid[arc]
-                   : crossing_point(impl.arc_right[arc], impl.arc_left[arc], run.src, run.dst,
-                                    options.crossing);
+    // note: a TowardGoal crossing depends on the first parent to reach the arc; the search
+    // order is deterministic, and a closed node's position never changes afterwards
+    node.pos =
+        options.crossing == CrossingPoint::Midpoint
+            ? impl.arc_mid[arc]
+            : crossing_point(impl.arc_right[arc], impl.arc_left[arc],
+                             options.crossing == CrossingPoint::TowardGoal ? reached_from : run.src,
+                             run.dst, options.crossing);
   }
   return node;
 }
@@ -211,7 +218,7 @@ void NavQuery::Scratch::relax(const Planner::Impl& impl, std::uint32_t a, std::u
                               Vec2 from_point, float g_from) {
   const NavGraph& graph = impl.graph;
   if (!filter->enterable(graph.arc_target[a])) return;
-  Node& node = touch(impl, a);
+  Node& node = touch(impl, a, from_point);
   if (node.closed != 0) return;
   float g = 0.0F;
   const float cost = filter->cost(graph.arc_source[a]);

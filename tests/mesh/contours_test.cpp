@@ -129,6 +129,112 @@ double distance_to_polygon(const ContourVertex& p, const std::vector<ContourVert
   return best;
 }
 
+// Whether the point (px, pz) (in eighths of a cell) lies inside the closed polygon scaled by 8
+// (even-odd; bridges, run twice, cancel out). Sets on_edge when it lies on an edge.
+bool contains_eighths(const std::vector<ContourVertex>& polygon, std::int64_t px, std::int64_t pz,
+                      bool& on_edge) {
+  bool inside = false;
+  const std::size_t n = polygon.size();
+  for (std::size_t i = 0, j = n - 1; i < n; j = i++) {
+    const std::int64_t ax = 8 * std::int64_t{polygon[i].x};
+    const std::int64_t az = 8 * std::int64_t{polygon[i].z};
+    const std::int64_t bx = 8 * std::int64_t{polygon[j].x};
+    const std::int64_t bz = 8 * std::int64_t{polygon[j].z};
+    const std::int64_t cross = (bx - ax) * (pz - az) - (bz - az) * (px - ax);
+    if (cross == 0 && std::min(ax, bx) <= px && px <= std::max(ax, bx) && std::min(az, bz) <= pz &&
+        pz <= std::max(az, bz)) {
+      on_edge = true;
+      return false;
+    }
+    if ((az > pz) != (bz > pz)) {
+      // x of the edge at pz, compared exactly
+      const bool right = (bz > az) ? cross > 0 : cross < 0;
+      if (right) inside = !inside;
+    }
+  }
+  return inside;
+}
+
+// On a single-storey map, no point of a cell that has a region (sampled at 4 points per cell, off
+// the edges) is inside two contours. (Cells without a region are left out: walls simplified with
+// a large tolerance may stray across a narrow gap from both sides.)
+void check_no_overlap(const ContourSet& set, const leapnav::voxel::CompactHeightfield& chf,
+                      const RegionField& regions, const std::string& context) {
+  const int width = set.grid.width;
+  const int depth = set.grid.depth;
+  constexpr std::pair<int, int> kSamples[4] = {{3, 1}, {5, 3}, {1, 5}, {7, 7}};
+  std::vector<char> has_region(static_cast<std::size_t>(width) * static_cast<std::size_t>(depth));
+  for (std::size_t column = 0; column < has_region.size(); ++column) {
+    for (std::uint32_t s = chf.column_first[column]; s < chf.column_first[column + 1]; ++s) {
+      if (regions.span_region[s] != kNoRegion) has_region[column] = 1;
+    }
+  }
+  // per sample, the first contour found around it
+  std::vector<int> owner(has_region.size() * 4, -1);
+  for (std::size_t c = 0; c < set.contours.size(); ++c) {
+    const Contour& contour = set.contours[c];
+    int min_x = width;
+    int max_x = 0;
+    int min_z = depth;
+    int max_z = 0;
+    for (const ContourVertex& v : contour.vertices) {
+      min_x = std::min(min_x, v.x);
+      max_x = std::max(max_x, v.x);
+      min_z = std::min(min_z, v.z);
+      max_z = std::max(max_z, v.z);
+    }
+    for (int z = min_z; z < max_z; ++z) {
+      for (int x = min_x; x < max_x; ++x) {
+        const auto column = static_cast<std::size_t>(z) * static_cast<std::size_t>(width) +
+                            static_cast<std::size_t>(x);
+        if (!has_region[column]) continue;
+        for (std::size_t k = 0; k < 4; ++k) {
+          bool on_edge = false;
+          const std::int64_t px = 8 * std::int64_t{x} + kSamples[k].first;
+          const std::int64_t pz = 8 * std::int64_t{z} + kSamples[k].second;
+          if (!contains_eighths(contour.vertices, px, pz, on_edge)) continue;
+          int& first = owner[column * 4 + k];
+          if (first < 0) {
+            first = static_cast<int>(c);
+            continue;
+          }
+          CHECK_MESSAGE(first < 0, "cell (", x, ", ", z, ") lies in the contours of regions ",
+                        set.contours[static_cast<std::size_t>(first)].region, " and ",
+                        contour.region, "\n", describe(set), context);
+        }
+      }
+    }
+  }
+}
+
+// A region field by hand: over a single-storey heightfield from `rows`, letter 'A' + k in
+// `region_rows` puts the column's span into region k + 1; anything else leaves it without region.
+RegionField hand_regions(const leapnav::voxel::CompactHeightfield& chf,
+                         const std::vector<std::string>& region_rows) {
+  RegionField regions;
+  regions.span_region.assign(chf.spans.size(), kNoRegion);
+  const int width = chf.grid.width;
+  for (int z = 0; z < chf.grid.depth; ++z) {
+    for (int x = 0; x < width; ++x) {
+      const char c = region_rows[static_cast<std::size_t>(z)][static_cast<std::size_t>(x)];
+      if (c < 'A' || c > 'Z') continue;
+      const auto id = static_cast<std::uint16_t>(c - 'A' + 1);
+      regions.region_count = std::max(regions.region_count, id);
+      const auto column = static_cast<std::size_t>(z) * static_cast<std::size_t>(width) +
+                          static_cast<std::size_t>(x);
+      for (std::uint32_t s = chf.column_first[column]; s < chf.column_first[column + 1]; ++s) {
+        regions.span_region[s] = id;
+      }
+    }
+  }
+  return regions;
+}
+
+bool has_vertex(const Contour& contour, int x, int z) {
+  return std::any_of(contour.vertices.begin(), contour.vertices.end(),
+                     [&](const ContourVertex& v) { return v.x == x && v.z == z; });
+}
+
 }  // namespace
 
 TEST_SUITE("mesh.contours") {
@@ -270,7 +376,9 @@ TEST_SUITE("mesh.contours") {
     CHECK(heights == std::set<int>{0, 10});
   }
 
-  TEST_CASE("random maps: valid contours within tolerance, shared corners, thread-independent") {
+  TEST_CASE(
+      "random maps: valid contours, walls within tolerance, no overlap, shared corners, "
+      "thread-independent") {
     std::mt19937 rng(99);
     for (int trial = 0; trial < 60; ++trial) {
       std::vector<std::string> rows = filled(36, 28);
@@ -305,11 +413,105 @@ TEST_SUITE("mesh.contours") {
       for (const Contour& c : one.contours.contours) {
         for (std::size_t i = 0; i < c.raw.size(); ++i) {
           const ContourVertex& raw = c.raw[i];
+          // note: a portal to another region may be its straight chord (see the straight-portal
+          // tests); walls are held to the tolerance
+          if (raw.neighbor_region != kNoRegion) continue;
           CHECK_MESSAGE(distance_to_polygon(raw, c.vertices) <= error + 1e-9, trial, " region ",
                         c.region, " raw (", raw.x, ",", raw.z, ")\n", describe(one.contours), "\n",
                         rows_text);
         }
       }
+    }
+  }
+
+  TEST_CASE("random maps: straight portals never make the contours of two regions overlap") {
+    // one storey (no steps between regions), tolerance 0.5 (walls alone never overlap then), many
+    // small regions from scattered holes: chords that would pass a hole or another portal occur
+    std::mt19937 rng(7);
+    for (int trial = 0; trial < 24; ++trial) {
+      constexpr int kSize = 120;
+      std::vector<std::string> rows = filled(kSize, kSize);
+      std::uniform_int_distribution<int> at(0, kSize - 1);
+      std::uniform_int_distribution<int> kind(0, 9);
+      std::uniform_int_distribution<int> blob(1, 3);
+      const int blobs = trial % 2 == 0 ? 360 : 500;
+      for (int k = 0; k < blobs; ++k) {
+        const int x0 = at(rng);
+        const int z0 = at(rng);
+        const int size = blob(rng);
+        const char ch = kind(rng) < 8 ? ' ' : 'x';
+        for (int z = z0; z < std::min(kSize, z0 + size); ++z) {
+          for (int x = x0; x < std::min(kSize, x0 + size); ++x) {
+            rows[static_cast<std::size_t>(z)][static_cast<std::size_t>(x)] = ch;
+          }
+        }
+      }
+      std::string rows_text;
+      for (const auto& row : rows) rows_text += row + "\n";
+      const auto chf = make_chf(rows);
+      CAPTURE(trial);
+      const Built built = build(chf, params_with(trial % 4 < 2 ? 0 : 4, 0, 0.5F), 1);
+      check_no_overlap(built.contours, chf, built.regions, rows_text);
+      check_shared_corners(built.contours);
+    }
+  }
+
+  TEST_CASE("a bent portal becomes its chord in both regions when nothing lies in the way") {
+    // A below-left, B above-right; their boundary bends at (12, 4) and (12, 16)
+    std::vector<std::string> region_rows;
+    for (int z = 0; z < 20; ++z) {
+      std::string row;
+      for (int x = 0; x < 24; ++x) row += (z < 4 || (x >= 12 && z < 16)) ? 'B' : 'A';
+      region_rows.push_back(row);
+    }
+    const auto chf = make_chf(filled(24, 20));
+    const RegionField regions = hand_regions(chf, region_rows);
+    BuildContext ctx;
+    auto contours = leapnav::mesh::build_contours(chf, regions, params_with(0, 0, 0.5F), ctx);
+    REQUIRE(contours.ok());
+    REQUIRE(leapnav::mesh::validate(*contours).ok());
+    REQUIRE(contours->contours.size() == 2);
+    for (const Contour& c : contours->contours) {
+      CAPTURE(c.region);
+      CHECK(has_vertex(c, 0, 4));
+      CHECK(has_vertex(c, 24, 16));
+      CHECK_FALSE(has_vertex(c, 12, 4));
+      CHECK_FALSE(has_vertex(c, 12, 16));
+    }
+    check_shared_corners(*contours);
+    check_no_overlap(*contours, chf, regions, "");
+  }
+
+  TEST_CASE("a portal keeps its bends where its chord would pass a hole or cross a wall") {
+    // the same two regions; (a) a missing cell of A between the bent boundary and the chord,
+    // (b) missing cells of A across the chord
+    for (const int variant : {0, 1}) {
+      CAPTURE(variant);
+      std::vector<std::string> rows = filled(24, 20);
+      std::vector<std::string> region_rows;
+      for (int z = 0; z < 20; ++z) {
+        std::string row;
+        for (int x = 0; x < 24; ++x) row += (z < 4 || (x >= 12 && z < 16)) ? 'B' : 'A';
+        region_rows.push_back(row);
+      }
+      if (variant == 0) {
+        rows[5][9] = ' ';  // inside the pocket (0, 4), (12, 4), (12, 10), touching neither
+      } else {
+        for (int z = 6; z < 11; ++z) rows[static_cast<std::size_t>(z)][6] = ' ';  // chord: z = 7
+      }
+      const auto chf = make_chf(rows);
+      const RegionField regions = hand_regions(chf, region_rows);
+      BuildContext ctx;
+      auto contours = leapnav::mesh::build_contours(chf, regions, params_with(0, 0, 0.5F), ctx);
+      REQUIRE(contours.ok());
+      REQUIRE(leapnav::mesh::validate(*contours).ok());
+      for (const Contour& c : contours->contours) {
+        CAPTURE(c.region);
+        CHECK(has_vertex(c, 12, 4));
+        CHECK(has_vertex(c, 12, 16));
+      }
+      check_shared_corners(*contours);
+      check_no_overlap(*contours, chf, regions, "");
     }
   }
 

@@ -1,5 +1,6 @@
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <random>
@@ -9,6 +10,7 @@
 
 #include "leapnav/core/config.hpp"
 #include "leapnav/core/context.hpp"
+#include "leapnav/mesh/contours.hpp"
 #include "leapnav/mesh/heights.hpp"
 #include "leapnav/mesh/navmesh.hpp"
 #include "leapnav/mesh/polygons.hpp"
@@ -217,6 +219,56 @@ TEST_SUITE("mesh.heights") {
     const auto status = validate_against(mesh, field, config_of(field));
     REQUIRE_FALSE(status.ok());
     CHECK(status.error().message.find("area") != std::string::npos);
+  }
+
+  TEST_CASE("columns a straight portal gives a polygon sample the floor of the region across") {
+    // regions A (1) and B (2) meet along a bent boundary on a ridge (5 cell heights at x = 12);
+    // the portal becomes the chord (0, 4)-(24, 16), so B's polygon covers cells of A such as
+    // (10, 5), floor 4, where B's vertex fan lies near height 0
+    std::vector<std::string> rows;
+    for (int z = 0; z < 20; ++z) {
+      std::string row;
+      for (int x = 0; x < 24; ++x)
+        row += static_cast<char>('0' + std::max(0, 5 - std::abs(x - 12) / 2));
+      rows.push_back(row);
+    }
+    const auto field = test::make_chf(rows);
+    RegionField regions;
+    regions.region_count = 2;
+    regions.span_region.assign(field.spans.size(), kNoRegion);
+    for (int z = 0; z < 20; ++z) {
+      for (int x = 0; x < 24; ++x) {
+        const std::size_t column = field.grid.column_index(x, z);
+        for (std::uint32_t s = field.first(column); s < field.end(column); ++s) {
+          regions.span_region[s] = (z < 4 || (x >= 12 && z < 16)) ? 2 : 1;
+        }
+      }
+    }
+    BuildContext ctx;
+    VoxelParams params = params_of(field);
+    params.max_edge_error_cells = 0.5F;
+    auto contours = build_contours(field, regions, params, ctx);
+    REQUIRE(contours.ok());
+    for (const Contour& c : contours->contours) {
+      CAPTURE(c.region);
+      CHECK(std::none_of(c.vertices.begin(), c.vertices.end(),
+                         [](const ContourVertex& v) { return v.x == 12 && v.z == 4; }));
+    }
+    const NavMesh mesh = build_all(field, regions, contours->contours);
+    CHECK(validate_against(mesh, field, config_of(field)).ok());
+    std::size_t checked = 0;
+    for (std::uint32_t p = 0; p < mesh.polygon_count(); ++p) {
+      if (mesh.poly_region[p] != 2) continue;
+      const HeightPatch& patch = mesh.height_patches[p];
+      const int i = 10 - patch.x0;
+      const int j = 5 - patch.z0;
+      if (i < 0 || j < 0 || i >= patch.width || j >= patch.depth) continue;
+      const float sample = mesh.height_samples[patch.first + static_cast<std::size_t>(i) +
+                                               static_cast<std::size_t>(j) * patch.width];
+      CHECK(sample == doctest::Approx(field.grid.origin.y + 4.0F * field.grid.cell_height));
+      ++checked;
+    }
+    CHECK(checked > 0);
   }
 
   TEST_CASE("validate_against rejects a polygon whose centre floats above the floor") {

@@ -131,6 +131,49 @@ TEST_SUITE("planning.properties") {
     }
   }
 
+  TEST_CASE("toward-goal crossings: same reach, inside the corridor, shorter than midpoints") {
+    double excess_mid = 0.0;
+    double excess_toward = 0.0;
+    int found = 0;
+    for (std::uint32_t seed = 1; seed <= 4; ++seed) {
+      const auto nav = test::random_grid_navmesh(12, 12, 0.28F, seed);
+      auto planner = plan::Planner::create(nav);
+      REQUIRE(planner.ok());
+      plan::NavQuery query(*planner);
+      const plan::ExactReference reference(nav);
+      plan::QueryOptions toward;
+      toward.crossing = plan::CrossingPoint::TowardGoal;
+      const auto points = plan::random_points(nav, 80, seed + 40);
+      for (std::size_t i = 0; i + 1 < points.size(); i += 2) {
+        const auto& a = points[i];
+        const auto& b = points[i + 1];
+        plan::Path mid;
+        plan::Path path;
+        REQUIRE(query.find_path(a.point, b.point, {}, mid).ok());
+        REQUIRE(query.find_path(a.point, b.point, toward, path).ok());
+        CHECK(path.status == mid.status);
+        if (path.status != plan::PathStatus::Found) continue;
+        CHECK(path.corridor.front() == a.poly);
+        CHECK(path.corridor.back() == b.poly);
+        CHECK(test::path_inside_corridor(nav, path, 1e-4F));
+        // the search's cost is the length of the crossing polyline it placed, which the funnel
+        // never exceeds
+        CHECK(path.length <= query.last_search_cost() + 1e-4);
+        const auto exact = reference.shortest_path(xz(a.point), a.poly, xz(b.point), b.poly);
+        REQUIRE(exact.has_value());
+        CHECK(path.length >= exact->length - 1e-4);
+        if (exact->length <= 1e-6) continue;
+        ++found;
+        excess_mid += mid.length / exact->length - 1.0;
+        excess_toward += path.length / exact->length - 1.0;
+      }
+    }
+    CHECK(found > 60);
+    CHECK(excess_toward < excess_mid);
+    MESSAGE("toward-goal: " << found << " paths, mean excess " << 100.0 * excess_toward / found
+                            << " % against midpoints' " << 100.0 * excess_mid / found << " %");
+  }
+
   TEST_CASE("points off the mesh give the matching status") {
     const auto nav = test::random_grid_navmesh(8, 8, 0.2F, 3);
     auto planner = plan::Planner::create(nav);

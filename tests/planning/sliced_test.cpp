@@ -182,6 +182,9 @@ TEST_SUITE("plan.sliced") {
     plan::QueryOptions tight = plain;
     tight.max_nodes = 9;
     compare_random(*planner, tight, 40, 14, counts);
+    plan::QueryOptions toward = plain;
+    toward.crossing = plan::CrossingPoint::TowardGoal;
+    compare_random(*planner, toward, 40, 15, counts);
     MESSAGE("grid: " << counts.queries << " queries, " << counts.found << " found, "
                      << counts.partial << " partial, " << counts.with_jumps << " with jumps, "
                      << counts.multi_update << " sliced runs over several updates");

@@ -1,6 +1,7 @@
 // Region outlines (pipeline.md §2): walk each region's boundary over cell edges, giving raw
 // vertices at cell corners; simplify (keep region changes, Douglas-Peucker in between, split long
-// border edges, drop degenerate segments) and bridge holes into the outer outline. Shared corners
+// border edges, straighten clear portals, drop degenerate segments) and bridge holes into the
+// outer outline. Shared corners
 // of adjacent regions get identical (x, y, z) so the polygon stage can weld them.
 #pragma once
 
@@ -32,7 +33,14 @@ namespace leapnav::mesh {
 /// - a vertex where the neighbour region changes, or where three or more regions (kNoRegion
 ///   counting as one) meet, is always kept, and a chain shared by two regions is simplified
 ///   identically from both sides (same vertices with the same (x, y, z), reversed order);
-/// - every raw vertex lies within max_edge_error_cells of the simplified outline;
+/// - every raw vertex of a wall lies within max_edge_error_cells of the simplified outline; a
+///   portal to another region is either simplified the same way or, as in Recast, one straight
+///   edge between the vertices where the neighbour region changes: the latter when that chord
+///   touches no other edge of either region (simplified, before hole bridging) but at its ends,
+///   no such edge lies between the chord and the portal, and no other portal joins the same two
+///   vertices (decided once per portal from both regions' first-pass outlines, so both regions
+///   see the same edge); cells between a straight portal and its raw chain change sides between
+///   the two regions only;
 /// - raw holds the unsimplified walk: the outer loop followed by the hole loops (not bridged).
 /// Contours are ordered by region id; a region normally has one contour (a region whose outline
 /// walk yields several outer loops, e.g. pinched at a corner, gets one contour per loop).

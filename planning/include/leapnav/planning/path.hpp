@@ -63,6 +63,11 @@ struct PathRequest {
 enum class CrossingPoint : std::uint8_t {
   Midpoint,       ///< the portal's midpoint, as Detour (default: faster, as short on real levels)
   ClosestToLine,  ///< the portal point closest to the segment start-goal
+  /// The portal point closest to the segment from the crossing the search reaches the portal
+  /// from (or the start) to the goal, fixed when the portal is first reached. Paths closest to
+  /// the exact shortest ones (bench/RESULTS.md, "Walking path quality"); the A* cost is then
+  /// optimal for the crossing points the search placed, not for a fixed arc graph.
+  TowardGoal,
 };
 
 /// The default jump cost [units: m]: a jump is taken only when it saves more than 4 m of walking

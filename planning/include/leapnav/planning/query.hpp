@@ -131,7 +131,8 @@ class NavQuery {
   std::unique_ptr<Scratch> scratch_;
 };
 
-/// The crossing point A* uses for portal (a, b) under `model`, given the query's start and goal.
+/// The crossing point A* uses for portal (a, b) under `model`, given the query's start and goal
+/// (for TowardGoal, `start` is the point the search reaches the portal from).
 [[nodiscard]] Vec2 crossing_point(Vec2 a, Vec2 b, Vec2 start, Vec2 goal, CrossingPoint model);
 
 /// locate() on a mesh without a Planner (builds one; for one-off calls).
