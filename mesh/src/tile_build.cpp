@@ -7,6 +7,7 @@
 // stitched in tile order, so the output does not depend on the thread count or the order tiles
 // finish in.
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <optional>
@@ -29,24 +30,30 @@ std::string tile_name(const TileLayout& layout, std::size_t tile) {
   return "tile (" + std::to_string(tile % tiles_x) + ", " + std::to_string(tile / tiles_x) + ")";
 }
 
-// The listed triangles of `mesh` with only the vertices they use (renumbered in first-use order).
+// The listed triangles of `mesh` with only the vertices they use (in ascending index order).
+// note: the lookup is a sorted list, not a table over all the world's vertices, so a tile costs
+// what its own triangles cost
 TriangleMesh sub_mesh(const TriangleMesh& mesh, std::span<const std::uint32_t> triangles,
                       std::string name) {
   TriangleMesh out;
   out.name = std::move(name);
   out.area_volumes = mesh.area_volumes;
-  std::vector<std::uint32_t> remap(mesh.vertices.size(), kNoPoly);
+  std::vector<std::uint32_t> used;
+  used.reserve(triangles.size() * 3);
+  for (const std::uint32_t t : triangles) {
+    for (const std::uint32_t v : mesh.triangles[t]) used.push_back(v);
+  }
+  std::sort(used.begin(), used.end());
+  used.erase(std::unique(used.begin(), used.end()), used.end());
+  out.vertices.reserve(used.size());
+  for (const std::uint32_t v : used) out.vertices.push_back(mesh.vertices[v]);
   out.triangles.reserve(triangles.size());
   if (!mesh.areas.empty()) out.areas.reserve(triangles.size());
   for (const std::uint32_t t : triangles) {
     std::array<std::uint32_t, 3> tri{};
     for (std::size_t k = 0; k < 3; ++k) {
-      const std::uint32_t v = mesh.triangles[t][k];
-      if (remap[v] == kNoPoly) {
-        remap[v] = static_cast<std::uint32_t>(out.vertices.size());
-        out.vertices.push_back(mesh.vertices[v]);
-      }
-      tri[k] = remap[v];
+      const auto it = std::lower_bound(used.begin(), used.end(), mesh.triangles[t][k]);
+      tri[k] = static_cast<std::uint32_t>(it - used.begin());
     }
     out.triangles.push_back(tri);
     if (!mesh.areas.empty()) out.areas.push_back(mesh.areas[t]);
@@ -245,6 +252,8 @@ Result<TileMesh> build_tile(const TriangleMesh& mesh, std::span<const std::uint3
     nav.height_samples = std::move(detail.samples);
   }
   widen_bounds(nav);
+  // note: after the bounds, which cover every sample; the runtime mesh keeps one per flat floor
+  compact_flat_patches(nav);
   move_to_world(nav, field.grid, inner, layout.grid);
   if (Status status = validate(nav); !status.ok()) {
     return make_error(ErrorCode::Internal,

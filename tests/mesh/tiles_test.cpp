@@ -14,6 +14,7 @@
 #include "leapnav/io/obj.hpp"
 #include "leapnav/io/scenes.hpp"
 #include "leapnav/mesh/build.hpp"
+#include "leapnav/mesh/heights.hpp"
 #include "leapnav/mesh/tiles.hpp"
 #include "leapnav/planning/query.hpp"
 #include "leapnav/planning/reference.hpp"
@@ -206,6 +207,32 @@ TEST_SUITE("mesh.tiles") {
         const mesh::TiledBuildOutput tiled = build_tiled(*level, tile_size);
         REQUIRE(mesh::validate(tiled.navmesh).ok());
         check_walks_match(untiled.navmesh, tiled.navmesh, 300, 11);
+      }
+    }
+  }
+
+  TEST_CASE("flat height patches compact to one sample without changing height_at") {
+    const TriangleMesh city = scene("city:2");
+    BuildContext ctx;
+    auto built = mesh::build_navmesh(city, *named_config("default"), ctx);
+    REQUIRE(built.ok());
+    const mesh::NavMesh& before = built->navmesh;
+    mesh::NavMesh after = before;
+    const std::size_t flattened = mesh::compact_flat_patches(after);
+    CHECK(flattened > before.polygon_count() / 2);
+    CHECK(after.height_samples.size() * 10 < before.height_samples.size());
+    REQUIRE(mesh::validate(after).ok());
+    // every polygon, at points spread over (and a little beyond) its bounds
+    for (std::uint32_t p = 0; p < before.polygon_count(); ++p) {
+      const AABB& b = before.poly_bounds[p];
+      for (int i = -1; i <= 8; ++i) {
+        for (int j = -1; j <= 8; ++j) {
+          const float x = b.min.x + (b.max.x - b.min.x) * static_cast<float>(i) / 7.0F;
+          const float z = b.min.z + (b.max.z - b.min.z) * static_cast<float>(j) / 7.0F;
+          const float h0 = mesh::height_at(before, mesh::PolyId{p}, x, z);
+          const float h1 = mesh::height_at(after, mesh::PolyId{p}, x, z);
+          if (h0 != h1) FAIL_CHECK("polygon " << p << " at " << x << ", " << z << ": " << h0 << " vs " << h1);
+        }
       }
     }
   }
