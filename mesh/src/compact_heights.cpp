@@ -2,8 +2,9 @@
 // replaced by one sample. height_at reads the sample of the column clamped into the patch, or the
 // nearest finite one, so for such a patch it returns that value everywhere, before and after: the
 // compaction is lossless for every query, and most floors of built levels are flat.
+#include <bit>
 #include <cmath>
-#include <cstring>
+#include <cstdint>
 #include <vector>
 
 #include "leapnav/mesh/heights.hpp"
@@ -28,7 +29,7 @@ std::size_t compact_flat_patches(NavMesh& mesh) {
         found = true;
       } else {
         // note: bitwise, so -0 and 0 stay apart and the value is exactly the old sample
-        flat = std::memcmp(&value, first + k, sizeof(float)) == 0;
+        flat = std::bit_cast<std::uint32_t>(value) == std::bit_cast<std::uint32_t>(first[k]);
       }
     }
     const auto start = static_cast<std::uint32_t>(samples.size());

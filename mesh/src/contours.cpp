@@ -414,8 +414,12 @@ Result<ContourSet> contours_of(const voxel::CompactHeightfield& chf, const SpanG
                                BuildContext& ctx, bool keep_grid_edges = false) {
   const std::size_t span_count = chf.spans.size();
   const int threads = ctx.threads();
-  const Inputs in{chf, graph, regions.span_region, params.max_edge_error_cells,
-                  params.max_edge_len_cells, keep_grid_edges};
+  const Inputs in{chf,
+                  graph,
+                  regions.span_region,
+                  params.max_edge_error_cells,
+                  params.max_edge_len_cells,
+                  keep_grid_edges};
 
   // boundary edge bits per span (the neighbour is missing or in another region) and, per fixed
   // chunk of spans, how many spans each region has there

@@ -237,7 +237,8 @@ Result<TileMesh> build_tile(const TriangleMesh& mesh, std::span<const std::uint3
       LEAPNAV_TRY_ASSIGN(regions, detail::build_regions_on(field, graph, tile_params, ctx));
     }
     auto timer = ctx.scoped_timer("contours");
-    LEAPNAV_TRY_ASSIGN(contours, detail::build_contours_on(field, graph, regions, params, ctx, true));
+    LEAPNAV_TRY_ASSIGN(contours,
+                       detail::build_contours_on(field, graph, regions, params, ctx, true));
   }
   NavMesh nav;
   {
@@ -303,8 +304,8 @@ Result<TiledBuildOutput> build_tiled_navmesh(const TriangleMesh& mesh, const Bui
       for (std::size_t t = t0; t < t1; ++t) {
         Slot& slot = slots[t];
         if (ctx.cancelled()) {
-          slot.result.emplace(make_error(ErrorCode::Cancelled, "cancelled before " +
-                                                                   tile_name(layout, t)));
+          slot.result.emplace(
+              make_error(ErrorCode::Cancelled, "cancelled before " + tile_name(layout, t)));
           continue;
         }
         BuildContext tile_ctx;

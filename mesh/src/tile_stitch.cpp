@@ -86,7 +86,8 @@ class Welder {
 
 // Adjacency as build_polygons makes it: per unordered vertex pair, the first forward edge is
 // paired with the first backward edge of another polygon.
-std::vector<std::vector<std::uint32_t>> adjacency(const std::vector<std::vector<std::uint32_t>>& polys) {
+std::vector<std::vector<std::uint32_t>> adjacency(
+    const std::vector<std::vector<std::uint32_t>>& polys) {
   struct EdgeRef {
     std::uint32_t lo, hi, poly, slot;
     bool forward;
@@ -279,8 +280,7 @@ Result<NavMesh> stitch_tiles(std::span<const TileMesh> tiles, const TileLayout& 
       const BorderEdge& edge = border[e];
       if (edge.side != side) continue;
       const auto& poly = polys[edge.poly];
-      for (const std::uint32_t v0 :
-           {poly[edge.slot], poly[(edge.slot + 1) % poly.size()]}) {
+      for (const std::uint32_t v0 : {poly[edge.slot], poly[(edge.slot + 1) % poly.size()]}) {
         const std::uint32_t v = remap.empty() ? v0 : remap[v0];
         points.push_back({along(v, edge.axis), corners[v].y, v});
       }
@@ -288,11 +288,10 @@ Result<NavMesh> stitch_tiles(std::span<const TileMesh> tiles, const TileLayout& 
     std::sort(points.begin(), points.end(), [](const EndPoint& x, const EndPoint& y) {
       return std::tie(x.s, x.level, x.vertex) < std::tie(y.s, y.level, y.vertex);
     });
-    points.erase(std::unique(points.begin(), points.end(),
-                             [](const EndPoint& x, const EndPoint& y) {
-                               return x.vertex == y.vertex;
-                             }),
-                 points.end());
+    points.erase(
+        std::unique(points.begin(), points.end(),
+                    [](const EndPoint& x, const EndPoint& y) { return x.vertex == y.vertex; }),
+        points.end());
     return points;
   };
 
@@ -353,8 +352,8 @@ Result<NavMesh> stitch_tiles(std::span<const TileMesh> tiles, const TileLayout& 
                                  [](const EndPoint& x, std::int32_t s) { return x.s < s; });
       while (it != other.end() && it->s < hi) {
         const std::int32_t s = it->s;
-        const double level = corners[a].y + double(corners[b].y - corners[a].y) *
-                                                double(s - sa) / double(sb - sa);
+        const double level =
+            corners[a].y + double(corners[b].y - corners[a].y) * double(s - sa) / double(sb - sa);
         std::uint32_t best = kNoPoly;
         double best_dy = tolerance + 0.5;
         for (; it != other.end() && it->s == s; ++it) {
@@ -420,10 +419,10 @@ Result<NavMesh> stitch_tiles(std::span<const TileMesh> tiles, const TileLayout& 
     if (polys[p].size() > max_verts) {
       pieces = split_convex(polys[p], max_verts, corners);
       if (pieces.empty())
-        return make_error(ErrorCode::Internal,
-                          "stitch: polygon " + std::to_string(p) + " of tile " +
-                              std::to_string(poly_tile[p]) + " could not be cut to " +
-                              std::to_string(max_verts) + " vertices");
+        return make_error(ErrorCode::Internal, "stitch: polygon " + std::to_string(p) +
+                                                   " of tile " + std::to_string(poly_tile[p]) +
+                                                   " could not be cut to " +
+                                                   std::to_string(max_verts) + " vertices");
       ++st.split_polygons;
     } else {
       pieces.push_back(std::move(polys[p]));

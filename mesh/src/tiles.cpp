@@ -36,9 +36,9 @@ int column_of(double value, double origin, double cell_size) {
 
 Status validate(const TileConfig& tiles, const BuildConfig& config) {
   if (tiles.tile_size != 0 && (tiles.tile_size < kMinTileSize || tiles.tile_size > kMaxGridSide))
-    return out_of_range("tile_size", tiles.tile_size,
-                        "0, or " + std::to_string(kMinTileSize) + ".." +
-                            std::to_string(kMaxGridSide) + " cells");
+    return out_of_range(
+        "tile_size", tiles.tile_size,
+        "0, or " + std::to_string(kMinTileSize) + ".." + std::to_string(kMaxGridSide) + " cells");
   LEAPNAV_TRY(validate(config));
   const int radius = derive_voxel_params(config).walkable_radius;
   if (tiles.border != -1 && (tiles.border < radius || tiles.border > kMaxTileBorder))

@@ -49,15 +49,14 @@ TEST_SUITE("cli.tiles") {
   }
 
   TEST_CASE("a tile size out of range is bad input naming --tile-size") {
-    const auto run =
-        run_cli("build builtin:city:1 --tile-size 8 -o " + temp_path("bad.lnav"));
+    const auto run = run_cli("build builtin:city:1 --tile-size 8 -o " + temp_path("bad.lnav"));
     CHECK(run.exit_code == 1);
     CHECK(run.output.find("tile_size") != std::string::npos);
   }
 
   TEST_CASE("jump links with tiles are refused as bad input until they are supported") {
-    const auto run = run_cli("build builtin:city:1 --tile-size 32 --jump C1 -o " +
-                             temp_path("jump.lnav"));
+    const auto run =
+        run_cli("build builtin:city:1 --tile-size 32 --jump C1 -o " + temp_path("jump.lnav"));
     CHECK(run.exit_code == 1);
     CHECK(run.output.find("tiled") != std::string::npos);
   }

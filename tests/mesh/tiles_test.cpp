@@ -231,7 +231,8 @@ TEST_SUITE("mesh.tiles") {
           const float z = b.min.z + (b.max.z - b.min.z) * static_cast<float>(j) / 7.0F;
           const float h0 = mesh::height_at(before, mesh::PolyId{p}, x, z);
           const float h1 = mesh::height_at(after, mesh::PolyId{p}, x, z);
-          if (h0 != h1) FAIL_CHECK("polygon " << p << " at " << x << ", " << z << ": " << h0 << " vs " << h1);
+          if (h0 != h1)
+            FAIL_CHECK("polygon " << p << " at " << x << ", " << z << ": " << h0 << " vs " << h1);
         }
       }
     }
