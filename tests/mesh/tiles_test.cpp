@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <optional>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -162,6 +163,17 @@ TEST_SUITE("mesh.tiles") {
     auto stitched = mesh::stitch_tiles(tiles, one.layout, config);
     REQUIRE(stitched.ok());
     CHECK(mesh::content_hash(*stitched) == mesh::content_hash(one.navmesh));
+  }
+
+  TEST_CASE("a tiled build does not depend on the triangle order") {
+    const TriangleMesh city = scene("city:2");
+    TriangleMesh shuffled = city;
+    REQUIRE(shuffled.areas.empty());
+    std::mt19937 rng(24);
+    std::shuffle(shuffled.triangles.begin(), shuffled.triangles.end(), rng);
+    REQUIRE(shuffled.triangles != city.triangles);
+    CHECK(mesh::content_hash(build_tiled(city, 48).navmesh) ==
+          mesh::content_hash(build_tiled(shuffled, 48).navmesh));
   }
 
   TEST_CASE("a flat floor cut into tiles is one island with straight paths across it") {
