@@ -9,6 +9,7 @@
 #include "leapnav/jumplinks/link_compact.hpp"
 #include "leapnav/jumplinks/link_refine.hpp"
 #include "leapnav/mesh/build.hpp"
+#include "leapnav/mesh/tiles.hpp"
 
 namespace leapnav::cli {
 
@@ -28,6 +29,52 @@ Result<jump::JumpConfig> parse_jump(std::string_view spec) {
   return config;
 }
 
+namespace {
+
+// `leapnav build --tile-size N`: the tiled build, saved without a span map.
+int run_tiled_build(const TriangleMesh& mesh, const BuildConfig& config,
+                    const mesh::TileConfig& tiles, const BuildOptions& opt,
+                    const std::string& output, BuildContext& ctx) {
+  auto out = mesh::build_tiled_navmesh(mesh, config, tiles, ctx);
+  if (!out) return report(out.error());
+  io::NavFile file{std::move(out->navmesh), std::nullopt};
+  if (auto s = io::save_nav_file(file, output); !s) return report(s.error());
+  const std::string hash = hash_to_hex(mesh::content_hash(file.navmesh));
+  const mesh::TileLayout& layout = out->layout;
+  std::cout << opt.scene << ": " << out->stats.polygons << " polygons, " << out->stats.vertices
+            << " vertices, " << out->stats.regions << " regions in " << layout.tile_count()
+            << " tiles of " << layout.tile_size << " cells (border " << layout.border << "; "
+            << out->stitch.portal_edges << " portals between tiles), navmesh area "
+            << out->stats.navmesh_area << " m2, hash " << hash << " -> " << output << '\n';
+  if (!opt.stats_path.empty()) {
+    nlohmann::json stats;
+    stats["scene"] = opt.scene;
+    stats["config"] = config.name;
+    stats["threads"] = opt.threads;
+    stats["tile_size"] = layout.tile_size;
+    stats["tile_border"] = layout.border;
+    stats["tiles"] = layout.tile_count();
+    stats["tiles_x"] = layout.tiles_x;
+    stats["tiles_z"] = layout.tiles_z;
+    stats["regions"] = out->stats.regions;
+    stats["polygons"] = out->stats.polygons;
+    stats["vertices"] = out->stats.vertices;
+    stats["navmesh_area"] = out->stats.navmesh_area;
+    stats["walkable_area"] = out->stats.walkable_area;
+    stats["portal_edges"] = out->stitch.portal_edges;
+    stats["welded_vertices"] = out->stitch.welded_vertices;
+    stats["inserted_corners"] = out->stitch.inserted_corners;
+    stats["split_polygons"] = out->stitch.split_polygons;
+    stats["timings_ms"] = timings_json(ctx);
+    stats["hash"] = hash;
+    stats["warnings"] = ctx.warnings();
+    if (auto s = write_json(opt.stats_path, stats); !s) return report(s.error());
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
 void register_build_command(CLI::App& root, Registry& registry) {
   struct Options {
     BuildOptions build;
@@ -37,6 +84,7 @@ void register_build_command(CLI::App& root, Registry& registry) {
     float epsilon = 0.25F;
     std::string link_set = "compact";
     float detour = jump::LinkCompactOptions{}.detour;
+    mesh::TileConfig tiles;
   };
   auto options = std::make_shared<Options>();
   CLI::App* app = root.add_subcommand("build", "Build the navmesh of a scene and save it (.lnav)");
@@ -65,6 +113,13 @@ void register_build_command(CLI::App& root, Registry& registry) {
                   "this [units: m]")
       ->check(CLI::Range(0.0F, 1000.0F))
       ->capture_default_str();
+  app->add_option("--tile-size", options->tiles.tile_size,
+                  "Build in square tiles of this many cells, in parallel, stitched into one "
+                  "navmesh; 0 = one tile [units: cells] [range: 0 or 16..65536]")
+      ->capture_default_str();
+  app->add_option("--tile-border", options->tiles.border,
+                  "Cells voxelized around each tile; -1 = agent radius + 3 [units: cells]")
+      ->capture_default_str();
   registry.push_back(
       {app, [options]() -> int {
          const BuildOptions& opt = options->build;
@@ -84,6 +139,16 @@ void register_build_command(CLI::App& root, Registry& registry) {
          }
          if (!jump_options.jumps.empty()) {
            if (auto s = jump::validate(jump_options); !s) return report(s.error());
+         }
+         if (options->tiles.tile_size != 0) {
+           if (auto s = mesh::validate(options->tiles, *config); !s) return report(s.error());
+           if (!jump_options.jumps.empty()) {
+             return report(make_error(ErrorCode::InvalidArgument,
+                                      "--jump: jump links are not built for tiled builds yet "
+                                      "(--tile-size " +
+                                          std::to_string(options->tiles.tile_size) + ")"));
+           }
+           return run_tiled_build(*mesh, *config, options->tiles, opt, options->output, ctx);
          }
          auto out = mesh::build_navmesh(*mesh, *config, ctx);
          if (!out) return report(out.error());

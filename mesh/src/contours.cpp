@@ -39,6 +39,7 @@ struct Inputs {
   const std::vector<std::uint16_t>& region;
   float max_error = 0.0F;
   int max_edge_len = 0;
+  bool keep_grid_edges = false;  ///< tiles: keep vertices where the outline meets the grid edge
 };
 
 // The highest floor among the walkable spans connected (within the 2x2 cells around the corner)
@@ -76,6 +77,9 @@ struct RawLoop {
   Loop vertices;
   /// Per vertex: three or more distinct regions (kNoRegion counting as one) meet at the corner.
   std::vector<char> junction;
+  /// Per vertex: 1 + the side of the grid whose outer edge the edge starting there lies on, else
+  /// 0 (filled for tiles only), so that a tile's corner is kept too.
+  std::vector<char> grid_edge;
 };
 
 // The region of span n, kNoRegion for none.
@@ -134,6 +138,11 @@ RawLoop walk_loop(const Inputs& in, detail::UninitializedVector<std::uint8_t>& e
       loop.push_back(v);
       steps.push_back({s, dir});
       out.junction.push_back(is_junction(in, s, dir) ? 1 : 0);
+      if (in.keep_grid_edges) {
+        const bool outside = !in.chf.grid.in_bounds(in.graph.x(s) + voxel::dir_dx(dir),
+                                                    in.graph.z(s) + voxel::dir_dz(dir));
+        out.grid_edge.push_back(outside ? static_cast<char>(dir + 1) : 0);
+      }
       edges[s] = static_cast<std::uint8_t>(edges[s] & ~(1U << dir));
       dir = (dir + 1) & 3;
     } else {
@@ -164,6 +173,7 @@ RawLoop walk_loop(const Inputs& in, detail::UninitializedVector<std::uint8_t>& e
   }
   std::reverse(loop.begin(), loop.end());
   std::reverse(out.junction.begin(), out.junction.end());
+  std::reverse(out.grid_edge.begin(), out.grid_edge.end());
   return out;
 }
 
@@ -251,6 +261,11 @@ LoopDraft draft_loop(RawLoop raw_loop, const Inputs& in) {
   bool any_change = false;
   for (std::size_t i = 0; i < n; ++i) {
     if (raw_loop.junction[i] || raw[i].neighbor_region != raw[(i + n - 1) % n].neighbor_region) {
+      keep[i] = kAnchor;
+      any_change = true;
+    }
+    // note: in a tile, a run along the tile edge is a portal to the next tile, not a wall
+    if (in.keep_grid_edges && raw_loop.grid_edge[i] != raw_loop.grid_edge[(i + n - 1) % n]) {
       keep[i] = kAnchor;
       any_change = true;
     }
@@ -519,11 +534,15 @@ Status check_contour_inputs(const voxel::CompactHeightfield& chf, const RegionFi
 // build_contours() after the checks.
 Result<ContourSet> contours_of(const voxel::CompactHeightfield& chf, const SpanGraph& graph,
                                const RegionField& regions, const VoxelParams& params,
-                               BuildContext& ctx) {
+                               BuildContext& ctx, bool keep_grid_edges = false) {
   const std::size_t span_count = chf.spans.size();
   const int threads = ctx.threads();
-  const Inputs in{chf, graph, regions.span_region, params.max_edge_error_cells,
-                  params.max_edge_len_cells};
+  const Inputs in{chf,
+                  graph,
+                  regions.span_region,
+                  params.max_edge_error_cells,
+                  params.max_edge_len_cells,
+                  keep_grid_edges};
 
   // boundary edge bits per span (the neighbour is missing or in another region) and, per fixed
   // chunk of spans, how many spans each region has there
@@ -629,10 +648,11 @@ Result<ContourSet> build_contours(const voxel::CompactHeightfield& chf, const Re
 
 Result<ContourSet> detail::build_contours_on(const voxel::CompactHeightfield& chf,
                                              const SpanGraph& graph, const RegionField& regions,
-                                             const VoxelParams& params, BuildContext& ctx) {
+                                             const VoxelParams& params, BuildContext& ctx,
+                                             bool keep_grid_edges) {
   LEAPNAV_TRY(check_contour_inputs(chf, regions, params));
   LEAPNAV_TRY(ctx.check_memory("contours", static_cast<std::uint64_t>(chf.spans.size()) * 24));
-  return contours_of(chf, graph, regions, params, ctx);
+  return contours_of(chf, graph, regions, params, ctx, keep_grid_edges);
 }
 
 Status validate(const ContourSet& contours) {

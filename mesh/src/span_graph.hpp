@@ -94,10 +94,13 @@ struct SpanGraph {
                                                    const VoxelParams& params, BuildContext& ctx);
 
 /// build_contours() on a heightfield that passed check_heightfield_arrays(), with `graph` =
-/// make_checked_span_graph(chf); checks `regions` and `params`; not timed.
+/// make_checked_span_graph(chf); checks `regions` and `params`; not timed. With keep_grid_edges
+/// (a tile of a tiled build), a vertex where the outline starts or stops running along the
+/// grid's outer edge is always kept, so that runs along a tile edge stay on it.
 [[nodiscard]] Result<ContourSet> build_contours_on(const voxel::CompactHeightfield& chf,
                                                    const SpanGraph& graph,
                                                    const RegionField& regions,
-                                                   const VoxelParams& params, BuildContext& ctx);
+                                                   const VoxelParams& params, BuildContext& ctx,
+                                                   bool keep_grid_edges = false);
 
 }  // namespace leapnav::mesh::detail

@@ -25,6 +25,16 @@ Result<VoxelOutput> voxelize(const TriangleMesh& mesh, const BuildConfig& config
   const VoxelParams params = derive_voxel_params(config);
   LEAPNAV_TRY_ASSIGN(const GridSpec grid,
                      make_grid(mesh.bounds(), params.cell_size, params.cell_height));
+  return voxelize_on_grid(mesh, grid, config, ctx);
+}
+
+Result<VoxelOutput> voxelize_on_grid(const TriangleMesh& mesh, const GridSpec& grid,
+                                     const BuildConfig& config, BuildContext& ctx) {
+  LEAPNAV_TRY(validate(config));
+  LEAPNAV_TRY(validate(mesh));
+  if (mesh.triangles.empty())
+    return make_error(ErrorCode::EmptyInput, mesh.name + ": the mesh has no triangles");
+  const VoxelParams params = derive_voxel_params(config);
   LEAPNAV_TRY(ctx.check_cancel("rasterize"));
 
   ctx.progress("voxel", 0.0);

@@ -33,6 +33,13 @@ struct HeightDetail {
                                                  const RegionField& regions,
                                                  const VoxelParams& params, BuildContext& ctx);
 
+/// Compacts the height detail of `mesh` without changing height_at anywhere: the patch of a
+/// polygon whose finite samples are all the same float (a flat floor) becomes a 1 x 1 patch at
+/// its (x0, z0) holding that value (height_at clamps into the patch, so it returns the same value
+/// everywhere, as before). Samples no patch uses any more are dropped; order is kept. Returns the
+/// number of patches made flat. Used by tiled builds for the runtime file.
+std::size_t compact_flat_patches(NavMesh& mesh);
+
 /// The integer grid-corner coordinates (x, z) of every NavMesh vertex (rounded from world units).
 [[nodiscard]] std::vector<std::array<std::int32_t, 2>> vertex_grid_corners(const NavMesh& mesh);
 

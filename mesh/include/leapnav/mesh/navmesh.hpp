@@ -27,7 +27,8 @@ inline constexpr std::uint32_t kNoPoly = std::numeric_limits<std::uint32_t>::max
 /// height_samples[first + i + j * width] in world y. The sample is the floor of the column's span
 /// of the polygon's region; in columns without one, the floor of the column's compact span
 /// nearest (within walkable_climb) to the polygon's vertex-fan height there; NaN when neither
-/// exists.
+/// exists. Tiled builds store a flat polygon's patch (all finite samples equal) as one sample, a
+/// 1 x 1 patch at (x0, z0) (compact_flat_patches; height_at gives the same heights).
 struct HeightPatch {
   std::int32_t x0 = 0;
   std::int32_t z0 = 0;

@@ -40,4 +40,10 @@ struct VoxelOutput {
 [[nodiscard]] Result<VoxelOutput> voxelize(const TriangleMesh& mesh, const BuildConfig& config,
                                            BuildContext& ctx);
 
+/// The voxel stage on a given grid instead of one over the mesh bounds (a tile of a larger grid:
+/// the parts of triangles outside `grid` are skipped). voxelize(mesh, config, ctx) is this with
+/// make_grid(mesh.bounds(), ...). Same timers and errors as voxelize.
+[[nodiscard]] Result<VoxelOutput> voxelize_on_grid(const TriangleMesh& mesh, const GridSpec& grid,
+                                                   const BuildConfig& config, BuildContext& ctx);
+
 }  // namespace leapnav::voxel

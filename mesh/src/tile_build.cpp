@@ -1,0 +1,349 @@
+// One tile of a tiled build, and the tiled build end to end. A tile is voxelized on its bordered
+// rectangle (so erosion and the filters see what one big grid would show them), small walkable
+// islands that lie wholly inside that rectangle are removed as the untiled region stage would,
+// the compact field is cropped to the tile's own columns (distances kept: the watershed near the
+// edge sees the border, as in Recast), and regions, contours, polygons and heights run on it. The
+// tiles run in parallel, one per task, each on one thread; results go to per-tile slots and are
+// stitched in tile order, so the output does not depend on the thread count or the order tiles
+// finish in.
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cmath>
+#include <optional>
+#include <string>
+#include <utility>
+
+#include "leapnav/core/parallel.hpp"
+#include "leapnav/mesh/heights.hpp"
+#include "leapnav/mesh/polygons.hpp"
+#include "leapnav/mesh/tiles.hpp"
+#include "leapnav/voxel/voxelize.hpp"
+#include "span_graph.hpp"
+
+namespace leapnav::mesh {
+
+namespace {
+
+std::string tile_name(const TileLayout& layout, std::size_t tile) {
+  const std::size_t tiles_x = static_cast<std::size_t>(layout.tiles_x);
+  return "tile (" + std::to_string(tile % tiles_x) + ", " + std::to_string(tile / tiles_x) + ")";
+}
+
+// The listed triangles of `mesh` with only the vertices they use (in ascending index order).
+// note: the lookup is a sorted list, not a table over all the world's vertices, so a tile costs
+// what its own triangles cost
+TriangleMesh sub_mesh(const TriangleMesh& mesh, std::span<const std::uint32_t> triangles,
+                      std::string name) {
+  TriangleMesh out;
+  out.name = std::move(name);
+  out.area_volumes = mesh.area_volumes;
+  std::vector<std::uint32_t> used;
+  used.reserve(triangles.size() * 3);
+  for (const std::uint32_t t : triangles) {
+    for (const std::uint32_t v : mesh.triangles[t]) used.push_back(v);
+  }
+  std::sort(used.begin(), used.end());
+  used.erase(std::unique(used.begin(), used.end()), used.end());
+  out.vertices.reserve(used.size());
+  for (const std::uint32_t v : used) out.vertices.push_back(mesh.vertices[v]);
+  out.triangles.reserve(triangles.size());
+  if (!mesh.areas.empty()) out.areas.reserve(triangles.size());
+  for (const std::uint32_t t : triangles) {
+    std::array<std::uint32_t, 3> tri{};
+    for (std::size_t k = 0; k < 3; ++k) {
+      const auto it = std::lower_bound(used.begin(), used.end(), mesh.triangles[t][k]);
+      tri[k] = static_cast<std::uint32_t>(it - used.begin());
+    }
+    out.triangles.push_back(tri);
+    if (!mesh.areas.empty()) out.areas.push_back(mesh.areas[t]);
+  }
+  return out;
+}
+
+// Removes (area kNullArea, distance 0) the connected walkable areas of one area id with fewer
+// than min_cells spans that touch no open edge of the field: an edge of the bordered rectangle
+// that is not an edge of the world grid, beyond which the area may go on.
+void remove_closed_islands(voxel::CompactHeightfield& field, const TileRect& outer,
+                           const GridSpec& world, int min_cells) {
+  if (min_cells <= 0) return;
+  const GridSpec& grid = field.grid;
+  const bool open_x0 = outer.x0 > 0;
+  const bool open_z0 = outer.z0 > 0;
+  const bool open_x1 = outer.x1 < world.width;
+  const bool open_z1 = outer.z1 < world.depth;
+  const std::size_t span_count = field.spans.size();
+  std::vector<std::uint32_t> span_column(span_count);
+  for (std::size_t c = 0; c + 1 < field.column_first.size(); ++c) {
+    for (std::uint32_t s = field.first(c); s < field.end(c); ++s)
+      span_column[s] = static_cast<std::uint32_t>(c);
+  }
+  std::vector<char> seen(span_count, 0);
+  std::vector<std::uint32_t> group;
+  for (std::size_t start = 0; start < span_count; ++start) {
+    if (seen[start] != 0 || field.areas[start] == voxel::kNullArea) continue;
+    seen[start] = 1;
+    group.assign(1, static_cast<std::uint32_t>(start));
+    bool open = false;
+    for (std::size_t k = 0; k < group.size(); ++k) {
+      const std::uint32_t s = group[k];
+      const int x = static_cast<int>(span_column[s] % static_cast<std::uint32_t>(grid.width));
+      const int z = static_cast<int>(span_column[s] / static_cast<std::uint32_t>(grid.width));
+      open = open || (open_x0 && x == 0) || (open_z0 && z == 0) ||
+             (open_x1 && x == grid.width - 1) || (open_z1 && z == grid.depth - 1);
+      for (int dir = 0; dir < 4; ++dir) {
+        if (field.spans[s].neighbor[static_cast<std::size_t>(dir)] == voxel::kNotConnected)
+          continue;
+        const std::uint32_t n = field.neighbor_index(x, z, s, dir);
+        if (seen[n] != 0 || field.areas[n] != field.areas[start]) continue;
+        seen[n] = 1;
+        group.push_back(n);
+      }
+    }
+    if (open || group.size() >= static_cast<std::size_t>(min_cells)) continue;
+    for (const std::uint32_t s : group) {
+      field.areas[s] = voxel::kNullArea;
+      if (!field.distance.empty()) field.distance[s] = 0;
+    }
+  }
+}
+
+// The columns `inner` (in `field`'s grid coordinates) of `field` on grid `inner_grid`: whole
+// columns copied, connections leaving the rectangle cut, distances kept.
+voxel::CompactHeightfield crop(const voxel::CompactHeightfield& field, const TileRect& inner,
+                               const GridSpec& inner_grid) {
+  voxel::CompactHeightfield out;
+  out.grid = inner_grid;
+  out.walkable_height = field.walkable_height;
+  out.walkable_climb = field.walkable_climb;
+  out.column_first.reserve(static_cast<std::size_t>(inner_grid.column_count()) + 1);
+  out.column_first.push_back(0);
+  for (int z = inner.z0; z < inner.z1; ++z) {
+    for (int x = inner.x0; x < inner.x1; ++x) {
+      const std::size_t c = field.grid.column_index(x, z);
+      for (std::uint32_t s = field.first(c); s < field.end(c); ++s) {
+        voxel::CompactSpan span = field.spans[s];
+        for (int dir = 0; dir < 4; ++dir) {
+          const int nx = x + voxel::dir_dx(dir);
+          const int nz = z + voxel::dir_dz(dir);
+          if (nx < inner.x0 || nz < inner.z0 || nx >= inner.x1 || nz >= inner.z1)
+            span.neighbor[static_cast<std::size_t>(dir)] = voxel::kNotConnected;
+        }
+        out.spans.push_back(span);
+        out.areas.push_back(field.areas[s]);
+        if (!field.distance.empty()) {
+          out.distance.push_back(field.distance[s]);
+          out.max_distance = std::max(out.max_distance, field.distance[s]);
+        }
+      }
+      out.column_first.push_back(static_cast<std::uint32_t>(out.spans.size()));
+    }
+  }
+  return out;
+}
+
+// Moves a mesh built on the tile grid `inner_grid` onto the world grid: vertices recomputed from
+// world grid corners (so tiles agree on shared corners to the bit), height patches shifted to
+// world columns, xz bounds recomputed from the moved vertices.
+void move_to_world(NavMesh& nav, const GridSpec& inner_grid, const TileRect& inner,
+                   const GridSpec& world) {
+  const double cs = inner_grid.cell_size;
+  const double ch = inner_grid.cell_height;
+  for (Vec3& v : nav.vertices) {
+    const double x = std::round((double{v.x} - double{inner_grid.origin.x}) / cs);
+    const double y = std::round((double{v.y} - double{inner_grid.origin.y}) / ch);
+    const double z = std::round((double{v.z} - double{inner_grid.origin.z}) / cs);
+    v = world.corner_to_world(x + inner.x0, y, z + inner.z0);
+  }
+  for (HeightPatch& patch : nav.height_patches) {
+    patch.x0 += inner.x0;
+    patch.z0 += inner.z0;
+  }
+  for (std::size_t p = 0; p < nav.polygon_count(); ++p) {
+    AABB& bounds = nav.poly_bounds[p];
+    bounds.min.x = bounds.min.z = std::numeric_limits<float>::max();
+    bounds.max.x = bounds.max.z = std::numeric_limits<float>::lowest();
+    for (const std::uint32_t v : nav.polygon(PolyId{static_cast<std::uint32_t>(p)})) {
+      const Vec3& pos = nav.vertices[v];
+      bounds.min.x = std::min(bounds.min.x, pos.x);
+      bounds.min.z = std::min(bounds.min.z, pos.z);
+      bounds.max.x = std::max(bounds.max.x, pos.x);
+      bounds.max.z = std::max(bounds.max.z, pos.z);
+    }
+  }
+  nav.grid = world;
+}
+
+// Widens each polygon's y bounds over its height samples (NaN samples leave them alone).
+void widen_bounds(NavMesh& nav) {
+  for (std::size_t p = 0; p < nav.height_patches.size(); ++p) {
+    const HeightPatch& patch = nav.height_patches[p];
+    const std::size_t n = std::size_t{patch.width} * patch.depth;
+    for (std::size_t k = 0; k < n; ++k) {
+      const float y = nav.height_samples[patch.first + k];
+      if (std::isnan(y)) continue;
+      nav.poly_bounds[p].min.y = std::min(nav.poly_bounds[p].min.y, y);
+      nav.poly_bounds[p].max.y = std::max(nav.poly_bounds[p].max.y, y);
+    }
+  }
+}
+
+}  // namespace
+
+Result<TileMesh> build_tile(const TriangleMesh& mesh, std::span<const std::uint32_t> triangles,
+                            const TileLayout& layout, std::size_t tile, const BuildConfig& config,
+                            BuildContext& ctx) {
+  if (tile >= layout.tile_count())
+    return make_error(ErrorCode::InvalidArgument,
+                      "tiles: tile " + std::to_string(tile) + " out of range (" +
+                          std::to_string(layout.tile_count()) + " tiles)");
+  const VoxelParams params = derive_voxel_params(config);
+  TileMesh out;
+  out.mesh.config = config;
+  out.mesh.grid = layout.grid;
+  if (triangles.empty()) return out;
+  const TileRect outer = layout.bordered(tile);
+  const TileRect inner = layout.interior(tile);
+  voxel::CompactHeightfield field;
+  {
+    const TriangleMesh part = sub_mesh(mesh, triangles, mesh.name + " " + tile_name(layout, tile));
+    LEAPNAV_TRY_ASSIGN(voxel::VoxelOutput voxels,
+                       voxel::voxelize_on_grid(part, layout.rect_grid(outer), config, ctx));
+    voxels.solid = {};
+    remove_closed_islands(voxels.compact, outer, layout.grid, params.min_region_cells);
+    const TileRect local{inner.x0 - outer.x0, inner.z0 - outer.z0, inner.x1 - outer.x0,
+                         inner.z1 - outer.z0};
+    field = crop(voxels.compact, local, layout.rect_grid(inner));
+  }
+  std::uint64_t walkable = 0;
+  for (const std::uint8_t area : field.areas) walkable += area != voxel::kNullArea ? 1 : 0;
+  const double cs = layout.grid.cell_size;
+  out.stats.walkable_area = static_cast<double>(walkable) * cs * cs;
+  if (walkable == 0) return out;
+
+  // note: islands were judged on the bordered field above; the cropped field cuts areas that
+  // go on into the next tile, which must not count as islands here
+  VoxelParams tile_params = params;
+  tile_params.min_region_cells = 0;
+  LEAPNAV_TRY(ctx.check_cancel("regions"));
+  RegionField regions;
+  ContourSet contours;
+  {
+    LEAPNAV_TRY(detail::check_heightfield_arrays(field, "regions", true));
+    LEAPNAV_TRY_ASSIGN(const detail::SpanGraph graph,
+                       detail::make_checked_span_graph(field, "regions", 1));
+    {
+      auto timer = ctx.scoped_timer("regions");
+      LEAPNAV_TRY_ASSIGN(regions, detail::build_regions_on(field, graph, tile_params, ctx));
+    }
+    auto timer = ctx.scoped_timer("contours");
+    LEAPNAV_TRY_ASSIGN(contours,
+                       detail::build_contours_on(field, graph, regions, params, ctx, true));
+  }
+  NavMesh nav;
+  {
+    auto timer = ctx.scoped_timer("polygons");
+    LEAPNAV_TRY_ASSIGN(nav, build_polygons(contours, params, ctx));
+  }
+  nav.config = config;
+  {
+    auto timer = ctx.scoped_timer("heights");
+    LEAPNAV_TRY_ASSIGN(HeightDetail detail, build_heights(nav, field, regions, params, ctx));
+    nav.height_patches = std::move(detail.patches);
+    nav.height_samples = std::move(detail.samples);
+  }
+  widen_bounds(nav);
+  // note: after the bounds, which cover every sample; the runtime mesh keeps one per flat floor
+  compact_flat_patches(nav);
+  move_to_world(nav, field.grid, inner, layout.grid);
+  if (Status status = validate(nav); !status.ok()) {
+    return make_error(ErrorCode::Internal,
+                      tile_name(layout, tile) + ": " + std::move(status).error().message);
+  }
+  out.stats.regions = regions.region_count;
+  out.stats.polygons = nav.polygon_count();
+  out.stats.vertices = nav.vertices.size();
+  for (std::uint32_t p = 0; p < nav.polygon_count(); ++p)
+    out.stats.navmesh_area += polygon_area(nav, PolyId{p});
+  out.mesh = std::move(nav);
+  return out;
+}
+
+Result<TiledBuildOutput> build_tiled_navmesh(const TriangleMesh& mesh, const BuildConfig& config,
+                                             const TileConfig& tiles, BuildContext& ctx) {
+  LEAPNAV_TRY(validate(tiles, config));
+  TiledBuildOutput out;
+  if (tiles.tile_size == 0) {
+    LEAPNAV_TRY_ASSIGN(BuildOutput built, build_navmesh(mesh, config, ctx));
+    out.layout.grid = built.navmesh.grid;
+    out.layout.tiles_x = out.layout.tiles_z = 1;
+    out.navmesh = std::move(built.navmesh);
+    out.stats = built.stats;
+    return out;
+  }
+  LEAPNAV_TRY(validate(mesh));
+  if (mesh.triangles.empty())
+    return make_error(ErrorCode::EmptyInput, mesh.name + ": the mesh has no triangles");
+  const VoxelParams params = derive_voxel_params(config);
+  LEAPNAV_TRY_ASSIGN(const GridSpec grid,
+                     make_grid(mesh.bounds(), params.cell_size, params.cell_height));
+  LEAPNAV_TRY_ASSIGN(out.layout, make_tile_layout(grid, tiles, config));
+  const TileLayout& layout = out.layout;
+  const std::size_t tile_count = layout.tile_count();
+
+  struct Slot {
+    std::optional<Result<TileMesh>> result;
+    std::vector<std::string> warnings;
+    std::vector<std::pair<std::string, double>> timings;
+  };
+  std::vector<Slot> slots(tile_count);
+  {
+    auto timer = ctx.scoped_timer("tiles");
+    std::vector<std::vector<std::uint32_t>> triangles = tile_triangles(mesh, layout);
+    parallel_for(ctx.threads(), 0, tile_count, 1, [&](std::size_t t0, std::size_t t1) {
+      for (std::size_t t = t0; t < t1; ++t) {
+        Slot& slot = slots[t];
+        if (ctx.cancelled()) {
+          slot.result.emplace(
+              make_error(ErrorCode::Cancelled, "cancelled before " + tile_name(layout, t)));
+          continue;
+        }
+        BuildContext tile_ctx;
+        tile_ctx.set_threads(1);
+        tile_ctx.set_memory_limit(ctx.memory_limit());
+        slot.result.emplace(build_tile(mesh, triangles[t], layout, t, config, tile_ctx));
+        triangles[t] = {};
+        slot.warnings = tile_ctx.warnings();
+        slot.timings = tile_ctx.timings();
+      }
+    });
+  }
+  std::vector<TileMesh> built;
+  built.reserve(tile_count);
+  for (std::size_t t = 0; t < tile_count; ++t) {
+    Slot& slot = slots[t];
+    for (std::string& warning : slot.warnings) ctx.warn(tile_name(layout, t) + ": " + warning);
+    for (const auto& [stage, ms] : slot.timings) ctx.add_time("tile:" + stage, ms);
+    if (!slot.result->ok()) return std::move(*slot.result).error();
+    TileMesh& tile = slot.result->value();
+    out.stats.regions += tile.stats.regions;
+    out.stats.walkable_area += tile.stats.walkable_area;
+    built.push_back(std::move(tile));
+    slot = {};
+  }
+  LEAPNAV_TRY(ctx.check_cancel("stitch"));
+  {
+    auto timer = ctx.scoped_timer("stitch");
+    LEAPNAV_TRY_ASSIGN(out.navmesh, stitch_tiles(built, layout, config, &out.stitch));
+  }
+  built = {};
+  const NavMesh& nav = out.navmesh;
+  out.stats.polygons = nav.polygon_count();
+  out.stats.vertices = nav.vertices.size();
+  for (std::uint32_t p = 0; p < nav.polygon_count(); ++p)
+    out.stats.navmesh_area += polygon_area(nav, PolyId{p});
+  if (nav.polygon_count() == 0) ctx.warn("navmesh: no polygons (no walkable area)");
+  return out;
+}
+
+}  // namespace leapnav::mesh

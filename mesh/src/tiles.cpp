@@ -1,0 +1,126 @@
+// The tile layout of a tiled build: square tiles of tile_size columns over the world grid, each
+// voxelized with a border of columns around it (Recast's tile border: agent radius + 3 cells, so
+// that erosion and the filters see the same neighbourhood as one big grid), and the assignment
+// of triangles to the tiles whose bordered rectangle their xz bounds overlap.
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "leapnav/mesh/tiles.hpp"
+
+namespace leapnav::mesh {
+
+namespace {
+
+constexpr int kMinTileSize = 16;
+constexpr int kMaxTileBorder = 1024;
+constexpr int kAutoBorderExtra = 3;
+
+Status out_of_range(const std::string& field, int value, const std::string& range) {
+  return make_error(ErrorCode::InvalidArgument, "tiles: " + field + " = " + std::to_string(value) +
+                                                    " is out of range (" + range + ")");
+}
+
+// floor(a / b) for b > 0.
+int floor_div(int a, int b) {
+  return a >= 0 ? a / b : -((-a + b - 1) / b);
+}
+
+// The column of world coordinate `value` along an axis, clamped into [-2^30, 2^30].
+int column_of(double value, double origin, double cell_size) {
+  constexpr double kLimit = 1 << 30;
+  return static_cast<int>(std::clamp(std::floor((value - origin) / cell_size), -kLimit, kLimit));
+}
+
+}  // namespace
+
+Status validate(const TileConfig& tiles, const BuildConfig& config) {
+  if (tiles.tile_size != 0 && (tiles.tile_size < kMinTileSize || tiles.tile_size > kMaxGridSide))
+    return out_of_range(
+        "tile_size", tiles.tile_size,
+        "0, or " + std::to_string(kMinTileSize) + ".." + std::to_string(kMaxGridSide) + " cells");
+  LEAPNAV_TRY(validate(config));
+  const int radius = derive_voxel_params(config).walkable_radius;
+  if (tiles.border != -1 && (tiles.border < radius || tiles.border > kMaxTileBorder))
+    return out_of_range("border", tiles.border,
+                        "-1, or the agent radius in cells (" + std::to_string(radius) + ").." +
+                            std::to_string(kMaxTileBorder) + " cells");
+  return {};
+}
+
+TileRect TileLayout::interior(std::size_t tile) const {
+  const int tx = static_cast<int>(tile % static_cast<std::size_t>(tiles_x));
+  const int tz = static_cast<int>(tile / static_cast<std::size_t>(tiles_x));
+  return {tx * tile_size, tz * tile_size, std::min(grid.width, (tx + 1) * tile_size),
+          std::min(grid.depth, (tz + 1) * tile_size)};
+}
+
+TileRect TileLayout::bordered(std::size_t tile) const {
+  const TileRect r = interior(tile);
+  return {std::max(0, r.x0 - border), std::max(0, r.z0 - border),
+          std::min(grid.width, r.x1 + border), std::min(grid.depth, r.z1 + border)};
+}
+
+GridSpec TileLayout::rect_grid(const TileRect& rect) const {
+  GridSpec out = grid;
+  out.origin = grid.corner_to_world(rect.x0, 0.0, rect.z0);
+  out.width = rect.width();
+  out.depth = rect.depth();
+  return out;
+}
+
+Result<TileLayout> make_tile_layout(const GridSpec& grid, const TileConfig& tiles,
+                                    const BuildConfig& config) {
+  LEAPNAV_TRY(validate(tiles, config));
+  if (tiles.tile_size == 0)
+    return make_error(ErrorCode::InvalidArgument, "tiles: tile_size 0 has no tile layout");
+  if (grid.width <= 0 || grid.depth <= 0)
+    return make_error(ErrorCode::InvalidArgument, "tiles: the grid has no columns");
+  TileLayout layout;
+  layout.grid = grid;
+  layout.tile_size = tiles.tile_size;
+  layout.border = tiles.border >= 0
+                      ? tiles.border
+                      : derive_voxel_params(config).walkable_radius + kAutoBorderExtra;
+  layout.tiles_x = (grid.width + tiles.tile_size - 1) / tiles.tile_size;
+  layout.tiles_z = (grid.depth + tiles.tile_size - 1) / tiles.tile_size;
+  return layout;
+}
+
+std::vector<std::vector<std::uint32_t>> tile_triangles(const TriangleMesh& mesh,
+                                                       const TileLayout& layout) {
+  std::vector<std::vector<std::uint32_t>> out(layout.tile_count());
+  const GridSpec& grid = layout.grid;
+  const double cs = grid.cell_size;
+  const int ts = layout.tile_size;
+  const int b = layout.border;
+  for (std::size_t t = 0; t < mesh.triangles.size(); ++t) {
+    const auto& tri = mesh.triangles[t];
+    const Vec3& a = mesh.vertices[tri[0]];
+    const Vec3& v1 = mesh.vertices[tri[1]];
+    const Vec3& v2 = mesh.vertices[tri[2]];
+    // note: one cell of slack on each side; the rasterizer skips what lies outside a tile
+    const int cx0 = column_of(std::min({a.x, v1.x, v2.x}), grid.origin.x, cs) - 1;
+    const int cx1 = column_of(std::max({a.x, v1.x, v2.x}), grid.origin.x, cs) + 1;
+    const int cz0 = column_of(std::min({a.z, v1.z, v2.z}), grid.origin.z, cs) - 1;
+    const int cz1 = column_of(std::max({a.z, v1.z, v2.z}), grid.origin.z, cs) + 1;
+    // tile tx's bordered columns are [tx ts - b, (tx + 1) ts + b)
+    const int tx0 = std::max(0, floor_div(cx0 - b, ts) - 1);
+    const int tx1 = std::min(layout.tiles_x - 1, floor_div(cx1 + b, ts));
+    const int tz0 = std::max(0, floor_div(cz0 - b, ts) - 1);
+    const int tz1 = std::min(layout.tiles_z - 1, floor_div(cz1 + b, ts));
+    for (int tz = tz0; tz <= tz1; ++tz) {
+      for (int tx = tx0; tx <= tx1; ++tx) {
+        const std::size_t tile =
+            static_cast<std::size_t>(tx) +
+            static_cast<std::size_t>(tz) * static_cast<std::size_t>(layout.tiles_x);
+        const TileRect r = layout.bordered(tile);
+        if (cx1 < r.x0 || cx0 >= r.x1 || cz1 < r.z0 || cz0 >= r.z1) continue;
+        out[tile].push_back(static_cast<std::uint32_t>(t));
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace leapnav::mesh

@@ -1,0 +1,65 @@
+// `leapnav build --tile-size`: a tiled build is saved and read back by the other commands, gives
+// the same file for 1 and 2 threads, and bad tile options are bad input (exit 1) naming them.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+
+#include "support/cli_run.hpp"
+
+#ifdef LEAPNAV_CLI_PATH
+
+namespace {
+
+using leapnav::test::run_cli;
+
+std::string temp_path(const std::string& name) {
+  const auto dir = std::filesystem::temp_directory_path() / "leapnav_tiles_cli_test";
+  std::filesystem::create_directories(dir);
+  return (dir / name).string();
+}
+
+std::string read_all(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+}  // namespace
+
+TEST_SUITE("cli.tiles") {
+  TEST_CASE("a tiled build is saved, identical for 1 and 2 threads, and paths run on it") {
+    const std::string one = temp_path("city_t1.lnav");
+    const std::string two = temp_path("city_t2.lnav");
+    const auto a = run_cli("build builtin:city:2 --tile-size 32 --threads 1 -o " + one);
+    INFO(a.output);
+    REQUIRE(a.exit_code == 0);
+    CHECK(a.output.find("tiles of 32 cells") != std::string::npos);
+    const auto b = run_cli("build builtin:city:2 --tile-size 32 --threads 2 -o " + two);
+    REQUIRE(b.exit_code == 0);
+    CHECK(read_all(one) == read_all(two));
+    const auto info = run_cli("info " + one);
+    INFO(info.output);
+    CHECK(info.exit_code == 0);
+    const auto path = run_cli("path " + one + " --from 36,0.2,36 --to 76,0.2,76");
+    INFO(path.output);
+    CHECK(path.exit_code == 0);
+    CHECK(path.output.find("found") != std::string::npos);
+  }
+
+  TEST_CASE("a tile size out of range is bad input naming --tile-size") {
+    const auto run = run_cli("build builtin:city:1 --tile-size 8 -o " + temp_path("bad.lnav"));
+    CHECK(run.exit_code == 1);
+    CHECK(run.output.find("tile_size") != std::string::npos);
+  }
+
+  TEST_CASE("jump links with tiles are refused as bad input until they are supported") {
+    const auto run =
+        run_cli("build builtin:city:1 --tile-size 32 --jump C1 -o " + temp_path("jump.lnav"));
+    CHECK(run.exit_code == 1);
+    CHECK(run.output.find("tiled") != std::string::npos);
+  }
+}
+
+#endif

@@ -1,0 +1,269 @@
+// Tiled builds: tile_size 0 is the untiled build; the stitched mesh is valid, identical for any
+// thread count and tile build order, and walks like the untiled mesh of the same level (same
+// reachability, mean path length within 0.5 %) on generated cities and the real levels.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "leapnav/core/config.hpp"
+#include "leapnav/core/context.hpp"
+#include "leapnav/io/obj.hpp"
+#include "leapnav/io/scenes.hpp"
+#include "leapnav/mesh/build.hpp"
+#include "leapnav/mesh/heights.hpp"
+#include "leapnav/mesh/tiles.hpp"
+#include "leapnav/planning/query.hpp"
+#include "leapnav/planning/reference.hpp"
+#include "leapnav/planning/sample.hpp"
+#include "support/shared_data.hpp"
+
+using namespace leapnav;
+
+namespace {
+
+TriangleMesh scene(const char* spec) {
+  auto mesh = io::builtin_scene(spec);
+  REQUIRE(mesh.ok());
+  return std::move(mesh).value();
+}
+
+mesh::TiledBuildOutput build_tiled(const TriangleMesh& input, int tile_size, int threads = 0) {
+  BuildContext ctx;
+  ctx.set_threads(threads);
+  mesh::TileConfig tiles;
+  tiles.tile_size = tile_size;
+  auto out = mesh::build_tiled_navmesh(input, *named_config("default"), tiles, ctx);
+  INFO((out.ok() ? std::string() : out.error().message));
+  REQUIRE(out.ok());
+  return std::move(out).value();
+}
+
+struct WalkComparison {
+  int pairs = 0;             ///< pairs whose both points lie on both meshes
+  int reach_mismatches = 0;  ///< found on one mesh, no path on the other
+  int found = 0;
+  double untiled_length = 0.0;  ///< the planner's paths (default options)
+  double tiled_length = 0.0;
+  double untiled_exact = 0.0;  ///< the exact shortest paths on each mesh
+  double tiled_exact = 0.0;
+};
+
+// Random point pairs on the untiled mesh, planned on both meshes.
+WalkComparison compare_walks(const mesh::NavMesh& untiled, const mesh::NavMesh& tiled,
+                             std::size_t pair_count, std::uint64_t seed) {
+  auto base_planner = plan::Planner::create(untiled);
+  auto tiled_planner = plan::Planner::create(tiled);
+  REQUIRE(base_planner.ok());
+  REQUIRE(tiled_planner.ok());
+  plan::NavQuery base_query(*base_planner);
+  plan::NavQuery tiled_query(*tiled_planner);
+  const plan::ExactReference base_exact(untiled);
+  const plan::ExactReference tiled_exact(tiled);
+  const auto points = plan::random_points(untiled, 2 * pair_count, seed);
+  WalkComparison out;
+  for (std::size_t i = 0; i + 1 < points.size(); i += 2) {
+    plan::Path a;
+    plan::Path b;
+    REQUIRE(base_query.find_path(points[i].point, points[i + 1].point, {}, a).ok());
+    REQUIRE(tiled_query.find_path(points[i].point, points[i + 1].point, {}, b).ok());
+    const auto off_mesh = [](const plan::Path& p) {
+      return p.status == plan::PathStatus::StartNotOnMesh ||
+             p.status == plan::PathStatus::GoalNotOnMesh;
+    };
+    if (off_mesh(a) || off_mesh(b)) continue;
+    ++out.pairs;
+    REQUIRE(a.status != plan::PathStatus::Partial);
+    REQUIRE(b.status != plan::PathStatus::Partial);
+    if ((a.status == plan::PathStatus::Found) != (b.status == plan::PathStatus::Found)) {
+      ++out.reach_mismatches;
+      continue;
+    }
+    if (a.status != plan::PathStatus::Found) continue;
+    ++out.found;
+    out.untiled_length += a.length;
+    out.tiled_length += b.length;
+    const auto x = base_exact.shortest_path(xz(a.points.front()), a.corridor.front(),
+                                            xz(a.points.back()), a.corridor.back());
+    const auto y = tiled_exact.shortest_path(xz(b.points.front()), b.corridor.front(),
+                                             xz(b.points.back()), b.corridor.back());
+    REQUIRE(x.has_value());
+    REQUIRE(y.has_value());
+    out.untiled_exact += x->length;
+    out.tiled_exact += y->length;
+  }
+  return out;
+}
+
+void check_walks_match(const mesh::NavMesh& untiled, const mesh::NavMesh& tiled,
+                       std::size_t pair_count, std::uint64_t seed) {
+  const WalkComparison w = compare_walks(untiled, tiled, pair_count, seed);
+  INFO("pairs " << w.pairs << ", found " << w.found << ", reachability mismatches "
+                << w.reach_mismatches << ", mean length untiled "
+                << w.untiled_length / std::max(1, w.found) << " tiled "
+                << w.tiled_length / std::max(1, w.found) << ", exact untiled "
+                << w.untiled_exact / std::max(1, w.found) << " tiled "
+                << w.tiled_exact / std::max(1, w.found));
+  CHECK(w.pairs >= static_cast<int>(pair_count * 9 / 10));
+  CHECK(w.found > 0);
+  CHECK(w.reach_mismatches == 0);
+  // the meshes cover the same ground: shortest paths within 0.5 %
+  CHECK(std::abs(w.tiled_exact - w.untiled_exact) <= 0.005 * w.untiled_exact);
+  // note: the planner's A* costs portals at their midpoints, so its paths depend on how the
+  // ground is cut into polygons, which tile edges change; measured up to 0.9 % (nav_test)
+  CHECK(std::abs(w.tiled_length - w.untiled_length) <= 0.012 * w.untiled_length);
+}
+
+std::optional<TriangleMesh> shared_level(const char* file) {
+  const auto path = test::shared_mesh(file);
+  if (!path) return std::nullopt;
+  auto triangles = io::load_obj(*path);
+  REQUIRE(triangles.ok());
+  return std::move(triangles).value();
+}
+
+}  // namespace
+
+TEST_SUITE("mesh.tiles") {
+  TEST_CASE("tile_size 0 gives the untiled navmesh bit for bit") {
+    const TriangleMesh city = scene("city:2");
+    BuildContext ctx;
+    auto untiled = mesh::build_navmesh(city, *named_config("default"), ctx);
+    REQUIRE(untiled.ok());
+    const mesh::TiledBuildOutput tiled = build_tiled(city, 0);
+    CHECK(mesh::content_hash(tiled.navmesh) == mesh::content_hash(untiled->navmesh));
+    CHECK(tiled.stats.polygons == untiled->stats.polygons);
+    CHECK(tiled.stats.regions == untiled->stats.regions);
+    CHECK(tiled.navmesh.config == untiled->navmesh.config);
+  }
+
+  TEST_CASE("a tiled build is identical for 1 and 2 threads and any tile build order") {
+    const TriangleMesh city = scene("city:2");
+    const mesh::TiledBuildOutput one = build_tiled(city, 48, 1);
+    const mesh::TiledBuildOutput two = build_tiled(city, 48, 2);
+    REQUIRE(one.layout.tile_count() > 4);
+    CHECK(mesh::content_hash(one.navmesh) == mesh::content_hash(two.navmesh));
+    CHECK(one.stitch.portal_edges > 0);
+    CHECK(one.stitch.portal_edges == two.stitch.portal_edges);
+
+    // tiles built back to front into their slots, then stitched
+    const BuildConfig config = *named_config("default");
+    const auto triangles = mesh::tile_triangles(city, one.layout);
+    std::vector<mesh::TileMesh> tiles(one.layout.tile_count());
+    for (std::size_t t = tiles.size(); t-- > 0;) {
+      BuildContext ctx;
+      auto tile = mesh::build_tile(city, triangles[t], one.layout, t, config, ctx);
+      REQUIRE(tile.ok());
+      tiles[t] = std::move(tile).value();
+    }
+    auto stitched = mesh::stitch_tiles(tiles, one.layout, config);
+    REQUIRE(stitched.ok());
+    CHECK(mesh::content_hash(*stitched) == mesh::content_hash(one.navmesh));
+  }
+
+  TEST_CASE("a tiled build does not depend on the triangle order") {
+    const TriangleMesh city = scene("city:2");
+    TriangleMesh shuffled = city;
+    REQUIRE(shuffled.areas.empty());
+    std::mt19937 rng(24);
+    std::shuffle(shuffled.triangles.begin(), shuffled.triangles.end(), rng);
+    REQUIRE(shuffled.triangles != city.triangles);
+    CHECK(mesh::content_hash(build_tiled(city, 48).navmesh) ==
+          mesh::content_hash(build_tiled(shuffled, 48).navmesh));
+  }
+
+  TEST_CASE("a flat floor cut into tiles is one island with straight paths across it") {
+    // 40 m x 40 m floor: 134 columns, so tiles of 32 leave a narrow last row and column
+    TriangleMesh floor;
+    floor.name = "floor";
+    floor.vertices = {{0, 0, 0}, {40, 0, 0}, {40, 0, 40}, {0, 0, 40}};
+    floor.triangles = {{0, 2, 1}, {0, 3, 2}};
+    const mesh::TiledBuildOutput tiled = build_tiled(floor, 32);
+    REQUIRE(tiled.layout.tile_count() == 25);
+    REQUIRE(mesh::validate(tiled.navmesh).ok());
+    auto planner = plan::Planner::create(tiled.navmesh);
+    REQUIRE(planner.ok());
+    for (std::uint32_t p = 1; p < tiled.navmesh.polygon_count(); ++p)
+      CHECK(planner->island(mesh::PolyId{p}) == planner->island(mesh::PolyId{0}));
+    plan::NavQuery query(*planner);
+    plan::Path path;
+    REQUIRE(query.find_path({2, 0, 3}, {37, 0, 38}, {}, path).ok());
+    REQUIRE(path.status == plan::PathStatus::Found);
+    CHECK(path.length == doctest::Approx(35.0 * std::sqrt(2.0)).epsilon(1e-4));
+    CHECK(tiled.stats.navmesh_area == doctest::Approx(tiled.stats.walkable_area).epsilon(0.02));
+  }
+
+  TEST_CASE("walking paths across city tiles match the untiled build") {
+    const TriangleMesh city = scene("city:3");
+    const mesh::TiledBuildOutput untiled = build_tiled(city, 0);
+    for (const int tile_size : {32, 64, 100}) {
+      CAPTURE(tile_size);
+      const mesh::TiledBuildOutput tiled = build_tiled(city, tile_size);
+      REQUIRE(mesh::validate(tiled.navmesh).ok());
+      check_walks_match(untiled.navmesh, tiled.navmesh, 300, 7);
+    }
+  }
+
+  TEST_CASE("walking paths across tiles of the real levels match the untiled build") {
+    for (const char* file : {"dungeon.obj", "nav_test.obj"}) {
+      CAPTURE(file);
+      const auto level = shared_level(file);
+      if (!level) continue;
+      const mesh::TiledBuildOutput untiled = build_tiled(*level, 0);
+      for (const int tile_size : {32, 64}) {
+        CAPTURE(tile_size);
+        const mesh::TiledBuildOutput tiled = build_tiled(*level, tile_size);
+        REQUIRE(mesh::validate(tiled.navmesh).ok());
+        check_walks_match(untiled.navmesh, tiled.navmesh, 300, 11);
+      }
+    }
+  }
+
+  TEST_CASE("flat height patches compact to one sample without changing height_at") {
+    const TriangleMesh city = scene("city:2");
+    BuildContext ctx;
+    auto built = mesh::build_navmesh(city, *named_config("default"), ctx);
+    REQUIRE(built.ok());
+    const mesh::NavMesh& before = built->navmesh;
+    mesh::NavMesh after = before;
+    const std::size_t flattened = mesh::compact_flat_patches(after);
+    CHECK(flattened > before.polygon_count() / 2);
+    CHECK(after.height_samples.size() * 10 < before.height_samples.size());
+    REQUIRE(mesh::validate(after).ok());
+    // every polygon, at points spread over (and a little beyond) its bounds
+    for (std::uint32_t p = 0; p < before.polygon_count(); ++p) {
+      const AABB& b = before.poly_bounds[p];
+      for (int i = -1; i <= 8; ++i) {
+        for (int j = -1; j <= 8; ++j) {
+          const float x = b.min.x + (b.max.x - b.min.x) * static_cast<float>(i) / 7.0F;
+          const float z = b.min.z + (b.max.z - b.min.z) * static_cast<float>(j) / 7.0F;
+          const float h0 = mesh::height_at(before, mesh::PolyId{p}, x, z);
+          const float h1 = mesh::height_at(after, mesh::PolyId{p}, x, z);
+          if (h0 != h1)
+            FAIL_CHECK("polygon " << p << " at " << x << ", " << z << ": " << h0 << " vs " << h1);
+        }
+      }
+    }
+  }
+
+  TEST_CASE("a tile size or border out of range is an error naming the field") {
+    const BuildConfig config = *named_config("default");
+    mesh::TileConfig tiles;
+    tiles.tile_size = 8;
+    auto status = mesh::validate(tiles, config);
+    REQUIRE_FALSE(status.ok());
+    CHECK(status.error().code == ErrorCode::InvalidArgument);
+    CHECK(status.error().message.find("tile_size") != std::string::npos);
+    tiles.tile_size = 64;
+    tiles.border = 1;  // the default agent radius is 2 cells
+    status = mesh::validate(tiles, config);
+    REQUIRE_FALSE(status.ok());
+    CHECK(status.error().message.find("border") != std::string::npos);
+    tiles.border = -1;
+    CHECK(mesh::validate(tiles, config).ok());
+  }
+}
