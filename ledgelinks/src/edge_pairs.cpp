@@ -87,9 +87,8 @@ std::vector<BoundaryEdge> boundary_edges(const mesh::NavMesh& navmesh, const Pai
       edges.push_back(e);
     }
   }
-  std::sort(edges.begin(), edges.end(), [](const BoundaryEdge& a, const BoundaryEdge& b) {
-    return sort_key(a) < sort_key(b);
-  });
+  std::sort(edges.begin(), edges.end(),
+            [](const BoundaryEdge& a, const BoundaryEdge& b) { return sort_key(a) < sort_key(b); });
   return edges;
 }
 
@@ -150,8 +149,8 @@ std::vector<std::pair<std::uint32_t, std::uint32_t>> facing_pairs(
     const BoundaryEdge& e = edges[i];
     // note: within reach, f's midpoint is at most max_gap off e's line plus the tilt of both lines
     // against the bin normal over half of each edge; 1 mm absorbs rounding
-    const double reach = std::max(params.max_gap, -params.min_gap) +
-                         (edge_length(e) + longest) * slope + 1e-3;
+    const double reach =
+        std::max(params.max_gap, -params.min_gap) + (edge_length(e) + longest) * slope + 1e-3;
     for (const std::int32_t dk : {-1, 0, 1}) {
       if (bins < 3 && dk != 0) continue;
       const std::int32_t k = ((e.angle_bin + dk) % bins + bins) % bins;
@@ -161,10 +160,11 @@ std::vector<std::pair<std::uint32_t, std::uint32_t>> facing_pairs(
       const double d = bx * mid_x(e) + bz * mid_z(e);
       const auto j_lo = static_cast<std::int64_t>(std::floor((d - reach) / offset_bin));
       const auto j_hi = static_cast<std::int64_t>(std::floor((d + reach) / offset_bin));
-      auto it = std::lower_bound(edges.begin(), edges.end(), std::make_pair(k, j_lo),
-                                 [](const BoundaryEdge& x, const std::pair<std::int32_t, std::int64_t>& key) {
-                                   return std::make_pair(x.angle_bin, x.offset_bin) < key;
-                                 });
+      auto it = std::lower_bound(
+          edges.begin(), edges.end(), std::make_pair(k, j_lo),
+          [](const BoundaryEdge& x, const std::pair<std::int32_t, std::int64_t>& key) {
+            return std::make_pair(x.angle_bin, x.offset_bin) < key;
+          });
       for (; it != edges.end() && it->angle_bin == k && it->offset_bin <= j_hi; ++it) {
         const auto j = static_cast<std::uint32_t>(it - edges.begin());
         if (j == i) continue;

@@ -41,7 +41,8 @@ struct PairParams {
 [[nodiscard]] std::uint64_t count_planes(const std::vector<BoundaryEdge>& edges);
 
 /// The exact pair predicate, symmetric in e and f (see facing_pairs).
-[[nodiscard]] bool edges_face(const BoundaryEdge& e, const BoundaryEdge& f, const PairParams& params);
+[[nodiscard]] bool edges_face(const BoundaryEdge& e, const BoundaryEdge& f,
+                              const PairParams& params);
 
 /// Unordered pairs (i < j of the sorted edges) of edges of different polygons whose outward
 /// normals are opposite within max_angle_deg, each in front of the other by a gap in

@@ -203,7 +203,8 @@ LedgeChecker::LedgeChecker(const TriangleMesh& mesh, const AgentConfig& agent, f
   m.height = agent.height;
   m.clearance = clearance;
   m.tolerance = tolerance;
-  const double cos_max = std::cos(static_cast<double>(agent.max_slope_deg) * std::numbers::pi / 180.0);
+  const double cos_max =
+      std::cos(static_cast<double>(agent.max_slope_deg) * std::numbers::pi / 180.0);
   double x0 = std::numeric_limits<double>::infinity();
   double z0 = x0;
   double x1 = -x0;

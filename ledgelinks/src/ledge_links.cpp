@@ -95,8 +95,7 @@ Status validate(const LedgeOptions& o) {
     return invalid("max_angle_deg must be in 0..10");
   if (!finite_nonneg(o.walk_epsilon)) return invalid("walk_epsilon must be finite and >= 0");
   if (!finite_nonneg(o.min_length)) return invalid("min_length must be finite and >= 0");
-  if (!finite_nonneg(o.step_cost) || !finite_nonneg(o.jump_up_cost) ||
-      !finite_nonneg(o.drop_cost))
+  if (!finite_nonneg(o.step_cost) || !finite_nonneg(o.jump_up_cost) || !finite_nonneg(o.drop_cost))
     return invalid("costs must be finite and >= 0");
   return {};
 }
@@ -243,8 +242,8 @@ Result<LedgeLinkSet> build_ledge_links(const mesh::NavMesh& navmesh, const Trian
     LedgeChecker::Scratch scratch;
     for (std::size_t c = b; c < end; ++c) {
       const std::uint64_t before = scratch.tested;
-      slots[c] = check_ledge_link(checker, candidates[c], static_cast<float>(min_length), ch,
-                                  scratch);
+      slots[c] =
+          check_ledge_link(checker, candidates[c], static_cast<float>(min_length), ch, scratch);
       tested[c] = scratch.tested - before;
     }
   });

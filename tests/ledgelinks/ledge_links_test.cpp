@@ -68,7 +68,8 @@ LedgeOptions unchecked(float max_gap, float walk_epsilon = 0.0F) {
   return o;
 }
 
-LedgeLinkSet run(const mesh::NavMesh& m, const LedgeOptions& o, const TriangleMesh* tris = nullptr) {
+LedgeLinkSet run(const mesh::NavMesh& m, const LedgeOptions& o,
+                 const TriangleMesh* tris = nullptr) {
   BuildContext ctx;
   auto set = build_ledge_links(m, tris, o, ctx);
   REQUIRE(set.ok());
@@ -82,8 +83,8 @@ bool near(Vec3 a, Vec3 b, float tol = 1e-4F) {
 
 /// Whether the link's source segment is a-b (either orientation, to within tol: the thresholds'
 /// 1e-4 m slack moves an end on a sloped edge) and its kind `kind`.
-bool has_link(const LedgeLinkSet& set, LedgeKind kind, std::uint32_t from, std::uint32_t to,
-              Vec3 a, Vec3 b, float tol = 1e-3F) {
+bool has_link(const LedgeLinkSet& set, LedgeKind kind, std::uint32_t from, std::uint32_t to, Vec3 a,
+              Vec3 b, float tol = 1e-3F) {
   return std::any_of(set.links.begin(), set.links.end(), [&](const LedgeLink& l) {
     return l.kind == kind && l.source_poly == from && l.dest_poly == to &&
            ((near(l.source_a, a, tol) && near(l.source_b, b, tol)) ||
@@ -262,11 +263,20 @@ TEST_SUITE("ledgelinks.spec") {
       const auto r = [](float v) { return std::lround(static_cast<double>(v) * 1e4); };
       for (const LedgeLink& l : set.links) {
         const Vec3 c = m.vertices[m.poly_vertices[m.poly_first[l.source_poly]]];
-        std::array<long, 14> k{static_cast<long>(l.kind), r(l.source_a.x), r(l.source_a.y),
-                               r(l.source_a.z), r(l.source_b.x),       r(l.source_b.y),
-                               r(l.source_b.z), r(l.dest_a.x),         r(l.dest_a.y),
-                               r(l.dest_a.z),   r(l.dest_b.x),         r(l.dest_b.y),
-                               r(l.dest_b.z),   r(c.x) + r(c.z) * 100000};
+        std::array<long, 14> k{static_cast<long>(l.kind),
+                               r(l.source_a.x),
+                               r(l.source_a.y),
+                               r(l.source_a.z),
+                               r(l.source_b.x),
+                               r(l.source_b.y),
+                               r(l.source_b.z),
+                               r(l.dest_a.x),
+                               r(l.dest_a.y),
+                               r(l.dest_a.z),
+                               r(l.dest_b.x),
+                               r(l.dest_b.y),
+                               r(l.dest_b.z),
+                               r(c.x) + r(c.z) * 100000};
         out.push_back(k);
       }
       std::sort(out.begin(), out.end());
@@ -304,7 +314,8 @@ TEST_SUITE("ledgelinks.spec") {
 }
 
 TEST_SUITE("ledgelinks.build") {
-  TEST_CASE("a ledge of exactly the climb is walked, one cell higher gives jump-up and drop links") {
+  TEST_CASE(
+      "a ledge of exactly the climb is walked, one cell higher gives jump-up and drop links") {
     const Built at_climb = build(ledge_scene(0.75F), ledge_config());
     CHECK(count_kind(at_climb.links, LedgeKind::JumpUp) == 0);
     CHECK(count_kind(at_climb.links, LedgeKind::Drop) == 0);
@@ -353,10 +364,11 @@ TEST_SUITE("ledgelinks.build") {
     for (int k = 0; k < 3; ++k) {
       CAPTURE(k);
       const float low = 1.0F + static_cast<float>(k);
-      const bool found = std::any_of(b.links.links.begin(), b.links.links.end(), [&](const LedgeLink& l) {
-        return l.kind == LedgeKind::JumpUp && std::abs(l.source_a.y - low) < 0.3F &&
-               std::abs(l.dest_a.y - (low + 1.0F)) < 0.3F;
-      });
+      const bool found =
+          std::any_of(b.links.links.begin(), b.links.links.end(), [&](const LedgeLink& l) {
+            return l.kind == LedgeKind::JumpUp && std::abs(l.source_a.y - low) < 0.3F &&
+                   std::abs(l.dest_a.y - (low + 1.0F)) < 0.3F;
+          });
       CHECK(found);
     }
     // stairs within the climb are walked: no ledge links at all
@@ -380,7 +392,8 @@ TEST_SUITE("ledgelinks.build") {
     // no link reaches above the jump-up threshold: rises are checked by build(); the highest
     // destination of a jump-up is at most max_jump_up above the floor
     for (const LedgeLink& l : b.links.links)
-      if (l.kind == LedgeKind::JumpUp) CHECK(std::max(l.dest_a.y, l.dest_b.y) <= 1.0F + 1.5F + 0.3F);
+      if (l.kind == LedgeKind::JumpUp)
+        CHECK(std::max(l.dest_a.y, l.dest_b.y) <= 1.0F + 1.5F + 0.3F);
   }
 
   TEST_CASE("the link set does not depend on the thread count") {

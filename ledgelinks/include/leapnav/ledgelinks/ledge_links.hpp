@@ -52,13 +52,13 @@ struct LedgeLink {
 
 /// Counters of one pass.
 struct LedgeStats {
-  std::uint64_t boundary_edges = 0;   ///< navmesh edges without a neighbour polygon
-  std::uint64_t plane_groups = 0;     ///< distinct snapped vertical planes among them
-  std::uint64_t facing_pairs = 0;     ///< edge pairs facing each other across at most max_gap
-  std::uint64_t candidates = 0;       ///< directed link pieces before the soundness check
-  std::uint64_t links_failing = 0;    ///< candidates of which some part failed the check
-  std::uint64_t links_dropped = 0;    ///< candidates of which no piece passed
-  std::uint64_t triangles_tested = 0; ///< triangle tests of the soundness check
+  std::uint64_t boundary_edges = 0;    ///< navmesh edges without a neighbour polygon
+  std::uint64_t plane_groups = 0;      ///< distinct snapped vertical planes among them
+  std::uint64_t facing_pairs = 0;      ///< edge pairs facing each other across at most max_gap
+  std::uint64_t candidates = 0;        ///< directed link pieces before the soundness check
+  std::uint64_t links_failing = 0;     ///< candidates of which some part failed the check
+  std::uint64_t links_dropped = 0;     ///< candidates of which no piece passed
+  std::uint64_t triangles_tested = 0;  ///< triangle tests of the soundness check
 };
 
 /// The links, sorted by (source_poly, dest_poly, kind, source_a, source_b); no duplicates.
