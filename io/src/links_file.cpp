@@ -61,13 +61,15 @@ Result<AuthoredLinks> parse_links_json(std::string_view text, std::string_view s
         bool has_top = false;
         for (const auto& field : l.items()) {
           if (field.key() == "bottom") {
-            LEAPNAV_TRY_ASSIGN(ladder.bottom, read_point(field.value(), source, where + ": bottom"));
+            LEAPNAV_TRY_ASSIGN(ladder.bottom,
+                               read_point(field.value(), source, where + ": bottom"));
             has_bottom = true;
           } else if (field.key() == "top") {
             LEAPNAV_TRY_ASSIGN(ladder.top, read_point(field.value(), source, where + ": top"));
             has_top = true;
           } else {
-            return invalid(source, where + ": unknown key '" + field.key() + "' (known: bottom, top)");
+            return invalid(source,
+                           where + ": unknown key '" + field.key() + "' (known: bottom, top)");
           }
         }
         if (!has_bottom) return invalid(source, where + ": bottom is missing");

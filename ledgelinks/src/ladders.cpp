@@ -85,9 +85,9 @@ Result<std::vector<LedgeLink>> ladder_links(const mesh::NavMesh& navmesh,
       ends[end] = best_poly;
     }
     if (ends[0] == ends[1])
-      return make_error(ErrorCode::InvalidArgument, "ladder " + std::to_string(i) +
-                                                        ": both ends are on polygon " +
-                                                        std::to_string(ends[0]));
+      return make_error(
+          ErrorCode::InvalidArgument,
+          "ladder " + std::to_string(i) + ": both ends are on polygon " + std::to_string(ends[0]));
     const float cost = distance(ladder.bottom, ladder.top) / options.climb_speed;
     LedgeLink up;
     up.kind = LedgeKind::Ladder;

@@ -98,9 +98,9 @@ Result<Planner> create_planner(std::shared_ptr<const mesh::NavMesh> mesh,
   if (mesh == nullptr)
     return make_error(ErrorCode::InvalidArgument, "create_planner: the mesh is null");
   if (ledges == nullptr || ledges->links.empty()) {
-    return Planner::create(std::move(mesh), jumps == nullptr
-                                                ? nullptr
-                                                : std::make_shared<const jump::JumpLinkSet>(*jumps));
+    return Planner::create(
+        std::move(mesh),
+        jumps == nullptr ? nullptr : std::make_shared<const jump::JumpLinkSet>(*jumps));
   }
   LEAPNAV_TRY(ledge::validate(*ledges, *mesh));
   const float spacing = std::max(mesh->grid.cell_size, 0.25F);

@@ -145,8 +145,8 @@ TEST_SUITE("ledgelinks.planning") {
     CHECK(std::count(up_kinds.begin(), up_kinds.end(), plan::SegmentKind::Ladder) == 1);
     // cost: the walk to the ladder's foot, the ladder, the walk from its top (all in xz; the
     // ladder's xz run counted once as its length and once in its cost / speed)
-    const double walk = distance(xz(ground), xz(ladders[0].bottom)) +
-                        distance(xz(ladders[0].top), xz(roof));
+    const double walk =
+        distance(xz(ground), xz(ladders[0].bottom)) + distance(xz(ladders[0].top), xz(roof));
     CHECK(up.search_cost == doctest::Approx(walk + 1.0 + length / 0.5).epsilon(1e-3));
     CHECK(find(level, roof, ground).status == plan::PathStatus::Found);
     CHECK(find(level, ground, roof, false).status == plan::PathStatus::NoPath);
@@ -174,7 +174,8 @@ TEST_SUITE("ledgelinks.planning") {
       REQUIRE_FALSE(r.ok());
       return r.error().message;
     };
-    CHECK(error_of(R"({"ladders": [{"bottom": [1, 2, 3]}]})") == "l.json: ladder 0: top is missing");
+    CHECK(error_of(R"({"ladders": [{"bottom": [1, 2, 3]}]})") ==
+          "l.json: ladder 0: top is missing");
     CHECK(error_of(R"({"ladders": [{"bottom": [1, 2], "top": [1, 2, 3]}]})") ==
           "l.json: ladder 0: bottom must be an array of three numbers");
     CHECK(error_of(R"({"ladder": []})") ==

@@ -24,8 +24,8 @@ struct MergedLinks {
   Planner::LinkExtras extras;
 };
 [[nodiscard]] MergedLinks merge_links(const jump::JumpLinkSet* jumps,
-                                      const ledge::LedgeLinkSet& ledges,
-                                      std::size_t polygon_count, float spacing);
+                                      const ledge::LedgeLinkSet& ledges, std::size_t polygon_count,
+                                      float spacing);
 
 /// A planner over `mesh` with jump links and ledge links (either may be null). Without ledge
 /// links this is Planner::create(mesh, jumps). Errors as Planner::create, and ledge::validate.
