@@ -45,7 +45,8 @@ TEST_SUITE("ledgelinks.cli") {
     CHECK(up.exit_code == 0);
     CHECK(up.output.find(R"("kind":"jump_up")") != std::string::npos);
     CHECK(up.output.find(R"("status":"found")") != std::string::npos);
-    const auto down = leapnav::test::run_cli("path " + lnav + " --from 14,2.25,3 --to 2,1,3 --json");
+    const auto down =
+        leapnav::test::run_cli("path " + lnav + " --from 14,2.25,3 --to 2,1,3 --json");
     CHECK(down.output.find(R"("kind":"drop")") != std::string::npos);
     const auto off = leapnav::test::run_cli("path " + lnav +
                                             " --from 2,1,3 --to 14,2.25,3 --json --no-ledge-links");
@@ -63,9 +64,9 @@ TEST_SUITE("ledgelinks.cli") {
   TEST_CASE("build --links with a ladder end off the mesh is bad input naming the ladder") {
     const auto dir = ledge_temp();
     write(dir / "ladders.json", R"({"ladders": [{"bottom": [2, 1, 3], "top": [50, 2, 3]}]})");
-    const auto r = leapnav::test::run_cli("build builtin:rise:1 --links " +
-                                          (dir / "ladders.json").string() + " -o " +
-                                          (dir / "x.lnav").string());
+    const auto r =
+        leapnav::test::run_cli("build builtin:rise:1 --links " + (dir / "ladders.json").string() +
+                               " -o " + (dir / "x.lnav").string());
     CHECK(r.exit_code == 1);
     CHECK(r.output.find("ladders.json: ladder 0: top (50, 2, 3) is not on the navmesh") !=
           std::string::npos);
