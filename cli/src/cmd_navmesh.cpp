@@ -11,6 +11,7 @@
 #include "leapnav/io/render.hpp"
 #include "leapnav/io/scenes.hpp"
 #include "leapnav/jumplinks/link_check.hpp"
+#include "leapnav/ledgelinks/ledge_links.hpp"
 #include "leapnav/mesh/navmesh.hpp"
 #include "leapnav/planning/query.hpp"
 
@@ -49,6 +50,17 @@ nlohmann::json info_json(const io::NavFile& nav, const std::string& file) {
     j["jump_configs"] = configs;
     j["jump_hash"] = hash_to_hex(jump::content_hash(*nav.links));
     if (valid.ok()) valid = jump::validate(*nav.links, navmesh);
+  }
+  if (nav.ledges) {
+    nlohmann::json kinds = nlohmann::json::object();
+    for (const ledge::LedgeLink& l : nav.ledges->links) {
+      const std::string kind(ledge::to_string(l.kind));
+      kinds[kind] = kinds.value(kind, 0) + 1;
+    }
+    j["ledge_links"] = nav.ledges->links.size();
+    j["ledge_kinds"] = kinds;
+    j["ledge_hash"] = hash_to_hex(ledge::content_hash(*nav.ledges));
+    if (valid.ok()) valid = ledge::validate(*nav.ledges, navmesh);
   }
   j["valid"] = valid.ok();
   if (!valid.ok()) j["validation_error"] = valid.error().message;
@@ -147,6 +159,10 @@ void register_navmesh_commands(CLI::App& root, Registry& registry) {
                      << navmesh->config.agent.max_climb << " m, slope "
                      << navmesh->config.agent.max_slope_deg << " deg\n";
            if (j.contains("bounds")) std::cout << "  bounds " << j["bounds"].dump() << '\n';
+           if (nav->ledges) {
+             std::cout << "  ledge links " << nav->ledges->links.size() << ' '
+                       << j["ledge_kinds"].dump() << '\n';
+           }
            if (nav->links) {
              std::cout << "  jump links " << nav->links->links.size() << " ("
                        << nav->links->memory_bytes() << " bytes), configurations "

@@ -52,6 +52,9 @@ TEST_SUITE("ledgelinks.cli") {
                                             " --from 2,1,3 --to 14,2.25,3 --json --no-ledge-links");
     CHECK(off.exit_code == 0);
     CHECK(off.output.find(R"("status":"no_path")") != std::string::npos);
+    const auto info = leapnav::test::run_cli("info " + lnav + " --json");
+    CHECK(info.output.find(R"("ledge_links": 2)") != std::string::npos);
+    CHECK(info.output.find(R"("valid": true)") != std::string::npos);
     const std::string svg = (dir / "rise.svg").string();
     REQUIRE(leapnav::test::run_cli("render " + lnav + " --links -o " + svg +
                                    " --from 2,1,3 --to 14,2.25,3")
