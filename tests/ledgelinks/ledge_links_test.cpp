@@ -332,6 +332,13 @@ TEST_SUITE("ledgelinks.build") {
     }
   }
 
+  TEST_CASE("a ledge one cell below the climb is walked, one cell below max_jump_up is jumped") {
+    CHECK(build(ledge_scene(0.5F), ledge_config()).links.links.empty());
+    const Built below = build(ledge_scene(1.25F), ledge_config());
+    CHECK(length_of(below.links, LedgeKind::JumpUp) == doctest::Approx(kLedgeWidth).epsilon(0.1));
+    CHECK(length_of(below.links, LedgeKind::Drop) == doctest::Approx(kLedgeWidth).epsilon(0.1));
+  }
+
   TEST_CASE("a ledge of exactly max_jump_up gets jump-up links, one cell higher only drops") {
     const Built at = build(ledge_scene(1.5F), ledge_config());
     CHECK(length_of(at.links, LedgeKind::JumpUp) == doctest::Approx(kLedgeWidth).epsilon(0.1));
