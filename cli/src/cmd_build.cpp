@@ -1,13 +1,17 @@
 // `leapnav build`: the whole pipeline, scene to .lnav file, with optional stats JSON.
+#include <array>
 #include <iostream>
 #include <optional>
 
 #include "common.hpp"
 #include "leapnav/core/hash.hpp"
+#include "leapnav/io/links_file.hpp"
 #include "leapnav/io/navmesh_file.hpp"
 #include "leapnav/jumplinks/jump_links.hpp"
 #include "leapnav/jumplinks/link_compact.hpp"
 #include "leapnav/jumplinks/link_refine.hpp"
+#include "leapnav/ledgelinks/ladders.hpp"
+#include "leapnav/ledgelinks/ledge_links.hpp"
 #include "leapnav/mesh/build.hpp"
 #include "leapnav/mesh/tiles.hpp"
 
@@ -85,6 +89,8 @@ void register_build_command(CLI::App& root, Registry& registry) {
     std::string link_set = "compact";
     float detour = jump::LinkCompactOptions{}.detour;
     mesh::TileConfig tiles;
+    bool ledge_links = false;
+    std::string links_file;
   };
   auto options = std::make_shared<Options>();
   CLI::App* app = root.add_subcommand("build", "Build the navmesh of a scene and save it (.lnav)");
@@ -120,6 +126,12 @@ void register_build_command(CLI::App& root, Registry& registry) {
   app->add_option("--tile-border", options->tiles.border,
                   "Cells voxelized around each tile; -1 = agent radius + 3 [units: cells]")
       ->capture_default_str();
+  app->add_flag("--ledge-links", options->ledge_links,
+                "Generate ledge links: step, jump-up (agent.max_jump_up) and drop (agent.max_drop) "
+                "links between facing boundary edges, each checked against the triangles");
+  app->add_option("--links", options->links_file,
+                  "Authored links, JSON: {\"ladders\": [{\"bottom\": [x,y,z], \"top\": "
+                  "[x,y,z]}], \"climb_speed\": 0.5}");
   registry.push_back(
       {app, [options]() -> int {
          const BuildOptions& opt = options->build;
@@ -148,12 +160,45 @@ void register_build_command(CLI::App& root, Registry& registry) {
                                       "(--tile-size " +
                                           std::to_string(options->tiles.tile_size) + ")"));
            }
+           if (options->ledge_links || !options->links_file.empty()) {
+             return report(make_error(
+                 ErrorCode::InvalidArgument,
+                 std::string(options->ledge_links ? "--ledge-links" : "--links") +
+                     ": ledge links and ladders are not built for tiled builds yet (--tile-size " +
+                     std::to_string(options->tiles.tile_size) + ")"));
+           }
            return run_tiled_build(*mesh, *config, options->tiles, opt, options->output, ctx);
+         }
+         std::optional<io::AuthoredLinks> authored;
+         if (!options->links_file.empty()) {
+           auto read =
+               io::load_links_file(options->links_file, input_limit_bytes(opt.max_memory_mib));
+           if (!read) return report(read.error());
+           authored = std::move(read).value();
          }
          auto out = mesh::build_navmesh(*mesh, *config, ctx);
          if (!out) return report(out.error());
          io::NavFile file{std::move(out->navmesh), std::nullopt};
          std::optional<jump::LinkCompactStats> compact_stats;
+         if (options->ledge_links || authored) {
+           ledge::LedgeLinkSet ledges;
+           if (options->ledge_links) {
+             auto built = ledge::build_ledge_links(file.navmesh, &*mesh, {}, ctx);
+             if (!built) return report(built.error());
+             ledges = std::move(built).value();
+           }
+           if (authored) {
+             auto ladders =
+                 ledge::ladder_links(file.navmesh, authored->ladders, authored->ladder_options);
+             if (!ladders) {
+               return report(make_error(ladders.error().code,
+                                        options->links_file + ": " + ladders.error().message));
+             }
+             for (const ledge::LedgeLink& l : *ladders) ledges.links.push_back(l);
+             ledge::sort_links(ledges.links);
+           }
+           file.ledges = std::move(ledges);
+         }
          if (!jump_options.jumps.empty()) {
            auto links = jump::build_jump_links(out->voxels.solid, out->voxels.compact, file.navmesh,
                                                config->agent, jump_options, ctx);
@@ -191,6 +236,17 @@ void register_build_command(CLI::App& root, Registry& registry) {
                      << file.links->stats.links_shortened << " shortened, "
                      << file.links->stats.links_dropped << " dropped)";
          }
+         std::array<std::size_t, ledge::kLedgeKindCount> kind_counts{};
+         if (file.ledges) {
+           for (const ledge::LedgeLink& l : file.ledges->links)
+             ++kind_counts[static_cast<std::size_t>(l.kind)];
+           std::cout << ", " << file.ledges->links.size() << " ledge links (";
+           for (int k = 0; k < ledge::kLedgeKindCount; ++k)
+             std::cout << (k > 0 ? ", " : "") << kind_counts[static_cast<std::size_t>(k)] << ' '
+                       << ledge::to_string(static_cast<ledge::LedgeKind>(k));
+           std::cout << "; " << file.ledges->stats.links_dropped << " of "
+                     << file.ledges->stats.candidates << " candidates failed the check)";
+         }
          std::cout << " -> " << options->output << '\n';
          if (!opt.stats_path.empty()) {
            nlohmann::json stats = voxel_stats_json(out->voxels);
@@ -224,6 +280,20 @@ void register_build_command(CLI::App& root, Registry& registry) {
              stats["jump_hash"] = hash_to_hex(jump::content_hash(*file.links));
              stats["step"] = jump_options.step;
              stats["epsilon"] = jump_options.epsilon;
+           }
+           if (file.ledges) {
+             nlohmann::json kinds;
+             for (int k = 0; k < ledge::kLedgeKindCount; ++k)
+               kinds[std::string(ledge::to_string(static_cast<ledge::LedgeKind>(k)))] =
+                   kind_counts[static_cast<std::size_t>(k)];
+             stats["ledge_links"] = file.ledges->links.size();
+             stats["ledge_kinds"] = kinds;
+             stats["ledge_boundary_edges"] = file.ledges->stats.boundary_edges;
+             stats["ledge_facing_pairs"] = file.ledges->stats.facing_pairs;
+             stats["ledge_candidates"] = file.ledges->stats.candidates;
+             stats["ledge_links_failing"] = file.ledges->stats.links_failing;
+             stats["ledge_links_dropped"] = file.ledges->stats.links_dropped;
+             stats["ledge_hash"] = hash_to_hex(ledge::content_hash(*file.ledges));
            }
            stats["warnings"] = ctx.warnings();
            if (auto s = write_json(opt.stats_path, stats); !s) return report(s.error());

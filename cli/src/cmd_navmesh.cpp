@@ -11,6 +11,7 @@
 #include "leapnav/io/render.hpp"
 #include "leapnav/io/scenes.hpp"
 #include "leapnav/jumplinks/link_check.hpp"
+#include "leapnav/ledgelinks/ledge_links.hpp"
 #include "leapnav/mesh/navmesh.hpp"
 #include "leapnav/planning/query.hpp"
 
@@ -50,6 +51,17 @@ nlohmann::json info_json(const io::NavFile& nav, const std::string& file) {
     j["jump_hash"] = hash_to_hex(jump::content_hash(*nav.links));
     if (valid.ok()) valid = jump::validate(*nav.links, navmesh);
   }
+  if (nav.ledges) {
+    nlohmann::json kinds = nlohmann::json::object();
+    for (const ledge::LedgeLink& l : nav.ledges->links) {
+      const std::string kind(ledge::to_string(l.kind));
+      kinds[kind] = kinds.value(kind, 0) + 1;
+    }
+    j["ledge_links"] = nav.ledges->links.size();
+    j["ledge_kinds"] = kinds;
+    j["ledge_hash"] = hash_to_hex(ledge::content_hash(*nav.ledges));
+    if (valid.ok()) valid = ledge::validate(*nav.ledges, navmesh);
+  }
   j["valid"] = valid.ok();
   if (!valid.ok()) j["validation_error"] = valid.error().message;
   return j;
@@ -74,11 +86,35 @@ void add_path_overlays(const mesh::NavMesh& navmesh, const plan::Path& path,
   }
   for (const plan::PathSegment& s : path.segments) {
     io::Overlay line;
+    const bool crossing = s.link != plan::kNoLink && s.kind != plan::SegmentKind::Jump;
     line.kind =
-        s.kind == plan::SegmentKind::Walk ? io::OverlayKind::Polyline : io::OverlayKind::Arcs;
-    line.color = s.kind == plan::SegmentKind::Walk ? "#d62728" : "#e377c2";
+        s.kind == plan::SegmentKind::Jump ? io::OverlayKind::Arcs : io::OverlayKind::Polyline;
     line.width = 3.0F;
-    line.label = s.kind == plan::SegmentKind::Walk ? "walk" : "jump";
+    line.label = std::string(plan::to_string(s.kind));
+    switch (s.kind) {
+      case plan::SegmentKind::Walk:
+        line.color = crossing ? io::ledge_kind_color(ledge::LedgeKind::Walk) : "#d62728";
+        if (crossing) line.label = "walk (ledge link)";
+        break;
+      case plan::SegmentKind::Jump:
+        line.color = "#e377c2";
+        break;
+      case plan::SegmentKind::StepUp:
+        line.color = io::ledge_kind_color(ledge::LedgeKind::StepUp);
+        break;
+      case plan::SegmentKind::StepDown:
+        line.color = io::ledge_kind_color(ledge::LedgeKind::StepDown);
+        break;
+      case plan::SegmentKind::JumpUp:
+        line.color = io::ledge_kind_color(ledge::LedgeKind::JumpUp);
+        break;
+      case plan::SegmentKind::Drop:
+        line.color = io::ledge_kind_color(ledge::LedgeKind::Drop);
+        break;
+      case plan::SegmentKind::Ladder:
+        line.color = io::ledge_kind_color(ledge::LedgeKind::Ladder);
+        break;
+    }
     for (std::uint32_t i = s.first; i <= s.last; ++i) line.points.push_back(path.points[i]);
     options.overlays.push_back(std::move(line));
   }
@@ -123,6 +159,10 @@ void register_navmesh_commands(CLI::App& root, Registry& registry) {
                      << navmesh->config.agent.max_climb << " m, slope "
                      << navmesh->config.agent.max_slope_deg << " deg\n";
            if (j.contains("bounds")) std::cout << "  bounds " << j["bounds"].dump() << '\n';
+           if (nav->ledges) {
+             std::cout << "  ledge links " << nav->ledges->links.size() << ' '
+                       << j["ledge_kinds"].dump() << '\n';
+           }
            if (nav->links) {
              std::cout << "  jump links " << nav->links->links.size() << " ("
                        << nav->links->memory_bytes() << " bytes), configurations "
@@ -212,7 +252,8 @@ void register_navmesh_commands(CLI::App& root, Registry& registry) {
   render_app->add_option("--to", render->to, "... to this point x,y,z (with --from)");
   add_jump_query_options(*render_app, render->jumps);
   render_app->add_flag("--links", render->links,
-                       "Draw the file's jump links: start points, land segments, arcs");
+                       "Draw the file's jump links (start points, land segments, arcs) and ledge "
+                       "links (source segment and crossing, one colour per kind)");
   render_app
       ->add_option("--max-links", render->max_links,
                    "Most jump links drawn (evenly subsampled); 0 = all")
@@ -225,14 +266,20 @@ void register_navmesh_commands(CLI::App& root, Registry& registry) {
          const mesh::NavMesh* navmesh = &nav->navmesh;
          io::RenderOptions options;
          if (render->links) {
-           if (!nav->links) {
+           if (!nav->links && !nav->ledges) {
              std::cerr << "leapnav render: " << render->file
-                       << " has no jump links (build it with --jump)\n";
+                       << " has no jump or ledge links (build it with --jump or --ledge-links)\n";
              return kExitBadInput;
            }
-           io::JumpLinkOverlayOptions link_options;
-           link_options.max_links = render->max_links;
-           options.overlays = io::jump_link_overlays(*nav->links, link_options);
+           if (nav->links) {
+             io::JumpLinkOverlayOptions link_options;
+             link_options.max_links = render->max_links;
+             options.overlays = io::jump_link_overlays(*nav->links, link_options);
+           }
+           if (nav->ledges) {
+             for (io::Overlay& o : io::ledge_link_overlays(*nav->ledges))
+               options.overlays.push_back(std::move(o));
+           }
          }
          options.fill = render->fill == "height" ? io::FillMode::Height : io::FillMode::Region;
          options.max_size_px = render->size;

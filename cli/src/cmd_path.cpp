@@ -1,7 +1,10 @@
 // `leapnav sample`, `leapnav path` and `leapnav paths`: random points and path queries on a saved
 // navmesh, over its jump links when the file has them. Paths print as JSON: {"status", "length",
 // "segments": [{"kind": "walk", "points"} | {"kind": "jump", "points": [start, landing], "h", "d",
-// "link"}], "polygons"}; a jump's "link" is the link's index in `leapnav export`'s "links".
+// "link"}], "polygons"}; a jump's "link" is the link's index in `leapnav export`'s "links". Ledge
+// and ladder crossings are segments of two points with kind "step_up", "step_down", "jump_up",
+// "drop", "ladder" (or "walk" for a crossing between floors at one height) and a "link" index into
+// the planner's merged link set (docs/ledge_links.md).
 #include <charconv>
 #include <chrono>
 #include <iomanip>
@@ -12,6 +15,7 @@
 #include "common.hpp"
 #include "leapnav/io/navmesh_file.hpp"
 #include "leapnav/io/text_format.hpp"
+#include "leapnav/planning/ledge_planner.hpp"
 #include "leapnav/planning/query.hpp"
 #include "leapnav/planning/sample.hpp"
 #include "query_input.hpp"
@@ -42,17 +46,22 @@ void add_jump_query_options(CLI::App& app, JumpQueryOptions& options) {
                      ": a jump must save that much walking)")
       ->check(CLI::Range(0.0, 1.0e6));
   app.add_flag("--no-jumps", options.no_jumps, "Walk only, even when the file has jump links");
+  app.add_flag("--no-ledge-links", options.no_ledge_links,
+               "Plan without ledge and ladder links, even when the file has them");
 }
 
 plan::QueryOptions query_options(const JumpQueryOptions& options) {
   plan::QueryOptions q;
   q.jumps = !options.no_jumps;
+  q.ledge_links = !options.no_ledge_links;
   if (options.jump_cost >= 0.0) q.jump_cost = static_cast<float>(options.jump_cost);
   return q;
 }
 
 Result<plan::Planner> planner_for(const io::NavFile& nav) {
-  return plan::Planner::create(nav.navmesh, nav.links ? &*nav.links : nullptr);
+  return plan::create_planner(std::make_shared<const mesh::NavMesh>(nav.navmesh),
+                              nav.links ? &*nav.links : nullptr,
+                              nav.ledges ? &*nav.ledges : nullptr);
 }
 
 /// Floats as `leapnav export` writes them (a jump's start is then textually equal to its
@@ -72,15 +81,15 @@ nlohmann::json path_json(const plan::Path& path) {
   j["segments"] = nlohmann::json::array();
   for (const plan::PathSegment& s : path.segments) {
     nlohmann::json seg;
-    seg["kind"] = s.kind == plan::SegmentKind::Walk ? "walk" : "jump";
+    seg["kind"] = std::string(plan::to_string(s.kind));
     seg["points"] = nlohmann::json::array();
     for (std::uint32_t i = s.first; i <= s.last; ++i)
       seg["points"].push_back(point_json(path.points[i]));
     if (s.kind == plan::SegmentKind::Jump) {
       seg["h"] = json_float(s.jump_height);
       seg["d"] = json_float(s.jump_distance);
-      seg["link"] = s.link;
     }
+    if (s.link != plan::kNoLink) seg["link"] = s.link;
     j["segments"].push_back(seg);
   }
   j["polygons"] = nlohmann::json::array();
@@ -142,46 +151,47 @@ void register_path_commands(CLI::App& root, Registry& registry) {
   path_app->add_flag("--json", path->json, "Print the path as JSON");
   add_jump_query_options(*path_app, path->jumps);
   add_max_memory_option(*path_app, path->max_memory_mib);
-  registry.push_back({path_app, [path]() -> int {
-                        auto start = parse_point(path->from, "--from");
-                        if (!start) {
-                          std::cerr << "leapnav path: " << start.error().message << '\n';
-                          return kExitUsage;
-                        }
-                        auto goal = parse_point(path->to, "--to");
-                        if (!goal) {
-                          std::cerr << "leapnav path: " << goal.error().message << '\n';
-                          return kExitUsage;
-                        }
-                        auto nav =
-                            io::load_nav_file(path->file, input_limit_bytes(path->max_memory_mib));
-                        if (!nav) return report(nav.error());
-                        auto planner = planner_for(*nav);
-                        if (!planner) return report(planner.error());
-                        plan::NavQuery query(*planner);
-                        auto result = query.find_path(*start, *goal, query_options(path->jumps));
-                        if (!result) return report(result.error());
-                        if (path->json) {
-                          std::cout << path_json(*result).dump() << '\n';
-                        } else {
-                          std::cout << plan::to_string(result->status) << ": length "
-                                    << result->length << " m, " << result->points.size()
-                                    << " points, " << result->corridor.size() << " polygons, "
-                                    << result->jump_count << " jumps\n";
-                          for (const plan::PathSegment& seg : result->segments) {
-                            if (seg.kind == plan::SegmentKind::Jump) {
-                              std::cout << "  jump (link " << seg.link << ", h " << seg.jump_height
-                                        << " m, d " << seg.jump_distance << " m)\n";
-                            }
-                            for (std::uint32_t i = seg.first; i <= seg.last; ++i) {
-                              if (i == seg.first && &seg != &result->segments.front()) continue;
-                              const Vec3 p = result->points[i];
-                              std::cout << "  " << p.x << ' ' << p.y << ' ' << p.z << '\n';
-                            }
-                          }
-                        }
-                        return kExitOk;
-                      }});
+  registry.push_back(
+      {path_app, [path]() -> int {
+         auto start = parse_point(path->from, "--from");
+         if (!start) {
+           std::cerr << "leapnav path: " << start.error().message << '\n';
+           return kExitUsage;
+         }
+         auto goal = parse_point(path->to, "--to");
+         if (!goal) {
+           std::cerr << "leapnav path: " << goal.error().message << '\n';
+           return kExitUsage;
+         }
+         auto nav = io::load_nav_file(path->file, input_limit_bytes(path->max_memory_mib));
+         if (!nav) return report(nav.error());
+         auto planner = planner_for(*nav);
+         if (!planner) return report(planner.error());
+         plan::NavQuery query(*planner);
+         auto result = query.find_path(*start, *goal, query_options(path->jumps));
+         if (!result) return report(result.error());
+         if (path->json) {
+           std::cout << path_json(*result).dump() << '\n';
+         } else {
+           std::cout << plan::to_string(result->status) << ": length " << result->length << " m, "
+                     << result->points.size() << " points, " << result->corridor.size()
+                     << " polygons, " << result->jump_count << " jumps\n";
+           for (const plan::PathSegment& seg : result->segments) {
+             if (seg.kind == plan::SegmentKind::Jump) {
+               std::cout << "  jump (link " << seg.link << ", h " << seg.jump_height << " m, d "
+                         << seg.jump_distance << " m)\n";
+             } else if (seg.link != plan::kNoLink) {
+               std::cout << "  " << plan::to_string(seg.kind) << " (link " << seg.link << ")\n";
+             }
+             for (std::uint32_t i = seg.first; i <= seg.last; ++i) {
+               if (i == seg.first && &seg != &result->segments.front()) continue;
+               const Vec3 p = result->points[i];
+               std::cout << "  " << p.x << ' ' << p.y << ' ' << p.z << '\n';
+             }
+           }
+         }
+         return kExitOk;
+       }});
 
   struct PathsOptions {
     std::string file;

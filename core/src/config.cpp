@@ -73,6 +73,10 @@ Status validate(const BuildConfig& c) {
   if (!(std::isfinite(c.agent.max_slope_deg) && c.agent.max_slope_deg >= 0.0F &&
         c.agent.max_slope_deg < 90.0F))
     return out_of_range("agent.max_slope_deg", c.agent.max_slope_deg, "0..90 deg, 90 excluded");
+  if (!finite_in(c.agent.max_jump_up, 0.0, 1e4))
+    return out_of_range("agent.max_jump_up", c.agent.max_jump_up, "0..10000 m");
+  if (!finite_in(c.agent.max_drop, 0.0, 1e4))
+    return out_of_range("agent.max_drop", c.agent.max_drop, "0..10000 m");
   if (!finite_in(c.region.min_region_area, 0.0, 1e12))
     return out_of_range("region.min_region_area", c.region.min_region_area, ">= 0 m2");
   if (!finite_in(c.region.merge_region_area, 0.0, 1e12))

@@ -27,13 +27,15 @@ struct Field {
 constexpr std::array<std::string_view, 4> kSections = {"voxel", "agent", "region", "poly"};
 
 // clang-format off
-constexpr std::array<Field, 13> kFields = {{
+constexpr std::array<Field, 15> kFields = {{
     {"voxel", "cell_size", [](BuildConfig& c) { return &c.voxel.cell_size; }, nullptr},
     {"voxel", "cell_height", [](BuildConfig& c) { return &c.voxel.cell_height; }, nullptr},
     {"agent", "height", [](BuildConfig& c) { return &c.agent.height; }, nullptr},
     {"agent", "radius", [](BuildConfig& c) { return &c.agent.radius; }, nullptr},
     {"agent", "max_climb", [](BuildConfig& c) { return &c.agent.max_climb; }, nullptr},
     {"agent", "max_slope_deg", [](BuildConfig& c) { return &c.agent.max_slope_deg; }, nullptr},
+    {"agent", "max_jump_up", [](BuildConfig& c) { return &c.agent.max_jump_up; }, nullptr},
+    {"agent", "max_drop", [](BuildConfig& c) { return &c.agent.max_drop; }, nullptr},
     {"region", "min_region_area", [](BuildConfig& c) { return &c.region.min_region_area; }, nullptr},
     {"region", "merge_region_area", [](BuildConfig& c) { return &c.region.merge_region_area; }, nullptr},
     {"poly", "max_edge_len", [](BuildConfig& c) { return &c.poly.max_edge_len; }, nullptr},

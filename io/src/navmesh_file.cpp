@@ -44,6 +44,10 @@ constexpr std::uint32_t kTagEnd = navmesh_chunk_tag("END ");
 constexpr std::uint32_t kTagJumpConfigs = navmesh_chunk_tag("jcfg");
 constexpr std::uint32_t kTagJumpLinks = navmesh_chunk_tag("jlnk");
 constexpr std::uint32_t kTagLatticeLinks = navmesh_chunk_tag("jlkq");
+constexpr std::uint32_t kTagAgentLedge = navmesh_chunk_tag("lagt");
+constexpr std::uint32_t kTagLedgeLinks = navmesh_chunk_tag("ldge");
+/// Bytes of one stored ledge link: u8 kind, u32 source and destination polygon, 4 points, cost.
+constexpr std::size_t kLedgeLinkBytes = 1 + 4 + 4 + 12 * 4 + 4;
 constexpr std::array<std::uint32_t, 6> kRequired = {kTagConfig,   kTagGrid,    kTagVertices,
                                                     kTagPolygons, kTagHeights, kTagSpans};
 constexpr std::array<std::uint32_t, 3> kOptional = {kTagJumpConfigs, kTagJumpLinks,
@@ -241,6 +245,11 @@ class Decoder {
     NavFile file;
     file.navmesh = std::move(nav_);
     if (seen_optional_[0] || seen_optional_[2]) file.links = std::move(links_);
+    if (seen_ledge_[1]) {
+      if (Status valid = ledge::validate(ledges_, file.navmesh); !valid.ok())
+        return corrupt("invalid ledge links: " + valid.error().message);
+      file.ledges = std::move(ledges_);
+    }
     return file;
   }
 
@@ -309,6 +318,15 @@ class Decoder {
         break;
       }
       ByteReader payload(r.take(static_cast<std::size_t>(size)));
+      if (tag == kTagAgentLedge || tag == kTagLedgeLinks) {
+        const std::size_t slot = tag == kTagAgentLedge ? 0 : 1;
+        if (seen_ledge_[slot]) return in_chunk(tag, "appears twice");
+        seen_ledge_[slot] = true;
+        LEAPNAV_TRY(slot == 0 ? read_agent_ledge(payload) : read_ledge_links(payload));
+        if (payload.remaining() != 0)
+          return in_chunk(tag, std::to_string(payload.remaining()) + " unexpected trailing bytes");
+        continue;
+      }
       const auto optional = std::find(kOptional.begin(), kOptional.end(), tag);
       if (optional != kOptional.end()) {
         const auto slot = static_cast<std::size_t>(optional - kOptional.begin());
@@ -586,6 +604,33 @@ class Decoder {
     return {};
   }
 
+  Status read_agent_ledge(ByteReader& r) {
+    AgentConfig& a = nav_.config.agent;
+    if (!(r.f32(a.max_jump_up) && r.f32(a.max_drop))) return in_chunk(kTagAgentLedge, "too short");
+    for (const float v : {a.max_jump_up, a.max_drop})
+      if (!(std::isfinite(v) && v >= 0.0F && v <= 1e4F))
+        return in_chunk(kTagAgentLedge, "max_jump_up and max_drop must be in 0..10000 m");
+    return {};
+  }
+
+  Status read_ledge_links(ByteReader& r) {
+    std::uint64_t count = 0;
+    if (!r.u64(count)) return in_chunk(kTagLedgeLinks, "too short");
+    if (count > r.remaining() / kLedgeLinkBytes)
+      return in_chunk(kTagLedgeLinks, std::to_string(count) + " links do not fit its " +
+                                          std::to_string(r.remaining()) + " bytes");
+    const bool ok = read_array(r, count, ledges_.links, [](ByteReader& b, ledge::LedgeLink& l) {
+      std::uint8_t kind = 0;
+      const bool read = b.u8(kind) && b.u32(l.source_poly) && b.u32(l.dest_poly) &&
+                        b.vec3(l.source_a) && b.vec3(l.source_b) && b.vec3(l.dest_a) &&
+                        b.vec3(l.dest_b) && b.f32(l.cost);
+      l.kind = static_cast<ledge::LedgeKind>(kind);
+      return read && kind < ledge::kLedgeKindCount;
+    });
+    if (!ok) return in_chunk(kTagLedgeLinks, "too short or a link of unknown kind");
+    return {};
+  }
+
   /// The link chunks against the (valid) navmesh: values, indices and order, then the CSR
   /// groups and jump::validate.
   Status check_links() {
@@ -721,6 +766,8 @@ class Decoder {
   NavMesh nav_;
   std::array<bool, kRequired.size()> seen_{};
   std::array<bool, kOptional.size()> seen_optional_{};
+  std::array<bool, 2> seen_ledge_{};  ///< "lagt", "ldge"
+  ledge::LedgeLinkSet ledges_;
   jump::JumpLinkSet links_;
   std::uint32_t links_tag_ = kTagJumpLinks;
 };
@@ -789,7 +836,8 @@ void encode_lattice_links(ByteWriter& w, const jump::JumpLinkSet& links) {
   w.end_chunk(at);
 }
 
-std::vector<std::byte> encode(const NavMesh& m, const jump::JumpLinkSet* links) {
+std::vector<std::byte> encode(const NavMesh& m, const jump::JumpLinkSet* links,
+                              const ledge::LedgeLinkSet* ledges = nullptr) {
   ByteWriter w;
   w.text(std::string_view(kMagic.data(), kMagic.size()));
   w.u32(kNavmeshFormatVersion);
@@ -883,6 +931,31 @@ std::vector<std::byte> encode(const NavMesh& m, const jump::JumpLinkSet* links) 
     w.end_chunk(at);
   }
 
+  // note: written only when they differ from the defaults, so files of default agents keep the
+  // bytes they had before these fields existed
+  const AgentConfig defaults;
+  if (c.agent.max_jump_up != defaults.max_jump_up || c.agent.max_drop != defaults.max_drop) {
+    at = w.begin_chunk(kTagAgentLedge);
+    w.f32(c.agent.max_jump_up);
+    w.f32(c.agent.max_drop);
+    w.end_chunk(at);
+  }
+  if (ledges != nullptr) {
+    at = w.begin_chunk(kTagLedgeLinks);
+    w.u64(ledges->links.size());
+    for (const ledge::LedgeLink& l : ledges->links) {
+      w.u8(static_cast<std::uint8_t>(l.kind));
+      w.u32(l.source_poly);
+      w.u32(l.dest_poly);
+      w.vec3(l.source_a);
+      w.vec3(l.source_b);
+      w.vec3(l.dest_a);
+      w.vec3(l.dest_b);
+      w.f32(l.cost);
+    }
+    w.end_chunk(at);
+  }
+
   at = w.begin_chunk(kTagEnd);
   w.end_chunk(at);
   std::vector<std::byte>& bytes = w.bytes();
@@ -900,7 +973,8 @@ std::vector<std::byte> encode_navmesh(const NavMesh& navmesh) {
 }
 
 std::vector<std::byte> encode_nav_file(const NavFile& file) {
-  return encode(file.navmesh, file.links ? &*file.links : nullptr);
+  return encode(file.navmesh, file.links ? &*file.links : nullptr,
+                file.ledges ? &*file.ledges : nullptr);
 }
 
 Result<NavFile> decode_nav_file(std::span<const std::byte> data, std::string_view source) {
@@ -914,6 +988,12 @@ Result<NavMesh> decode_navmesh(std::span<const std::byte> data, std::string_view
     return make_error(ErrorCode::InvalidArgument,
                       std::string(source) +
                           ": the file carries jump links, which a navmesh alone would drop; load "
+                          "it with load_nav_file (or pass LinkPolicy::Drop)");
+  }
+  if (file.ledges && links == LinkPolicy::Refuse) {
+    return make_error(ErrorCode::InvalidArgument,
+                      std::string(source) +
+                          ": the file carries ledge links, which a navmesh alone would drop; load "
                           "it with load_nav_file (or pass LinkPolicy::Drop)");
   }
   return std::move(file.navmesh);

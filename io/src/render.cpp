@@ -278,6 +278,51 @@ std::vector<Overlay> jump_link_overlays(const jump::JumpLinkSet& links,
   return out;
 }
 
+std::string ledge_kind_color(ledge::LedgeKind kind) {
+  switch (kind) {
+    case ledge::LedgeKind::Walk:
+      return "#8c564b";
+    case ledge::LedgeKind::StepUp:
+      return "#2ca02c";
+    case ledge::LedgeKind::StepDown:
+      return "#98df8a";
+    case ledge::LedgeKind::JumpUp:
+      return "#ff7f0e";
+    case ledge::LedgeKind::Drop:
+      return "#9467bd";
+    case ledge::LedgeKind::Ladder:
+      return "#17becf";
+  }
+  return "#000000";
+}
+
+std::vector<Overlay> ledge_link_overlays(const ledge::LedgeLinkSet& links) {
+  std::vector<Overlay> by_kind(ledge::kLedgeKindCount);
+  std::vector<std::size_t> count(ledge::kLedgeKindCount, 0);
+  const auto mid = [](Vec3 a, Vec3 b) { return (a + b) * 0.5F; };
+  for (const ledge::LedgeLink& l : links.links) {
+    const auto k = static_cast<std::size_t>(l.kind);
+    ++count[k];
+    by_kind[k].points.push_back(l.source_a);
+    by_kind[k].points.push_back(l.source_b);
+    by_kind[k].points.push_back(mid(l.source_a, l.source_b));
+    by_kind[k].points.push_back(mid(l.dest_a, l.dest_b));
+  }
+  std::vector<Overlay> out;
+  for (std::size_t k = 0; k < by_kind.size(); ++k) {
+    if (count[k] == 0) continue;
+    const auto kind = static_cast<ledge::LedgeKind>(k);
+    Overlay& o = by_kind[k];
+    o.kind = OverlayKind::Segments;
+    o.color = ledge_kind_color(kind);
+    o.width = 2.0F;
+    o.opacity = 0.9F;
+    o.label = std::string(ledge::to_string(kind)) + " links: " + std::to_string(count[k]);
+    out.push_back(std::move(o));
+  }
+  return out;
+}
+
 std::string render_svg(const mesh::NavMesh& m, const RenderOptions& options) {
   const std::size_t polys = m.polygon_count();
   AABB box;

@@ -186,18 +186,21 @@ void assemble_jump_path(const Planner::Impl& impl, std::span<const std::uint32_t
     if (previous != nullptr) {
       const Vec3 landing = on_land_segment(previous->land_a, previous->land_b, corners[1].point);
       PathSegment hop;
-      hop.kind = SegmentKind::Jump;
+      hop.kind = previous->config < impl.config_kind.size() ? impl.config_kind[previous->config]
+                                                            : SegmentKind::Jump;
       hop.first = static_cast<std::uint32_t>(out.points.size() - 1);
       hop.last = hop.first + 1;
       hop.corridor_first = sub_last(r - 1);
       hop.corridor_last = sub_first(r);
       hop.link = static_cast<std::uint32_t>(previous - links.links.data());
-      hop.jump_height = links.configs[previous->config].height;
-      hop.jump_distance =
-          static_cast<float>(jump::fit_distance(hop.jump_height, previous->start, landing));
+      if (hop.kind == SegmentKind::Jump) {
+        hop.jump_height = links.configs[previous->config].height;
+        hop.jump_distance =
+            static_cast<float>(jump::fit_distance(hop.jump_height, previous->start, landing));
+        ++out.jump_count;
+      }
       out.points.push_back(landing);
       out.segments.push_back(hop);
-      ++out.jump_count;
       walk_first = hop.last;
       from = 2;
     }

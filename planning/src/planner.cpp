@@ -157,6 +157,16 @@ Result<Planner> Planner::create(const mesh::NavMesh& mesh, const jump::JumpLinkS
 
 Result<Planner> Planner::create(std::shared_ptr<const mesh::NavMesh> shared_mesh,
                                 std::shared_ptr<const jump::JumpLinkSet> shared_links) {
+  return create(std::move(shared_mesh), std::move(shared_links), LinkExtras{});
+}
+
+SegmentKind Planner::config_kind(std::uint32_t c) const {
+  return c < impl_->config_kind.size() ? impl_->config_kind[c] : SegmentKind::Jump;
+}
+
+Result<Planner> Planner::create(std::shared_ptr<const mesh::NavMesh> shared_mesh,
+                                std::shared_ptr<const jump::JumpLinkSet> shared_links,
+                                LinkExtras extras) {
   if (shared_mesh == nullptr) {
     return make_error(ErrorCode::InvalidArgument, "Planner::create: the mesh is null");
   }
@@ -164,7 +174,30 @@ Result<Planner> Planner::create(std::shared_ptr<const mesh::NavMesh> shared_mesh
   const jump::JumpLinkSet* links = shared_links.get();
   LEAPNAV_TRY(mesh::validate(mesh));
   if (links != nullptr) LEAPNAV_TRY(jump::validate(*links, mesh));
+  const bool with_extras = !extras.config_kind.empty() || !extras.link_cost.empty();
+  if (with_extras) {
+    if (links == nullptr || extras.config_kind.size() != links->configs.size() ||
+        extras.link_cost.size() != links->links.size())
+      return make_error(ErrorCode::InvalidArgument,
+                        "Planner::create: link extras do not match the link set's sizes");
+    for (const float c : extras.link_cost)
+      if (!(std::isnan(c) || (std::isfinite(c) && c >= 0.0F)))
+        return make_error(ErrorCode::InvalidArgument,
+                          "Planner::create: a link cost is negative or infinite");
+  }
   auto impl = std::make_shared<Impl>();
+  if (with_extras) {
+    impl->jump_mask = 0;
+    for (std::uint32_t c = 0; c < extras.config_kind.size(); ++c) {
+      if (extras.config_kind[c] == SegmentKind::Jump) {
+        impl->jump_mask |= config_bit(c);
+      } else {
+        impl->ledge_mask |= config_bit(c);
+      }
+    }
+    impl->config_kind = std::move(extras.config_kind);
+    impl->link_cost = std::move(extras.link_cost);
+  }
   impl->mesh = std::move(shared_mesh);
   impl->links = std::move(shared_links);
   impl->graph = build_graph(mesh, links);
@@ -211,6 +244,14 @@ Result<Planner> Planner::create(std::shared_ptr<const mesh::NavMesh> shared_mesh
       impl->group_length[g] = distance(impl->group_takeoff[g], impl->group_landing[g]);
       impl->group_configs[g] = bits;
       impl->all_configs |= bits;
+      float least = std::numeric_limits<float>::infinity();
+      if (with_extras) {
+        for (std::uint32_t k = first; k < last; ++k) {
+          const float c = impl->link_cost[k];
+          if (!std::isnan(c)) least = std::min(least, c);
+        }
+      }
+      impl->group_link_cost.push_back(least);
     }
     impl->run_first.push_back(static_cast<std::uint32_t>(links->links.size()));
     build_reachability(*impl);

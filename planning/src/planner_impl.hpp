@@ -3,9 +3,11 @@
 // its representative jump and the configurations of its links.
 #pragma once
 
+#include <algorithm>
 #include <boost/geometry.hpp>
 #include <boost/geometry/index/rtree.hpp>
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <utility>
 #include <vector>
@@ -72,9 +74,32 @@ struct Planner::Impl {
     const std::uint32_t d = scc[q];
     return ((scc_reach[std::size_t(c) * scc_words + d / 64] >> (d % 64)) & 1U) != 0;
   }
-  /// Whether queries with these options plan over jumps.
+  /// Per configuration of links: how its links are traversed (empty: every one a Jump).
+  std::vector<SegmentKind> config_kind;
+  /// Per link: the A* cost replacing jump_cost (empty without extras; NaN for jumps).
+  std::vector<float> link_cost;
+  /// Per group: the least link_cost of its non-jump links (+infinity when none).
+  std::vector<float> group_link_cost;
+  std::uint64_t jump_mask = ~std::uint64_t{0};  ///< configuration bits of the thesis's jumps
+  std::uint64_t ledge_mask = 0;                 ///< configuration bits of ledge and ladder links
+
+  /// The configuration bits a query may use: jumps when options.jumps (masked by
+  /// jump_configs), ledge and ladder links when options.ledge_links.
+  [[nodiscard]] std::uint64_t allowed_configs(const QueryOptions& options) const {
+    return (options.jumps ? options.jump_configs & jump_mask : 0) |
+           (options.ledge_links ? ledge_mask : 0);
+  }
+  /// Whether queries with these options plan over links.
   [[nodiscard]] bool jumps_enabled(const QueryOptions& options) const {
-    return links != nullptr && options.jumps && (all_configs & options.jump_configs) != 0;
+    return links != nullptr && (all_configs & allowed_configs(options)) != 0;
+  }
+  /// The A* cost of group g beyond its length, for the allowed configuration bits `allowed`.
+  [[nodiscard]] float group_extra_cost(std::uint32_t g, std::uint64_t allowed,
+                                       float jump_cost) const {
+    float cost = std::numeric_limits<float>::infinity();
+    if ((group_configs[g] & allowed & jump_mask) != 0) cost = jump_cost;
+    if ((group_configs[g] & allowed & ledge_mask) != 0) cost = std::min(cost, group_link_cost[g]);
+    return cost;
   }
   /// height_at with a fallback to the vertex plane when the detail gives no finite height.
   [[nodiscard]] float height(std::uint32_t p, Vec2 point) const;

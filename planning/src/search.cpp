@@ -59,6 +59,26 @@ Status check_options(const QueryOptions& options) {
 
 }  // namespace
 
+std::string_view to_string(SegmentKind kind) noexcept {
+  switch (kind) {
+    case SegmentKind::Walk:
+      return "walk";
+    case SegmentKind::Jump:
+      return "jump";
+    case SegmentKind::StepUp:
+      return "step_up";
+    case SegmentKind::StepDown:
+      return "step_down";
+    case SegmentKind::JumpUp:
+      return "jump_up";
+    case SegmentKind::Drop:
+      return "drop";
+    case SegmentKind::Ladder:
+      return "ladder";
+  }
+  return "unknown";
+}
+
 std::string_view to_string(PathStatus status) noexcept {
   switch (status) {
     case PathStatus::Found:
@@ -227,7 +247,7 @@ void NavQuery::Scratch::relax(const Planner::Impl& impl, std::uint32_t a, std::u
   } else {
     const std::uint32_t group = graph.arc_index[a];
     g = g_from + dist(from_point, impl.group_takeoff[group]) * cost + impl.group_length[group] +
-        options.jump_cost;
+        impl.group_extra_cost(group, options.jump_configs, options.jump_cost);
   }
   if (g < node.g) {
     node.g = g;
@@ -393,6 +413,10 @@ Status NavQuery::begin_path(Vec3 start, Vec3 goal, const QueryOptions& options) 
   LEAPNAV_TRY(detail::check_filter(options));
   const Planner::Impl& impl = *planner_;
   s.options = options;
+  // note: from here on jump_configs holds every link configuration the query may use (jumps and
+  // ledge links alike); allowed_configs of the copy gives the same bits again
+  s.options.jump_configs = impl.allowed_configs(options);
+  s.options.jumps = true;
   s.early.reset();
   s.phase = Scratch::Phase::Done;
   if (!impl.locate(start, options.search_extent, s.from)) {

@@ -170,7 +170,7 @@ PyPath to_python(const plan::Path& path) {
   out.points = points_array(path.points);
   for (const plan::PathSegment& s : path.segments) {
     py::dict seg;
-    seg["kind"] = s.kind == plan::SegmentKind::Walk ? "walk" : "jump";
+    seg["kind"] = std::string(plan::to_string(s.kind));
     py::list pts;
     for (std::uint32_t i = s.first; i <= s.last; ++i) pts.append(vec_list(path.points[i]));
     seg["points"] = pts;

@@ -60,6 +60,18 @@ TEST_SUITE("cli.tiles") {
     CHECK(run.exit_code == 1);
     CHECK(run.output.find("tiled") != std::string::npos);
   }
+
+  TEST_CASE(
+      "ledge links and authored ladders with tiles are refused as bad input naming the option") {
+    const auto ledges =
+        run_cli("build builtin:city:1 --tile-size 32 --ledge-links -o " + temp_path("l.lnav"));
+    CHECK(ledges.exit_code == 1);
+    CHECK(ledges.output.find("--ledge-links") != std::string::npos);
+    const auto ladders =
+        run_cli("build builtin:city:1 --tile-size 32 --links none.json -o " + temp_path("l2.lnav"));
+    CHECK(ladders.exit_code == 1);
+    CHECK(ladders.output.find("--links") != std::string::npos);
+  }
 }
 
 #endif

@@ -78,7 +78,7 @@ TEST_SUITE("io.config_file") {
   TEST_CASE("unknown keys and sections are errors naming them") {
     check_error(R"({"agent": {"heigth": 2}})", ErrorCode::InvalidArgument,
                 "dir/my.json: unknown key 'agent.heigth' (agent keys: height, radius, max_climb, "
-                "max_slope_deg)");
+                "max_slope_deg, max_jump_up, max_drop)");
     check_error(R"({"agnet": {}})", ErrorCode::InvalidArgument,
                 "dir/my.json: unknown key 'agnet' (known: base, name, voxel, agent, region, poly)");
     check_error(R"({"poly": {"cell_size": 1}})", ErrorCode::InvalidArgument,

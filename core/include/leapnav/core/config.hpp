@@ -18,6 +18,10 @@ struct AgentConfig {
   float radius = 0.6F;          ///< cylinder radius [units: m] [range: >= 0]
   float max_climb = 0.9F;       ///< largest step up or down while walking [units: m] [range: >= 0]
   float max_slope_deg = 45.0F;  ///< steepest walkable slope [units: deg] [range: 0..90)
+  /// Highest ledge a ledge link climbs (jump-up links, above max_climb) [units: m] [range: 0..1e4]
+  float max_jump_up = 1.0F;
+  /// Deepest drop of a drop link (below a ledge, above max_climb) [units: m] [range: 0..1e4]
+  float max_drop = 2.5F;
   friend bool operator==(const AgentConfig&, const AgentConfig&) = default;
 };
 

@@ -19,7 +19,7 @@ namespace leapnav::io {
 ///   "base":   a named configuration to start from (default "default"),
 ///   "name":   the configuration's name (default: `source` without directory and extension),
 ///   "voxel":  {"cell_size", "cell_height"},
-///   "agent":  {"height", "radius", "max_climb", "max_slope_deg"},
+///   "agent":  {"height", "radius", "max_climb", "max_slope_deg", "max_jump_up", "max_drop"},
 ///   "region": {"min_region_area", "merge_region_area"},
 ///   "poly":   {"max_edge_len", "max_edge_error", "max_verts_per_poly", "detail_sample_dist",
 ///              "detail_max_error"},

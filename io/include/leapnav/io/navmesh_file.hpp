@@ -41,6 +41,12 @@
 //          minus land_a. Varints are LEB128 (7 bits a byte, low first); every lattice index
 //          lies in (-2^24, 2^24), so k * 2^-e is exact in float and the loaded floats equal the
 //          saved ones. A reader that predates it skips the chunk (walk-only, as above).
+// Optional chunks for ledge links (ledgelinks/), same format version:
+//   "lagt" f32 agent max_jump_up, max_drop; written only when either differs from its default
+//          (absent: the defaults)
+//   "ldge" u64 L, L x (u8 kind, u32 source_poly, u32 dest_poly, f32 source_a x y z, source_b,
+//          dest_a, dest_b, f32 cost), sorted as ledge::sort_links leaves them; written for a file
+//          built with ledge links or ladders. A reader that predates it plans without them.
 // note: the link chunks are optional on purpose. The navmesh chunks alone describe a complete,
 // valid walkable surface and links only add movement on top of it, so a reader that predates
 // links (and skips them) still plans correct, walk-only paths and can render or export the mesh;
@@ -63,6 +69,7 @@
 #include "leapnav/core/result.hpp"
 #include "leapnav/io/file_io.hpp"
 #include "leapnav/jumplinks/jump_links.hpp"
+#include "leapnav/ledgelinks/ledge_links.hpp"
 #include "leapnav/mesh/navmesh.hpp"
 
 namespace leapnav::io {
@@ -118,6 +125,9 @@ struct NavFile {
   /// Links over navmesh's polygons (jump::validate(*links, navmesh) holds). Loaded sets have
   /// zero stats (they are not stored) and the same jump::content_hash as the saved set.
   std::optional<jump::JumpLinkSet> links;
+  /// Ledge and ladder links (ledgelinks/), when the file was built with them (ledge::validate
+  /// holds).
+  std::optional<ledge::LedgeLinkSet> ledges{};
 };
 
 /// The file as .lnav bytes; without links, the same bytes as encode_navmesh(file.navmesh). The

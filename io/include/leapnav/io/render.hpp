@@ -14,6 +14,7 @@
 
 #include "leapnav/core/geometry.hpp"
 #include "leapnav/jumplinks/jump_links.hpp"
+#include "leapnav/ledgelinks/ledge_links.hpp"
 #include "leapnav/mesh/navmesh.hpp"
 
 namespace leapnav::io {
@@ -93,5 +94,15 @@ struct JumpLinkOverlayOptions {
 /// "jump C2 (h 3 m, d 7.5 m, max fall 7.5 m): ...". An empty set gives no overlays.
 [[nodiscard]] std::vector<Overlay> jump_link_overlays(const jump::JumpLinkSet& links,
                                                       const JumpLinkOverlayOptions& options = {});
+
+/// The colour of a ledge link kind in pictures and of the path segments of that kind: walk
+/// #8c564b, step_up #2ca02c, step_down #98df8a, jump_up #ff7f0e, drop #9467bd, ladder #17becf.
+[[nodiscard]] std::string ledge_kind_color(ledge::LedgeKind kind);
+
+/// Overlays drawing ledge and ladder links, one Segments overlay per kind that has links (kind
+/// order), in ledge_kind_color: each link as its source segment and the crossing from the
+/// source segment's midpoint to the destination segment's midpoint. The legend label is
+/// "<kind> links: N" (N links of that kind). An empty set gives no overlays.
+[[nodiscard]] std::vector<Overlay> ledge_link_overlays(const ledge::LedgeLinkSet& links);
 
 }  // namespace leapnav::io

@@ -30,7 +30,17 @@ enum class PathStatus : std::uint8_t {
 enum class SegmentKind : std::uint8_t {
   Walk,  ///< a polyline on the mesh through the segment's corridor
   Jump,  ///< a ballistic jump from points[first] to points[first + 1] (last = first + 1)
+  // ledge and ladder links (ledgelinks/): a straight crossing from points[first] to
+  // points[first + 1] (last = first + 1); `link` names the planner's link as for a jump
+  StepUp,    ///< up a step the walk mesh does not connect
+  StepDown,  ///< down such a step
+  JumpUp,    ///< up a ledge above the climb: rise, then step across
+  Drop,      ///< down a ledge: step off, then fall
+  Ladder,    ///< along an authored ladder
 };
+
+/// A stable lower-case name: "walk", "jump", "step_up", "step_down", "jump_up", "drop", "ladder".
+[[nodiscard]] std::string_view to_string(SegmentKind kind) noexcept;
 
 inline constexpr std::uint32_t kNoLink = 0xFFFFFFFFU;
 
@@ -99,6 +109,9 @@ struct QueryOptions {
   /// bit 63 allows every configuration with index >= 63. A link group without an allowed link
   /// is not traversable, and an allowed group's jumps use allowed links only.
   std::uint64_t jump_configs = ~std::uint64_t{0};
+  /// Plan over ledge and ladder links (ledgelinks/) when the Planner has them; independent of
+  /// `jumps` and `jump_configs`. Each costs its link's cost instead of jump_cost.
+  bool ledge_links = true;
   /// The filter. Walking across a polygon costs its xz length times area_costs[its area id]
   /// (mesh::NavMesh::poly_area); +infinity excludes the area like exclude_flags
   /// [range: > 0, or +infinity]. The A* heuristic is scaled by min(1, smallest cost), so it

@@ -54,6 +54,21 @@ class Planner {
   /// means walking only). InvalidArgument when `mesh` is null.
   [[nodiscard]] static Result<Planner> create(std::shared_ptr<const mesh::NavMesh> mesh,
                                               std::shared_ptr<const jump::JumpLinkSet> links = {});
+  /// The same over a link set that also holds ledge and ladder links (ledge_planner.hpp makes
+  /// one): extras.config_kind gives per configuration of `links` how its links are traversed
+  /// (SegmentKind::Jump for the thesis's jumps, which QueryOptions::jumps and jump_configs
+  /// select; any other kind is selected by QueryOptions::ledge_links), extras.link_cost per link
+  /// the A* cost that replaces QueryOptions::jump_cost for a non-jump link. InvalidArgument when
+  /// the sizes do not match the set or a cost is negative or not finite.
+  struct LinkExtras {
+    std::vector<SegmentKind> config_kind;
+    std::vector<float> link_cost;
+  };
+  [[nodiscard]] static Result<Planner> create(std::shared_ptr<const mesh::NavMesh> mesh,
+                                              std::shared_ptr<const jump::JumpLinkSet> links,
+                                              LinkExtras extras);
+  /// How links of configuration c are traversed (SegmentKind::Jump without extras).
+  [[nodiscard]] SegmentKind config_kind(std::uint32_t c) const;
 
   Planner(const Planner&) = default;
   Planner(Planner&&) noexcept = default;

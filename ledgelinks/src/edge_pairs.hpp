@@ -1,0 +1,54 @@
+// Stage 1 of the ledge pass: the navmesh's boundary edges, their snapped vertical planes, and the
+// pairs of edges that face each other across at most max_gap (Golodetz Listing 2, with snapped
+// integer plane keys instead of the article's non-transitive tolerance comparator).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "leapnav/core/geometry.hpp"
+#include "leapnav/mesh/navmesh.hpp"
+
+namespace leapnav::ledge::detail {
+
+/// A boundary edge, from vertex p to vertex q of its polygon (CCW in xz, so the polygon lies to
+/// its left and `normal` points out of it).
+struct BoundaryEdge {
+  std::uint32_t poly = 0;
+  std::uint32_t slot = 0;  ///< index into NavMesh::poly_vertices of p
+  Vec3 p;
+  Vec3 q;
+  double nx = 0.0;  ///< unit outward normal in xz
+  double nz = 0.0;
+  std::int32_t angle_bin = 0;   ///< snapped direction of the plane's line (mod 180 degrees)
+  std::int64_t offset_bin = 0;  ///< snapped offset of the plane along the bin's normal
+};
+
+/// What pairing needs to know.
+struct PairParams {
+  double max_gap = 0.0;        ///< largest gap between the two edges [units: m]
+  double min_gap = 0.0;        ///< most negative gap (overlapping edges) accepted [units: m]
+  double max_angle_deg = 2.0;  ///< largest angle between the edge lines
+  double min_overlap = 0.0;    ///< shortest common stretch [units: m]
+};
+
+/// Boundary edges of `navmesh` with their plane keys, sorted by (angle_bin, offset_bin, then the
+/// edge's coordinates): a total order on integers and exact floats, independent of polygon order.
+[[nodiscard]] std::vector<BoundaryEdge> boundary_edges(const mesh::NavMesh& navmesh,
+                                                       const PairParams& params);
+
+/// Number of distinct (angle_bin, offset_bin) groups of sorted edges.
+[[nodiscard]] std::uint64_t count_planes(const std::vector<BoundaryEdge>& edges);
+
+/// The exact pair predicate, symmetric in e and f (see facing_pairs).
+[[nodiscard]] bool edges_face(const BoundaryEdge& e, const BoundaryEdge& f,
+                              const PairParams& params);
+
+/// Unordered pairs (i < j of the sorted edges) of edges of different polygons whose outward
+/// normals are opposite within max_angle_deg, each in front of the other by a gap in
+/// [min_gap, max_gap], overlapping by more than min_overlap along the first edge. The pair set is
+/// decided by an exact symmetric predicate; the plane keys only choose which edges are compared.
+[[nodiscard]] std::vector<std::pair<std::uint32_t, std::uint32_t>> facing_pairs(
+    const std::vector<BoundaryEdge>& edges, const PairParams& params);
+
+}  // namespace leapnav::ledge::detail
