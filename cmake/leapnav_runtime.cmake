@@ -35,6 +35,7 @@ set(leapnav_public_headers
   core/include/leapnav/core/assert.hpp
   core/include/leapnav/core/config.hpp
   core/include/leapnav/core/context.hpp
+  core/include/leapnav/core/file_read.hpp
   core/include/leapnav/core/geometry.hpp
   core/include/leapnav/core/grid.hpp
   core/include/leapnav/core/result.hpp

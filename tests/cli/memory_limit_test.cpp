@@ -98,6 +98,20 @@ TEST_SUITE("cli.memory_limit") {
     MESSAGE("5 km triangle under 1024 MiB: peak " << m.peak_bytes / kMiB << " MiB");
     CHECK(m.peak_bytes <= 1024 * kMiB + kSlack);
   }
+
+  TEST_CASE("without --max-memory a device is cut off at the stream cap, not at gigabytes") {
+    if (!std::filesystem::exists("/dev/zero")) return;
+    const auto out = (std::filesystem::temp_directory_path() / "leapnav_zero.lnav").string();
+    const Measured m = run_measured({"build", "/dev/zero", "-o", out});
+    CHECK(m.exit_code == 1);
+    CHECK(m.output.find("leapnav: error: /dev/zero: not read further: it gave more than the 256 "
+                        "MiB a pipe or device may give (read a larger input from a regular "
+                        "file) [memory_limit]") != std::string::npos);
+    MESSAGE("/dev/zero at the default limit: peak " << m.peak_bytes / kMiB << " MiB");
+    // note: the last doubling of the buffer copies 128 MiB into 256 MiB; before the cap this
+    // read went on to half the default limit (about 6 GB on a 24 GB machine)
+    CHECK(m.peak_bytes <= 3 * 256 * kMiB);
+  }
 }
 
 #endif  // LEAPNAV_CLI_PATH
