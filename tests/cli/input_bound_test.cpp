@@ -21,12 +21,14 @@ std::string write_temp(const std::string& name, const std::string& text) {
   return path.string();
 }
 
-constexpr const char* kTooLarge = "the file has 3145728 bytes, more than the 1048576 bytes an "
-                                  "input may have (half the memory limit; see --max-memory) "
-                                  "[memory_limit]";
-constexpr const char* kDevice = "/dev/zero: not read further: it gave more than the 1048576 "
-                                "bytes an input may have (half the memory limit; see "
-                                "--max-memory) [memory_limit]";
+constexpr const char* kTooLarge =
+    "the file has 3145728 bytes, more than the 1048576 bytes an "
+    "input may have (half the memory limit; see --max-memory) "
+    "[memory_limit]";
+constexpr const char* kDevice =
+    "/dev/zero: not read further: it gave more than the 1048576 "
+    "bytes an input may have (half the memory limit; see "
+    "--max-memory) [memory_limit]";
 
 }  // namespace
 
