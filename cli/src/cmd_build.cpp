@@ -84,6 +84,13 @@ void register_build_command(CLI::App& root, Registry& registry) {
            if (!refined) return report(refined.error());
            file.links = std::move(links).value();
          }
+         // note: the voxel output, regions and contours are released before the file is encoded
+         // (a second copy of the navmesh), so the encoding does not add to the build's peak
+         std::optional<nlohmann::json> voxel_stats;
+         if (!opt.stats_path.empty()) voxel_stats = voxel_stats_json(out->voxels);
+         out->voxels = {};
+         out->regions = {};
+         out->contours = {};
          if (auto s = io::save_nav_file(file, options->output); !s) return report(s.error());
          const mesh::NavMesh& navmesh = file.navmesh;
          const std::string hash = hash_to_hex(mesh::content_hash(navmesh));
@@ -101,7 +108,7 @@ void register_build_command(CLI::App& root, Registry& registry) {
          }
          std::cout << " -> " << options->output << '\n';
          if (!opt.stats_path.empty()) {
-           nlohmann::json stats = voxel_stats_json(out->voxels);
+           nlohmann::json stats = std::move(*voxel_stats);
            stats["scene"] = opt.scene;
            stats["config"] = config->name;
            stats["threads"] = opt.threads;
