@@ -40,6 +40,7 @@ set(leapnav_public_headers
   core/include/leapnav/core/grid.hpp
   core/include/leapnav/core/result.hpp
   core/include/leapnav/core/triangle_mesh.hpp
+  io/include/leapnav/io/area_table.hpp
   io/include/leapnav/io/config_file.hpp
   io/include/leapnav/io/file_io.hpp
   io/include/leapnav/io/navmesh_file.hpp

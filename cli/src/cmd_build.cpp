@@ -40,6 +40,9 @@ void register_build_command(CLI::App& root, Registry& registry) {
   app->add_option("--output,-o", options->output, "Navmesh file to write (.lnav)")->required();
   app->add_option("--stats", options->build.stats_path,
                   "Write statistics as JSON to this file (- = stdout)");
+  app->add_option("--areas", options->build.areas,
+                  "Area table (JSON) for an OBJ scene: {\"groups\": {name: id}, \"materials\": "
+                  "{name: id}, \"default\": id}, ids 0..63 (0 = not walkable, 63 = ground)");
   app->add_option("--jump", options->jumps,
                   "Generate jump links for a jump h,d,max_fall [units: m], or a thesis preset C1 "
                   "(1,2.5,2.5), C2 (3,7.5,7.5), C3 (5,12.5,12.5); repeat for several");

@@ -13,6 +13,7 @@
 #include <iostream>
 #include <memory>
 
+#include "leapnav/io/area_table.hpp"
 #include "leapnav/io/config_file.hpp"
 #include "leapnav/io/file_io.hpp"
 #include "leapnav/io/obj.hpp"
@@ -89,6 +90,24 @@ Result<TriangleMesh> load_scene_arg(const BuildOptions& options) {
   io::ObjOptions obj;
   obj.up = options.up == "z" ? io::UpAxis::Z : io::UpAxis::Y;
   obj.max_bytes = input_limit_bytes(options.max_memory_mib);
+  if (!options.areas.empty()) {
+    if (options.scene.rfind("builtin:", 0) == 0) {
+      return make_error(ErrorCode::InvalidArgument, "--areas " + options.areas +
+                                                        ": an area table maps the groups and "
+                                                        "materials of an OBJ file; " +
+                                                        options.scene + " has none");
+    }
+    LEAPNAV_TRY_ASSIGN(const io::AreaTable table,
+                       io::load_area_table(options.areas, obj.max_bytes));
+    obj.areas = &table;
+    io::ObjStats stats;
+    LEAPNAV_TRY_ASSIGN(TriangleMesh mesh, io::load_obj(options.scene, obj, &stats));
+    for (const std::string& unused : stats.unused_area_names) {
+      std::cerr << "leapnav: warning: " << options.areas << ": " << unused << " does not occur in "
+                << options.scene << '\n';
+    }
+    return mesh;
+  }
   return load_scene_within(options.scene, obj, memory_limit_bytes(options.max_memory_mib));
 }
 
