@@ -34,8 +34,8 @@ Result<std::vector<std::pair<std::string, std::uint8_t>>> name_map(const Json& v
                                                                    std::string_view name,
                                                                    const std::string& section) {
   if (!value.is_object()) {
-    return invalid(name, section + " must be an object of name: area id (got " +
-                             value.type_name() + ")");
+    return invalid(name,
+                   section + " must be an object of name: area id (got " + value.type_name() + ")");
   }
   std::vector<std::pair<std::string, std::uint8_t>> out;
   for (const auto& [key, id] : value.items()) {
@@ -48,9 +48,9 @@ Result<std::vector<std::pair<std::string, std::uint8_t>>> name_map(const Json& v
 
 const std::uint8_t* find(const std::vector<std::pair<std::string, std::uint8_t>>& map,
                          std::string_view key) {
-  const auto it = std::lower_bound(
-      map.begin(), map.end(), key,
-      [](const std::pair<std::string, std::uint8_t>& e, std::string_view k) { return e.first < k; });
+  const auto it = std::lower_bound(map.begin(), map.end(), key,
+                                   [](const std::pair<std::string, std::uint8_t>& e,
+                                      std::string_view k) { return e.first < k; });
   return it != map.end() && it->first == key ? &it->second : nullptr;
 }
 
@@ -76,8 +76,8 @@ Result<AreaTable> parse_area_table(std::string_view text, std::string_view name)
                                                  std::to_string(e.byte) + " (" + e.what() + ")");
   }
   if (!json.is_object()) {
-    return invalid(name, std::string("an area table is a JSON object (got ") + json.type_name() +
-                             ")");
+    return invalid(name,
+                   std::string("an area table is a JSON object (got ") + json.type_name() + ")");
   }
   AreaTable table;
   table.source = std::string(name);

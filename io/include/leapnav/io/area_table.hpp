@@ -40,7 +40,7 @@ struct AreaTable {
 [[nodiscard]] Result<AreaTable> parse_area_table(std::string_view text, std::string_view name);
 
 /// Reads and parses a table file of at most `max_bytes` bytes (read_file's errors, naming it).
-[[nodiscard]] Result<AreaTable> load_area_table(
-    const std::filesystem::path& path, std::uint64_t max_bytes = default_max_file_bytes());
+[[nodiscard]] Result<AreaTable> load_area_table(const std::filesystem::path& path,
+                                                std::uint64_t max_bytes = default_max_file_bytes());
 
 }  // namespace leapnav::io
