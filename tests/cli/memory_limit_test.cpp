@@ -29,6 +29,7 @@ Measured run_measured(const std::vector<std::string>& args) {
   std::vector<std::string> all{LEAPNAV_CLI_PATH};
   all.insert(all.end(), args.begin(), args.end());
   std::vector<char*> argv;
+  argv.reserve(all.size() + 1);
   for (std::string& a : all) argv.push_back(a.data());
   argv.push_back(nullptr);
   posix_spawn_file_actions_t actions;

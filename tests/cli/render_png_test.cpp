@@ -17,7 +17,7 @@ using leapnav::test::run_cli;
 namespace {
 
 std::filesystem::path fresh_dir(const std::string& name) {
-  const auto dir = std::filesystem::temp_directory_path() / ("leapnav_render_png_" + name);
+  auto dir = std::filesystem::temp_directory_path() / ("leapnav_render_png_" + name);
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   return dir;
