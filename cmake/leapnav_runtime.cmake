@@ -35,10 +35,12 @@ set(leapnav_public_headers
   core/include/leapnav/core/assert.hpp
   core/include/leapnav/core/config.hpp
   core/include/leapnav/core/context.hpp
+  core/include/leapnav/core/file_read.hpp
   core/include/leapnav/core/geometry.hpp
   core/include/leapnav/core/grid.hpp
   core/include/leapnav/core/result.hpp
   core/include/leapnav/core/triangle_mesh.hpp
+  io/include/leapnav/io/area_table.hpp
   io/include/leapnav/io/config_file.hpp
   io/include/leapnav/io/file_io.hpp
   io/include/leapnav/io/navmesh_file.hpp

@@ -75,6 +75,31 @@ Vec3 vec(const float* p) {
   return {p[0], p[1], p[2]};
 }
 
+/// The query options a C filter gives (NULL: the defaults).
+plan::QueryOptions query_options(const leapnav_filter* filter) {
+  plan::QueryOptions options;
+  if (filter != nullptr) {
+    options.jumps = filter->jumps != 0;
+    options.jump_cost = filter->jump_cost;
+    options.jump_configs = filter->jump_configs;
+    options.search_extent = vec(filter->search_extent);
+    options.max_nodes = filter->max_nodes;
+    std::copy(filter->area_costs, filter->area_costs + 256, options.area_costs.begin());
+    options.include_flags = filter->include_flags;
+    options.exclude_flags = filter->exclude_flags;
+  }
+  return options;
+}
+
+void fill_info(const plan::Path& path, leapnav_path_info* info) {
+  if (info == nullptr) return;
+  info->status = static_cast<leapnav_path_status>(path.status);
+  info->length = path.length;
+  info->point_count = path.points.size();
+  info->segment_count = path.segments.size();
+  info->jump_count = path.jump_count;
+}
+
 leapnav_status make_handle(std::shared_ptr<const mesh::NavMesh> navmesh,
                            std::shared_ptr<const jump::JumpLinkSet> links, leapnav_navmesh** out) {
   auto planner = plan::Planner::create(std::move(navmesh), std::move(links));
@@ -272,26 +297,96 @@ leapnav_status leapnav_find_path(leapnav_query* query, const float start[3], con
     if (query == nullptr) return null_argument("leapnav_find_path", "query");
     if (start == nullptr) return null_argument("leapnav_find_path", "start");
     if (goal == nullptr) return null_argument("leapnav_find_path", "goal");
-    plan::QueryOptions options;
-    if (filter != nullptr) {
-      options.jumps = filter->jumps != 0;
-      options.jump_cost = filter->jump_cost;
-      options.jump_configs = filter->jump_configs;
-      options.search_extent = vec(filter->search_extent);
-      options.max_nodes = filter->max_nodes;
-      std::copy(filter->area_costs, filter->area_costs + 256, options.area_costs.begin());
-      options.include_flags = filter->include_flags;
-      options.exclude_flags = filter->exclude_flags;
-    }
-    const Status found = query->query.find_path(vec(start), vec(goal), options, query->path);
+    const Status found =
+        query->query.find_path(vec(start), vec(goal), query_options(filter), query->path);
     if (!found) return fail(found.error());
-    if (info != nullptr) {
-      info->status = static_cast<leapnav_path_status>(query->path.status);
-      info->length = query->path.length;
-      info->point_count = query->path.points.size();
-      info->segment_count = query->path.segments.size();
-      info->jump_count = query->path.jump_count;
-    }
+    fill_info(query->path, info);
+    return LEAPNAV_OK;
+  });
+}
+
+leapnav_status leapnav_begin_path(leapnav_query* query, const float start[3], const float goal[3],
+                                  const leapnav_filter* filter) {
+  return guarded("leapnav_begin_path", [&]() -> leapnav_status {
+    if (query == nullptr) return null_argument("leapnav_begin_path", "query");
+    if (start == nullptr) return null_argument("leapnav_begin_path", "start");
+    if (goal == nullptr) return null_argument("leapnav_begin_path", "goal");
+    const Status begun = query->query.begin_path(vec(start), vec(goal), query_options(filter));
+    if (!begun) return fail(begun.error());
+    return LEAPNAV_OK;
+  });
+}
+
+leapnav_status leapnav_update_path(leapnav_query* query, uint32_t max_iterations, int* done,
+                                   uint32_t* expanded) {
+  return guarded("leapnav_update_path", [&]() -> leapnav_status {
+    if (query == nullptr) return null_argument("leapnav_update_path", "query");
+    if (done == nullptr) return null_argument("leapnav_update_path", "done");
+    *done = 0;
+    auto slice = query->query.update_path(max_iterations);
+    if (!slice) return fail(slice.error());
+    *done = slice->done ? 1 : 0;
+    if (expanded != nullptr) *expanded = slice->expanded;
+    return LEAPNAV_OK;
+  });
+}
+
+leapnav_status leapnav_finish_path(leapnav_query* query, leapnav_path_info* info) {
+  return guarded("leapnav_finish_path", [&]() -> leapnav_status {
+    if (query == nullptr) return null_argument("leapnav_finish_path", "query");
+    const Status finished = query->query.finish_path(query->path);
+    if (!finished) return fail(finished.error());
+    fill_info(query->path, info);
+    return LEAPNAV_OK;
+  });
+}
+
+leapnav_status leapnav_move_along_surface(const leapnav_navmesh* navmesh, const float start[3],
+                                          const float target[3], const float extent[3],
+                                          leapnav_surface_move* out) {
+  return guarded("leapnav_move_along_surface", [&]() -> leapnav_status {
+    if (navmesh == nullptr) return null_argument("leapnav_move_along_surface", "navmesh");
+    if (start == nullptr) return null_argument("leapnav_move_along_surface", "start");
+    if (target == nullptr) return null_argument("leapnav_move_along_surface", "target");
+    if (out == nullptr) return null_argument("leapnav_move_along_surface", "out");
+    *out = leapnav_surface_move{};
+    const Vec3 box = extent == nullptr ? Vec3{2.0F, 4.0F, 2.0F} : vec(extent);
+    auto moved = plan::move_along_surface(navmesh->planner, vec(start), vec(target), box);
+    if (!moved) return fail(moved.error());
+    if (!moved->has_value()) return LEAPNAV_OK;
+    const plan::SurfaceMove& move = **moved;
+    out->on_mesh = 1;
+    out->reached = move.reached ? 1 : 0;
+    out->point[0] = move.point.x;
+    out->point[1] = move.point.y;
+    out->point[2] = move.point.z;
+    out->visited = move.visited.size();
+    return LEAPNAV_OK;
+  });
+}
+
+leapnav_status leapnav_distance_to_wall(const leapnav_navmesh* navmesh, const float center[3],
+                                        float max_radius, const float extent[3],
+                                        leapnav_wall_distance* out) {
+  return guarded("leapnav_distance_to_wall", [&]() -> leapnav_status {
+    if (navmesh == nullptr) return null_argument("leapnav_distance_to_wall", "navmesh");
+    if (center == nullptr) return null_argument("leapnav_distance_to_wall", "center");
+    if (out == nullptr) return null_argument("leapnav_distance_to_wall", "out");
+    *out = leapnav_wall_distance{};
+    const Vec3 box = extent == nullptr ? Vec3{2.0F, 4.0F, 2.0F} : vec(extent);
+    auto wall = plan::distance_to_wall(navmesh->planner, vec(center), max_radius, box);
+    if (!wall) return fail(wall.error());
+    if (!wall->has_value()) return LEAPNAV_OK;
+    const plan::WallDistance& w = **wall;
+    out->on_mesh = 1;
+    out->found = w.found ? 1 : 0;
+    out->distance = w.distance;
+    out->point[0] = w.point.x;
+    out->point[1] = w.point.y;
+    out->point[2] = w.point.z;
+    out->normal[0] = w.normal.x;
+    out->normal[1] = 0.0F;
+    out->normal[2] = w.normal.y;
     return LEAPNAV_OK;
   });
 }

@@ -98,6 +98,9 @@ void register_build_command(CLI::App& root, Registry& registry) {
   app->add_option("--output,-o", options->output, "Navmesh file to write (.lnav)")->required();
   app->add_option("--stats", options->build.stats_path,
                   "Write statistics as JSON to this file (- = stdout)");
+  app->add_option("--areas", options->build.areas,
+                  "Area table (JSON) for an OBJ scene: {\"groups\": {name: id}, \"materials\": "
+                  "{name: id}, \"default\": id}, ids 0..63 (0 = not walkable, 63 = ground)");
   app->add_option("--jump", options->jumps,
                   "Generate jump links for a jump h,d,max_fall [units: m], or a thesis preset C1 "
                   "(1,2.5,2.5), C2 (3,7.5,7.5), C3 (5,12.5,12.5); repeat for several");
@@ -219,6 +222,13 @@ void register_build_command(CLI::App& root, Registry& registry) {
              file.links = std::move(links).value();
            }
          }
+         // note: the voxel output, regions and contours are released before the file is encoded
+         // (a second copy of the navmesh), so the encoding does not add to the build's peak
+         std::optional<nlohmann::json> voxel_stats;
+         if (!opt.stats_path.empty()) voxel_stats = voxel_stats_json(out->voxels);
+         out->voxels = {};
+         out->regions = {};
+         out->contours = {};
          if (auto s = io::save_nav_file(file, options->output); !s) return report(s.error());
          const mesh::NavMesh& navmesh = file.navmesh;
          const std::string hash = hash_to_hex(mesh::content_hash(navmesh));
@@ -249,7 +259,7 @@ void register_build_command(CLI::App& root, Registry& registry) {
          }
          std::cout << " -> " << options->output << '\n';
          if (!opt.stats_path.empty()) {
-           nlohmann::json stats = voxel_stats_json(out->voxels);
+           nlohmann::json stats = std::move(*voxel_stats);
            stats["scene"] = opt.scene;
            stats["config"] = config->name;
            stats["threads"] = opt.threads;

@@ -5,13 +5,12 @@
 #include <charconv>
 #include <chrono>
 #include <cmath>
-#include <fstream>
 #include <iostream>
-#include <sstream>
 
 #include "common.hpp"
 #include "leapnav/grid3d/convert.hpp"
 #include "leapnav/grid3d/search.hpp"
+#include "query_input.hpp"
 
 namespace leapnav::cli {
 namespace {
@@ -30,6 +29,7 @@ struct FlyOptions {
   std::string scen;
   std::string up = "y";
   bool json = false;
+  double max_memory_mib = 0.0;  // 0 = the default limit
 };
 
 bool is_map(const std::string& input) {
@@ -44,14 +44,17 @@ struct World {
 Result<World> load_world(const FlyOptions& options) {
   World world;
   if (is_map(options.input)) {
-    LEAPNAV_TRY_ASSIGN(world.grid, grid3d::read_3dmap(options.input));
+    LEAPNAV_TRY_ASSIGN(
+        world.grid, grid3d::read_3dmap(options.input, input_limit_bytes(options.max_memory_mib)));
     world.voxel_coordinates = true;
   } else {
     BuildOptions build;
     build.scene = options.input;
     build.up = options.up;
+    build.max_memory_mib = options.max_memory_mib;
     LEAPNAV_TRY_ASSIGN(const TriangleMesh mesh, load_scene_arg(build));
     BuildContext ctx;
+    ctx.set_memory_limit(memory_limit_bytes(options.max_memory_mib));
     LEAPNAV_TRY_ASSIGN(world.grid,
                        grid3d::voxelize_scene(mesh, static_cast<float>(options.voxel), ctx));
   }
@@ -186,34 +189,21 @@ int run_fly(const FlyOptions& options) {
   }
 
   if (!options.queries.empty()) {
-    std::ifstream in(options.queries);
-    if (!in) return report(make_error(ErrorCode::IoError, options.queries + ": no such file"));
-    std::string line;
-    int number = 0;
+    // note: the queries are read as a stream with bounded lines (as `paths` reads them), so a
+    // pipe or device without line ends is refused instead of read whole
+    auto reader = QueryReader::open(options.queries);
+    if (!reader) return report(reader.error());
+    std::vector<plan::PathRequest> batch;
     std::uint64_t found = 0;
     std::uint64_t total = 0;
-    while (std::getline(in, line)) {
-      ++number;
-      std::istringstream fields(line);
-      std::string word;
-      std::vector<std::string> words;
-      while (fields >> word) words.push_back(word);
-      if (words.empty() || words[0][0] == '#') continue;
-      float v[6] = {};
-      bool ok = words.size() == 6;
-      for (std::size_t i = 0; ok && i < 6; ++i) {
-        const auto [ptr, ec] =
-            std::from_chars(words[i].data(), words[i].data() + words[i].size(), v[i]);
-        ok = ec == std::errc() && ptr == words[i].data() + words[i].size();
-      }
-      if (!ok) {
-        return report(
-            make_error(ErrorCode::ParseError, options.queries + ":" + std::to_string(number) +
-                                                  ": expected six numbers 'sx sy sz tx ty tz'"));
-      }
+    for (;;) {
+      if (auto status = reader->next_batch(batch, 1); !status) return report(status.error());
+      if (batch.empty()) break;
+      const Vec3 from = batch.front().start;
+      const Vec3 to = batch.front().goal;
       nlohmann::json j;
-      auto s = to_voxel(*world, {v[0], v[1], v[2]}, "start");
-      auto t = to_voxel(*world, {v[3], v[4], v[5]}, "goal");
+      auto s = to_voxel(*world, from, "start");
+      auto t = to_voxel(*world, to, "goal");
       if (!s || !t) {
         j = {{"status", "invalid_input"}, {"error", (!s ? s.error() : t.error()).message}};
       } else {
@@ -229,7 +219,7 @@ int run_fly(const FlyOptions& options) {
     return kExitOk;
   }
 
-  auto scenario = grid3d::read_3dscen(options.scen);
+  auto scenario = grid3d::read_3dscen(options.scen, input_limit_bytes(options.max_memory_mib));
   if (!scenario) return report(scenario.error());
   double worst = 0.0;
   std::uint64_t differ = 0;
@@ -292,6 +282,7 @@ void register_fly_command(CLI::App& root, Registry& registry) {
   app->add_option("--up", options->up, "Up axis of an OBJ scene: y or z")
       ->check(CLI::IsMember({"y", "z"}));
   app->add_flag("--json", options->json, "Print the path as JSON");
+  add_max_memory_option(*app, options->max_memory_mib);
   registry.push_back({app, [options]() -> int { return run_fly(*options); }});
 }
 

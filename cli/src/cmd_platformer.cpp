@@ -36,6 +36,7 @@ struct PlatformerOptions {
   double tile_size = 1.0;
   double depth = 3.0;
   int threads = 0;
+  double max_memory_mib = 0.0;  // 0 = the default limit
 };
 
 // "c,r" -> a tile; nullopt with a usage message when malformed.
@@ -128,11 +129,11 @@ int run_platformer(const PlatformerOptions& o) {
     to = parse_tile(o.to, "--to");
     if (!from || !to) return kExitUsage;
   }
-  auto map = platformer::load_tile_map(o.map);
+  auto map = platformer::load_tile_map(o.map, input_limit_bytes(o.max_memory_mib));
   if (!map) return report(map.error());
   platformer::PlatformerParams params;
   if (!o.params.empty()) {
-    auto loaded = platformer::load_params(o.params);
+    auto loaded = platformer::load_params(o.params, input_limit_bytes(o.max_memory_mib));
     if (!loaded) return report(loaded.error());
     params = *loaded;
   }
@@ -146,6 +147,7 @@ int run_platformer(const PlatformerOptions& o) {
   }
   BuildContext ctx;
   ctx.set_threads(o.threads);
+  ctx.set_memory_limit(memory_limit_bytes(o.max_memory_mib));
   auto graph = platformer::build_nav_graph(*map, params, ctx);
   if (!graph) return report(graph.error());
   if (auto valid = platformer::validate(*graph, *map, params); !valid) return report(valid.error());
@@ -223,6 +225,7 @@ void register_platformer_command(CLI::App& root, Registry& registry) {
       ->check(CLI::Range(0.01, 1000.0));
   app->add_option("--threads", o->threads, "Threads for the jump links (0 = all)")
       ->check(CLI::Range(0, 1024));
+  add_max_memory_option(*app, o->max_memory_mib);
   registry.push_back({app, [o]() { return run_platformer(*o); }});
 }
 

@@ -1,16 +1,19 @@
 // Shared pieces of the leapnav command.
 #include "common.hpp"
 
+#include <fcntl.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <memory>
 
+#include "leapnav/io/area_table.hpp"
 #include "leapnav/io/config_file.hpp"
 #include "leapnav/io/file_io.hpp"
 #include "leapnav/io/obj.hpp"
@@ -87,6 +90,24 @@ Result<TriangleMesh> load_scene_arg(const BuildOptions& options) {
   io::ObjOptions obj;
   obj.up = options.up == "z" ? io::UpAxis::Z : io::UpAxis::Y;
   obj.max_bytes = input_limit_bytes(options.max_memory_mib);
+  if (!options.areas.empty()) {
+    if (options.scene.rfind("builtin:", 0) == 0) {
+      return make_error(ErrorCode::InvalidArgument, "--areas " + options.areas +
+                                                        ": an area table maps the groups and "
+                                                        "materials of an OBJ file; " +
+                                                        options.scene + " has none");
+    }
+    LEAPNAV_TRY_ASSIGN(const io::AreaTable table,
+                       io::load_area_table(options.areas, obj.max_bytes));
+    obj.areas = &table;
+    io::ObjStats stats;
+    LEAPNAV_TRY_ASSIGN(TriangleMesh mesh, io::load_obj(options.scene, obj, &stats));
+    for (const std::string& unused : stats.unused_area_names) {
+      std::cerr << "leapnav: warning: " << options.areas << ": " << unused << " does not occur in "
+                << options.scene << '\n';
+    }
+    return mesh;
+  }
   return load_scene_within(options.scene, obj, memory_limit_bytes(options.max_memory_mib));
 }
 
@@ -139,21 +160,47 @@ int write_png(const std::filesystem::path& svg) {
   png.replace_extension(".png");
   const std::string svg_arg = svg.string();
   const std::string png_arg = png.string();
+  // note: rsvg-convert writes the PNG to a pipe and the bytes go through write_file_atomic, so a
+  // reader never sees a half-written PNG and a failed conversion leaves the old file as it was.
+  int channel[2] = {-1, -1};
+  if (::pipe2(channel, O_CLOEXEC) != 0) {
+    std::cerr << "leapnav: error: " << png_arg << ": cannot create a pipe [io_error]\n";
+    return kExitBadInput;
+  }
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, channel[1], STDOUT_FILENO);
   // note: spawned directly (no shell), so file names are never interpreted.
-  std::vector<char*> argv{const_cast<char*>("rsvg-convert"), const_cast<char*>("-o"),
-                          const_cast<char*>(png_arg.c_str()), const_cast<char*>(svg_arg.c_str()),
+  std::vector<char*> argv{const_cast<char*>("rsvg-convert"), const_cast<char*>(svg_arg.c_str()),
                           nullptr};
   pid_t pid = 0;
-  if (posix_spawnp(&pid, "rsvg-convert", nullptr, nullptr, argv.data(), environ) != 0) {
+  const int spawned = posix_spawnp(&pid, "rsvg-convert", &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  ::close(channel[1]);
+  if (spawned != 0) {
+    ::close(channel[0]);
     std::cerr << "leapnav: error: --png needs rsvg-convert (Debian package librsvg2-bin; "
                  "scripts/setup.sh installs it) [io_error]\n";
     return kExitBadInput;
   }
+  std::string bytes;
+  char chunk[1 << 16];
+  bool read_failed = false;
+  for (;;) {
+    const ssize_t n = ::read(channel[0], chunk, sizeof(chunk));
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) read_failed = true;
+    if (n <= 0) break;
+    bytes.append(chunk, static_cast<std::size_t>(n));
+  }
+  ::close(channel[0]);
   int status = 0;
-  if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+  if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0 ||
+      read_failed) {
     std::cerr << "leapnav: error: rsvg-convert failed to write " << png_arg << " [io_error]\n";
     return kExitBadInput;
   }
+  if (auto written = io::write_file_atomic(png, bytes); !written) return report(written.error());
   return kExitOk;
 }
 

@@ -44,6 +44,7 @@ struct BuildOptions {
   int threads = 0;
   double max_memory_mib = 0.0;  ///< 0 = the default limit
   std::string stats_path;
+  std::string areas;  ///< an area table (JSON) for an OBJ scene; empty: none
 };
 /// Adds --max-memory [units: MiB] (0 = the default limit) to a subcommand that reads input.
 void add_max_memory_option(CLI::App& app, double& max_memory_mib);

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <limits>
 #include <string>
 
 namespace leapnav {
@@ -59,11 +60,18 @@ std::string byte_amount(std::uint64_t bytes, bool round_up, std::uint64_t other)
 }  // namespace
 
 Status BuildContext::check_memory(std::string_view what, std::uint64_t bytes) const {
-  if (bytes <= memory_limit_) return {};
+  const std::uint64_t held = held_bytes();
+  const std::uint64_t total = bytes > std::numeric_limits<std::uint64_t>::max() - held
+                                  ? std::numeric_limits<std::uint64_t>::max()
+                                  : bytes + held;
+  if (total <= memory_limit_) return {};
+  const std::string with_held =
+      held == 0 ? std::string()
+                : " (with " + byte_amount(held, true, memory_limit_) + " held by earlier stages)";
   return make_error(ErrorCode::MemoryLimit, std::string(what) + " would need " +
-                                                byte_amount(bytes, true, memory_limit_) +
-                                                ", more than the memory limit of " +
-                                                byte_amount(memory_limit_, false, bytes));
+                                                byte_amount(total, true, memory_limit_) +
+                                                with_held + ", more than the memory limit of " +
+                                                byte_amount(memory_limit_, false, total));
 }
 
 std::uint64_t BuildContext::default_memory_limit() {

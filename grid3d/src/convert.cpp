@@ -4,8 +4,6 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
-#include <fstream>
-#include <sstream>
 #include <string>
 
 #include "leapnav/grid3d/convert.hpp"
@@ -20,18 +18,6 @@ int floor_index(double t) {
 }
 int ceil_index(double t) {
   return static_cast<int>(std::ceil(t - kIndexTolerance));
-}
-
-Result<std::string> read_text(const std::filesystem::path& path) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) {
-    return make_error(ErrorCode::IoError, path.string() + ": is a directory, not a file");
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return make_error(ErrorCode::IoError, path.string() + ": no such file");
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  return buffer.str();
 }
 
 // Splits text into lines (without '\r'), numbering from 1.
@@ -226,8 +212,8 @@ Result<OccupancyGrid> parse_3dmap(std::string_view text, std::string_view name) 
   return grid;
 }
 
-Result<OccupancyGrid> read_3dmap(const std::filesystem::path& path) {
-  LEAPNAV_TRY_ASSIGN(std::string text, read_text(path));
+Result<OccupancyGrid> read_3dmap(const std::filesystem::path& path, std::uint64_t max_bytes) {
+  LEAPNAV_TRY_ASSIGN(std::string text, read_file(path, max_bytes));
   return parse_3dmap(text, path.string());
 }
 
@@ -302,8 +288,8 @@ Result<Scenario> parse_3dscen(std::string_view text, std::string_view name) {
   return scenario;
 }
 
-Result<Scenario> read_3dscen(const std::filesystem::path& path) {
-  LEAPNAV_TRY_ASSIGN(std::string text, read_text(path));
+Result<Scenario> read_3dscen(const std::filesystem::path& path, std::uint64_t max_bytes) {
+  LEAPNAV_TRY_ASSIGN(std::string text, read_file(path, max_bytes));
   return parse_3dscen(text, path.string());
 }
 

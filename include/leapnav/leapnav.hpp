@@ -10,6 +10,7 @@
 #include "leapnav/core/geometry.hpp"
 #include "leapnav/core/result.hpp"
 #include "leapnav/core/triangle_mesh.hpp"
+#include "leapnav/io/area_table.hpp"
 #include "leapnav/io/config_file.hpp"
 #include "leapnav/io/navmesh_file.hpp"
 #include "leapnav/io/obj.hpp"

@@ -224,8 +224,14 @@ Result<BuildConfig> parse_config_json(std::string_view text, std::string_view so
       LEAPNAV_TRY(read_field(*field, value, config, source));
     }
   }
-  if (Status status = validate(config); !status.ok())
-    return invalid(source, status.error().message);
+  if (Status status = validate(config); !status.ok()) {
+    // note: validate names its messages "config: ..."; a source already called that (the C API
+    // and the Python module pass JSON text as "config") is not named twice
+    const std::string& message = status.error().message;
+    if (message.rfind(std::string(source) + ": ", 0) == 0)
+      return make_error(ErrorCode::InvalidArgument, message);
+    return invalid(source, message);
+  }
   return config;
 }
 

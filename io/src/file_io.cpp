@@ -1,4 +1,4 @@
-// Bounded whole-file reads and atomic writes (POSIX: open O_EXCL + fdatasync + rename).
+// Atomic writes (POSIX: open O_EXCL + fdatasync + rename).
 #include "leapnav/io/file_io.hpp"
 
 #include <fcntl.h>
@@ -11,18 +11,11 @@
 #include <memory>
 #include <random>
 
-#include "leapnav/core/context.hpp"
-
 namespace leapnav::io {
 namespace {
 
 std::string errno_text(int error) {
   return std::string(std::strerror(error));
-}
-
-std::string bytes_text(std::uint64_t bytes) {
-  if (bytes >= (std::uint64_t{16} << 20U)) return std::to_string(bytes >> 20U) + " MiB";
-  return std::to_string(bytes) + " bytes";
 }
 
 /// A name no other writer picks: the process id, a per-process counter and random bits.
@@ -54,60 +47,6 @@ class Fd {
 };
 
 }  // namespace
-
-Result<std::string> read_file(const std::filesystem::path& path, std::uint64_t max_bytes) {
-  const std::string shown = path.string();
-  std::error_code ec;
-  const std::filesystem::file_status status = std::filesystem::status(path, ec);
-  if (!std::filesystem::exists(status))
-    return make_error(ErrorCode::IoError, shown + ": no such file");
-  if (std::filesystem::is_directory(status))
-    return make_error(ErrorCode::IoError, shown + ": is a directory, not a file");
-  const std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"),
-                                                             &std::fclose);
-  if (!file)
-    return make_error(ErrorCode::IoError, shown + ": cannot open (" + errno_text(errno) + ")");
-  const auto too_large = [&](const std::string& what) {
-    return make_error(ErrorCode::MemoryLimit,
-                      shown + ": " + what + " more than the " + bytes_text(max_bytes) +
-                          " an input may have (half the memory limit; see --max-memory)");
-  };
-  // note: a regular file is sized first (one allocation, refused before reading); a pipe or
-  // device is read in growing chunks and refused as soon as it passes the bound.
-  std::string data;
-  if (std::filesystem::is_regular_file(status)) {
-    const std::uintmax_t size = std::filesystem::file_size(path, ec);
-    if (!ec) {
-      if (size > max_bytes) return too_large("the file has " + bytes_text(size) + ",");
-      data.resize(static_cast<std::size_t>(size));
-    }
-  }
-  std::size_t filled = 0;
-  for (;;) {
-    if (filled == data.size()) {
-      if (filled > max_bytes) return too_large("not read further: it gave");
-      const std::uint64_t grown = std::max<std::uint64_t>(data.size() * 2, 1 << 16);
-      data.resize(static_cast<std::size_t>(std::min<std::uint64_t>(grown, max_bytes + 1)));
-    }
-    const std::size_t want = data.size() - filled;
-    const std::size_t got = std::fread(data.data() + filled, 1, want, file.get());
-    filled += got;
-    if (got < want) break;
-  }
-  if (std::ferror(file.get()) != 0)
-    return make_error(ErrorCode::IoError, shown + ": read error (" + errno_text(errno) + ")");
-  if (filled > max_bytes) return too_large("not read further: it gave");
-  data.resize(filled);
-  return data;
-}
-
-std::uint64_t default_max_file_bytes() {
-  return max_file_bytes(BuildContext::default_memory_limit());
-}
-
-Result<std::string> read_file(const std::filesystem::path& path) {
-  return read_file(path, default_max_file_bytes());
-}
 
 namespace {
 

@@ -3,6 +3,7 @@
 // vertex; forward references are resolved at the end, so every error can still name its line.
 #include "leapnav/io/obj.hpp"
 
+#include "leapnav/io/area_table.hpp"
 #include "leapnav/io/text_format.hpp"
 
 #include <algorithm>
@@ -97,6 +98,10 @@ class ObjParser {
     if (keyword.empty() || keyword[0] == '#') return {};
     if (keyword == "v") return vertex(rest);
     if (keyword == "f") return face(rest);
+    if (options_.areas != nullptr && (keyword == "g" || keyword == "usemtl")) {
+      area_statement(keyword, rest);
+      return {};
+    }
     if (is_ignored_keyword(keyword)) return {};
     const bool printable = std::all_of(keyword.begin(), keyword.end(), [](char c) {
       const auto u = static_cast<unsigned char>(c);
@@ -128,6 +133,11 @@ class ObjParser {
       return make_error(ErrorCode::EmptyInput, message + ")");
     }
     TriangleMesh mesh;
+    if (options_.areas != nullptr) {
+      report_unused("group", options_.areas->groups, used_groups_);
+      report_unused("material", options_.areas->materials, used_materials_);
+      mesh.areas = std::move(areas_);
+    }
     mesh.name = std::string(name_);
     mesh.vertices = std::move(vertices_);
     mesh.triangles = std::move(triangles_);
@@ -241,7 +251,47 @@ class ObjParser {
     }
     for (std::size_t i = 1; i + 1 < face_.size(); ++i)
       triangles_.push_back({face_[0], face_[i], face_[i + 1]});
+    if (options_.areas != nullptr) areas_.resize(triangles_.size(), area_);
     return {};
+  }
+
+  /// `g name...` or `usemtl name`: the current groups or material, and the area they give.
+  void area_statement(std::string_view keyword, std::string_view rest) {
+    const AreaTable& table = *options_.areas;
+    if (keyword == "g") {
+      groups_.clear();
+      for (std::string_view t = next_token(rest); !t.empty(); t = next_token(rest)) {
+        groups_.emplace_back(t);
+        mark_used(table.groups, used_groups_, t);
+      }
+    } else {
+      material_ = std::string(next_token(rest));
+      mark_used(table.materials, used_materials_, material_);
+    }
+    area_ = table.area_of(material_, groups_);
+  }
+
+  static void mark_used(const std::vector<std::pair<std::string, std::uint8_t>>& names,
+                        std::vector<bool>& used, std::string_view name) {
+    used.resize(names.size(), false);
+    for (std::size_t i = 0; i < names.size(); ++i) {
+      if (names[i].first == name) used[i] = true;
+    }
+  }
+
+  void report_unused(std::string_view kind,
+                     const std::vector<std::pair<std::string, std::uint8_t>>& names,
+                     std::vector<bool>& used) {
+    used.resize(names.size(), false);
+    for (std::size_t i = 0; i < names.size(); ++i) {
+      if (used[i]) continue;
+      const std::string what = std::string(kind) + " " + io::quoted(names[i].first);
+      stats_.unused_area_names.push_back(what);
+      if (stats_.warnings.size() < kMaxObjWarnings) {
+        stats_.warnings.push_back(options_.areas->source + ": " + what + " does not occur in " +
+                                  std::string(name_));
+      }
+    }
   }
 
   bool has_repeated_vertex() {
@@ -265,6 +315,13 @@ class ObjParser {
   std::vector<std::uint32_t> face_;
   std::vector<std::uint32_t> sorted_;
   std::vector<ForwardReference> forward_;
+  // area table state (ObjOptions::areas only)
+  std::vector<std::string> groups_;
+  std::string material_;
+  std::uint8_t area_ = options_.areas != nullptr ? options_.areas->default_area : 0;
+  std::vector<std::uint8_t> areas_;
+  std::vector<bool> used_groups_;
+  std::vector<bool> used_materials_;
 };
 
 }  // namespace

@@ -45,15 +45,55 @@ void widen_bounds(NavMesh& nav, const HeightDetail& detail, int threads) {
   });
 }
 
+/// The bytes a vector holds.
+template <class Vector>
+std::uint64_t bytes(const Vector& vec) {
+  return static_cast<std::uint64_t>(vec.capacity()) * sizeof(typename Vector::value_type);
+}
+
 /// The bytes the voxel stage's output holds.
 std::uint64_t voxel_output_bytes(const voxel::VoxelOutput& v) {
-  const auto bytes = [](const auto& vec) {
-    using Element = typename std::decay_t<decltype(vec)>::value_type;
-    return static_cast<std::uint64_t>(vec.capacity()) * sizeof(Element);
-  };
   return bytes(v.solid.column_first) + bytes(v.solid.spans) + bytes(v.compact.column_first) +
          bytes(v.compact.spans) + bytes(v.compact.areas) + bytes(v.compact.distance);
 }
+
+std::uint64_t contour_bytes(const ContourSet& contours) {
+  std::uint64_t total = bytes(contours.contours);
+  for (const Contour& c : contours.contours) total += bytes(c.vertices) + bytes(c.raw);
+  return total;
+}
+
+std::uint64_t contour_vertex_count(const ContourSet& contours) {
+  std::uint64_t total = 0;
+  for (const Contour& c : contours.contours) total += c.vertices.size();
+  return total;
+}
+
+std::uint64_t polygon_bytes(const NavMesh& nav) {
+  return bytes(nav.vertices) + bytes(nav.poly_first) + bytes(nav.poly_vertices) +
+         bytes(nav.poly_neighbors) + bytes(nav.poly_region) + bytes(nav.poly_area) +
+         bytes(nav.poly_flags) + bytes(nav.poly_bounds);
+}
+
+/// The polygon stage's allocation per simplified contour vertex: the welded vertex and its hash
+/// entry, the ear-clipping ring, one triangle as a small vector, the merge's edge-owner hash map
+/// (4 entries per polygon) and the final CSR arrays come to about 400 bytes; rounded up
+/// [units: bytes].
+constexpr std::uint64_t kPolygonBytesPerContourVertex = 512;
+
+/// Sets BuildContext::held_bytes for the stages of one build and restores it when the build ends.
+class HeldBytes {
+ public:
+  explicit HeldBytes(BuildContext& ctx) : ctx_(ctx), before_(ctx.held_bytes()) {}
+  HeldBytes(const HeldBytes&) = delete;
+  HeldBytes& operator=(const HeldBytes&) = delete;
+  ~HeldBytes() { ctx_.set_held_bytes(before_); }
+  void set(std::uint64_t bytes) { ctx_.set_held_bytes(before_ + bytes); }
+
+ private:
+  BuildContext& ctx_;
+  std::uint64_t before_;
+};
 
 }  // namespace
 
@@ -65,36 +105,56 @@ Result<BuildOutput> build_navmesh(const TriangleMesh& mesh, const BuildConfig& c
   LEAPNAV_TRY_ASSIGN(out.voxels, voxel::voxelize(mesh, config, ctx));
   const voxel::CompactHeightfield& field = out.voxels.compact;
 
+  // note: every stage's own memory check counts what the stages before it still hold
+  // (BuildContext::held_bytes), so the checks are cumulative over the pipeline: each stage's
+  // check alone once let a 5 km triangle under a 6000 MiB limit reach 9.8 GB
+  HeldBytes held(ctx);
+  const std::uint64_t voxel_bytes = voxel_output_bytes(out.voxels);
   LEAPNAV_TRY(ctx.check_cancel("regions"));
   // note: one connection table for the region and contour stages
   detail::SpanGraph graph;
   {
     auto timer = ctx.scoped_timer("regions");
     LEAPNAV_TRY(detail::check_heightfield_arrays(field, "regions", true));
-    // note: the region stage allocates while the voxel output is held, so both count against
-    // the limit (each stage's own check counts only its own arrays: a 5 km triangle under a
-    // 6000 MiB limit once reached 9.8 GB)
-    LEAPNAV_TRY(ctx.check_memory(
-        "regions (with the voxel output held)",
-        voxel_output_bytes(out.voxels) + static_cast<std::uint64_t>(field.spans.size()) * 40));
+    held.set(voxel_bytes);
+    LEAPNAV_TRY(ctx.check_memory("regions", static_cast<std::uint64_t>(field.spans.size()) * 40));
     LEAPNAV_TRY_ASSIGN(graph, detail::make_checked_span_graph(field, "regions", ctx.threads()));
+    // note: the 40 bytes per span of the region estimate include the connection table
     LEAPNAV_TRY_ASSIGN(out.regions, detail::build_regions_on(field, graph, params, ctx));
   }
   LEAPNAV_TRY(ctx.check_cancel("contours"));
   {
     auto timer = ctx.scoped_timer("contours");
+    held.set(voxel_bytes + bytes(graph.column) + bytes(graph.links) +
+             bytes(out.regions.span_region));
     LEAPNAV_TRY_ASSIGN(out.contours,
                        detail::build_contours_on(field, graph, out.regions, params, ctx));
   }
   graph = {};
+  const std::uint64_t region_contour_bytes =
+      voxel_bytes + bytes(out.regions.span_region) + contour_bytes(out.contours);
   LEAPNAV_TRY(ctx.check_cancel("polygons"));
   {
     auto timer = ctx.scoped_timer("polygons");
+    held.set(region_contour_bytes);
+    LEAPNAV_TRY(ctx.check_memory(
+        "polygons", contour_vertex_count(out.contours) * kPolygonBytesPerContourVertex));
     LEAPNAV_TRY_ASSIGN(out.navmesh, build_polygons(out.contours, params, ctx));
   }
   NavMesh& nav = out.navmesh;
   nav.config = config;
   LEAPNAV_TRY(ctx.check_cancel("heights"));
+  // note: the span map (a column table and 6 bytes per span) is built beside the heights, so it
+  // is checked here and then counted as held while the height stage checks its samples
+  const std::uint64_t span_map_bytes =
+      (static_cast<std::uint64_t>(field.grid.width) * static_cast<std::uint64_t>(field.grid.depth) +
+       1) *
+          sizeof(std::uint32_t) +
+      static_cast<std::uint64_t>(field.spans.size()) *
+          (sizeof(std::uint16_t) + sizeof(std::uint32_t));
+  held.set(region_contour_bytes + polygon_bytes(nav));
+  LEAPNAV_TRY(ctx.check_memory("span map", span_map_bytes));
+  held.set(region_contour_bytes + polygon_bytes(nav) + span_map_bytes);
   // note: the heights and the span map read the same inputs and write separate outputs, so with
   // more than one thread they run side by side (each is also parallel inside); each is timed on
   // its own, so their times may overlap

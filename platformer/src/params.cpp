@@ -2,11 +2,8 @@
 #include "leapnav/platformer/params.hpp"
 
 #include <cmath>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
-
-#include "read_text.hpp"
 
 namespace leapnav::platformer {
 namespace {
@@ -157,8 +154,8 @@ Result<PlatformerParams> parse_params_json(std::string_view text, std::string_vi
   return p;
 }
 
-Result<PlatformerParams> load_params(const std::filesystem::path& path) {
-  LEAPNAV_TRY_ASSIGN(const std::string text, detail::read_text_file(path));
+Result<PlatformerParams> load_params(const std::filesystem::path& path, std::uint64_t max_bytes) {
+  LEAPNAV_TRY_ASSIGN(const std::string text, read_file(path, max_bytes));
   return parse_params_json(text, path.string());
 }
 

@@ -3,11 +3,7 @@
 #include "leapnav/platformer/tile_map.hpp"
 
 #include <charconv>
-#include <fstream>
-#include <sstream>
 #include <system_error>
-
-#include "read_text.hpp"
 
 namespace leapnav::platformer {
 namespace {
@@ -140,8 +136,8 @@ Result<TileMap> parse_tile_map(std::string_view text, std::string_view name) {
   return map;
 }
 
-Result<TileMap> load_tile_map(const std::filesystem::path& path) {
-  LEAPNAV_TRY_ASSIGN(const std::string text, detail::read_text_file(path));
+Result<TileMap> load_tile_map(const std::filesystem::path& path, std::uint64_t max_bytes) {
+  LEAPNAV_TRY_ASSIGN(const std::string text, read_file(path, max_bytes));
   return parse_tile_map(text, path.string());
 }
 

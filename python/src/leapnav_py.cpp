@@ -109,6 +109,11 @@ BuildConfig build_config(const py::object& config) {
 }
 
 /// A navmesh with its optional jump links and the planner over them (shared, immutable).
+/// A sliced search in progress (NavMesh.begin_path); the query shares the navmesh's data.
+struct PySearch {
+  plan::NavQuery query;
+};
+
 class PyNavMesh {
  public:
   explicit PyNavMesh(plan::Planner planner) : planner_(std::move(planner)) {}
@@ -352,6 +357,26 @@ PYBIND11_MODULE(leapnav, m) {
         return "<leapnav.Path " + p.status + " length=" + std::to_string(p.length) + ">";
       });
 
+  py::class_<PySearch>(m, "PathSearch",
+                       "A sliced path search (NavMesh.begin_path): update(n) until done, then "
+                       "finish(); the path equals find_path's")
+      .def(
+          "update",
+          [](PySearch& self, std::uint32_t max_iterations) {
+            const plan::SliceStatus slice = take(self.query.update_path(max_iterations));
+            return py::make_tuple(slice.done, slice.expanded);
+          },
+          py::arg("max_iterations"), "Runs at most max_iterations A* expansions: (done, expanded)")
+      .def(
+          "finish",
+          [](PySearch& self) {
+            plan::Path path;
+            const Status finished = self.query.finish_path(path);
+            if (!finished) raise(finished.error());
+            return to_python(path);
+          },
+          "The path, once an update reported done");
+
   py::class_<PyNavMesh>(m, "NavMesh", "A navmesh with its jump links and planner (immutable)")
       .def(
           "save",
@@ -422,6 +447,54 @@ PYBIND11_MODULE(leapnav, m) {
           },
           py::arg("start"), py::arg("end"),
           "A raycast along the surface: dict(hit, t, point, normal, polygons), None off the mesh")
+      .def(
+          "begin_path",
+          [](const PyNavMesh& self, const FloatArray& start, const FloatArray& end, bool jumps,
+             std::optional<float> jump_cost, const py::object& area_costs) {
+            const plan::QueryOptions options = query_options(jumps, jump_cost, area_costs);
+            PySearch search{plan::NavQuery(self.planner())};
+            const Status begun =
+                search.query.begin_path(point(start, "start"), point(end, "end"), options);
+            if (!begun) raise(begun.error());
+            return search;
+          },
+          py::arg("start"), py::arg("end"), py::arg("jumps") = true,
+          py::arg("jump_cost") = py::none(), py::arg("area_costs") = py::none(),
+          "Starts a sliced search (a PathSearch; it keeps the navmesh's data alive)")
+      .def(
+          "move_along_surface",
+          [](const PyNavMesh& self, const FloatArray& start,
+             const FloatArray& target) -> py::object {
+            auto moved = take(plan::move_along_surface(self.planner(), point(start, "start"),
+                                                       point(target, "target")));
+            if (!moved) return py::none();
+            py::dict d;
+            d["reached"] = moved->reached;
+            d["point"] = vec_list(moved->point);
+            std::vector<std::uint32_t> visited;
+            for (const mesh::PolyId p : moved->visited) visited.push_back(mesh::index(p));
+            d["polygons"] = visited;
+            return d;
+          },
+          py::arg("start"), py::arg("target"),
+          "Moves towards target sliding along walls: dict(reached, point, polygons), None off "
+          "the mesh")
+      .def(
+          "distance_to_wall",
+          [](const PyNavMesh& self, const FloatArray& center, float max_radius) -> py::object {
+            auto wall =
+                take(plan::distance_to_wall(self.planner(), point(center, "center"), max_radius));
+            if (!wall) return py::none();
+            py::dict d;
+            d["found"] = wall->found;
+            d["distance"] = wall->distance;
+            d["point"] = vec_list(wall->point);
+            d["normal"] = vec_list({wall->normal.x, 0.0F, wall->normal.y});
+            return d;
+          },
+          py::arg("center"), py::arg("max_radius"),
+          "The nearest wall within max_radius: dict(found, distance, point, normal), None off "
+          "the mesh")
       .def(
           "closest_point",
           [](const PyNavMesh& self, const FloatArray& p) -> py::object {

@@ -194,3 +194,48 @@ def test_the_dungeon_builds_and_batches_agree_with_single_queries():
         if single.status == "found":
             straight = np.linalg.norm((ends[i] - starts[i])[[0, 2]])
             assert single.length >= straight - 1e-3
+
+
+def test_moves_slide_to_the_gaps_wall_and_reach_points_on_the_slab(navmesh):
+    reached = navmesh.move_along_surface([2, 0, 4], [6, 0, 6])
+    assert reached["reached"]
+    assert reached["point"][0] == pytest.approx(6) and reached["point"][2] == pytest.approx(6)
+    hit = navmesh.raycast([2, 0, 4], [14, 0, 4])
+    stopped = navmesh.move_along_surface([2, 0, 4], [14, 0, 4])
+    assert not stopped["reached"]
+    assert stopped["point"][0] == pytest.approx(hit["point"][0], abs=1e-3)
+    assert stopped["point"][2] == pytest.approx(4, abs=1e-3)
+    assert navmesh.move_along_surface([100, 0, 100], [0, 0, 0]) is None
+
+
+def test_the_nearest_wall_is_no_farther_than_the_gap_and_none_within_a_small_radius(navmesh):
+    hit = navmesh.raycast([4, 0, 4], [14, 0, 4])
+    wall = navmesh.distance_to_wall([4, 0, 4], 10.0)
+    assert wall["found"]
+    assert 2.5 < wall["distance"] <= hit["point"][0] - 4 + 1e-3
+    dx, dz = wall["point"][0] - 4, wall["point"][2] - 4
+    assert math.hypot(dx, dz) == pytest.approx(wall["distance"], abs=1e-3)
+    assert math.hypot(wall["normal"][0], wall["normal"][2]) == pytest.approx(1.0)
+    none = navmesh.distance_to_wall([4, 0, 4], 1.0)
+    assert not none["found"] and none["distance"] == pytest.approx(1.0)
+    with pytest.raises(ValueError):
+        navmesh.distance_to_wall([4, 0, 4], -1.0)
+
+
+def test_a_sliced_search_gives_the_one_shot_path(navmesh):
+    one_shot = navmesh.find_path([2, 0, 4], [14, 0, 4])
+    search = navmesh.begin_path([2, 0, 4], [14, 0, 4])
+    with pytest.raises(ValueError):
+        search.finish()
+    updates, done = 0, False
+    while not done:
+        done, expanded = search.update(1)
+        assert expanded <= 1
+        updates += 1
+    assert updates > 1
+    path = search.finish()
+    assert path.status == one_shot.status == "found"
+    assert path.length == one_shot.length and path.jump_count == one_shot.jump_count
+    assert np.array_equal(path.points, one_shot.points)
+    with pytest.raises(ValueError):
+        search.update(0)

@@ -55,6 +55,9 @@ int main(void) {
   leapnav_path_info info;
   leapnav_path_segment segments[8];
   leapnav_raycast_hit hit;
+  leapnav_surface_move move;
+  leapnav_wall_distance wall;
+  const float centre[3] = {4.0f, 0.0f, 4.0f};
   float points[3 * 16];
   float surface[3];
   uint32_t poly = 0;
@@ -120,6 +123,27 @@ int main(void) {
   CHECK(leapnav_path_points(query, points, 0) == LEAPNAV_BUFFER_TOO_SMALL);
   CHECK(strstr(leapnav_last_error(), "capacity 0") != NULL);
 
+  /* the sliced search, one expansion per update, gives the one-shot path */
+  {
+    leapnav_path_info sliced;
+    int done = 0;
+    uint32_t expanded = 0;
+    int updates = 0;
+    CHECK(leapnav_find_path(query, start, far_goal, NULL, &info) == LEAPNAV_OK);
+    CHECK(leapnav_update_path(query, 1, &done, &expanded) == LEAPNAV_INVALID_ARGUMENT);
+    CHECK(leapnav_begin_path(query, start, far_goal, NULL) == LEAPNAV_OK);
+    CHECK(leapnav_finish_path(query, &sliced) == LEAPNAV_INVALID_ARGUMENT);
+    while (!done && updates < 10000) {
+      CHECK(leapnav_update_path(query, 1, &done, &expanded) == LEAPNAV_OK);
+      CHECK(expanded <= 1);
+      ++updates;
+    }
+    CHECK(done == 1 && updates > 1);
+    CHECK(leapnav_finish_path(query, &sliced) == LEAPNAV_OK);
+    CHECK(sliced.status == info.status && sliced.length == info.length);
+    CHECK(sliced.point_count == info.point_count && sliced.jump_count == info.jump_count);
+  }
+
   /* raycast to the gap: the wall at x = 8 minus the agent radius, facing -x */
   CHECK(leapnav_raycast(built, start, far_goal, NULL, &hit) == LEAPNAV_OK);
   CHECK(hit.on_mesh == 1 && hit.hit == 1);
@@ -128,6 +152,26 @@ int main(void) {
   CHECK(leapnav_closest_point(built, far_goal, NULL, surface, &poly, &found) == LEAPNAV_OK);
   CHECK(found == 1 && fabs(surface[1]) < 0.2f);
   CHECK(poly < leapnav_polygon_count(built));
+
+  /* moves along the surface: to a point on the slab, and towards the gap (stops at its wall) */
+  CHECK(leapnav_move_along_surface(built, start, near_goal, NULL, &move) == LEAPNAV_OK);
+  CHECK(move.on_mesh == 1 && move.reached == 1);
+  CHECK(fabs(move.point[0] - 6.0f) < 1e-4 && fabs(move.point[2] - 6.0f) < 1e-4);
+  CHECK(leapnav_move_along_surface(built, start, far_goal, NULL, &move) == LEAPNAV_OK);
+  CHECK(move.on_mesh == 1 && move.reached == 0);
+  CHECK(fabs(move.point[0] - hit.point[0]) < 1e-3 && fabs(move.point[2] - 4.0f) < 1e-3);
+  /* from the slab's centre: the nearest (eroded) edge; none within 1 m */
+  CHECK(leapnav_distance_to_wall(built, centre, 10.0f, NULL, &wall) == LEAPNAV_OK);
+  CHECK(wall.on_mesh == 1 && wall.found == 1);
+  /* no farther than the gap's wall the raycast hit; the point lies at that distance */
+  CHECK(wall.distance > 2.5f && wall.distance <= 4.0f - (8.0f - hit.point[0]) + 1e-3f);
+  CHECK(fabs((wall.point[0] - 4.0f) * (wall.point[0] - 4.0f) +
+             (wall.point[2] - 4.0f) * (wall.point[2] - 4.0f) - wall.distance * wall.distance) <
+        1e-2);
+  CHECK(fabs(wall.normal[0] * wall.normal[0] + wall.normal[2] * wall.normal[2] - 1.0f) < 1e-4);
+  CHECK(leapnav_distance_to_wall(built, centre, 1.0f, NULL, &wall) == LEAPNAV_OK);
+  CHECK(wall.found == 0 && wall.distance == 1.0f);
+  CHECK(leapnav_distance_to_wall(built, centre, -1.0f, NULL, &wall) == LEAPNAV_INVALID_ARGUMENT);
 
   /* errors: codes and messages, no crash */
   memset(garbage, 7, sizeof garbage);

@@ -161,6 +161,18 @@ TEST_SUITE("io.config_file") {
     CHECK(verts.error().message.find("poly.max_verts_per_poly") != std::string::npos);
   }
 
+  TEST_CASE("JSON text named \"config\" names the key once, not \"config: config:\"") {
+    const auto named = parse_config_json(R"({"agent": {"radius": -1}})", "config");
+    REQUIRE_FALSE(named.ok());
+    CHECK(named.error().code == ErrorCode::InvalidArgument);
+    CHECK(named.error().message.rfind("config: agent.radius = -1.000000 is out of range", 0) == 0);
+    CHECK(named.error().message.find("config: config:") == std::string::npos);
+    // another source keeps its name in front
+    const auto file = parse_config_json(R"({"agent": {"radius": -1}})", "r.json");
+    REQUIRE_FALSE(file.ok());
+    CHECK(file.error().message.rfind("r.json: config: agent.radius = -1.000000", 0) == 0);
+  }
+
   TEST_CASE("resolve_config takes names and JSON files") {
     CHECK(resolve_config("thesis")->name == "thesis");
     CHECK(*resolve_config("default") == *named_config("default"));

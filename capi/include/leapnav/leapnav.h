@@ -175,6 +175,49 @@ LEAPNAV_C_API leapnav_status leapnav_closest_point(const leapnav_navmesh* navmes
                                                    const float point[3], const float extent[3],
                                                    float out[3], uint32_t* polygon, int* found);
 
+/** Sliced (time-budgeted) path search: begin, then update with at most max_iterations A* node
+ * expansions (>= 1) per call until *done is nonzero, then finish; the path equals
+ * leapnav_find_path's for the same arguments and is read as its is. A new begin (or a
+ * find_path) abandons a search in progress; update before a begin and finish before done are
+ * LEAPNAV_INVALID_ARGUMENT. */
+LEAPNAV_C_API leapnav_status leapnav_begin_path(leapnav_query* query, const float start[3],
+                                                const float goal[3], const leapnav_filter* filter);
+LEAPNAV_C_API leapnav_status leapnav_update_path(leapnav_query* query, uint32_t max_iterations,
+                                                 int* done, uint32_t* expanded);
+LEAPNAV_C_API leapnav_status leapnav_finish_path(leapnav_query* query, leapnav_path_info* info);
+
+/** Where a move along the surface ends (see plan::move_along_surface). on_mesh is 0 when no
+ * polygon lies within the extent of the start (nothing else is set then). */
+typedef struct leapnav_surface_move {
+  int on_mesh;
+  int reached;    /**< point is the target; otherwise the nearest wall point towards it */
+  float point[3]; /**< on the surface [m] */
+  size_t visited; /**< polygons from the start's to the end's */
+} leapnav_surface_move;
+
+/** Moves from start towards target along the surface, sliding along walls (Detour's
+ * moveAlongSurface); extent: the half box searched around start (NULL: 2, 4, 2). */
+LEAPNAV_C_API leapnav_status leapnav_move_along_surface(const leapnav_navmesh* navmesh,
+                                                        const float start[3],
+                                                        const float target[3],
+                                                        const float extent[3],
+                                                        leapnav_surface_move* out);
+
+/** The nearest wall around a point (see plan::distance_to_wall). on_mesh is 0 when the centre is
+ * off the mesh; found is 0 when no wall lies within max_radius (distance is then max_radius). */
+typedef struct leapnav_wall_distance {
+  int on_mesh;
+  int found;
+  float distance;  /**< xz distance to the wall [m] */
+  float point[3];  /**< the nearest wall point (found only) */
+  float normal[3]; /**< the wall's unit normal into the mesh (y = 0; found only) */
+} leapnav_wall_distance;
+
+LEAPNAV_C_API leapnav_status leapnav_distance_to_wall(const leapnav_navmesh* navmesh,
+                                                      const float center[3], float max_radius,
+                                                      const float extent[3],
+                                                      leapnav_wall_distance* out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -86,8 +86,17 @@ class BuildContext {
   /// Largest allocation budget a stage may plan for, in bytes (checked before allocating).
   [[nodiscard]] std::uint64_t memory_limit() const noexcept { return memory_limit_; }
   void set_memory_limit(std::uint64_t bytes) noexcept { memory_limit_ = bytes; }
-  /// Status::ok(), or a MemoryLimit error saying what would have been allocated.
+  /// Status::ok(), or a MemoryLimit error saying what would have been allocated. The bytes
+  /// earlier stages still hold (held_bytes()) count too, so a pipeline's checks are cumulative.
   [[nodiscard]] Status check_memory(std::string_view what, std::uint64_t bytes) const;
+  /// What the stages before the running one still hold, set by the pipeline between stages
+  /// (0 outside a pipeline) [units: bytes].
+  [[nodiscard]] std::uint64_t held_bytes() const noexcept {
+    return held_bytes_.load(std::memory_order_relaxed);
+  }
+  void set_held_bytes(std::uint64_t bytes) noexcept {
+    held_bytes_.store(bytes, std::memory_order_relaxed);
+  }
 
   /// The default memory limit: half of the machine's physical memory (8 GiB when unknown).
   [[nodiscard]] static std::uint64_t default_memory_limit();
@@ -100,6 +109,7 @@ class BuildContext {
   std::atomic<bool> cancel_{false};
   int threads_ = 0;
   std::uint64_t memory_limit_ = default_memory_limit();
+  std::atomic<std::uint64_t> held_bytes_{0};
 };
 
 }  // namespace leapnav

@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "leapnav/core/file_read.hpp"
 #include "leapnav/core/result.hpp"
 #include "leapnav/grid3d/occupancy.hpp"
 #include "leapnav/voxel/heightfield.hpp"
@@ -40,8 +41,10 @@ namespace leapnav::grid3d {
 /// origin 0. Errors: ParseError (header, malformed line), IndexOutOfRange (a voxel outside the
 /// extent), InvalidArgument / MemoryLimit (extent), EmptyInput.
 [[nodiscard]] Result<OccupancyGrid> parse_3dmap(std::string_view text, std::string_view name);
-/// Reads a .3dmap file (IoError when it cannot be read).
-[[nodiscard]] Result<OccupancyGrid> read_3dmap(const std::filesystem::path& path);
+/// Reads a .3dmap file of at most `max_bytes` bytes (read_file: IoError when it cannot be read,
+/// MemoryLimit past the bound, naming the path).
+[[nodiscard]] Result<OccupancyGrid> read_3dmap(const std::filesystem::path& path,
+                                               std::uint64_t max_bytes = default_max_file_bytes());
 /// The grid as .3dmap text (`voxel W H D`, then the blocked voxels in HOG2 index order).
 [[nodiscard]] std::string write_3dmap(const OccupancyGrid& grid);
 
@@ -59,8 +62,9 @@ struct Scenario {
 };
 /// Parses .3dscen text; errors name "name:line". Errors: ParseError, EmptyInput.
 [[nodiscard]] Result<Scenario> parse_3dscen(std::string_view text, std::string_view name);
-/// Reads a .3dscen file.
-[[nodiscard]] Result<Scenario> read_3dscen(const std::filesystem::path& path);
+/// Reads a .3dscen file of at most `max_bytes` bytes (errors as read_3dmap's).
+[[nodiscard]] Result<Scenario> read_3dscen(const std::filesystem::path& path,
+                                           std::uint64_t max_bytes = default_max_file_bytes());
 
 }  // namespace leapnav::grid3d
 

@@ -23,8 +23,13 @@ enum class UpAxis : std::uint8_t {
       ///< handedness and triangle winding (hence which side a face faces) are preserved
 };
 
+struct AreaTable;  // leapnav/io/area_table.hpp
+
 struct ObjOptions {
   UpAxis up = UpAxis::Y;
+  /// When set, each triangle gets the area id of its material or group (AreaTable::area_of) in
+  /// TriangleMesh::areas; not owned, must outlive the call.
+  const AreaTable* areas = nullptr;
   /// load_obj refuses larger files (MemoryLimit); see max_file_bytes() [units: bytes]
   std::uint64_t max_bytes = default_max_file_bytes();
 };
@@ -38,6 +43,9 @@ struct ObjStats {
   std::uint64_t triangles = 0;      ///< triangles emitted (after fan triangulation)
   std::uint64_t dropped_faces = 0;  ///< faces dropped because an index repeats a vertex
   std::uint64_t unknown_lines = 0;  ///< statements with an unknown keyword, skipped
+  /// With ObjOptions::areas: the table's names the file never uses ("group 'lava'",
+  /// "material 'ice'"), sorted; each is also a warning (a table may serve several levels)
+  std::vector<std::string> unused_area_names;
   /// The first few warnings ("a.obj:7: unknown keyword 'foo' skipped"), at most kMaxObjWarnings.
   std::vector<std::string> warnings;
 };

@@ -3,6 +3,7 @@
 // checked by validate(), saved by io/.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <span>
@@ -18,6 +19,8 @@ namespace leapnav::mesh {
 /// A polygon index.
 enum class PolyId : std::uint32_t {};
 inline constexpr std::uint32_t kNoPoly = std::numeric_limits<std::uint32_t>::max();
+/// kNoPoly as a PolyId: a boundary edge's neighbour, a span without a polygon.
+inline constexpr PolyId kNoPolyId{kNoPoly};
 [[nodiscard]] constexpr std::uint32_t index(PolyId id) {
   return static_cast<std::uint32_t>(id);
 }
@@ -36,6 +39,40 @@ struct HeightPatch {
   std::uint16_t depth = 0;
   std::uint32_t first = 0;
   friend bool operator==(const HeightPatch&, const HeightPatch&) = default;
+};
+
+/// The ids 0 .. count - 1 as PolyIds, for range-for (no allocation).
+struct PolyIdRange {
+  struct Iterator {
+    std::uint32_t at = 0;
+    PolyId operator*() const { return PolyId{at}; }
+    Iterator& operator++() {
+      ++at;
+      return *this;
+    }
+    bool operator==(const Iterator&) const = default;
+  };
+  std::uint32_t count = 0;
+  [[nodiscard]] Iterator begin() const { return {0}; }
+  [[nodiscard]] Iterator end() const { return {count}; }
+  [[nodiscard]] std::size_t size() const { return count; }
+};
+
+/// Raw stored ids read as PolyIds, for range-for (a view: the mesh must outlive it).
+struct PolyIdList {
+  struct Iterator {
+    const std::uint32_t* at = nullptr;
+    PolyId operator*() const { return PolyId{*at}; }
+    Iterator& operator++() {
+      ++at;
+      return *this;
+    }
+    bool operator==(const Iterator&) const = default;
+  };
+  std::span<const std::uint32_t> raw;
+  [[nodiscard]] Iterator begin() const { return {raw.data()}; }
+  [[nodiscard]] Iterator end() const { return {raw.data() + raw.size()}; }
+  [[nodiscard]] std::size_t size() const { return raw.size(); }
 };
 
 struct NavMesh {
@@ -76,10 +113,32 @@ struct NavMesh {
     return {poly_vertices.data() + poly_first[index(p)],
             poly_vertices.data() + poly_first[index(p) + 1]};
   }
+  /// The raw neighbour ids of p's edges (kNoPoly on a boundary); see neighbor_ids.
   [[nodiscard]] std::span<const std::uint32_t> neighbors(PolyId p) const {
     return {poly_neighbors.data() + poly_first[index(p)],
             poly_neighbors.data() + poly_first[index(p) + 1]};
   }
+
+  // note: typed accessors over the CSR arrays, which store raw uint32_t ids (the file format and
+  // the stages' inner loops use them as they are)
+
+  /// Every polygon id, 0 .. polygon_count() - 1: `for (PolyId p : mesh.polygon_ids())`.
+  [[nodiscard]] PolyIdRange polygon_ids() const {
+    return PolyIdRange{static_cast<std::uint32_t>(polygon_count())};
+  }
+  /// The number of vertices (and edges) of p.
+  [[nodiscard]] std::size_t vertex_count(PolyId p) const {
+    return poly_first[index(p) + 1] - poly_first[index(p)];
+  }
+  /// The polygon across edge `edge` of p (from vertex edge to edge + 1), kNoPolyId on a boundary.
+  [[nodiscard]] PolyId neighbor(PolyId p, std::size_t edge) const {
+    return PolyId{poly_neighbors[poly_first[index(p)] + edge]};
+  }
+  /// The neighbours of p's edges as PolyIds (kNoPolyId on a boundary), in edge order.
+  [[nodiscard]] PolyIdList neighbor_ids(PolyId p) const { return PolyIdList{neighbors(p)}; }
+  /// The polygon of walkable span `span` of the heightfield the mesh was built from (kNoPolyId
+  /// when none; span_poly must be built).
+  [[nodiscard]] PolyId span_polygon(std::size_t span) const { return PolyId{span_poly[span]}; }
 };
 
 /// The floor height of polygon p at (x, z): from its height patch when there is one (the sample of

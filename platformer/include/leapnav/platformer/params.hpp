@@ -4,9 +4,11 @@
 // fixture parameters (§B.3), which P1-P6 are stated for.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <string_view>
 
+#include "leapnav/core/file_read.hpp"
 #include "leapnav/core/result.hpp"
 
 namespace leapnav::platformer {
@@ -61,8 +63,10 @@ struct PlatformerParams {
 [[nodiscard]] Result<PlatformerParams> parse_params_json(std::string_view text,
                                                          std::string_view name);
 
-/// Reads and parses a parameter file (IoError when it cannot be read).
-[[nodiscard]] Result<PlatformerParams> load_params(const std::filesystem::path& path);
+/// Reads and parses a parameter file of at most `max_bytes` bytes (read_file: IoError when it
+/// cannot be read, MemoryLimit past the bound, naming the path).
+[[nodiscard]] Result<PlatformerParams> load_params(
+    const std::filesystem::path& path, std::uint64_t max_bytes = default_max_file_bytes());
 
 /// The parameters as a JSON object text (every key), e.g. for `--json` output.
 [[nodiscard]] std::string to_json_text(const PlatformerParams& params);

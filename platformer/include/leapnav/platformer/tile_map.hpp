@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "leapnav/core/file_read.hpp"
 #include "leapnav/core/result.hpp"
 
 namespace leapnav::platformer {
@@ -58,8 +59,10 @@ struct TileMap {
 /// an empty text.
 [[nodiscard]] Result<TileMap> parse_tile_map(std::string_view text, std::string_view name);
 
-/// Reads and parses a tile-map file (IoError when it cannot be read).
-[[nodiscard]] Result<TileMap> load_tile_map(const std::filesystem::path& path);
+/// Reads and parses a tile-map file of at most `max_bytes` bytes (read_file: IoError when it
+/// cannot be read, MemoryLimit past the bound, naming the path).
+[[nodiscard]] Result<TileMap> load_tile_map(const std::filesystem::path& path,
+                                            std::uint64_t max_bytes = default_max_file_bytes());
 
 /// The text format of a map (parse_tile_map(to_text(m)) gives m back).
 [[nodiscard]] std::string to_text(const TileMap& map);
