@@ -1,7 +1,8 @@
 // `leapnav sample`, `leapnav path` and `leapnav paths`: random points and path queries on a saved
 // navmesh, over its jump links when the file has them. Paths print as JSON: {"status", "length",
-// "segments": [{"kind": "walk", "points"} | {"kind": "jump", "points": [start, landing], "h", "d",
-// "link"}], "polygons"}; a jump's "link" is the link's index in `leapnav export`'s "links".
+// "segments": [{"kind": "walk", "points"[, "posture": "crouch"]} | {"kind": "jump", "points":
+// [start, landing], "h", "d", "link"}], "polygons"}; a jump's "link" is the link's index in
+// `leapnav export`'s "links".
 #include <charconv>
 #include <chrono>
 #include <iomanip>
@@ -42,12 +43,19 @@ void add_jump_query_options(CLI::App& app, JumpQueryOptions& options) {
                      ": a jump must save that much walking)")
       ->check(CLI::Range(0.0, 1.0e6));
   app.add_flag("--no-jumps", options.no_jumps, "Walk only, even when the file has jump links");
+  app.add_flag("--no-crouch", options.no_crouch,
+               "Never enter crouch polygons (built with agent.crouch_height)");
+  app.add_option("--crouch-cost", options.crouch_cost,
+                 "Cost multiplier of walking across crouch polygons (default 1)")
+      ->check(CLI::Range(1.0e-6, 1.0e6));
 }
 
 plan::QueryOptions query_options(const JumpQueryOptions& options) {
   plan::QueryOptions q;
   q.jumps = !options.no_jumps;
   if (options.jump_cost >= 0.0) q.jump_cost = static_cast<float>(options.jump_cost);
+  q.crouch = !options.no_crouch;
+  q.crouch_cost = static_cast<float>(options.crouch_cost);
   return q;
 }
 
@@ -76,6 +84,8 @@ nlohmann::json path_json(const plan::Path& path) {
     seg["points"] = nlohmann::json::array();
     for (std::uint32_t i = s.first; i <= s.last; ++i)
       seg["points"].push_back(point_json(path.points[i]));
+    if (s.kind == plan::SegmentKind::Walk && s.posture == plan::Posture::Crouch)
+      seg["posture"] = "crouch";
     if (s.kind == plan::SegmentKind::Jump) {
       seg["h"] = json_float(s.jump_height);
       seg["d"] = json_float(s.jump_distance);
@@ -172,6 +182,8 @@ void register_path_commands(CLI::App& root, Registry& registry) {
                             if (seg.kind == plan::SegmentKind::Jump) {
                               std::cout << "  jump (link " << seg.link << ", h " << seg.jump_height
                                         << " m, d " << seg.jump_distance << " m)\n";
+                            } else if (seg.posture == plan::Posture::Crouch) {
+                              std::cout << "  crouch\n";
                             }
                             for (std::uint32_t i = seg.first; i <= seg.last; ++i) {
                               if (i == seg.first && &seg != &result->segments.front()) continue;

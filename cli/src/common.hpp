@@ -113,8 +113,10 @@ void add_path_overlays(const mesh::NavMesh& navmesh, const plan::Path& path,
 struct JumpQueryOptions {
   double jump_cost = -1.0;  ///< negative: the library default
   bool no_jumps = false;
+  bool no_crouch = false;
+  double crouch_cost = 1.0;
 };
-/// Adds --jump-cost and --no-jumps to a subcommand.
+/// Adds --jump-cost, --no-jumps, --no-crouch and --crouch-cost to a subcommand.
 void add_jump_query_options(CLI::App& app, JumpQueryOptions& options);
 /// The planner's query options for these command options.
 [[nodiscard]] plan::QueryOptions query_options(const JumpQueryOptions& options);

@@ -1,0 +1,153 @@
+// Postures (seeds spec A8, area variant; G7): a crouching agent walks under a low arch through
+// crouch polygons whose border with the standing floor lies where the standing mesh ends (the
+// arch's footprint grown by the radius), and a query that forbids crouching finds no path.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "leapnav/core/config.hpp"
+#include "leapnav/core/context.hpp"
+#include "leapnav/core/triangle_mesh.hpp"
+#include "leapnav/mesh/build.hpp"
+#include "leapnav/mesh/validate.hpp"
+#include "leapnav/planning/query.hpp"
+#include "voxel/scenes.hpp"
+
+using namespace leapnav;
+
+namespace {
+
+/// G7 in y-up: a 10 x 4 m floor at y = 0 and a slab y in [1.2, 2] over x in [4, 6], z in [0, 4].
+TriangleMesh archway() {
+  TriangleMesh mesh;
+  mesh.name = "archway";
+  voxel::test::add_quad(mesh, 0.0F, 0.0F, 10.0F, 4.0F, 0.0F);
+  voxel::test::add_box(mesh, {4.0F, 1.2F, 0.0F}, {6.0F, 2.0F, 4.0F});
+  return mesh;
+}
+
+/// Standing height 1.8 m, crouching 1.0 m, radius 0.3 m on 0.1 m cells.
+BuildConfig archway_config(float crouch_height) {
+  BuildConfig config = *named_config("default");
+  config.voxel = {0.1F, 0.1F};
+  config.agent.height = 1.8F;
+  config.agent.radius = 0.3F;
+  config.agent.max_climb = 0.4F;
+  config.agent.crouch_height = crouch_height;
+  config.region.min_region_area = 0.64F;
+  config.region.merge_region_area = 4.0F;
+  return config;
+}
+
+mesh::BuildOutput build(const TriangleMesh& input, const BuildConfig& config) {
+  BuildContext ctx;
+  auto built = mesh::build_navmesh(input, config, ctx);
+  REQUIRE_MESSAGE(built.ok(), (built.ok() ? "" : built.error().message));
+  return std::move(*built);
+}
+
+bool crouch(const mesh::NavMesh& nav, std::uint32_t p) {
+  return (nav.poly_flags[p] & mesh::kPolyFlagCrouch) != 0;
+}
+
+/// The x range of polygon p's vertices.
+std::pair<float, float> x_range(const mesh::NavMesh& nav, std::uint32_t p) {
+  float lo = 1e30F;
+  float hi = -1e30F;
+  for (const auto v : nav.polygon(mesh::PolyId{p})) {
+    lo = std::min(lo, nav.vertices[v].x);
+    hi = std::max(hi, nav.vertices[v].x);
+  }
+  return {lo, hi};
+}
+
+}  // namespace
+
+TEST_SUITE("mesh.postures") {
+  TEST_CASE(
+      "the archway's crouch polygons fill the standing mesh's gap, bordered at x = 3.7, 6.3") {
+    const mesh::BuildOutput out = build(archway(), archway_config(1.0F));
+    const mesh::NavMesh& nav = out.navmesh;
+    const Status valid = mesh::validate_against(nav, out.voxels.compact, nav.config);
+    REQUIRE_MESSAGE(valid.ok(), (valid.ok() ? "" : valid.error().message));
+    constexpr float kCell = 0.1F;
+    double crouch_area = 0.0;
+    int crouch_polygons = 0;
+    for (std::uint32_t p = 0; p < nav.polygon_count(); ++p) {
+      const auto [lo, hi] = x_range(nav, p);
+      CAPTURE(p);
+      CAPTURE(lo);
+      CAPTURE(hi);
+      if (nav.vertices[nav.polygon(mesh::PolyId{p})[0]].y > 1.0F) {
+        CHECK_FALSE(crouch(nav, p));  // the top of the slab is open to the sky
+        continue;
+      }
+      // the floor: crouch polygons exactly in [3.7, 6.3] (to a cell), standing ones outside
+      if (crouch(nav, p)) {
+        ++crouch_polygons;
+        crouch_area += mesh::polygon_area(nav, mesh::PolyId{p});
+        CHECK(lo >= 3.7F - kCell - 1e-4F);
+        CHECK(hi <= 6.3F + kCell + 1e-4F);
+      } else {
+        CHECK((hi <= 3.7F + kCell + 1e-4F || lo >= 6.3F - kCell - 1e-4F));
+      }
+      CHECK(nav.poly_area[p] == voxel::kWalkableArea);
+    }
+    CHECK(crouch_polygons > 0);
+    // 2.6 m wide, 3.4 m deep (the floor's border eroded by 0.3 m)
+    CHECK(crouch_area == doctest::Approx(2.6 * 3.4).epsilon(0.05));
+  }
+
+  TEST_CASE("standing only there is no path through the archway; crouching crosses 2 transitions") {
+    const TriangleMesh input = archway();
+    const Vec3 from{1.0F, 0.0F, 2.0F};
+    const Vec3 to{9.0F, 0.0F, 2.0F};
+    {
+      // a standing agent: the floor under the arch is not walkable at all
+      const mesh::BuildOutput out = build(input, archway_config(0.0F));
+      auto path = plan::find_path(out.navmesh, from, to);
+      REQUIRE(path.ok());
+      CHECK(path->status == plan::PathStatus::NoPath);
+      for (std::uint32_t p = 0; p < out.navmesh.polygon_count(); ++p)
+        CHECK_FALSE(crouch(out.navmesh, p));
+    }
+    const mesh::BuildOutput out = build(input, archway_config(1.0F));
+    auto planner = plan::Planner::create(out.navmesh);
+    REQUIRE(planner.ok());
+    plan::NavQuery query(*planner);
+    plan::QueryOptions standing;
+    standing.crouch = false;
+    auto blocked = query.find_path(from, to, standing);
+    REQUIRE(blocked.ok());
+    CHECK(blocked->status == plan::PathStatus::NoPath);
+
+    auto path = query.find_path(from, to);
+    REQUIRE(path.ok());
+    REQUIRE(path->status == plan::PathStatus::Found);
+    // stand, crouch, stand: two crouch transitions, at the ends of the standing mesh
+    REQUIRE(path->segments.size() == 3);
+    CHECK(path->segments[0].posture == plan::Posture::Stand);
+    CHECK(path->segments[1].posture == plan::Posture::Crouch);
+    CHECK(path->segments[2].posture == plan::Posture::Stand);
+    int transitions = 0;
+    for (std::size_t k = 0; k + 1 < path->corridor.size(); ++k)
+      transitions += crouch(out.navmesh, mesh::index(path->corridor[k])) !=
+                     crouch(out.navmesh, mesh::index(path->corridor[k + 1]));
+    CHECK(transitions == 2);
+    const Vec3 enter = path->points[path->segments[1].first];
+    const Vec3 leave = path->points[path->segments[1].last];
+    CHECK(enter.x == doctest::Approx(3.7).epsilon(0.03));
+    CHECK(leave.x == doctest::Approx(6.3).epsilon(0.03));
+    CHECK(std::abs(enter.y - 0.1F) <= 0.1F + 1e-4F);  // the floor's voxel top, to a cell
+    // every segment's polygons have its posture
+    for (const plan::PathSegment& s : path->segments) {
+      for (std::uint32_t k = s.corridor_first; k <= s.corridor_last; ++k)
+        CHECK(crouch(out.navmesh, mesh::index(path->corridor[k])) ==
+              (s.posture == plan::Posture::Crouch));
+    }
+    // the straight path: cutting it at the transitions keeps its length
+    CHECK(path->length == doctest::Approx(8.0).epsilon(1e-4));
+    CHECK(path->points.size() == 4);
+  }
+}
