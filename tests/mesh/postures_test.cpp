@@ -130,6 +130,13 @@ TEST_SUITE("mesh.postures") {
     CHECK(path->segments[0].posture == plan::Posture::Stand);
     CHECK(path->segments[1].posture == plan::Posture::Crouch);
     CHECK(path->segments[2].posture == plan::Posture::Stand);
+    for (std::size_t k = 1; k < path->segments.size(); ++k) {
+      CHECK(path->segments[k].first == path->segments[k - 1].last);
+      CHECK(path->segments[k].corridor_first == path->segments[k - 1].corridor_last + 1);
+    }
+    CHECK(path->segments.front().first == 0);
+    CHECK(path->segments.back().last + 1 == path->points.size());
+    CHECK(path->segments.back().corridor_last + 1 == path->corridor.size());
     int transitions = 0;
     for (std::size_t k = 0; k + 1 < path->corridor.size(); ++k)
       transitions += crouch(out.navmesh, mesh::index(path->corridor[k])) !=

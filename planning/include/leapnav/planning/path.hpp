@@ -58,7 +58,8 @@ struct PathSegment {
   std::uint32_t link = kNoLink;
   /// Walk only: Crouch when the segment's polygons are crouch polygons. A walk that enters or
   /// leaves a crouch area is split where the path crosses the portal (the crouch transition), so
-  /// each walk segment keeps one posture.
+  /// each walk segment keeps one posture; two walk segments in a row share that point, and the
+  /// second's corridor range starts at the polygon after the first's last.
   Posture posture = Posture::Stand;
 };
 
