@@ -6,9 +6,11 @@
 #include <algorithm>
 #include <cmath>
 
+#include "io/svg_checks.hpp"
 #include "leapnav/core/config.hpp"
 #include "leapnav/core/context.hpp"
 #include "leapnav/core/triangle_mesh.hpp"
+#include "leapnav/io/render.hpp"
 #include "leapnav/mesh/build.hpp"
 #include "leapnav/mesh/validate.hpp"
 #include "leapnav/planning/query.hpp"
@@ -156,5 +158,27 @@ TEST_SUITE("mesh.postures") {
     // the straight path: cutting it at the transitions keeps its length
     CHECK(path->length == doctest::Approx(8.0).epsilon(1e-4));
     CHECK(path->points.size() == 4);
+  }
+
+  TEST_CASE("pictures draw crouch polygons in their own colour with a legend row") {
+    const mesh::BuildOutput out = build(archway(), archway_config(1.0F));
+    const mesh::NavMesh& nav = out.navmesh;
+    std::size_t crouch_polygons = 0;
+    for (std::uint32_t p = 0; p < nav.polygon_count(); ++p) crouch_polygons += crouch(nav, p);
+    REQUIRE(crouch_polygons > 0);
+    for (const io::FillMode fill : {io::FillMode::Region, io::FillMode::Height}) {
+      io::RenderOptions options;
+      options.fill = fill;
+      const std::string svg = io::render_svg(nav, options);
+      test::check_numbers(svg);
+      CHECK(test::count_of(svg, "data-crouch=\"1\" fill=\"#4b1d6e\"") == crouch_polygons);
+      CHECK(test::count_of(svg, "fill=\"#4b1d6e\"") == crouch_polygons + 1);  // + the swatch
+      CHECK(test::count_of(svg, std::to_string(crouch_polygons) + " crouch polygon") == 1);
+    }
+    // without crouch polygons the picture has no crouch colour and no such row
+    const mesh::BuildOutput standing = build(archway(), archway_config(0.0F));
+    const std::string svg = io::render_svg(standing.navmesh, {});
+    CHECK(test::count_of(svg, "#4b1d6e") == 0);
+    CHECK(test::count_of(svg, "crouch") == 0);
   }
 }
