@@ -5,11 +5,16 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <string>
+#include <vector>
 
 #include "io/svg_checks.hpp"
 #include "leapnav/core/config.hpp"
 #include "leapnav/core/context.hpp"
+#include "leapnav/core/hash.hpp"
 #include "leapnav/core/triangle_mesh.hpp"
+#include "leapnav/io/navmesh_file.hpp"
 #include "leapnav/io/render.hpp"
 #include "leapnav/mesh/build.hpp"
 #include "leapnav/mesh/validate.hpp"
@@ -180,5 +185,52 @@ TEST_SUITE("mesh.postures") {
     const std::string svg = io::render_svg(standing.navmesh, {});
     CHECK(test::count_of(svg, "#4b1d6e") == 0);
     CHECK(test::count_of(svg, "crouch") == 0);
+  }
+
+  TEST_CASE("the navmesh file keeps crouch_height and shape; other files carry no agnt chunk") {
+    BuildConfig config = archway_config(1.0F);
+    config.agent.shape = AgentShape::Box;
+    const mesh::BuildOutput out = build(archway(), config);
+    const auto bytes = io::encode_navmesh(out.navmesh);
+    auto back = io::decode_navmesh(bytes, "arch.lnav");
+    REQUIRE_MESSAGE(back.ok(), (back.ok() ? "" : back.error().message));
+    CHECK(back->config == out.navmesh.config);
+    CHECK(mesh::content_hash(*back) == mesh::content_hash(out.navmesh));
+    const auto has_agent_chunk = [](const std::vector<std::byte>& data) {
+      const std::string text(reinterpret_cast<const char*>(data.data()), data.size());
+      return text.find("agnt") != std::string::npos;
+    };
+    CHECK(has_agent_chunk(bytes));
+    const mesh::BuildOutput standing = build(archway(), archway_config(0.0F));
+    CHECK_FALSE(has_agent_chunk(io::encode_navmesh(standing.navmesh)));
+  }
+
+  TEST_CASE("a damaged agnt chunk is a corrupt file naming the chunk and the problem") {
+    const mesh::BuildOutput out = build(archway(), archway_config(1.0F));
+    const std::vector<std::byte> good = io::encode_navmesh(out.navmesh);
+    const std::string text(reinterpret_cast<const char*>(good.data()), good.size());
+    const std::size_t tag = text.find("agnt");
+    REQUIRE(tag != std::string::npos);
+    const std::size_t payload = tag + 12;  // tag, u64 size
+    // patches bytes of the payload and the checksum after it
+    const auto patched = [&](std::size_t at, const void* value, std::size_t size) {
+      std::vector<std::byte> bytes = good;
+      std::memcpy(bytes.data() + payload + at, value, size);
+      ContentHasher hasher;
+      hasher.add_bytes(bytes.data(), bytes.size() - 8);
+      const std::uint64_t sum = hasher.digest();
+      std::memcpy(bytes.data() + bytes.size() - 8, &sum, 8);  // little-endian host
+      return bytes;
+    };
+    const std::uint8_t shape = 7;
+    auto bad_shape = io::decode_navmesh(patched(4, &shape, 1), "arch.lnav");
+    REQUIRE_FALSE(bad_shape.ok());
+    CHECK(bad_shape.error().code == ErrorCode::CorruptFile);
+    CHECK(bad_shape.error().message.find("'agnt'") != std::string::npos);
+    CHECK(bad_shape.error().message.find("unknown agent shape 7") != std::string::npos);
+    const float too_high = 5.0F;
+    auto bad_crouch = io::decode_navmesh(patched(0, &too_high, 4), "arch.lnav");
+    REQUIRE_FALSE(bad_crouch.ok());
+    CHECK(bad_crouch.error().message.find("agent.crouch_height") != std::string::npos);
   }
 }

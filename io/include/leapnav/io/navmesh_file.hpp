@@ -32,6 +32,10 @@
 //          u32 start_poly, u32 land_poly), sorted by (start_poly, land_poly, config); a link's
 //          position is its id, so the reader refuses unsorted links instead of re-sorting them.
 //          The CSR group arrays are rebuilt on load (jump::index_links); stats are not stored.
+// Optional chunk (version 1), written only when agent.crouch_height != 0 or agent.shape is not
+// the cylinder:
+//   "agnt" f32 crouch_height, u8 shape (0 cylinder, 1 box)              AgentConfig beside CONF
+//          (a reader that skips it plans the same paths: crouch polygons carry their flag in POLY)
 // note: the link chunks are optional on purpose. The navmesh chunks alone describe a complete,
 // valid walkable surface and links only add movement on top of it, so a reader that predates
 // links (and skips them) still plans correct, walk-only paths and can render or export the mesh;
