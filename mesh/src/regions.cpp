@@ -425,13 +425,7 @@ std::vector<RegionInfo> gather_regions(const voxel::CompactHeightfield& chf, con
   return info;
 }
 
-// The area id without the crouch bit: a crouch patch and the ground around it are one island.
-std::uint8_t ground_area(std::uint8_t area) {
-  return static_cast<std::uint8_t>(area & ~voxel::kCrouchAreaBit);
-}
-
-// Removes groups of connected same-area regions whose total span count is below min_cells (a
-// crouch area counts as its ground area here, so a small archway is kept with the floor it joins).
+// Removes groups of connected same-area regions whose total span count is below min_cells.
 void remove_small_islands(std::vector<RegionInfo>& info, int min_cells) {
   if (min_cells <= 0) return;
   std::vector<char> seen(info.size(), 0);
@@ -445,8 +439,7 @@ void remove_small_islands(std::vector<RegionInfo>& info, int min_cells) {
       const RegionInfo& current = info[group[k]];
       total += current.spans;
       for (const std::uint32_t n : current.neighbors) {
-        if (seen[n] || !info[n].alive || ground_area(info[n].area) != ground_area(current.area))
-          continue;
+        if (seen[n] || !info[n].alive || info[n].area != current.area) continue;
         seen[n] = 1;
         group.push_back(n);
       }

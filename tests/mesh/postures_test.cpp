@@ -15,10 +15,12 @@
 #include "leapnav/core/hash.hpp"
 #include "leapnav/core/triangle_mesh.hpp"
 #include "leapnav/io/navmesh_file.hpp"
+#include "leapnav/io/obj.hpp"
 #include "leapnav/io/render.hpp"
 #include "leapnav/mesh/build.hpp"
 #include "leapnav/mesh/validate.hpp"
 #include "leapnav/planning/query.hpp"
+#include "support/shared_data.hpp"
 #include "voxel/scenes.hpp"
 
 using namespace leapnav;
@@ -232,5 +234,40 @@ TEST_SUITE("mesh.postures") {
     auto bad_crouch = io::decode_navmesh(patched(0, &too_high, 4), "arch.lnav");
     REQUIRE_FALSE(bad_crouch.ok());
     CHECK(bad_crouch.error().message.find("agent.crouch_height") != std::string::npos);
+  }
+
+  TEST_CASE("crouch builds of the real levels pass the navmesh checks; crouch polygons are low") {
+    for (const char* file : {"dungeon.obj", "nav_test.obj"}) {
+      CAPTURE(file);
+      const auto path = test::shared_mesh(file);
+      if (!path) continue;
+      auto triangles = io::load_obj(path->string());
+      REQUIRE(triangles.ok());
+      BuildConfig config = *named_config("default");
+      config.agent.crouch_height = 1.2F;
+      const mesh::BuildOutput out = build(*triangles, config);
+      const mesh::NavMesh& nav = out.navmesh;
+      const Status valid = mesh::validate_against(nav, out.voxels.compact, config);
+      CHECK_MESSAGE(valid.ok(), (valid.ok() ? "" : valid.error().message));
+      // every crouch polygon's spans: under a ceiling lower than the agent (or within the
+      // radius of one); every standing polygon's spans have the standing clearance
+      const voxel::CompactHeightfield& chf = out.voxels.compact;
+      const int standing = derive_voxel_params(config).standing_height;
+      std::size_t crouch_polygons = 0;
+      for (std::uint32_t p = 0; p < nav.polygon_count(); ++p) crouch_polygons += crouch(nav, p);
+      // note: dungeon's low places are all smaller than region.min_region_area
+      if (std::string(file) == "nav_test.obj") CHECK(crouch_polygons > 0);
+      std::size_t low_in_crouch = 0;
+      for (std::size_t s = 0; s < chf.spans.size(); ++s) {
+        const std::uint32_t p = nav.span_poly[s];
+        if (p == mesh::kNoPoly) continue;
+        const bool low = int{chf.spans[s].clearance} < standing;
+        if (low) CHECK(crouch(nav, p));
+        low_in_crouch += low ? 1 : 0;
+        CHECK(((chf.areas[s] & voxel::kCrouchAreaBit) != 0) == crouch(nav, p));
+      }
+      if (std::string(file) == "nav_test.obj") CHECK(low_in_crouch > 0);
+      MESSAGE(file << ": " << crouch_polygons << " crouch polygons of " << nav.polygon_count());
+    }
   }
 }
