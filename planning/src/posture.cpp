@@ -81,19 +81,29 @@ void split_postures(const mesh::NavMesh& nav, std::span<const Portal> portals, P
         crouching(nav, out.corridor[seg.corridor_first]) ? Posture::Crouch : Posture::Stand;
     std::uint32_t piece = seg.first;  // the polyline piece points[piece] -> points[piece + 1]
     float piece_t = 0.0F;             // crossings on it before this parameter are used up
+    const std::size_t walk_begin = segments.size();
     const auto close_at = [&](std::uint32_t corridor_k) {
-      // the current segment ends in corridor polygon corridor_k; the next starts after it
+      // the piece so far ends in corridor polygon corridor_k; the next starts after it
+      const Posture next =
+          crouching(nav, out.corridor[corridor_k + 1]) ? Posture::Crouch : Posture::Stand;
       if (points.size() - 1 > current.first) {
         current.last = static_cast<std::uint32_t>(points.size() - 1);
         current.corridor_last = corridor_k;
         segments.push_back(current);
         current.first = current.last;
         current.corridor_first = corridor_k + 1;
+        current.posture = next;
+        return;
       }
-      // note: two transitions at one point leave no segment between them; the polygon joins
-      // the next segment
-      current.posture =
-          crouching(nav, out.corridor[corridor_k + 1]) ? Posture::Crouch : Posture::Stand;
+      // note: no length since the last cut, so the polygons since then are only touched at a
+      // point: the previous piece (which has the next posture) goes on, or at the walk's start
+      // this piece takes the next posture with those polygons
+      if (segments.size() > walk_begin) {
+        current = segments.back();
+        segments.pop_back();
+        return;
+      }
+      current.posture = next;
     };
     const auto push_until = [&](std::uint32_t last_piece) {
       // appends the polyline's points up to the end of piece last_piece - 1
@@ -103,6 +113,12 @@ void split_postures(const mesh::NavMesh& nav, std::span<const Portal> portals, P
     };
     for (std::uint32_t k = seg.corridor_first; k < seg.corridor_last; ++k) {
       if (crouching(nav, out.corridor[k]) == crouching(nav, out.corridor[k + 1])) continue;
+      if (piece >= seg.last) {
+        // note: the polyline is used up (an earlier crossing was its last point): this
+        // transition is at that point too
+        close_at(k);
+        continue;
+      }
       const Portal& portal = portals[k];
       // the first piece from here on that meets the portal, else the nearest one
       std::uint32_t found = piece;
@@ -134,6 +150,12 @@ void split_postures(const mesh::NavMesh& nav, std::span<const Portal> portals, P
       close_at(k);
     }
     push_until(seg.last);
+    if (points.size() - 1 == current.first && segments.size() > walk_begin) {
+      // note: the last cut is the walk's end: the polygons after it (touched at that point
+      // only) join the previous piece
+      segments.back().corridor_last = seg.corridor_last;
+      continue;
+    }
     current.last = static_cast<std::uint32_t>(points.size() - 1);
     current.corridor_last = seg.corridor_last;
     segments.push_back(current);

@@ -14,7 +14,8 @@ namespace leapnav::plan::detail {
 /// Sets the posture of every walk segment of `out` and splits those that cross a crouch
 /// transition at the crossing (a point on the path's polyline, lifted with mesh::height_at on the
 /// polygon entered). portals[i] is the portal between out.corridor[i] and out.corridor[i + 1].
-/// Without crouch polygons on the corridor `out` is left exactly as it is. When points are
+/// Polygons the polyline only touches at a point (two cuts at one point) join the piece around
+/// them. Without crouch polygons on the corridor `out` is left exactly as it is. When points are
 /// inserted, length and length_3d are summed again over the new polyline.
 void split_postures(const mesh::NavMesh& nav, std::span<const Portal> portals, Path& out);
 

@@ -59,7 +59,8 @@ struct PathSegment {
   /// Walk only: Crouch when the segment's polygons are crouch polygons. A walk that enters or
   /// leaves a crouch area is split where the path crosses the portal (the crouch transition), so
   /// each walk segment keeps one posture; two walk segments in a row share that point, and the
-  /// second's corridor range starts at the polygon after the first's last.
+  /// second's corridor range starts at the polygon after the first's last. A polygon of the
+  /// other posture that the path only touches at a point stays in the segment around it.
   Posture posture = Posture::Stand;
 };
 
