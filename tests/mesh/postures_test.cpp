@@ -84,7 +84,10 @@ TEST_SUITE("mesh.postures") {
     double crouch_area = 0.0;
     int crouch_polygons = 0;
     for (std::uint32_t p = 0; p < nav.polygon_count(); ++p) {
-      const auto [lo, hi] = x_range(nav, p);
+      // note: named variables, not a structured binding (clang cannot capture one)
+      const std::pair<float, float> range = x_range(nav, p);
+      const float lo = range.first;
+      const float hi = range.second;
       CAPTURE(p);
       CAPTURE(lo);
       CAPTURE(hi);
