@@ -1,10 +1,10 @@
 // `leapnav sample`, `leapnav path` and `leapnav paths`: random points and path queries on a saved
 // navmesh, over its jump links when the file has them. Paths print as JSON: {"status", "length",
-// "segments": [{"kind": "walk", "points"} | {"kind": "jump", "points": [start, landing], "h", "d",
-// "link"}], "polygons"}; a jump's "link" is the link's index in `leapnav export`'s "links". Ledge
-// and ladder crossings are segments of two points with kind "step_up", "step_down", "jump_up",
-// "drop", "ladder" (or "walk" for a crossing between floors at one height) and a "link" index into
-// the planner's merged link set (docs/ledge_links.md).
+// "segments": [{"kind": "walk", "points"[, "posture": "crouch"]} | {"kind": "jump", "points":
+// [start, landing], "h", "d", "link"}], "polygons"}; a jump's "link" is the link's index in
+// `leapnav export`'s "links". Ledge and ladder crossings are segments of two points with kind
+// "step_up", "step_down", "jump_up", "drop", "ladder" (or "walk" for a crossing between floors at
+// one height) and a "link" index into the planner's merged link set (docs/ledge_links.md).
 #include <charconv>
 #include <chrono>
 #include <iomanip>
@@ -48,6 +48,11 @@ void add_jump_query_options(CLI::App& app, JumpQueryOptions& options) {
   app.add_flag("--no-jumps", options.no_jumps, "Walk only, even when the file has jump links");
   app.add_flag("--no-ledge-links", options.no_ledge_links,
                "Plan without ledge and ladder links, even when the file has them");
+  app.add_flag("--no-crouch", options.no_crouch,
+               "Never enter crouch polygons (built with agent.crouch_height)");
+  app.add_option("--crouch-cost", options.crouch_cost,
+                 "Cost multiplier of walking across crouch polygons (default 1)")
+      ->check(CLI::Range(1.0e-6, 1.0e6));
 }
 
 plan::QueryOptions query_options(const JumpQueryOptions& options) {
@@ -55,6 +60,8 @@ plan::QueryOptions query_options(const JumpQueryOptions& options) {
   q.jumps = !options.no_jumps;
   q.ledge_links = !options.no_ledge_links;
   if (options.jump_cost >= 0.0) q.jump_cost = static_cast<float>(options.jump_cost);
+  q.crouch = !options.no_crouch;
+  q.crouch_cost = static_cast<float>(options.crouch_cost);
   return q;
 }
 
@@ -85,6 +92,8 @@ nlohmann::json path_json(const plan::Path& path) {
     seg["points"] = nlohmann::json::array();
     for (std::uint32_t i = s.first; i <= s.last; ++i)
       seg["points"].push_back(point_json(path.points[i]));
+    if (s.kind == plan::SegmentKind::Walk && s.posture == plan::Posture::Crouch)
+      seg["posture"] = "crouch";
     if (s.kind == plan::SegmentKind::Jump) {
       seg["h"] = json_float(s.jump_height);
       seg["d"] = json_float(s.jump_distance);
@@ -182,6 +191,8 @@ void register_path_commands(CLI::App& root, Registry& registry) {
                          << seg.jump_distance << " m)\n";
              } else if (seg.link != plan::kNoLink) {
                std::cout << "  " << plan::to_string(seg.kind) << " (link " << seg.link << ")\n";
+             } else if (seg.posture == plan::Posture::Crouch) {
+               std::cout << "  crouch\n";
              }
              for (std::uint32_t i = seg.first; i <= seg.last; ++i) {
                if (i == seg.first && &seg != &result->segments.front()) continue;

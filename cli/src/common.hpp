@@ -115,8 +115,10 @@ struct JumpQueryOptions {
   double jump_cost = -1.0;  ///< negative: the library default
   bool no_jumps = false;
   bool no_ledge_links = false;
+  bool no_crouch = false;
+  double crouch_cost = 1.0;
 };
-/// Adds --jump-cost, --no-jumps and --no-ledge-links to a subcommand.
+/// Adds --jump-cost, --no-jumps, --no-ledge-links, --no-crouch and --crouch-cost to a subcommand.
 void add_jump_query_options(CLI::App& app, JumpQueryOptions& options);
 /// The planner's query options for these command options.
 [[nodiscard]] plan::QueryOptions query_options(const JumpQueryOptions& options);

@@ -43,6 +43,17 @@ Status out_of_range(std::string_view field, double value, const std::string& ran
 
 }  // namespace
 
+std::string_view to_string(AgentShape shape) noexcept {
+  return shape == AgentShape::Box ? "box" : "cylinder";
+}
+
+Result<AgentShape> parse_agent_shape(std::string_view text) {
+  if (text == "cylinder") return AgentShape::Cylinder;
+  if (text == "box") return AgentShape::Box;
+  return make_error(ErrorCode::InvalidArgument, "config: agent.shape = '" + std::string(text) +
+                                                    "' is not a shape (known: cylinder, box)");
+}
+
 std::vector<std::string_view> named_config_names() {
   return {"default", "thesis"};
 }
@@ -77,6 +88,15 @@ Status validate(const BuildConfig& c) {
     return out_of_range("agent.max_jump_up", c.agent.max_jump_up, "0..10000 m");
   if (!finite_in(c.agent.max_drop, 0.0, 1e4))
     return out_of_range("agent.max_drop", c.agent.max_drop, "0..10000 m");
+  if (!(std::isfinite(c.agent.crouch_height) &&
+        (c.agent.crouch_height == 0.0F ||
+         (c.agent.crouch_height > 0.0F && c.agent.crouch_height < c.agent.height))))
+    return out_of_range("agent.crouch_height", c.agent.crouch_height,
+                        "0 = no crouching, or > 0 m and below agent.height");
+  if (c.agent.shape != AgentShape::Cylinder && c.agent.shape != AgentShape::Box)
+    return make_error(ErrorCode::InvalidArgument,
+                      "config: agent.shape = " + std::to_string(static_cast<int>(c.agent.shape)) +
+                          " is not a shape (known: cylinder, box)");
   if (!finite_in(c.region.min_region_area, 0.0, 1e12))
     return out_of_range("region.min_region_area", c.region.min_region_area, ">= 0 m2");
   if (!finite_in(c.region.merge_region_area, 0.0, 1e12))
@@ -106,7 +126,7 @@ Status validate(const BuildConfig& c) {
                         "at most " + std::to_string(kMaxRegionAreaCells) + " cells of " +
                             std::to_string(c.voxel.cell_size) + " m");
   const VoxelParams p = derive_voxel_params(c);
-  if (p.walkable_height > kMaxWalkableCells)
+  if (p.standing_height > kMaxWalkableCells)
     return out_of_range("agent.height", c.agent.height, "at most 255 cell heights");
   if (p.walkable_climb > kMaxWalkableCells)
     return out_of_range("agent.max_climb", c.agent.max_climb, "at most 255 cell heights");
@@ -121,9 +141,14 @@ VoxelParams derive_voxel_params(const BuildConfig& c) {
   VoxelParams p;
   p.cell_size = c.voxel.cell_size;
   p.cell_height = c.voxel.cell_height;
-  p.walkable_height = std::max(1, ceil_cells(c.agent.height / ch));
+  p.standing_height = std::max(1, ceil_cells(c.agent.height / ch));
+  p.walkable_height =
+      c.agent.crouch_height > 0.0F
+          ? std::min(p.standing_height, std::max(1, ceil_cells(c.agent.crouch_height / ch)))
+          : p.standing_height;
   p.walkable_climb = std::max(0, floor_cells(c.agent.max_climb / ch));
   p.walkable_radius = std::max(0, ceil_cells(c.agent.radius / cs));
+  p.shape = c.agent.shape;
   p.walkable_slope_cos = static_cast<float>(
       std::cos(static_cast<double>(c.agent.max_slope_deg) * std::numbers::pi / 180.0));
   p.min_region_cells = std::max(0, ceil_cells(c.region.min_region_area / (cs * cs)));

@@ -27,7 +27,7 @@ struct Field {
 constexpr std::array<std::string_view, 4> kSections = {"voxel", "agent", "region", "poly"};
 
 // clang-format off
-constexpr std::array<Field, 15> kFields = {{
+constexpr std::array<Field, 16> kFields = {{
     {"voxel", "cell_size", [](BuildConfig& c) { return &c.voxel.cell_size; }, nullptr},
     {"voxel", "cell_height", [](BuildConfig& c) { return &c.voxel.cell_height; }, nullptr},
     {"agent", "height", [](BuildConfig& c) { return &c.agent.height; }, nullptr},
@@ -36,6 +36,7 @@ constexpr std::array<Field, 15> kFields = {{
     {"agent", "max_slope_deg", [](BuildConfig& c) { return &c.agent.max_slope_deg; }, nullptr},
     {"agent", "max_jump_up", [](BuildConfig& c) { return &c.agent.max_jump_up; }, nullptr},
     {"agent", "max_drop", [](BuildConfig& c) { return &c.agent.max_drop; }, nullptr},
+    {"agent", "crouch_height", [](BuildConfig& c) { return &c.agent.crouch_height; }, nullptr},
     {"region", "min_region_area", [](BuildConfig& c) { return &c.region.min_region_area; }, nullptr},
     {"region", "merge_region_area", [](BuildConfig& c) { return &c.region.merge_region_area; }, nullptr},
     {"poly", "max_edge_len", [](BuildConfig& c) { return &c.poly.max_edge_len; }, nullptr},
@@ -46,6 +47,9 @@ constexpr std::array<Field, 15> kFields = {{
 }};
 // clang-format on
 
+// note: agent.shape, the one text field, is read and written beside the table
+constexpr std::string_view kShapeKey = "shape";
+
 std::string keys_of(std::string_view section) {
   std::string out;
   for (const Field& f : kFields) {
@@ -53,6 +57,7 @@ std::string keys_of(std::string_view section) {
     if (!out.empty()) out += ", ";
     out += f.key;
   }
+  if (section == "agent") out += ", " + std::string(kShapeKey);
   return out;
 }
 
@@ -215,6 +220,15 @@ Result<BuildConfig> parse_config_json(std::string_view text, std::string_view so
     for (const auto& key_item : body.items()) {
       const std::string& key = key_item.key();
       const Json& value = key_item.value();
+      if (section == "agent" && key == kShapeKey) {
+        if (!value.is_string())
+          return invalid(
+              source, std::string("agent.shape must be a string (got ") + value.type_name() + ")");
+        auto shape = parse_agent_shape(value.get<std::string>());
+        if (!shape) return invalid(source, shape.error().message);
+        config.agent.shape = *shape;
+        continue;
+      }
       const auto field = std::find_if(kFields.begin(), kFields.end(), [&](const Field& f) {
         return f.section == section && f.key == key;
       });
@@ -274,6 +288,8 @@ std::string config_to_json(const BuildConfig& config) {
         body[std::string(f.key)] = *f.integer(copy);
       }
     }
+    if (section == "agent")
+      body[std::string(kShapeKey)] = std::string(to_string(config.agent.shape));
     root[std::string(section)] = std::move(body);
   }
   return root.dump(2) + "\n";

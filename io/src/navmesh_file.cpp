@@ -48,6 +48,7 @@ constexpr std::uint32_t kTagAgentLedge = navmesh_chunk_tag("lagt");
 constexpr std::uint32_t kTagLedgeLinks = navmesh_chunk_tag("ldge");
 /// Bytes of one stored ledge link: u8 kind, u32 source and destination polygon, 4 points, cost.
 constexpr std::size_t kLedgeLinkBytes = 1 + 4 + 4 + 12 * 4 + 4;
+constexpr std::uint32_t kTagAgent = navmesh_chunk_tag("agnt");
 constexpr std::array<std::uint32_t, 6> kRequired = {kTagConfig,   kTagGrid,    kTagVertices,
                                                     kTagPolygons, kTagHeights, kTagSpans};
 constexpr std::array<std::uint32_t, 3> kOptional = {kTagJumpConfigs, kTagJumpLinks,
@@ -327,6 +328,10 @@ class Decoder {
           return in_chunk(tag, std::to_string(payload.remaining()) + " unexpected trailing bytes");
         continue;
       }
+      if (tag == kTagAgent) {
+        LEAPNAV_TRY(read_agent(payload));
+        continue;
+      }
       const auto optional = std::find(kOptional.begin(), kOptional.end(), tag);
       if (optional != kOptional.end()) {
         const auto slot = static_cast<std::size_t>(optional - kOptional.begin());
@@ -361,6 +366,12 @@ class Decoder {
     }
     for (std::size_t i = 0; i < kRequired.size(); ++i)
       if (!seen_[i]) return corrupt("missing chunk '" + tag_name(kRequired[i]) + "'");
+    if (agent_) {
+      nav_.config.agent.crouch_height = agent_->crouch_height;
+      nav_.config.agent.shape = agent_->shape;
+      if (Status valid = validate(nav_.config); !valid.ok())
+        return in_chunk(kTagAgent, valid.error().message);
+    }
     if (seen_optional_[0] != seen_optional_[1])
       return corrupt(std::string("chunk '") + (seen_optional_[0] ? "jcfg" : "jlnk") +
                      "' without chunk '" + (seen_optional_[0] ? "jlnk" : "jcfg") + "'");
@@ -376,6 +387,20 @@ class Decoder {
     if (tag == kTagPolygons) return read_polygons(r);
     if (tag == kTagHeights) return read_heights(r);
     return read_spans(r);
+  }
+
+  // the agent options beside CONF's fields, applied once every chunk is read
+  Status read_agent(ByteReader& r) {
+    if (agent_) return in_chunk(kTagAgent, "appears twice");
+    float crouch_height = 0.0F;
+    std::uint8_t shape = 0;
+    if (!(r.f32(crouch_height) && r.u8(shape))) return in_chunk(kTagAgent, "too short");
+    if (r.remaining() != 0)
+      return in_chunk(kTagAgent, std::to_string(r.remaining()) + " unexpected trailing bytes");
+    if (shape > static_cast<std::uint8_t>(AgentShape::Box))
+      return in_chunk(kTagAgent, "unknown agent shape " + std::to_string(shape));
+    agent_ = AgentExtras{crouch_height, static_cast<AgentShape>(shape)};
+    return {};
   }
 
   Status read_config(ByteReader& r) {
@@ -768,6 +793,11 @@ class Decoder {
   std::array<bool, kOptional.size()> seen_optional_{};
   std::array<bool, 2> seen_ledge_{};  ///< "lagt", "ldge"
   ledge::LedgeLinkSet ledges_;
+  struct AgentExtras {
+    float crouch_height = 0.0F;
+    AgentShape shape = AgentShape::Cylinder;
+  };
+  std::optional<AgentExtras> agent_;
   jump::JumpLinkSet links_;
   std::uint32_t links_tag_ = kTagJumpLinks;
 };
@@ -855,6 +885,13 @@ std::vector<std::byte> encode(const NavMesh& m, const jump::JumpLinkSet* links,
   w.f32(c.poly.detail_sample_dist);
   w.f32(c.poly.detail_max_error);
   w.end_chunk(at);
+  // note: only for an agent that crouches or is a box, so other files stay as they were
+  if (c.agent.crouch_height != 0.0F || c.agent.shape != AgentShape::Cylinder) {
+    at = w.begin_chunk(kTagAgent);
+    w.f32(c.agent.crouch_height);
+    w.u8(static_cast<std::uint8_t>(c.agent.shape));
+    w.end_chunk(at);
+  }
 
   at = w.begin_chunk(kTagGrid);
   w.vec3(m.grid.origin);

@@ -197,6 +197,10 @@ std::string short_num(float v) {
   return ec == std::errc() ? std::string(buffer, end) : std::string("?");
 }
 
+/// The fill of crouch polygons in every fill mode: a dark violet, darker than any region colour
+/// (their lightness is 0.6 or 0.7).
+constexpr std::string_view kCrouchColor = "#4b1d6e";
+
 }  // namespace
 
 std::string region_color(std::uint16_t region) {
@@ -354,7 +358,13 @@ std::string render_svg(const mesh::NavMesh& m, const RenderOptions& options) {
   const double draw_w = extent_x * scale + 2 * kMargin;
   const double draw_h = extent_z * scale + 2 * kMargin;
   const double width = std::max(draw_w, 520.0);
-  const double footer = kFooterLine * (3.0 + static_cast<double>(labelled.size())) + 12.0;
+  // note: crouch polygons (mesh::kPolyFlagCrouch) get one colour and a legend row of their own
+  std::size_t crouch_polys = 0;
+  for (std::size_t p = 0; p < polys && p < m.poly_flags.size(); ++p)
+    crouch_polys += (m.poly_flags[p] & mesh::kPolyFlagCrouch) != 0 ? 1 : 0;
+  const double footer =
+      kFooterLine * (3.0 + static_cast<double>(labelled.size()) + (crouch_polys > 0 ? 1.0 : 0.0)) +
+      12.0;
   const double height = draw_h + footer;
 
   // polygon heights and painting order (low to high, ties by index)
@@ -388,12 +398,15 @@ std::string render_svg(const mesh::NavMesh& m, const RenderOptions& options) {
     const auto nbs = m.neighbors(id);
     const std::uint16_t region = p < m.poly_region.size() ? m.poly_region[p] : 0;
     regions.insert(region);
-    const std::string fill = options.fill == FillMode::Region
-                                 ? region_color(region)
-                                 : height_color(hi > lo ? (mean_y[p] - lo) / (hi - lo) : 0.5);
+    const bool crouch = p < m.poly_flags.size() && (m.poly_flags[p] & mesh::kPolyFlagCrouch) != 0;
+    const std::string fill =
+        crouch ? std::string(kCrouchColor)
+               : (options.fill == FillMode::Region
+                      ? region_color(region)
+                      : height_color(hi > lo ? (mean_y[p] - lo) / (hi - lo) : 0.5));
     out += "<polygon class=\"poly\" data-poly=\"" + std::to_string(p) + "\" data-region=\"" +
-           std::to_string(region) + "\" fill=\"" + fill + "\" fill-opacity=\"" + fill_opacity +
-           "\" points=\"";
+           std::to_string(region) + (crouch ? "\" data-crouch=\"1" : "") + "\" fill=\"" + fill +
+           "\" fill-opacity=\"" + fill_opacity + "\" points=\"";
     for (std::size_t k = 0; k < poly.size(); ++k)
       out += (k ? " " : "") + pic.point(m.vertices[poly[k]]);
     out += "\"/>\n";
@@ -448,6 +461,16 @@ std::string render_svg(const mesh::NavMesh& m, const RenderOptions& options) {
     out += "<text x=\"" + num(kMargin + ramp_w + 8) + "\" y=\"" + num(y) + "\" " + font +
            ">height " + num(lo) + " m to " + num(hi) + " m (polygon mean); " +
            std::to_string(polys) + " polygons, higher drawn over lower, translucent</text>\n";
+  }
+  if (crouch_polys > 0) {
+    y += kFooterLine;
+    out += "<rect x=\"" + num(kMargin) + "\" y=\"" + num(y - 10) +
+           "\" width=\"24\" height=\"12\" fill=\"" + std::string(kCrouchColor) +
+           "\" fill-opacity=\"" + fill_opacity + "\"/>\n";
+    out += "<text x=\"" + num(kMargin + 32) + "\" y=\"" + num(y) + "\" " + font + ">" +
+           std::to_string(crouch_polys) +
+           (crouch_polys == 1 ? " crouch polygon" : " crouch polygons") +
+           " (clearance below the agent height)" + "</text>\n";
   }
   for (const Overlay* o : labelled) {
     y += kFooterLine;

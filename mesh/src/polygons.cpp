@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "leapnav/core/parallel.hpp"
+#include "leapnav/voxel/heightfield.hpp"
 
 namespace leapnav::mesh {
 namespace {
@@ -435,8 +436,11 @@ Result<NavMesh> build_polygons(const ContourSet& contours, const VoxelParams& pa
       }
       mesh.poly_first.push_back(static_cast<std::uint32_t>(mesh.poly_vertices.size()));
       mesh.poly_region.push_back(contours.contours[c].region);
-      mesh.poly_area.push_back(contours.contours[c].area);
-      mesh.poly_flags.push_back(0);
+      // note: crouch regions carry their ground area id and the crouch flag
+      const std::uint8_t area = contours.contours[c].area;
+      mesh.poly_area.push_back(static_cast<std::uint8_t>(area & ~voxel::kCrouchAreaBit));
+      mesh.poly_flags.push_back((area & voxel::kCrouchAreaBit) != 0 ? kPolyFlagCrouch
+                                                                    : std::uint16_t{0});
       mesh.poly_bounds.push_back(bounds);
     }
   }

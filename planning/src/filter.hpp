@@ -1,6 +1,7 @@
-// The query filter as the A* search reads it: per-polygon cost multipliers from the area costs,
-// whether a polygon may be entered (flags, excluded areas), and the heuristic's scale
-// min(1, smallest area cost), which keeps the straight-line heuristic admissible and consistent.
+// The query filter as the A* search reads it: per-polygon cost multipliers from the area costs
+// (times the crouch cost on crouch polygons), whether a polygon may be entered (flags, excluded
+// areas, crouching allowed), and the heuristic's scale min(1, smallest area cost) *
+// min(1, crouch cost), which keeps the straight-line heuristic admissible and consistent.
 #pragma once
 
 #include <algorithm>
@@ -18,7 +19,9 @@ namespace leapnav::plan::detail {
                                  std::uint32_t p) {
   const std::uint16_t flags = nav.poly_flags[p];
   if ((flags & options.exclude_flags) != 0) return false;
-  if (flags != 0 && (flags & options.include_flags) == 0) return false;
+  if (!options.crouch && (flags & mesh::kPolyFlagCrouch) != 0) return false;
+  const auto user_flags = static_cast<std::uint16_t>(flags & ~mesh::kPolyFlagCrouch);
+  if (user_flags != 0 && (user_flags & options.include_flags) == 0) return false;
   return std::isfinite(options.area_costs[nav.poly_area[p]]);
 }
 
@@ -31,6 +34,10 @@ namespace leapnav::plan::detail {
                                                         " must be > 0 (or +infinity to exclude)");
     }
   }
+  if (!(std::isfinite(options.crouch_cost) && options.crouch_cost > 0.0F))
+    return make_error(ErrorCode::InvalidArgument, "find_path: crouch cost " +
+                                                      std::to_string(options.crouch_cost) +
+                                                      " must be > 0 and finite");
   return {};
 }
 
@@ -42,14 +49,15 @@ class Filter {
       : options_(options), nav_(nav), src_(src), dst_(dst) {
     float smallest = 1.0F;
     for (const float c : options.area_costs) smallest = std::min(smallest, c);
-    scale = smallest;
+    scale = smallest * std::min(1.0F, options.crouch_cost);
   }
 
   /// The cost multiplier of walking across polygon p.
   [[nodiscard]] float cost(std::uint32_t p) const {
     const float c = options_.area_costs[nav_.poly_area[p]];
     // note: an excluded start polygon (infinite cost) may still be left, at unit cost
-    return std::isfinite(c) ? c : 1.0F;
+    const float area = std::isfinite(c) ? c : 1.0F;
+    return (nav_.poly_flags[p] & mesh::kPolyFlagCrouch) != 0 ? area * options_.crouch_cost : area;
   }
   [[nodiscard]] bool enterable(std::uint32_t p) const {
     return p == src_ || p == dst_ || passes(options_, nav_, p);

@@ -19,6 +19,7 @@
 #include "jump_path.hpp"
 #include "leapnav/core/parallel.hpp"
 #include "planner_impl.hpp"
+#include "posture.hpp"
 
 namespace leapnav::plan {
 namespace {
@@ -545,6 +546,7 @@ Status NavQuery::finish_path(Path& out) {
 
   if (has_jump) {
     detail::assemble_jump_path(impl, s.arcs, from.point, end, options, s.jump, out);
+    detail::split_postures(*impl.mesh, s.portals, out);
     return {};
   }
 
@@ -575,6 +577,7 @@ Status NavQuery::finish_path(Path& out) {
   segment.corridor_first = 0;
   segment.corridor_last = static_cast<std::uint32_t>(out.corridor.size() - 1);
   out.segments.push_back(segment);
+  detail::split_postures(*impl.mesh, s.portals, out);
   return {};
 }
 

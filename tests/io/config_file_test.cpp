@@ -78,7 +78,7 @@ TEST_SUITE("io.config_file") {
   TEST_CASE("unknown keys and sections are errors naming them") {
     check_error(R"({"agent": {"heigth": 2}})", ErrorCode::InvalidArgument,
                 "dir/my.json: unknown key 'agent.heigth' (agent keys: height, radius, max_climb, "
-                "max_slope_deg, max_jump_up, max_drop)");
+                "max_slope_deg, max_jump_up, max_drop, crouch_height, shape)");
     check_error(R"({"agnet": {}})", ErrorCode::InvalidArgument,
                 "dir/my.json: unknown key 'agnet' (known: base, name, voxel, agent, region, poly)");
     check_error(R"({"poly": {"cell_size": 1}})", ErrorCode::InvalidArgument,
@@ -206,5 +206,32 @@ TEST_SUITE("io.config_file") {
     std::filesystem::remove(path);
     REQUIRE_FALSE(bad.ok());
     CHECK(bad.error().message.rfind(path.string() + ": config: agent.height = ", 0) == 0);
+  }
+
+  TEST_CASE("agent.crouch_height and agent.shape are read, written back and range-checked") {
+    const auto read =
+        parse_config_json(R"({"agent": {"crouch_height": 1.2, "shape": "box"}})", "dir/my.json");
+    REQUIRE(read.ok());
+    CHECK(read->agent.crouch_height == 1.2F);
+    CHECK(read->agent.shape == AgentShape::Box);
+    const std::string text = config_to_json(*read);
+    CHECK(text.find("\"crouch_height\": 1.2,") != std::string::npos);
+    CHECK(text.find("\"shape\": \"box\"") != std::string::npos);
+    const auto back = parse_config_json(text, "round.json");
+    REQUIRE(back.ok());
+    CHECK(*back == *read);
+    CHECK(config_to_json(*named_config("default")).find("\"shape\": \"cylinder\"") !=
+          std::string::npos);
+    check_error(R"({"agent": {"shape": "sphere"}})", ErrorCode::InvalidArgument,
+                "dir/my.json: config: agent.shape = 'sphere' is not a shape (known: cylinder, "
+                "box)");
+    check_error(R"({"agent": {"shape": 1}})", ErrorCode::InvalidArgument,
+                "dir/my.json: agent.shape must be a string (got number)");
+    check_error(R"({"agent": {"height": 2, "crouch_height": 2}})", ErrorCode::InvalidArgument,
+                "dir/my.json: config: agent.crouch_height = 2.000000 is out of range (0 = no "
+                "crouching, or > 0 m and below agent.height)");
+    check_error(R"({"agent": {"crouch_height": -0.5}})", ErrorCode::InvalidArgument,
+                "dir/my.json: config: agent.crouch_height = -0.500000 is out of range (0 = no "
+                "crouching, or > 0 m and below agent.height)");
   }
 }

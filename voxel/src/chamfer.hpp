@@ -1,8 +1,9 @@
 // Internal: the two-pass chamfer distance transform (2 per axis step, 3 per diagonal) over the
-// connections of a compact heightfield, shared by erosion and the distance field. Diagonal steps
-// go through a connected axis neighbour (first along the pass's axis step, then across).
-// Parallel and exact: each pass runs on strips of rows at once, every strip ignoring the rows
-// before it (in pass order); then, strip after strip, rows are relaxed again from the finished
+// connections of a compact heightfield, shared by erosion and the distance field. With a diagonal
+// weight of 2 it is the exact Chebyshev (square) distance, times 2, that box agents erode by.
+// Diagonal steps go through a connected axis neighbour (first along the pass's axis step, then
+// across). Parallel and exact: each pass runs on strips of rows at once, every strip ignoring the
+// rows before it (in pass order); then, strip after strip, rows are relaxed again from the finished
 // strip before until a row does not change. Relaxation only lowers values and is monotone, so
 // this gives the values of the sequential pass for any number of strips.
 #pragma once
@@ -20,10 +21,10 @@
 namespace leapnav::voxel::detail {
 
 /// Lowers dist (pre-set: 0 on boundary spans, 0xFFFF elsewhere) to chamfer distances, on
-/// `threads` workers (0 = all). Returns false (dist half done) when ctx is cancelled; checked
-/// every kCancelCheckRows rows.
+/// `threads` workers (0 = all); a diagonal step costs `diagonal` (3, or 2 for Chebyshev). Returns
+/// false (dist half done) when ctx is cancelled; checked every kCancelCheckRows rows.
 inline bool chamfer_transform(const CompactHeightfield& compact, std::vector<std::uint16_t>& dist,
-                              const BuildContext& ctx, int threads) {
+                              const BuildContext& ctx, int threads, int diagonal = 3) {
   constexpr int kCancelCheckRows = 64;
   const GridSpec& grid = compact.grid;
   const int depth = grid.depth;
@@ -46,7 +47,7 @@ inline bool chamfer_transform(const CompactHeightfield& compact, std::vector<std
     if (via_too) {
       const std::uint8_t link2 = spans[a].neighbor[static_cast<std::size_t>(across)];
       if (link2 != kNotConnected)
-        best = std::min(best, int{d[first[ac + column_step[across]] + link2]} + 3);
+        best = std::min(best, int{d[first[ac + column_step[across]] + link2]} + diagonal);
     }
     if (best < d[i]) d[i] = static_cast<std::uint16_t>(best);
   };

@@ -111,7 +111,7 @@ Status validate(const CompactHeightfield& compact) {
         if (i + 1 < end && open_top(span) >= int{compact.spans[i + 1].y})
           return invalid("compact heightfield: open spans overlap or are unsorted in " +
                          where(grid, c));
-        if (compact.areas[i] > kWalkableArea)
+        if (!is_compact_area(compact.areas[i]))
           return invalid("compact heightfield: invalid area " + std::to_string(compact.areas[i]) +
                          " in " + where(grid, c));
         for (int dir = 0; dir < 4; ++dir) {

@@ -63,7 +63,12 @@ Result<CompactHeightfield> mark_area_volumes(CompactHeightfield compact,
         for (std::uint32_t s = compact.first(column); s < compact.end(column); ++s) {
           if (compact.areas[s] == kNullArea) continue;
           const float y = grid.origin.y + static_cast<float>(compact.spans[s].y) * grid.cell_height;
-          if (y >= volume.min_y && y <= volume.max_y) compact.areas[s] = volume.area;
+          // note: a crouch span stays one (the ceiling is physical); area 0 still removes it
+          if (y >= volume.min_y && y <= volume.max_y)
+            compact.areas[s] =
+                volume.area == kNullArea
+                    ? kNullArea
+                    : static_cast<std::uint8_t>(volume.area | (compact.areas[s] & kCrouchAreaBit));
         }
       }
     }

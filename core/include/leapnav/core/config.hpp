@@ -12,6 +12,17 @@
 
 namespace leapnav {
 
+/// The agent's footprint: how the walkable area is eroded by agent.radius.
+enum class AgentShape : std::uint8_t {
+  Cylinder,  ///< an upright cylinder: round erosion (chamfer distance, as Recast)
+  Box,       ///< an axis-aligned box of half-width radius: square (Chebyshev) erosion
+};
+
+/// "cylinder" or "box".
+[[nodiscard]] std::string_view to_string(AgentShape shape) noexcept;
+/// The shape named "cylinder" or "box"; InvalidArgument naming the text otherwise.
+[[nodiscard]] Result<AgentShape> parse_agent_shape(std::string_view text);
+
 /// The agent the navmesh is built for.
 struct AgentConfig {
   float height = 2.0F;          ///< standing height [units: m] [range: > 0]
@@ -22,6 +33,10 @@ struct AgentConfig {
   float max_jump_up = 1.0F;
   /// Deepest drop of a drop link (below a ledge, above max_climb) [units: m] [range: 0..1e4]
   float max_drop = 2.5F;
+  /// Crouching height: spans whose clearance lies in [crouch_height, height) are walkable as
+  /// crouch areas; 0 = the agent does not crouch [units: m] [range: 0, or 0 < x < height]
+  float crouch_height = 0.0F;
+  AgentShape shape = AgentShape::Cylinder;  ///< footprint, for the erosion by radius
   friend bool operator==(const AgentConfig&, const AgentConfig&) = default;
 };
 
@@ -88,9 +103,15 @@ inline constexpr int kMaxVertsPerPolyLimit = 12;
 struct VoxelParams {
   float cell_size = 0.0F;
   float cell_height = 0.0F;
-  int walkable_height = 0;         ///< agent height in cells, rounded up [units: cell heights]
-  int walkable_climb = 0;          ///< max climb in cells, rounded down [units: cell heights]
-  int walkable_radius = 0;         ///< agent radius in cells, rounded up [units: cells]
+  /// The clearance a span needs to be walkable in any posture: the crouching height when the
+  /// agent crouches, else the agent height; in cells, rounded up [units: cell heights]
+  int walkable_height = 0;
+  /// The agent's standing height in cells, rounded up; spans with clearance in
+  /// [walkable_height, standing_height) are crouch areas [units: cell heights]
+  int standing_height = 0;
+  int walkable_climb = 0;   ///< max climb in cells, rounded down [units: cell heights]
+  int walkable_radius = 0;  ///< agent radius in cells, rounded up [units: cells]
+  AgentShape shape = AgentShape::Cylinder;  ///< round or square erosion
   float walkable_slope_cos = 0;    ///< cos(max slope): a triangle is walkable when normal.y >= this
   int min_region_cells = 0;        ///< min_region_area in cells, rounded up
   int merge_region_cells = 0;      ///< merge_region_area in cells, rounded up

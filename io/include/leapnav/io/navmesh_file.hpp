@@ -47,6 +47,10 @@
 //   "ldge" u64 L, L x (u8 kind, u32 source_poly, u32 dest_poly, f32 source_a x y z, source_b,
 //          dest_a, dest_b, f32 cost), sorted as ledge::sort_links leaves them; written for a file
 //          built with ledge links or ladders. A reader that predates it plans without them.
+// Optional chunk (version 1), written only when agent.crouch_height != 0 or agent.shape is not
+// the cylinder:
+//   "agnt" f32 crouch_height, u8 shape (0 cylinder, 1 box)              AgentConfig beside CONF
+//          (a reader that skips it plans the same paths: crouch polygons carry their flag in POLY)
 // note: the link chunks are optional on purpose. The navmesh chunks alone describe a complete,
 // valid walkable surface and links only add movement on top of it, so a reader that predates
 // links (and skips them) still plans correct, walk-only paths and can render or export the mesh;

@@ -75,6 +75,11 @@ struct PolyIdList {
   [[nodiscard]] std::size_t size() const { return raw.size(); }
 };
 
+/// Set in NavMesh::poly_flags by the build on polygons where the agent must crouch (the clearance
+/// is below agent.height; see AgentConfig::crouch_height). Query filters read it
+/// (plan::QueryOptions::crouch); the other 15 bits are free for the user's flags.
+inline constexpr std::uint16_t kPolyFlagCrouch = 0x8000;
+
 struct NavMesh {
   BuildConfig config;  ///< the configuration it was built with
   GridSpec grid;       ///< the voxel grid it was built on
@@ -90,7 +95,7 @@ struct NavMesh {
   std::vector<std::uint32_t> poly_neighbors;
   std::vector<std::uint16_t> poly_region;  ///< watershed region each polygon came from
   std::vector<std::uint8_t> poly_area;     ///< area id (voxel::kWalkableArea for ground)
-  std::vector<std::uint16_t> poly_flags;   ///< user flags, 0 by default
+  std::vector<std::uint16_t> poly_flags;   ///< kPolyFlagCrouch and user flags, 0 by default
   std::vector<AABB> poly_bounds;           ///< 3-D bounds of each polygon's vertices and detail
 
   std::vector<HeightPatch> height_patches;  ///< one per polygon, or empty: heights from vertices

@@ -44,6 +44,12 @@ enum class SegmentKind : std::uint8_t {
 
 inline constexpr std::uint32_t kNoLink = 0xFFFFFFFFU;
 
+/// How the agent moves along a walk segment.
+enum class Posture : std::uint8_t {
+  Stand,   ///< upright
+  Crouch,  ///< crouching: the segment's polygons carry mesh::kPolyFlagCrouch
+};
+
 /// One piece of a path. Its points are Path::points[first .. last] (inclusive; last > first), its
 /// polygons Path::corridor[corridor_first .. corridor_last] (inclusive).
 struct PathSegment {
@@ -60,6 +66,12 @@ struct PathSegment {
   /// Jump only: the link's index in JumpLinkSet::links. Its corridor range is the pair (start
   /// polygon, land polygon).
   std::uint32_t link = kNoLink;
+  /// Walk only: Crouch when the segment's polygons are crouch polygons. A walk that enters or
+  /// leaves a crouch area is split where the path crosses the portal (the crouch transition), so
+  /// each walk segment keeps one posture; two walk segments in a row share that point, and the
+  /// second's corridor range starts at the polygon after the first's last. A polygon of the
+  /// other posture that the path only touches at a point stays in the segment around it.
+  Posture posture = Posture::Stand;
 };
 
 /// Where to search from and to.
@@ -122,6 +134,12 @@ struct QueryOptions {
   std::uint16_t include_flags = 0xFFFF;
   /// A polygon sharing a flag with exclude_flags is never entered.
   std::uint16_t exclude_flags = 0;
+  /// Whether the agent may crouch: false never enters a polygon with mesh::kPolyFlagCrouch
+  /// (that flag is not a user flag: include_flags ignores it).
+  bool crouch = true;
+  /// Multiplies the walking cost across crouch polygons (on top of their area cost)
+  /// [range: > 0, finite].
+  float crouch_cost = 1.0F;
   /// note: the start's polygon may always be left, even when the filter excludes it; a goal in a
   /// polygon the filter excludes has no path (PathStatus::NoPath). A jump link is taken only when
   /// its land polygon passes the filter.

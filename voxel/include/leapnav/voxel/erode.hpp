@@ -13,8 +13,13 @@ namespace leapnav::voxel {
 /// Marks kNullArea every walkable span whose chamfer distance to a boundary span is less than
 /// 2 * params.walkable_radius. A boundary span is unwalkable, or has fewer than 4 connections to
 /// walkable spans (distance 0). Diagonal steps go through a connected axis neighbour. Nothing
-/// changes when walkable_radius is 0. Any existing distance field is cleared (it would be stale).
-/// Errors: Cancelled.
+/// changes when walkable_radius is 0. A box agent (params.shape) uses diagonal steps of 2: the
+/// Chebyshev distance, so the walkable area shrinks by a square of half-width radius.
+/// Postures: when params.standing_height > params.walkable_height (the agent crouches), every
+/// span left walkable whose distance, measured the same way, to the spans a standing agent cannot
+/// use (clearance below standing_height, or a step whose open intervals overlap less) is below
+/// 2 * walkable_radius, or that itself lacks the standing clearance, gets kCrouchAreaBit.
+/// Any existing distance field is cleared (it would be stale). Errors: Cancelled.
 [[nodiscard]] Result<CompactHeightfield> erode(CompactHeightfield compact,
                                                const VoxelParams& params, BuildContext& ctx);
 

@@ -17,6 +17,16 @@ namespace leapnav::voxel {
 /// user area types (the merge rule "more walkable wins" compares them numerically).
 inline constexpr std::uint8_t kNullArea = 0;
 inline constexpr std::uint8_t kWalkableArea = 63;
+/// Set on the area id of a compact span (from erosion on) where the agent must crouch: its
+/// clearance, or the standing clearance within its erosion radius, is below the agent height.
+/// Regions never mix area ids, so crouch areas get their own regions and polygons; polygons store
+/// the id without this bit and carry mesh::kPolyFlagCrouch instead.
+inline constexpr std::uint8_t kCrouchAreaBit = 0x40;
+/// A walkable area id of a compact span: 1..63, optionally with kCrouchAreaBit.
+[[nodiscard]] constexpr bool is_compact_area(std::uint8_t area) {
+  const auto ground = static_cast<std::uint8_t>(area & ~kCrouchAreaBit);
+  return area == kNullArea || (ground >= 1 && ground <= kWalkableArea && area < 0x80);
+}
 
 /// A solid span [min, max) in cell-height units within one column.
 struct Span {
