@@ -102,27 +102,38 @@ std::uint64_t count_planes(const std::vector<BoundaryEdge>& edges) {
   return count;
 }
 
+PairFrame pair_frame(const BoundaryEdge& e, const BoundaryEdge& f) {
+  PairFrame frame;
+  const double nx = e.nx - f.nx;
+  const double nz = e.nz - f.nz;
+  const double nl = std::hypot(nx, nz);
+  frame.nx = nx / nl;
+  frame.nz = nz / nl;
+  frame.ux = -frame.nz;
+  frame.uz = frame.nx;
+  frame.e0 = frame.along(e.p);
+  frame.e1 = frame.along(e.q);
+  frame.f0 = frame.along(f.p);
+  frame.f1 = frame.along(f.q);
+  frame.lo = std::max(std::min(frame.e0, frame.e1), std::min(frame.f0, frame.f1));
+  frame.hi = std::min(std::max(frame.e0, frame.e1), std::max(frame.f0, frame.f1));
+  return frame;
+}
+
 bool edges_face(const BoundaryEdge& e, const BoundaryEdge& f, const PairParams& params) {
   if (e.poly == f.poly) return false;
   const double cos_max = std::cos(params.max_angle_deg * kPi / 180.0);
   if (e.nx * f.nx + e.nz * f.nz > -cos_max) return false;
-  // note: a frame shared by both edges, exactly negated when they are swapped, so the predicate is
-  // symmetric: n along the mean of e's normal and -f's, u along the line
-  double nx = e.nx - f.nx;
-  double nz = e.nz - f.nz;
-  const double nl = std::hypot(nx, nz);
-  nx /= nl;
-  nz /= nl;
-  const double ux = -nz;
-  const double uz = nx;
-  const auto along = [&](Vec3 v) { return ux * v.x + uz * v.z; };
-  const auto across = [&](Vec3 v) { return nx * v.x + nz * v.z; };
-  const double e0 = along(e.p);
-  const double e1 = along(e.q);
-  const double f0 = along(f.p);
-  const double f1 = along(f.q);
-  const double lo = std::max(std::min(e0, e1), std::min(f0, f1));
-  const double hi = std::min(std::max(e0, e1), std::max(f0, f1));
+  // note: the frame is shared by both edges and exactly negated when they are swapped, so the
+  // predicate is symmetric
+  const PairFrame frame = pair_frame(e, f);
+  const auto across = [&](Vec3 v) { return frame.across(v); };
+  const double e0 = frame.e0;
+  const double e1 = frame.e1;
+  const double f0 = frame.f0;
+  const double f1 = frame.f1;
+  const double lo = frame.lo;
+  const double hi = frame.hi;
   if (!(hi - lo > params.min_overlap)) return false;
   if (e1 == e0 || f1 == f0) return false;
   for (const double x : {lo, hi}) {

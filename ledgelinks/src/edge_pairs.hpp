@@ -40,6 +40,26 @@ struct PairParams {
 /// Number of distinct (angle_bin, offset_bin) groups of sorted edges.
 [[nodiscard]] std::uint64_t count_planes(const std::vector<BoundaryEdge>& edges);
 
+/// The frame a pair of edges is measured in, exactly negated when e and f are swapped: n along
+/// the mean of e's outward normal and -f's, u = n rotated by +90 degrees (along the line); the
+/// edges' end positions along u and their common stretch [lo, hi].
+struct PairFrame {
+  double nx = 0.0;
+  double nz = 0.0;
+  double ux = 0.0;
+  double uz = 0.0;
+  double e0 = 0.0;  ///< along(e.p)
+  double e1 = 0.0;  ///< along(e.q)
+  double f0 = 0.0;  ///< along(f.p)
+  double f1 = 0.0;  ///< along(f.q)
+  double lo = 0.0;  ///< start of the overlap along u
+  double hi = 0.0;  ///< end of the overlap along u (hi <= lo: none)
+  [[nodiscard]] double along(Vec3 v) const { return ux * v.x + uz * v.z; }
+  [[nodiscard]] double across(Vec3 v) const { return nx * v.x + nz * v.z; }
+};
+/// The frame of e and f (their normals must not be equal).
+[[nodiscard]] PairFrame pair_frame(const BoundaryEdge& e, const BoundaryEdge& f);
+
 /// The exact pair predicate, symmetric in e and f (see facing_pairs).
 [[nodiscard]] bool edges_face(const BoundaryEdge& e, const BoundaryEdge& f,
                               const PairParams& params);

@@ -171,20 +171,13 @@ Result<LedgeLinkSet> build_ledge_links(const mesh::NavMesh& navmesh, const Trian
     const detail::BoundaryEdge& e = edges[i];
     const detail::BoundaryEdge& f = edges[j];
     // the shared frame of edges_face: u along the line
-    double nx = e.nx - f.nx;
-    double nz = e.nz - f.nz;
-    const double nl = std::hypot(nx, nz);
-    nx /= nl;
-    nz /= nl;
-    const double ux = -nz;
-    const double uz = nx;
-    const auto along = [&](Vec3 v) { return ux * v.x + uz * v.z; };
-    const double e0 = along(e.p);
-    const double e1 = along(e.q);
-    const double f0 = along(f.p);
-    const double f1 = along(f.q);
-    const double lo = std::max(std::min(e0, e1), std::min(f0, f1));
-    const double hi = std::min(std::max(e0, e1), std::max(f0, f1));
+    const detail::PairFrame frame = detail::pair_frame(e, f);
+    const double e0 = frame.e0;
+    const double e1 = frame.e1;
+    const double f0 = frame.f0;
+    const double f1 = frame.f1;
+    const double lo = frame.lo;
+    const double hi = frame.hi;
     const auto on_e = [&](double x) { return lerp(e.p, e.q, (x - e0) / (e1 - e0)); };
     const auto on_f = [&](double x) { return lerp(f.p, f.q, (x - f0) / (f1 - f0)); };
     const Vec3 pe_lo = on_e(lo);
