@@ -47,6 +47,7 @@ set(leapnav_public_headers
   io/include/leapnav/io/obj.hpp
   jumplinks/include/leapnav/jumplinks/jump_config.hpp
   jumplinks/include/leapnav/jumplinks/jump_links.hpp
+  ledgelinks/include/leapnav/ledgelinks/ledge_links.hpp
   mesh/include/leapnav/mesh/build.hpp
   mesh/include/leapnav/mesh/navmesh.hpp
   mesh/include/leapnav/mesh/types.hpp
