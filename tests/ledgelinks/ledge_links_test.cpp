@@ -19,6 +19,7 @@
 #include "leapnav/ledgelinks/ledge_check.hpp"
 #include "leapnav/ledgelinks/ledge_links.hpp"
 #include "leapnav/mesh/build.hpp"
+#include "ledgelinks/ledge_fixtures.hpp"
 
 using namespace leapnav;
 using namespace leapnav::ledge;
@@ -140,15 +141,7 @@ void check_rises(const LedgeLinkSet& set, const AgentConfig& agent, float walk_e
 
 // ---- whole builds ------------------------------------------------------------------------------
 
-/// The thesis grid (cell 0.25 m, radius 0.25 m, height 1.8 m) with a climb of 3 cells, jump-up
-/// 6 cells and drop 8 cells.
-BuildConfig ledge_config() {
-  BuildConfig c = *named_config("thesis");
-  c.agent.max_climb = 0.75F;
-  c.agent.max_jump_up = 1.5F;
-  c.agent.max_drop = 2.0F;
-  return c;
-}
+using test::ledge_config;
 
 struct Built {
   TriangleMesh triangles;

@@ -17,17 +17,14 @@
 #include "leapnav/mesh/build.hpp"
 #include "leapnav/planning/ledge_planner.hpp"
 #include "leapnav/planning/query.hpp"
+#include "ledgelinks/ledge_fixtures.hpp"
 
 using namespace leapnav;
 
 namespace {
 
 BuildConfig config() {
-  BuildConfig c = *named_config("thesis");
-  c.agent.max_climb = 0.75F;
-  c.agent.max_jump_up = 1.5F;
-  c.agent.max_drop = 2.0F;
-  return c;
+  return test::ledge_config();
 }
 
 struct Level {
