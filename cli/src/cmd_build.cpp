@@ -88,6 +88,7 @@ void register_build_command(CLI::App& root, Registry& registry) {
     float epsilon = 0.25F;
     std::string link_set = "compact";
     float detour = jump::LinkCompactOptions{}.detour;
+    bool no_link_runs = false;
     mesh::TileConfig tiles;
     bool ledge_links = false;
     std::string links_file;
@@ -122,6 +123,9 @@ void register_build_command(CLI::App& root, Registry& registry) {
                   "this [units: m]")
       ->check(CLI::Range(0.0F, 1000.0F))
       ->capture_default_str();
+  app->add_flag("--no-link-runs", options->no_link_runs,
+                "Compact link sets: keep the kept links as they are instead of arranging them "
+                "into runs of translates (larger files; docs/jump_links.md)");
   app->add_option("--tile-size", options->tiles.tile_size,
                   "Build in square tiles of this many cells, in parallel, stitched into one "
                   "navmesh; 0 = one tile [units: cells] [range: 0 or 16..65536]")
@@ -213,6 +217,7 @@ void register_build_command(CLI::App& root, Registry& registry) {
            if (options->link_set == "compact") {
              jump::LinkCompactOptions compact_options;
              compact_options.detour = options->detour;
+             compact_options.runs = !options->no_link_runs;
              auto compact = jump::compact_links(*links, *mesh, file.navmesh, config->agent,
                                                 compact_options, ctx);
              if (!compact) return report(compact.error());
@@ -282,6 +287,9 @@ void register_build_command(CLI::App& root, Registry& registry) {
                stats["jump_groups_lost"] = compact_stats->groups_lost;
                stats["jump_lattice_failing"] = compact_stats->lattice_failing;
                stats["jump_detour"] = options->detour;
+               stats["jump_runs"] = compact_stats->runs;
+               stats["jump_run_links"] = compact_stats->run_links;
+               stats["jump_run_refused"] = compact_stats->run_refused;
              }
              stats["jump_links_failing"] = file.links->stats.links_failing;
              stats["jump_links_shortened"] = file.links->stats.links_shortened;

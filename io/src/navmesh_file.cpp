@@ -44,6 +44,7 @@ constexpr std::uint32_t kTagEnd = navmesh_chunk_tag("END ");
 constexpr std::uint32_t kTagJumpConfigs = navmesh_chunk_tag("jcfg");
 constexpr std::uint32_t kTagJumpLinks = navmesh_chunk_tag("jlnk");
 constexpr std::uint32_t kTagLatticeLinks = navmesh_chunk_tag("jlkq");
+constexpr std::uint32_t kTagLatticeRuns = navmesh_chunk_tag("jlkr");
 constexpr std::uint32_t kTagAgentLedge = navmesh_chunk_tag("lagt");
 constexpr std::uint32_t kTagLedgeLinks = navmesh_chunk_tag("ldge");
 /// Bytes of one stored ledge link: u8 kind, u32 source and destination polygon, 4 points, cost.
@@ -51,8 +52,8 @@ constexpr std::size_t kLedgeLinkBytes = 1 + 4 + 4 + 12 * 4 + 4;
 constexpr std::uint32_t kTagAgent = navmesh_chunk_tag("agnt");
 constexpr std::array<std::uint32_t, 6> kRequired = {kTagConfig,   kTagGrid,    kTagVertices,
                                                     kTagPolygons, kTagHeights, kTagSpans};
-constexpr std::array<std::uint32_t, 3> kOptional = {kTagJumpConfigs, kTagJumpLinks,
-                                                    kTagLatticeLinks};
+constexpr std::array<std::uint32_t, 4> kOptional = {kTagJumpConfigs, kTagJumpLinks,
+                                                    kTagLatticeLinks, kTagLatticeRuns};
 
 /// Most jump configurations (links store the index in 16 bits).
 constexpr std::uint64_t kMaxJumpConfigs = 65535;
@@ -65,6 +66,9 @@ constexpr std::uint8_t kMaxQuantumShift = 16;
 constexpr std::uint64_t kLatticeGroupMinBytes = 4;
 constexpr std::uint64_t kLatticeLinkMinBytes = 9;
 constexpr std::int64_t kLatticeLimit = std::int64_t{1} << 24;
+/// Lattice runs ("jlkr"): the most links one run holds, and the fewest bytes of a run.
+constexpr std::uint64_t kMaxRunLinks = 64;
+constexpr std::uint64_t kLatticeRunMinBytes = 10;
 
 /// Longest configuration name accepted [units: bytes].
 constexpr std::uint32_t kMaxNameLength = 4096;
@@ -245,7 +249,7 @@ class Decoder {
     LEAPNAV_TRY(check_links());
     NavFile file;
     file.navmesh = std::move(nav_);
-    if (seen_optional_[0] || seen_optional_[2]) file.links = std::move(links_);
+    if (seen_optional_[0] || seen_optional_[2] || seen_optional_[3]) file.links = std::move(links_);
     if (seen_ledge_[1]) {
       if (Status valid = ledge::validate(ledges_, file.navmesh); !valid.ok())
         return corrupt("invalid ledge links: " + valid.error().message);
@@ -342,7 +346,7 @@ class Decoder {
         } else if (tag == kTagJumpLinks) {
           LEAPNAV_TRY(read_jump_links(payload));
         } else {
-          LEAPNAV_TRY(read_lattice_links(payload));
+          LEAPNAV_TRY(read_lattice_links(payload, tag));
         }
         if (payload.remaining() != 0)
           return in_chunk(tag, std::to_string(payload.remaining()) + " unexpected trailing bytes");
@@ -377,6 +381,10 @@ class Decoder {
                      "' without chunk '" + (seen_optional_[0] ? "jlnk" : "jcfg") + "'");
     if (seen_optional_[2] && seen_optional_[0])
       return corrupt("chunk 'jlkq' beside chunks 'jcfg' and 'jlnk' (one link set per file)");
+    if (seen_optional_[3] && (seen_optional_[0] || seen_optional_[2]))
+      return corrupt(std::string("chunk 'jlkr' beside chunk") +
+                     (seen_optional_[0] ? "s 'jcfg' and 'jlnk'" : " 'jlkq'") +
+                     " (one link set per file)");
     return {};
   }
 
@@ -539,9 +547,9 @@ class Decoder {
 
   /// "jlkq": configurations, the lattice, then groups of links as varint deltas (layout in
   /// navmesh_file.hpp). Every count is bounded by the bytes left before anything is allocated.
-  Status read_lattice_links(ByteReader& r) {
-    constexpr std::uint32_t kTag = kTagLatticeLinks;
+  Status read_lattice_links(ByteReader& r, std::uint32_t kTag) {
     links_tag_ = kTag;
+    const bool runs = kTag == kTagLatticeRuns;
     LEAPNAV_TRY(read_jump_configs(r, kTag));
     std::uint8_t shift = 0;
     std::uint64_t count = 0;
@@ -550,8 +558,12 @@ class Decoder {
     if (shift > kMaxQuantumShift)
       return in_chunk(kTag, "quantum exponent " + std::to_string(shift) + " (at most " +
                                 std::to_string(kMaxQuantumShift) + ")");
-    if (count > r.remaining() / kLatticeLinkMinBytes ||
-        groups > (r.remaining() - count * kLatticeLinkMinBytes) / kLatticeGroupMinBytes)
+    const std::uint64_t links_fit = runs ? r.remaining() / kLatticeRunMinBytes * kMaxRunLinks
+                                         : r.remaining() / kLatticeLinkMinBytes;
+    const std::uint64_t group_bytes =
+        runs ? kLatticeGroupMinBytes + kLatticeRunMinBytes : kLatticeGroupMinBytes;
+    if (count > links_fit ||
+        groups > (r.remaining() - (runs ? 0 : count * kLatticeLinkMinBytes)) / group_bytes)
       return in_chunk(kTag, std::to_string(count) + " links in " + std::to_string(groups) +
                                 " groups do not fit its " + std::to_string(r.remaining()) +
                                 " bytes");
@@ -563,6 +575,7 @@ class Decoder {
     links_.links.reserve(static_cast<std::size_t>(count));
     std::uint64_t start_poly = 0;
     std::array<std::int64_t, 3> previous{};
+    std::array<std::int64_t, 3> translation{};
     const auto point = [&](const std::array<std::int64_t, 3>& k, Vec3& out) {
       for (const std::int64_t v : k)
         if (v <= -kLatticeLimit || v >= kLatticeLimit) return false;
@@ -584,11 +597,26 @@ class Decoder {
           config > std::numeric_limits<std::uint16_t>::max() || group_count == 0 ||
           group_count > count - links_.links.size())
         return in_chunk(kTag, "group " + std::to_string(g) + " has out-of-range fields");
-      for (std::uint64_t i = 0; i < group_count; ++i) {
+      for (std::uint64_t i = 0; i < group_count;) {
         jump::JumpLink l;
         l.start_poly = static_cast<std::uint32_t>(start_poly);
         l.land_poly = static_cast<std::uint32_t>(land_poly);
         l.config = static_cast<std::uint16_t>(config);
+        std::uint64_t members = 1;
+        bool repeat = false;
+        if (runs) {
+          std::uint64_t code = 0;
+          if (!r.varint(code))
+            return in_chunk(kTag,
+                            "jump link " + std::to_string(links_.links.size()) + " is truncated");
+          members = (code >> 1U) + 1;
+          repeat = (code & 1U) != 0;
+          if (members > kMaxRunLinks || members > group_count - i || (repeat && members < 2))
+            return in_chunk(kTag, "run at jump link " + std::to_string(links_.links.size()) +
+                                      " of " + std::to_string(members) +
+                                      " links does not fit its group (at most " +
+                                      std::to_string(kMaxRunLinks) + " links a run)");
+        }
         std::array<std::array<std::int64_t, 3>, 3> k{};
         for (std::size_t p = 0; p < 3; ++p) {
           for (std::size_t c = 0; c < 3; ++c) {
@@ -600,11 +628,26 @@ class Decoder {
             k[p][c] = base + delta;
           }
         }
-        if (!point(k[0], l.start) || !point(k[1], l.land_a) || !point(k[2], l.land_b))
-          return in_chunk(kTag, "jump link " + std::to_string(links_.links.size()) +
-                                    " lies outside the lattice");
+        if (members > 1 && !repeat) {
+          for (std::size_t c = 0; c < 3; ++c) {
+            if (!r.svarint(translation[c]) || translation[c] <= -2 * kLatticeLimit ||
+                translation[c] >= 2 * kLatticeLimit)
+              return in_chunk(kTag, "run at jump link " + std::to_string(links_.links.size()) +
+                                        " has a truncated or out-of-range translation");
+          }
+        }
         previous = k[0];
-        links_.links.push_back(l);
+        for (std::uint64_t m = 0; m < members; ++m) {
+          std::array<std::array<std::int64_t, 3>, 3> km = k;
+          for (auto& p : km)
+            for (std::size_t c = 0; c < 3; ++c)
+              p[c] += static_cast<std::int64_t>(m) * translation[c];
+          if (!point(km[0], l.start) || !point(km[1], l.land_a) || !point(km[2], l.land_b))
+            return in_chunk(kTag, "jump link " + std::to_string(links_.links.size()) +
+                                      " lies outside the lattice");
+          links_.links.push_back(l);
+        }
+        i += members;
       }
     }
     if (links_.links.size() != count)
@@ -659,7 +702,7 @@ class Decoder {
   /// The link chunks against the (valid) navmesh: values, indices and order, then the CSR
   /// groups and jump::validate.
   Status check_links() {
-    if (!seen_optional_[0] && !seen_optional_[2]) return {};
+    if (!seen_optional_[0] && !seen_optional_[2] && !seen_optional_[3]) return {};
     for (std::size_t c = 0; c < links_.configs.size(); ++c) {
       const jump::JumpConfig& config = links_.configs[c];
       if (!std::isfinite(config.height) || !std::isfinite(config.distance) ||
@@ -667,7 +710,7 @@ class Decoder {
         return error(ErrorCode::NonFinite,
                      "jump configuration " + std::to_string(c) + " is not finite");
       if (Status valid = jump::validate(config); !valid.ok())
-        return in_chunk(seen_optional_[0] ? kTagJumpConfigs : kTagLatticeLinks,
+        return in_chunk(seen_optional_[0] ? kTagJumpConfigs : links_tag_,
                         "configuration " + std::to_string(c) + ": " + valid.error().message);
     }
     const std::size_t polys = nav_.polygon_count();
@@ -815,9 +858,11 @@ Status check_savable(const NavMesh& navmesh, const std::filesystem::path& path) 
   return {};
 }
 
-/// The "jlkq" chunk of a lattice link set (jump::validate_compact holds).
-void encode_lattice_links(ByteWriter& w, const jump::JumpLinkSet& links) {
-  const std::size_t at = w.begin_chunk(kTagLatticeLinks);
+/// The "jlkq" chunk of a lattice link set (jump::validate_compact holds), or with `runs` the
+/// "jlkr" chunk: the same, but each group's links are items of one or more links, maximal runs
+/// of exact translates (at most kMaxRunLinks links).
+void encode_lattice_links(ByteWriter& w, const jump::JumpLinkSet& links, bool runs) {
+  const std::size_t at = w.begin_chunk(runs ? kTagLatticeRuns : kTagLatticeLinks);
   w.u64(links.configs.size());
   for (const jump::JumpConfig& jc : links.configs) {
     w.f32(jc.height);
@@ -827,14 +872,27 @@ void encode_lattice_links(ByteWriter& w, const jump::JumpLinkSet& links) {
   int exponent = 0;
   (void)std::frexp(links.quantum, &exponent);
   w.u8(static_cast<std::uint8_t>(1 - exponent));  // quantum = 2^(exponent - 1)
-  const auto index = [&](Vec3 p) {
-    std::array<std::int64_t, 3> k{};
-    const std::array<float, 3> v = {p.x, p.y, p.z};
-    for (std::size_t c = 0; c < 3; ++c) k[c] = jump::lattice_index(v[c], links.quantum).value_or(0);
+  using Indices = std::array<std::array<std::int64_t, 3>, 3>;
+  const auto index = [&](const jump::JumpLink& l) {
+    Indices k{};
+    const std::array<Vec3, 3> points = {l.start, l.land_a, l.land_b};
+    for (std::size_t p = 0; p < 3; ++p) {
+      const std::array<float, 3> v = {points[p].x, points[p].y, points[p].z};
+      for (std::size_t c = 0; c < 3; ++c)
+        k[p][c] = jump::lattice_index(v[c], links.quantum).value_or(0);
+    }
     return k;
   };
   const auto same_group = [](const jump::JumpLink& a, const jump::JumpLink& b) {
     return a.start_poly == b.start_poly && a.land_poly == b.land_poly && a.config == b.config;
+  };
+  // whether `next` is `cur` moved by t (every point)
+  const auto translate_of = [](const Indices& cur, const Indices& next,
+                               const std::array<std::int64_t, 3>& t) {
+    for (std::size_t p = 0; p < 3; ++p)
+      for (std::size_t c = 0; c < 3; ++c)
+        if (next[p][c] - cur[p][c] != t[c]) return false;
+    return true;
   };
   std::uint64_t groups = 0;
   for (std::size_t k = 0; k < links.links.size(); ++k)
@@ -843,6 +901,7 @@ void encode_lattice_links(ByteWriter& w, const jump::JumpLinkSet& links) {
   w.u64(groups);
   std::uint32_t start_poly = 0;
   std::array<std::int64_t, 3> previous{};
+  std::array<std::int64_t, 3> previous_translation{};
   for (std::size_t k = 0; k < links.links.size();) {
     const jump::JumpLink& head = links.links[k];
     std::size_t end = k + 1;
@@ -852,18 +911,45 @@ void encode_lattice_links(ByteWriter& w, const jump::JumpLinkSet& links) {
     w.varint(head.land_poly);
     w.varint(head.config);
     w.varint(end - k);
-    for (; k < end; ++k) {
-      const jump::JumpLink& l = links.links[k];
-      const auto s = index(l.start);
-      const auto a = index(l.land_a);
-      const auto b = index(l.land_b);
-      for (std::size_t c = 0; c < 3; ++c) w.svarint(s[c] - previous[c]);
-      for (std::size_t c = 0; c < 3; ++c) w.svarint(a[c] - s[c]);
-      for (std::size_t c = 0; c < 3; ++c) w.svarint(b[c] - a[c]);
-      previous = s;
+    while (k < end) {
+      const Indices base = index(links.links[k]);
+      std::size_t members = 1;
+      std::array<std::int64_t, 3> t{};
+      if (runs && k + 1 < end) {
+        const Indices next = index(links.links[k + 1]);
+        for (std::size_t c = 0; c < 3; ++c) t[c] = next[0][c] - base[0][c];
+        Indices cur = base;
+        while (k + members < end && members < kMaxRunLinks) {
+          const Indices candidate = index(links.links[k + members]);
+          if (!translate_of(cur, candidate, t)) break;
+          cur = candidate;
+          ++members;
+        }
+      }
+      const bool repeat = members > 1 && t == previous_translation;
+      if (runs) w.varint(((members - 1) << 1U) | (repeat ? 1U : 0U));
+      for (std::size_t c = 0; c < 3; ++c) w.svarint(base[0][c] - previous[c]);
+      for (std::size_t c = 0; c < 3; ++c) w.svarint(base[1][c] - base[0][c]);
+      for (std::size_t c = 0; c < 3; ++c) w.svarint(base[2][c] - base[1][c]);
+      if (members > 1 && !repeat)
+        for (std::size_t c = 0; c < 3; ++c) w.svarint(t[c]);
+      if (members > 1) previous_translation = t;
+      previous = base[0];
+      k += members;
     }
   }
   w.end_chunk(at);
+}
+
+/// The smaller of the two lattice chunks ("jlkr" on a tie).
+void encode_lattice_best(ByteWriter& w, const jump::JumpLinkSet& links) {
+  ByteWriter with_runs;
+  ByteWriter plain;
+  encode_lattice_links(with_runs, links, true);
+  encode_lattice_links(plain, links, false);
+  const std::vector<std::byte>& best =
+      with_runs.bytes().size() <= plain.bytes().size() ? with_runs.bytes() : plain.bytes();
+  w.bytes().insert(w.bytes().end(), best.begin(), best.end());
 }
 
 std::vector<std::byte> encode(const NavMesh& m, const jump::JumpLinkSet* links,
@@ -944,7 +1030,7 @@ std::vector<std::byte> encode(const NavMesh& m, const jump::JumpLinkSet* links,
   w.end_chunk(at);
 
   if (links != nullptr && links->quantum != 0.0F) {
-    encode_lattice_links(w, *links);
+    encode_lattice_best(w, *links);
   } else if (links != nullptr) {
     at = w.begin_chunk(kTagJumpConfigs);
     w.u64(links->configs.size());
@@ -1062,7 +1148,7 @@ Status save_nav_file(const NavFile& file, const std::filesystem::path& path) {
 std::uint64_t jump_link_file_bytes(const jump::JumpLinkSet& links) {
   ByteWriter w;
   if (links.quantum != 0.0F) {
-    encode_lattice_links(w, links);
+    encode_lattice_best(w, links);
     return w.bytes().size();
   }
   return 2 * kChunkHeaderSize + 8 + links.configs.size() * kJumpConfigBytes + 8 +

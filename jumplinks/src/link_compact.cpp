@@ -6,9 +6,13 @@
 #include "leapnav/jumplinks/link_compact.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <limits>
 #include <queue>
+#include <span>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -26,6 +30,10 @@ Status validate(const LinkCompactOptions& options) {
     return make_error(ErrorCode::InvalidArgument, "link compaction: quantum_shift " +
                                                       std::to_string(options.quantum_shift) +
                                                       " is outside 0..16");
+  if (!std::isfinite(options.run_tolerance) || options.run_tolerance < 0.0F)
+    return make_error(ErrorCode::InvalidArgument, "link compaction: run_tolerance " +
+                                                      std::to_string(options.run_tolerance) +
+                                                      " m is not a finite length >= 0");
   return {};
 }
 
@@ -77,8 +85,33 @@ struct GroupOut {
   std::vector<JumpLink> links;
   std::uint64_t lattice_failing = 0;
   std::uint64_t links_checked = 0;
+  std::uint64_t runs = 0;
+  std::uint64_t run_links = 0;
+  std::uint64_t run_refused = 0;
   bool lost = false;
 };
+
+// A link's lattice indices: start, land_a, land_b (x, y, z each).
+using LatticeLink = std::array<std::int64_t, 9>;
+
+// How far p lies outside the convex (CCW in xz) polygon poly: the largest signed distance to
+// its edge lines, <= 0 inside [units: m].
+double outside_distance(const mesh::NavMesh& navmesh, std::uint32_t poly, double x, double z) {
+  const std::span<const std::uint32_t> ids = navmesh.polygon(mesh::PolyId{poly});
+  double worst = -std::numeric_limits<double>::infinity();
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    const Vec3 a = navmesh.vertices[ids[i]];
+    const Vec3 b = navmesh.vertices[ids[(i + 1) % ids.size()]];
+    const double ex = static_cast<double>(b.x) - a.x;
+    const double ez = static_cast<double>(b.z) - a.z;
+    const double len = std::hypot(ex, ez);
+    if (len <= 0.0) continue;
+    // CCW in xz (x right, z up): the outside of edge a->b is to its right
+    const double cross = ex * (z - a.z) - ez * (x - a.x);
+    worst = std::max(worst, -cross / len);
+  }
+  return worst;
+}
 
 class Compactor {
  public:
@@ -118,7 +151,13 @@ class Compactor {
         }
       }
       if (!all_pass) continue;
-      for (const std::uint32_t k : kept) out.links.push_back(lattice[k]);
+      std::vector<JumpLink> chosen;
+      chosen.reserve(kept.size());
+      for (const std::uint32_t k : kept) chosen.push_back(lattice[k]);
+      if (options_.runs)
+        make_runs(chosen, config, out);
+      else
+        out.links = std::move(chosen);
       return;
     }
   }
@@ -223,6 +262,149 @@ class Compactor {
     return out;
   }
 
+  [[nodiscard]] LatticeLink indices(const JumpLink& l) const {
+    LatticeLink k{};
+    const std::array<float, 9> v = {l.start.x,  l.start.y,  l.start.z,  l.land_a.x, l.land_a.y,
+                                    l.land_a.z, l.land_b.x, l.land_b.y, l.land_b.z};
+    for (std::size_t c = 0; c < 9; ++c) k[c] = lattice_index(v[c], quantum_).value_or(0);
+    return k;
+  }
+
+  [[nodiscard]] JumpLink from_indices(const LatticeLink& k, const JumpLink& proto) const {
+    const double q = quantum_;
+    const auto f = [&](std::size_t c) { return static_cast<float>(static_cast<double>(k[c]) * q); };
+    JumpLink out = proto;
+    out.start = {f(0), f(1), f(2)};
+    out.land_a = {f(3), f(4), f(5)};
+    out.land_b = {f(6), f(7), f(8)};
+    return out;
+  }
+
+  // Chains of near-translates along `axis` (0: x, 2: z), each a list of indices into k in
+  // order along the axis (link_compact.hpp, "Runs").
+  [[nodiscard]] std::vector<std::vector<std::uint32_t>> chains(const std::vector<LatticeLink>& k,
+                                                               std::size_t axis) const {
+    constexpr std::int64_t kMatch = 4;  // quanta
+    const std::size_t other = 2 - axis;
+    const auto max_step = static_cast<std::int64_t>(std::ceil(8.0 / quantum_));
+    std::vector<std::uint32_t> order(k.size());
+    for (std::size_t i = 0; i < k.size(); ++i) order[i] = static_cast<std::uint32_t>(i);
+    std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+      return std::tie(k[a][other], k[a][axis], a) < std::tie(k[b][other], k[b][axis], b);
+    });
+    std::vector<bool> used(k.size(), false);
+    std::vector<std::vector<std::uint32_t>> out;
+    for (const std::uint32_t first : order) {
+      if (used[first]) continue;
+      used[first] = true;
+      std::vector<std::uint32_t> chain{first};
+      std::int64_t step = 0;
+      for (;;) {
+        const LatticeLink& cur = k[chain.back()];
+        // candidates: starts within kMatch of cur along the other axis (a block of `order`)
+        auto it =
+            std::lower_bound(order.begin(), order.end(), cur[other] - kMatch,
+                             [&](std::uint32_t a, std::int64_t v) { return k[a][other] < v; });
+        std::int64_t best_step = 0;
+        std::uint32_t best = 0;
+        bool found = false;
+        for (; it != order.end() && k[*it][other] <= cur[other] + kMatch; ++it) {
+          if (used[*it]) continue;
+          const LatticeLink& next = k[*it];
+          const std::int64_t d = next[axis] - cur[axis];
+          if (d <= 0 || d > max_step || (step != 0 && std::abs(d - step) > kMatch)) continue;
+          bool same = true;
+          for (std::size_t c = 0; c < 9 && same; ++c)
+            same = std::abs(next[c] - cur[c] - (c % 3 == axis ? d : 0)) <= kMatch;
+          if (same && (!found || d < best_step)) {
+            found = true;
+            best_step = d;
+            best = *it;
+          }
+        }
+        if (!found) break;
+        if (step == 0) step = best_step;
+        used[best] = true;
+        chain.push_back(best);
+      }
+      out.push_back(std::move(chain));
+    }
+    return out;
+  }
+
+  // Whether `member`, standing for kept link `kept`, may replace it (link_compact.hpp, "Runs").
+  bool member_valid(const JumpLink& member, const JumpLink& kept, const JumpConfig& config) {
+    const double q = quantum_;
+    const std::array<std::pair<Vec3, Vec3>, 3> points = {std::pair{member.start, kept.start},
+                                                         std::pair{member.land_a, kept.land_a},
+                                                         std::pair{member.land_b, kept.land_b}};
+    for (std::size_t p = 0; p < 3; ++p) {
+      const auto [m, k] = points[p];
+      const double tolerance = static_cast<double>(options_.run_tolerance) + 1e-9;
+      if (std::abs(static_cast<double>(m.x) - k.x) > tolerance ||
+          std::abs(static_cast<double>(m.y) - k.y) > tolerance ||
+          std::abs(static_cast<double>(m.z) - k.z) > tolerance)
+        return false;
+      const std::uint32_t poly = p == 0 ? member.start_poly : member.land_poly;
+      if (outside_distance(navmesh_, poly, m.x, m.z) >
+          outside_distance(navmesh_, poly, k.x, k.z) + q)
+        return false;
+      const double y = surface_height(checker_, navmesh_, m.x, m.z, static_cast<double>(m.y) - 0.01,
+                                      static_cast<double>(m.y) + 0.01);
+      if (std::isnan(y) || m.y < y || m.y > y + 2.0 * q) return false;
+    }
+    return !checker_.check(member, config, false, scratch_).failed();
+  }
+
+  // Arranges the group's kept (checked, lattice) links into runs of exact translates and
+  // appends them to out.links, runs consecutive.
+  void make_runs(const std::vector<JumpLink>& kept, const JumpConfig& config, GroupOut& out) {
+    std::vector<LatticeLink> k(kept.size());
+    for (std::size_t i = 0; i < kept.size(); ++i) k[i] = indices(kept[i]);
+    std::vector<std::vector<std::uint32_t>> best = chains(k, 0);
+    if (std::vector<std::vector<std::uint32_t>> along_z = chains(k, 2);
+        along_z.size() < best.size())
+      best = std::move(along_z);
+    for (const std::vector<std::uint32_t>& chain : best) {
+      std::size_t at = 0;
+      while (at < chain.size()) {
+        const LatticeLink& base = k[chain[at]];
+        out.links.push_back(kept[chain[at]]);
+        std::size_t members = 1;
+        if (chain.size() - at >= 2) {
+          const LatticeLink& last = k[chain.back()];
+          const auto steps = static_cast<double>(chain.size() - 1 - at);
+          std::array<std::int64_t, 3> t{};
+          for (std::size_t c = 0; c < 3; ++c) {
+            const double mean =
+                static_cast<double>((last[c] - base[c]) + (last[c + 3] - base[c + 3]) +
+                                    (last[c + 6] - base[c + 6])) /
+                (3.0 * steps);
+            t[c] = static_cast<std::int64_t>(std::llround(mean));
+          }
+          for (; at + members < chain.size(); ++members) {
+            LatticeLink m = base;
+            for (std::size_t c = 0; c < 9; ++c)
+              m[c] += static_cast<std::int64_t>(members) * t[c % 3];
+            const JumpLink& replaced = kept[chain[at + members]];
+            const JumpLink member = from_indices(m, replaced);
+            ++out.links_checked;
+            if (!member_valid(member, replaced, config)) {
+              ++out.run_refused;
+              break;
+            }
+            out.links.push_back(member);
+          }
+        }
+        if (members >= 2) {
+          ++out.runs;
+          out.run_links += members;
+        }
+        at += members;
+      }
+    }
+  }
+
   const JumpLinkSet& full_;
   const LinkChecker& checker_;
   const mesh::NavMesh& navmesh_;
@@ -294,6 +476,9 @@ Result<CompactLinks> compact_links(const JumpLinkSet& full, const TriangleMesh& 
   for (GroupOut& out : outs) {
     result.stats.lattice_failing += out.lattice_failing;
     result.stats.links_checked += out.links_checked;
+    result.stats.runs += out.runs;
+    result.stats.run_links += out.run_links;
+    result.stats.run_refused += out.run_refused;
     if (out.lost) ++result.stats.groups_lost;
     result.set.links.insert(result.set.links.end(), out.links.begin(), out.links.end());
   }

@@ -23,6 +23,19 @@
 // very floats that were checked. A kept link whose lattice version fails the exact check is
 // replaced: the group's cover is recomputed without it (a group where no link survives the lattice
 // is counted in groups_lost).
+//
+// Runs. A city's kerbs and roof edges are long and straight, so the kept links of a group along
+// such an edge are near-translates of each other (same land segment shape, starts one sample
+// spacing apart), off by a quantum where the sample spacing is not a multiple of it. Per group the
+// kept links are chained along x or along z (whichever gives fewer chains): a link follows the
+// previous one when its start is further along the axis by the chain's spacing and every other
+// coordinate difference is within 4 quanta. A chain becomes a run: its first link B, a lattice
+// translation T (the chain's mean step, rounded) and members B + i T, each of which replaces the
+// kept link it stands for only when it moves no coordinate by more than run_tolerance, keeps its
+// heights 0..2 quanta above the surface, lies no further outside its polygons than the link it
+// replaces (+ 1 quantum), and passes the exact check; otherwise the run ends there and a new one
+// starts from that kept link. So every link is still checked exactly as stored, and the cover's
+// bound grows by at most 2 x run_tolerance. The file stores a run as B, T and a count (io "jlkr").
 #pragma once
 
 #include <cstdint>
@@ -47,6 +60,12 @@ struct LinkCompactOptions {
   /// Lattice exponent: coordinates are multiples of 2^-quantum_shift m (9: 1.95 mm), which
   /// limits coordinates to |x| < 2^(24 - quantum_shift) m [range: 0..16].
   int quantum_shift = 9;
+  /// Arrange the kept links of a group into runs (see the file comment, "Runs") so the file
+  /// stores each run as one link, a translation and a count.
+  bool runs = true;
+  /// The most a run member may move from the kept link it replaces, per coordinate [units: m]
+  /// [range: >= 0].
+  float run_tolerance = 0.02F;
   LinkCheckOptions check;  ///< the exact check every kept link passes on the lattice
 };
 
@@ -58,6 +77,9 @@ struct LinkCompactStats {
   std::uint64_t lattice_failing = 0;  ///< links whose lattice version failed the exact check
   std::uint64_t groups_lost = 0;      ///< groups of which no link passed on the lattice
   std::uint64_t links_checked = 0;    ///< exact checks run on lattice versions
+  std::uint64_t runs = 0;             ///< runs of two or more translated links formed
+  std::uint64_t run_links = 0;        ///< links in those runs (bases included)
+  std::uint64_t run_refused = 0;      ///< translated members refused (check, surface, polygon)
 };
 
 /// A compact set and its counters.
