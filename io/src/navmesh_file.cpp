@@ -68,7 +68,18 @@ constexpr std::uint64_t kLatticeLinkMinBytes = 9;
 constexpr std::int64_t kLatticeLimit = std::int64_t{1} << 24;
 /// Lattice runs ("jlkr"): the most links one run holds, and the fewest bytes of a run.
 constexpr std::uint64_t kMaxRunLinks = 64;
-constexpr std::uint64_t kLatticeRunMinBytes = 10;
+constexpr std::uint64_t kLatticeRunMinBytes = 7;
+/// How many items back a "jlkr" item may take its land segment shape from (the writer's choice;
+/// the reader accepts any earlier item of the group).
+constexpr std::size_t kShapeLookBack = 16;
+
+/// Bytes of v as a zig-zag LEB128 varint.
+std::size_t svarint_bytes(std::int64_t v) {
+  std::uint64_t u = (static_cast<std::uint64_t>(v) << 1U) ^ static_cast<std::uint64_t>(v >> 63);
+  std::size_t n = 1;
+  for (; u >= 0x80U; u >>= 7U) ++n;
+  return n;
+}
 
 /// Longest configuration name accepted [units: bytes].
 constexpr std::uint32_t kMaxNameLength = 4096;
@@ -576,6 +587,7 @@ class Decoder {
     std::uint64_t start_poly = 0;
     std::array<std::int64_t, 3> previous{};
     std::array<std::int64_t, 3> translation{};
+    std::vector<std::array<std::int64_t, 6>> shapes;  // of the group's items so far ("jlkr")
     const auto point = [&](const std::array<std::int64_t, 3>& k, Vec3& out) {
       for (const std::int64_t v : k)
         if (v <= -kLatticeLimit || v >= kLatticeLimit) return false;
@@ -592,6 +604,7 @@ class Decoder {
           !r.varint(group_count))
         return in_chunk(kTag, "group " + std::to_string(g) + " is truncated");
       start_poly += poly_step;
+      shapes.clear();
       if (start_poly > std::numeric_limits<std::uint32_t>::max() ||
           land_poly > std::numeric_limits<std::uint32_t>::max() ||
           config > std::numeric_limits<std::uint16_t>::max() || group_count == 0 ||
@@ -604,29 +617,53 @@ class Decoder {
         l.config = static_cast<std::uint16_t>(config);
         std::uint64_t members = 1;
         bool repeat = false;
+        bool same_start = false;
+        std::array<std::int64_t, 6> predicted{};  // land_a - start, land_b - land_a
         if (runs) {
           std::uint64_t code = 0;
           if (!r.varint(code))
             return in_chunk(kTag,
                             "jump link " + std::to_string(links_.links.size()) + " is truncated");
-          members = (code >> 1U) + 1;
+          members = (code >> 3U) + 1;
+          same_start = (code & 4U) != 0;
+          const bool has_reference = (code & 2U) != 0;
           repeat = (code & 1U) != 0;
           if (members > kMaxRunLinks || members > group_count - i || (repeat && members < 2))
             return in_chunk(kTag, "run at jump link " + std::to_string(links_.links.size()) +
                                       " of " + std::to_string(members) +
                                       " links does not fit its group (at most " +
                                       std::to_string(kMaxRunLinks) + " links a run)");
+          if (has_reference) {
+            std::uint64_t back = 0;
+            if (!r.varint(back) || back == 0 || back > shapes.size())
+              return in_chunk(kTag, "jump link " + std::to_string(links_.links.size()) +
+                                        " refers to a missing earlier shape of its group");
+            predicted = shapes[shapes.size() - back];
+          }
         }
         std::array<std::array<std::int64_t, 3>, 3> k{};
         for (std::size_t p = 0; p < 3; ++p) {
           for (std::size_t c = 0; c < 3; ++c) {
+            if (p == 0 && same_start) {
+              k[0][c] = previous[c];
+              continue;
+            }
             std::int64_t delta = 0;
             if (!r.svarint(delta) || delta <= -2 * kLatticeLimit || delta >= 2 * kLatticeLimit)
               return in_chunk(kTag, "jump link " + std::to_string(links_.links.size()) +
                                         " is truncated or out of the lattice");
-            const std::int64_t base = p == 0 ? previous[c] : k[p - 1][c];
+            const std::int64_t base =
+                p == 0 ? previous[c] : k[p - 1][c] + predicted[3 * (p - 1) + c];
             k[p][c] = base + delta;
           }
+        }
+        if (runs) {
+          std::array<std::int64_t, 6> shape{};
+          for (std::size_t c = 0; c < 3; ++c) {
+            shape[c] = k[1][c] - k[0][c];
+            shape[3 + c] = k[2][c] - k[1][c];
+          }
+          shapes.push_back(shape);
         }
         if (members > 1 && !repeat) {
           for (std::size_t c = 0; c < 3; ++c) {
@@ -902,6 +939,7 @@ void encode_lattice_links(ByteWriter& w, const jump::JumpLinkSet& links, bool ru
   std::uint32_t start_poly = 0;
   std::array<std::int64_t, 3> previous{};
   std::array<std::int64_t, 3> previous_translation{};
+  std::vector<std::array<std::int64_t, 6>> shapes;  // of the group's items so far
   for (std::size_t k = 0; k < links.links.size();) {
     const jump::JumpLink& head = links.links[k];
     std::size_t end = k + 1;
@@ -911,6 +949,7 @@ void encode_lattice_links(ByteWriter& w, const jump::JumpLinkSet& links, bool ru
     w.varint(head.land_poly);
     w.varint(head.config);
     w.varint(end - k);
+    shapes.clear();
     while (k < end) {
       const Indices base = index(links.links[k]);
       std::size_t members = 1;
@@ -927,10 +966,39 @@ void encode_lattice_links(ByteWriter& w, const jump::JumpLinkSet& links, bool ru
         }
       }
       const bool repeat = members > 1 && t == previous_translation;
-      if (runs) w.varint(((members - 1) << 1U) | (repeat ? 1U : 0U));
-      for (std::size_t c = 0; c < 3; ++c) w.svarint(base[0][c] - previous[c]);
-      for (std::size_t c = 0; c < 3; ++c) w.svarint(base[1][c] - base[0][c]);
-      for (std::size_t c = 0; c < 3; ++c) w.svarint(base[2][c] - base[1][c]);
+      std::array<std::int64_t, 6> shape{};
+      for (std::size_t c = 0; c < 3; ++c) {
+        shape[c] = base[1][c] - base[0][c];
+        shape[3 + c] = base[2][c] - base[1][c];
+      }
+      const bool same_start = runs && base[0] == previous;
+      // the earlier shape of the group (at most kShapeLookBack items back) that leaves the
+      // fewest residual bytes, when it beats coding the shape as it is
+      const auto residual_bytes = [&](const std::array<std::int64_t, 6>& predicted) {
+        std::size_t n = 0;
+        for (std::size_t c = 0; c < 6; ++c) n += svarint_bytes(shape[c] - predicted[c]);
+        return n;
+      };
+      std::size_t back = 0;
+      std::array<std::int64_t, 6> predicted{};
+      if (runs) {
+        std::size_t best = residual_bytes(predicted);
+        for (std::size_t j = 1; j <= std::min(kShapeLookBack, shapes.size()); ++j) {
+          const std::size_t bytes = 1 + residual_bytes(shapes[shapes.size() - j]);
+          if (bytes < best) {
+            best = bytes;
+            back = j;
+          }
+        }
+        if (back != 0) predicted = shapes[shapes.size() - back];
+        w.varint(((members - 1) << 3U) | (same_start ? 4U : 0U) | (back != 0 ? 2U : 0U) |
+                 (repeat ? 1U : 0U));
+        if (back != 0) w.varint(back);
+        shapes.push_back(shape);
+      }
+      if (!same_start)
+        for (std::size_t c = 0; c < 3; ++c) w.svarint(base[0][c] - previous[c]);
+      for (std::size_t c = 0; c < 6; ++c) w.svarint(shape[c] - predicted[c]);
       if (members > 1 && !repeat)
         for (std::size_t c = 0; c < 3; ++c) w.svarint(t[c]);
       if (members > 1) previous_translation = t;
