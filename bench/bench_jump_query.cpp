@@ -170,23 +170,30 @@ void run_jump_query_suite(const Options& options, Report& report) {
       const double build_ms =
           std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
       if (!evaluate("step" + std::to_string(step), *links, build_ms, step == 1)) break;
-      if (step != 1) continue;
+      if (std::find(options.compact_steps.begin(), options.compact_steps.end(), step) ==
+          options.compact_steps.end())
+        continue;
       for (const float detour : options.compact_detours) {
-        jump::LinkCompactOptions compact_options;
-        compact_options.detour = detour;
-        const auto c0 = std::chrono::steady_clock::now();
-        auto compact =
-            jump::compact_links(*links, *mesh, navmesh, config.agent, compact_options, ctx);
-        if (!compact) {
-          std::cerr << "bench: " << compact.error().message << '\n';
-          break;
+        for (const bool runs : {true, false}) {
+          if (!runs && !options.compact_without_runs) continue;
+          jump::LinkCompactOptions compact_options;
+          compact_options.detour = detour;
+          compact_options.runs = runs;
+          const auto c0 = std::chrono::steady_clock::now();
+          auto compact =
+              jump::compact_links(*links, *mesh, navmesh, config.agent, compact_options, ctx);
+          if (!compact) {
+            std::cerr << "bench: " << compact.error().message << '\n';
+            break;
+          }
+          const double compact_ms =
+              std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - c0)
+                  .count();
+          std::ostringstream label;
+          if (step != 1) label << "step" << step << "-";
+          label << "compact" << detour << (runs ? "" : "-noruns");
+          if (!evaluate(label.str(), compact->set, build_ms + compact_ms, false)) break;
         }
-        const double compact_ms =
-            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - c0)
-                .count();
-        std::ostringstream label;
-        label << "compact" << detour;
-        if (!evaluate(label.str(), compact->set, build_ms + compact_ms, false)) break;
       }
     }
   }

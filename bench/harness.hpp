@@ -52,6 +52,10 @@ struct Options {
   std::size_t jump_query_pool = 400000;
   /// Detours of the compact link sets the jump-query suite derives from the step-1 set [units: m].
   std::vector<float> compact_detours{0.5F, 0.75F, 1.0F};
+  /// Sample steps whose sets also get compact rows (jumpquery suite).
+  std::vector<int> compact_steps{1};
+  /// Also evaluate every compact set built without runs (jumpquery suite).
+  bool compact_without_runs = false;
 };
 
 /// Collects rows, prints them as CSV and as a table, and records hash mismatches.

@@ -39,6 +39,11 @@ int main(int argc, char** argv) {
   app.add_option("--compact-detours", options.compact_detours,
                  "Detours of the compact link sets (jumpquery suite) [units: m]")
       ->delimiter(',');
+  app.add_option("--compact-steps", options.compact_steps,
+                 "Sample steps whose sets also get compact rows (jumpquery suite)")
+      ->delimiter(',');
+  app.add_flag("--compact-without-runs", options.compact_without_runs,
+               "Also evaluate each compact set built without runs (jumpquery suite)");
   app.add_option("--gap-queries", options.gap_queries,
                  "Of those, compared with the exact reference");
   app.add_option("--crossing", options.crossing,
