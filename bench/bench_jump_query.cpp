@@ -3,8 +3,10 @@
 // usefulness experiment: queries whose path with step-1 links contains a jump are replanned with
 // the links of coarser sample steps and with compact sets derived from the step-1 set; per set,
 // the fraction with no path and the mean relative increase of the path length over the step-1
-// path. Every set is refined (endpoints on the surface, each link passing the exact check) as
-// `leapnav build` writes it; its bytes are those it adds to a .lnav file.
+// path (--reference-step picks another reference, --compact-steps the sets that also get compact
+// rows, --compact-without-runs adds each compact set without runs). Every set is refined (endpoints
+// on the surface, each link passing the exact check) as `leapnav build` writes it; its bytes are
+// those it adds to a .lnav file.
 #include <algorithm>
 #include <chrono>
 #include <iostream>
@@ -83,11 +85,14 @@ void run_jump_query_suite(const Options& options, Report& report) {
       pool[i] = {points[2 * i].point, points[2 * i + 1].point};
 
     plan::QueryOptions query_options;
-    std::vector<plan::PathRequest> selected;  // queries whose step-1 path jumps
+    std::vector<plan::PathRequest> selected;  // queries whose reference path jumps
     std::vector<double> reference_length;
     std::vector<int> steps = options.steps;
-    if (std::find(steps.begin(), steps.end(), 1) == steps.end()) steps.insert(steps.begin(), 1);
+    // the reference step first (it picks the queries), then the others ascending
+    const int reference_step = options.reference_step;
+    std::erase(steps, reference_step);
     std::sort(steps.begin(), steps.end());
+    steps.insert(steps.begin(), reference_step);
     // evaluates one link set; false when it cannot be planned over
     const auto evaluate = [&](const std::string& label, const jump::JumpLinkSet& links,
                               double build_ms, bool reference) {
@@ -100,7 +105,7 @@ void run_jump_query_suite(const Options& options, Report& report) {
       const std::size_t timed = std::min(options.queries, pool.size());
       const QueryRun all = run_queries(*planner, std::span(pool).first(timed), query_options);
       if (reference) {
-        // the first options.queries pairs of the pool whose step-1 path contains a jump
+        // the first options.queries pairs of the pool whose reference path contains a jump
         plan::NavQuery query(*planner);
         plan::Path path;
         for (std::size_t i = 0; i < pool.size() && selected.size() < options.queries; ++i) {
@@ -169,7 +174,7 @@ void run_jump_query_suite(const Options& options, Report& report) {
       }
       const double build_ms =
           std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-      if (!evaluate("step" + std::to_string(step), *links, build_ms, step == 1)) break;
+      if (!evaluate("step" + std::to_string(step), *links, build_ms, step == reference_step)) break;
       if (std::find(options.compact_steps.begin(), options.compact_steps.end(), step) ==
           options.compact_steps.end())
         continue;

@@ -54,6 +54,9 @@ struct Options {
   std::vector<float> compact_detours{0.5F, 0.75F, 1.0F};
   /// Sample steps whose sets also get compact rows (jumpquery suite).
   std::vector<int> compact_steps{1};
+  /// The step whose set picks the jumpquery queries (those its path jumps on) and is the
+  /// reference of the length increase (jumpquery suite).
+  int reference_step = 1;
   /// Also evaluate every compact set built without runs (jumpquery suite).
   bool compact_without_runs = false;
 };

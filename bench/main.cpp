@@ -42,6 +42,10 @@ int main(int argc, char** argv) {
   app.add_option("--compact-steps", options.compact_steps,
                  "Sample steps whose sets also get compact rows (jumpquery suite)")
       ->delimiter(',');
+  app.add_option("--reference-step", options.reference_step,
+                 "Sample step of the jumpquery suite's reference set (queries whose path jumps "
+                 "with it; length increases against it)")
+      ->check(CLI::Range(1, 64));
   app.add_flag("--compact-without-runs", options.compact_without_runs,
                "Also evaluate each compact set built without runs (jumpquery suite)");
   app.add_option("--gap-queries", options.gap_queries,

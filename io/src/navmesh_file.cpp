@@ -628,7 +628,10 @@ class Decoder {
           same_start = (code & 4U) != 0;
           const bool has_reference = (code & 2U) != 0;
           repeat = (code & 1U) != 0;
-          if (members > kMaxRunLinks || members > group_count - i || (repeat && members < 2))
+          if (repeat && members < 2)
+            return in_chunk(kTag, "jump link " + std::to_string(links_.links.size()) +
+                                      " repeats a translation but is no run");
+          if (members > kMaxRunLinks || members > group_count - i)
             return in_chunk(kTag, "run at jump link " + std::to_string(links_.links.size()) +
                                       " of " + std::to_string(members) +
                                       " links does not fit its group (at most " +

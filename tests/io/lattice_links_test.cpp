@@ -1,7 +1,9 @@
 // The "jlkq" chunk (lattice link sets, link_compact.hpp): a set whose coordinates lie on the
 // lattice round-trips bit for bit, a set off its lattice is refused on save, and damaged payloads
 // (a link count beyond the groups, a lattice index out of range, an unknown quantum, the chunk
-// beside "jlnk") are reported as corrupt files naming the chunk.
+// beside "jlnk") are reported as corrupt files naming the chunk. The "jlkr" chunk (the same with
+// runs of translated links): a run round-trips as one item, and a run longer than its group, a
+// missing shape reference or the chunk beside "jlkq" are corrupt files.
 #include <doctest/doctest.h>
 
 #include <cstring>
@@ -72,6 +74,32 @@ Layout layout(const Bytes& b) {
   l.links = l.shift + 1;
   l.groups = l.links + 8;
   return l;
+}
+
+// A lattice set with a run: four exact translates (0.25 m apart along x) in group (0, 2, C1),
+// then one link in group (1, 0, C1). Written as "jlkr".
+NavFile run_file() {
+  NavFile file;
+  file.navmesh = test::small_navmesh();
+  jump::JumpLinkSet set;
+  set.configs = {jump::kJumpC1, jump::kJumpC2};
+  for (int i = 0; i < 4; ++i) {
+    const float dx = 0.25F * static_cast<float>(i);
+    set.links.push_back({{1 + dx, 0, 1}, {0.5F + dx, 2, 0.5F}, {1.5F + dx, 2, 0.5F}, 0, 0, 2});
+  }
+  set.links.push_back({{4, 0, 1}, {2.5F, 0, 1}, {2.5F, 0, 2}, 0, 1, 0});
+  jump::index_links(set, 3);
+  set.quantum = jump::lattice_quantum(9);
+  file.links = set;
+  return file;
+}
+
+// The first item's code byte in the "jlkr" payload of run_file(): after u64 C, C x 12 bytes,
+// u8 e, u64 L, u64 G and the first group's four one-byte header varints.
+std::size_t first_code_at(const Bytes& b) {
+  const std::size_t payload = payload_at(b, "jlkr");
+  REQUIRE(payload != 0);
+  return payload + 8 + read_u64(b, payload) * 12 + 1 + 8 + 8 + 4;
 }
 
 void check_corrupt(const Bytes& b, std::string_view what) {
@@ -164,6 +192,57 @@ TEST_SUITE("io.lattice_links") {
       b.insert(b.begin() + static_cast<std::ptrdiff_t>(end),
                good.begin() + static_cast<std::ptrdiff_t>(chunk),
                good.begin() + static_cast<std::ptrdiff_t>(chunk + size));
+      reseal(b);
+      check_corrupt(b, "one link set per file");
+    }
+  }
+
+  TEST_CASE("a run of translated links round-trips bit for bit as one item") {
+    const NavFile file = run_file();
+    const Bytes bytes = encode_nav_file(file);
+    CHECK(payload_at(bytes, "jlkr") != 0);
+    CHECK(payload_at(bytes, "jlkq") == 0);
+    // one item of four links: code 3 << 3 (no shared start, no shape reference, new translation)
+    CHECK(std::to_integer<unsigned>(bytes[first_code_at(bytes)]) == (3U << 3U));
+    auto loaded = decode_nav_file(bytes, "r.lnav");
+    REQUIRE(loaded.ok());
+    REQUIRE(loaded->links.has_value());
+    CHECK(loaded->links->links == file.links->links);
+    CHECK(jump::content_hash(*loaded->links) == jump::content_hash(*file.links));
+    CHECK(jump_link_file_bytes(*file.links) == bytes.size() - encode_navmesh(file.navmesh).size());
+  }
+
+  TEST_CASE("damaged run chunks are corrupt files that name the problem") {
+    const Bytes good = encode_nav_file(run_file());
+    const std::size_t code = first_code_at(good);
+    SUBCASE("a run longer than its group") {
+      Bytes b = good;
+      b[code] = static_cast<std::byte>(4U << 3U);  // five links in a group of four
+      reseal(b);
+      check_corrupt(b, "does not fit its group");
+    }
+    SUBCASE("a shape taken from an item that does not exist") {
+      Bytes b = good;
+      b[code] = static_cast<std::byte>((3U << 3U) | 2U);  // the group's first item
+      reseal(b);
+      check_corrupt(b, "missing earlier shape");
+    }
+    SUBCASE("a repeated translation on a single link") {
+      Bytes b = good;
+      b[code] = static_cast<std::byte>(1U);
+      reseal(b);
+      check_corrupt(b, "repeats a translation but is no run");
+    }
+    SUBCASE("beside the jlkq chunk") {
+      const Bytes old = encode_nav_file(lattice_file());
+      const std::size_t payload = payload_at(old, "jlkq");
+      REQUIRE(payload != 0);
+      Bytes b = good;
+      const std::size_t size = 12 + read_u64(old, payload - 8);
+      const std::size_t end = payload_at(b, "END ") - 12;
+      b.insert(b.begin() + static_cast<std::ptrdiff_t>(end),
+               old.begin() + static_cast<std::ptrdiff_t>(payload - 12),
+               old.begin() + static_cast<std::ptrdiff_t>(payload - 12 + size));
       reseal(b);
       check_corrupt(b, "one link set per file");
     }

@@ -185,8 +185,7 @@ TEST_SUITE("jumplinks.link_runs") {
     // starts every 1.2 m along A's 12 m edge: long runs
     CHECK(longest >= 8);
     // every member as stored passes the exact check
-    const LinkCheckReport report =
-        check_links(c.set, s.triangles, s.built.navmesh, s.config.agent);
+    const LinkCheckReport report = check_links(c.set, s.triangles, s.built.navmesh, s.config.agent);
     CHECK(report.links_checked == c.set.links.size());
     CHECK(report.links_failed == 0);
   }
@@ -206,9 +205,8 @@ TEST_SUITE("jumplinks.link_runs") {
       const JumpLink& head = c.set.links[first];
       if (head.start.x > 4.0F || head.land_a.x < 7.0F) continue;
       // straight across: the land segment's z range holds the start's z
-      const bool across =
-          std::min(head.land_a.z, head.land_b.z) <= head.start.z + 1e-3F &&
-          std::max(head.land_a.z, head.land_b.z) >= head.start.z - 1e-3F;
+      const bool across = std::min(head.land_a.z, head.land_b.z) <= head.start.z + 1e-3F &&
+                          std::max(head.land_a.z, head.land_b.z) >= head.start.z - 1e-3F;
       if (!across) continue;
       ++straight_across_runs;
       const float z_first = c.set.links[first].start.z;
@@ -252,8 +250,8 @@ TEST_SUITE("jumplinks.link_runs") {
     CHECK(io::encode_nav_file(*loaded) == bytes);
     const std::uint64_t run_bytes = io::jump_link_file_bytes(with_runs.set);
     const std::uint64_t plain_bytes = io::jump_link_file_bytes(without.set);
-    MESSAGE(with_runs.set.links.size() << " links: " << run_bytes << " bytes with runs, "
-                                       << plain_bytes << " without");
+    MESSAGE(with_runs.set.links.size()
+            << " links: " << run_bytes << " bytes with runs, " << plain_bytes << " without");
     CHECK(with_runs.set.links.size() == without.set.links.size());
     CHECK(run_bytes * 3 < plain_bytes);
     // the set without runs round-trips too (the smaller of the two chunks)
@@ -276,8 +274,8 @@ TEST_SUITE("jumplinks.link_runs") {
     for (const JumpLink& l : with_runs.set.links) {
       bool found = false;
       for (const JumpLink& k : without.set.links)
-        found = found || (same_group(l, k) && near(l.start, k.start) &&
-                          near(l.land_a, k.land_a) && near(l.land_b, k.land_b));
+        found = found || (same_group(l, k) && near(l.start, k.start) && near(l.land_a, k.land_a) &&
+                          near(l.land_b, k.land_b));
       unmatched += found ? 0 : 1;
     }
     CHECK(unmatched == 0);
