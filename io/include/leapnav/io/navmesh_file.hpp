@@ -41,6 +41,17 @@
 //          minus land_a. Varints are LEB128 (7 bits a byte, low first); every lattice index
 //          lies in (-2^24, 2^24), so k * 2^-e is exact in float and the loaded floats equal the
 //          saved ones. A reader that predates it skips the chunk (walk-only, as above).
+//   "jlkr" the same set with runs of translated links, instead of "jlkq" (the writer emits
+//          whichever of the two is smaller; a reader takes either, one link set per file):
+//          header as "jlkq", then G groups, each the same four header varints (n = links in the
+//          group) followed by items until n links are read. An item: varint code = (m - 1) << 3
+//          | same_start << 2 | has_shape << 1 | repeat (m links, 1..64); if has_shape, varint r
+//          >= 1: the item r items back in this group gives the predicted shape (land_a - start,
+//          land_b - land_a; else 0); unless same_start (start equal to the previous item's
+//          start) 3 zig-zag varints start minus the previous item's start; 6 zig-zag varints
+//          the shape minus the predicted one; if m > 1 and not repeat, 3 zig-zag varints the
+//          translation t (else the previous run's t in the chunk, initially 0). The item's links
+//          are its base link plus i t (every point), i = 0..m-1, each index within the lattice.
 // Optional chunks for ledge links (ledgelinks/), same format version:
 //   "lagt" f32 agent max_jump_up, max_drop; written only when either differs from its default
 //          (absent: the defaults)
@@ -140,12 +151,14 @@ struct NavFile {
 
 /// Decodes .lnav bytes with or without jump links; `source` names them in messages. Errors as
 /// decode_navmesh, and for the link chunks: CorruptFile (one of "jcfg" / "jlnk" without the
-/// other, "jlkq" beside them, a lattice index out of range, a truncated varint, counts that do not
+/// other, "jlkq" or "jlkr" beside them or each other, a run longer than its group or than 64
+/// links, a shape taken from a missing item, a lattice index out of range, a truncated varint,
+/// counts that do not
 /// match the payload, more than 65535 configurations, an invalid configuration, a link landing in
 /// its start polygon, links out of order), NonFinite (a NaN or infinite configuration value or link
 /// point), IndexOutOfRange (a link's polygon or configuration that does not exist). Never asserts,
 /// never allocates more than a small multiple of data.size() (plus the polygon-indexed group
-/// offsets of the links).
+/// offsets of the links; "jlkr" declares at most 64 links per 7 bytes of its payload).
 [[nodiscard]] Result<NavFile> decode_nav_file(std::span<const std::byte> data,
                                               std::string_view source = "navmesh");
 
