@@ -387,6 +387,11 @@ class Compactor {
             for (std::size_t c = 0; c < 9; ++c)
               m[c] += static_cast<std::int64_t>(members) * t[c % 3];
             const JumpLink& replaced = kept[chain[at + members]];
+            // note: a member equal to the kept link it replaces was checked with it
+            if (m == k[chain[at + members]]) {
+              out.links.push_back(replaced);
+              continue;
+            }
             const JumpLink member = from_indices(m, replaced);
             ++out.links_checked;
             if (!member_valid(member, replaced, config)) {
