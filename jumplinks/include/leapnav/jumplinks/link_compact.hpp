@@ -34,8 +34,11 @@
 // kept link it stands for only when it moves no coordinate by more than run_tolerance, keeps its
 // heights 0..2 quanta above the surface, lies no further outside its polygons than the link it
 // replaces (+ 1 quantum), and passes the exact check; otherwise the run ends there and a new one
-// starts from that kept link. So every link is still checked exactly as stored, and the cover's
-// bound grows by at most 2 x run_tolerance. The file stores a run as B, T and a count (io "jlkr").
+// starts from that kept link. So every link is still checked exactly as stored. Each endpoint
+// moves at most sqrt(2) x run_tolerance in xz, so a link's cover detour (start distance plus land
+// distance) grows by at most 2 sqrt(2) x run_tolerance and the path bound (twice the detour) by
+// 4 sqrt(2) x run_tolerance (11 cm at 2 cm). The file stores a run as B, T and a count (io
+// "jlkr").
 #pragma once
 
 #include <cstdint>
