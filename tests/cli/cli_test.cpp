@@ -299,6 +299,27 @@ TEST_SUITE("cli.commands") {
                   (temp_dir() / "x.lnav").string())
               .exit_code == 2);
   }
+  TEST_CASE("build --no-link-runs writes the same number of links in more bytes, both sound") {
+    const auto build = [](const std::string& flag, const std::string& name) {
+      const std::string lnav = (temp_dir() / ("city_runs_" + name + ".lnav")).string();
+      const std::string stats = (temp_dir() / ("city_runs_" + name + ".json")).string();
+      const Run r = run_cli("build builtin:city:1 --jump C2 --step 4 " + flag + " -o " + lnav +
+                            " --stats " + stats);
+      REQUIRE(r.exit_code == 0);
+      std::ifstream in(stats);
+      const auto json = nlohmann::json::parse(in);
+      const Run check = run_cli("check-links " + lnav + " builtin:city:1 --json");
+      REQUIRE(check.exit_code == 0);
+      CHECK(check.output.find("\"links_failed\": 0") != std::string::npos);
+      return json;
+    };
+    const auto runs = build("", "on");
+    const auto plain = build("--no-link-runs", "off");
+    CHECK(runs["jump_runs"].get<std::uint64_t>() > 0);
+    CHECK(plain["jump_runs"].get<std::uint64_t>() == 0);
+    CHECK(runs["jump_links"] == plain["jump_links"]);
+    CHECK(runs["jump_bytes"].get<std::uint64_t>() * 2 < plain["jump_bytes"].get<std::uint64_t>());
+  }
   TEST_CASE("path plans over the file's jump links; ids index the exported links") {
     const std::string lnav = (temp_dir() / "demo_jump_path.lnav").string();
     REQUIRE(run_cli("build builtin:demo --jump C2 --step 4 -o " + lnav).exit_code == 0);
