@@ -553,7 +553,11 @@ Result<RegionField> detail::build_regions_on(const voxel::CompactHeightfield& ch
   LEAPNAV_TRY(ctx.check_memory("regions", static_cast<std::uint64_t>(span_count) * 40));
   const int threads = ctx.threads();
   constexpr std::uint64_t kMaxRegions = std::numeric_limits<std::uint16_t>::max();
-  if (large_components(chf, graph, params.min_region_cells, kMaxRegions) > kMaxRegions) {
+  // note: components of at least min_cells spans number at most span_count / min_cells; only
+  // when that bound passes the limit is counting them (a flood over every span) needed
+  const auto needed = static_cast<std::uint64_t>(std::max(params.min_region_cells, 1));
+  if (span_count / needed > kMaxRegions &&
+      large_components(chf, graph, params.min_region_cells, kMaxRegions) > kMaxRegions) {
     return make_error(ErrorCode::InvalidArgument,
                       "regions: more than 65535 separate walkable areas of at least "
                       "region.min_region_area (" +
