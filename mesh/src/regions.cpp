@@ -2,8 +2,10 @@
 // rcBuildRegions, written from its description). Levels descend two at a time from the highest
 // distance; at each level existing regions grow breadth-first (bounded Jacobi passes, so the
 // result does not depend on visiting order) and the remaining spans seed new regions by flood
-// fill. Then regions holding two spans of a column are split, small islands dropped, small
-// regions merged into their smallest neighbour, and ids renumbered 1..count in order.
+// fill down to the next level (as Recast's flood does: a seed takes the ridge below it before
+// another seed can start there). Then regions holding two spans of a column are split, small
+// islands dropped, small regions merged into their smallest neighbour, and ids renumbered
+// 1..count in order.
 #include "leapnav/mesh/regions.hpp"
 
 #include <algorithm>
@@ -70,10 +72,10 @@ struct Watershed {
     return false;
   }
 
-  // Flood fill from `seed` over unassigned spans of the same area with distance >= level. The
+  // Flood fill from `seed` over unassigned spans of the same area with distance >= `floor`. The
   // claimed spans do not depend on the visiting order: the neighbour check reads only the other
   // regions, which the flood does not change.
-  bool flood(std::uint32_t seed, std::uint16_t level, bool check_neighbors) {
+  bool flood(std::uint32_t seed, std::uint16_t floor, bool check_neighbors) {
     const std::uint32_t id = next_id;
     if (check_neighbors && touches_other_region(seed, id)) return false;
     stack.assign(1, seed);
@@ -91,7 +93,7 @@ struct Watershed {
       for (int dir = 0; dir < 4; ++dir) {
         const std::uint32_t n = graph.neighbor(s, dir);
         if (n == kNoSpan || region[n] != 0 || chf.areas[n] != chf.areas[s] ||
-            chf.distance[n] < level) {
+            chf.distance[n] < floor) {
           continue;
         }
         region[n] = id;
@@ -551,7 +553,11 @@ Result<RegionField> detail::build_regions_on(const voxel::CompactHeightfield& ch
   LEAPNAV_TRY(ctx.check_memory("regions", static_cast<std::uint64_t>(span_count) * 40));
   const int threads = ctx.threads();
   constexpr std::uint64_t kMaxRegions = std::numeric_limits<std::uint16_t>::max();
-  if (large_components(chf, graph, params.min_region_cells, kMaxRegions) > kMaxRegions) {
+  // note: components of at least min_cells spans number at most span_count / min_cells; only
+  // when that bound passes the limit is counting them (a flood over every span) needed
+  const auto needed = static_cast<std::uint64_t>(std::max(params.min_region_cells, 1));
+  if (span_count / needed > kMaxRegions &&
+      large_components(chf, graph, params.min_region_cells, kMaxRegions) > kMaxRegions) {
     return make_error(ErrorCode::InvalidArgument,
                       "regions: more than 65535 separate walkable areas of at least "
                       "region.min_region_area (" +
@@ -574,16 +580,18 @@ Result<RegionField> detail::build_regions_on(const voxel::CompactHeightfield& ch
   while (level > 0) {
     LEAPNAV_TRY(ctx.check_cancel("regions"));
     level = level >= 2 ? level - 2 : 0;
-    const auto level16 = static_cast<std::uint16_t>(level);
     const std::size_t end_bucket = by_distance.at_least[level];
-    pending.insert(pending.end(),
-                   by_distance.spans.begin() + static_cast<std::ptrdiff_t>(next_bucket),
-                   by_distance.spans.begin() + static_cast<std::ptrdiff_t>(end_bucket));
+    // note: spans a flood of the level above already claimed stay out
+    for (std::size_t k = next_bucket; k < end_bucket; ++k) {
+      const std::uint32_t s = by_distance.spans[k];
+      if (ws.region[s] == 0) pending.push_back(s);
+    }
     next_bucket = end_bucket;
     ws.expand(pending, kExpandPassesPerLevel);
     const std::uint32_t ids_before = ws.next_id;
+    const auto floor = static_cast<std::uint16_t>(level >= 2 ? level - 2 : 0);
     for (const std::uint32_t s : pending) {
-      if (ws.region[s] == 0) ws.flood(s, level16, true);
+      if (ws.region[s] == 0) ws.flood(s, floor, true);
     }
     // note: a flood that starts no region changes nothing
     if (ws.next_id != ids_before) {

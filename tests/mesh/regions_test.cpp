@@ -71,6 +71,27 @@ TEST_SUITE("mesh.regions") {
     CHECK(merged.region_count == 1);
   }
 
+  TEST_CASE(
+      "a seed floods one level down: a doorway one cell narrower on each side joins two rooms") {
+    // two 12x12 rooms side by side, joined by a 3-cell-long opening `shrink` cells narrower than
+    // the rooms on each side; merging is off, so the count is the watershed's own
+    const auto rooms = [](int shrink) {
+      std::vector<std::string> rows;
+      for (int z = 0; z < 12; ++z) {
+        const bool open = z >= shrink && z < 12 - shrink;
+        rows.push_back(std::string(12, '.') + std::string(3, open ? '.' : ' ') +
+                       std::string(12, '.'));
+      }
+      return make_chf(rows);
+    };
+    // note: the room centres are one distance level above the opening; a seed flooding only its
+    // own level left the second room to a second seed (2 regions)
+    const RegionField one_step = regions_of(rooms(1), params_with(0, 0));
+    CHECK(one_step.region_count == 1);
+    const RegionField two_steps = regions_of(rooms(2), params_with(0, 0));
+    CHECK(two_steps.region_count == 2);
+  }
+
   TEST_CASE("unwalkable and missing spans get no region") {
     const std::vector<std::string> rows = {
         "......",  //
