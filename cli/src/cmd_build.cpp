@@ -40,8 +40,7 @@ namespace {
 // `leapnav build --tile-size N`: the tiled build, saved without a span map.
 int run_tiled_build(const TriangleMesh& mesh, const BuildConfig& config,
                     const mesh::TileConfig& tiles, const BuildOptions& opt,
-                    const std::string& output, const std::string& cache_path,
-                    BuildContext& ctx) {
+                    const std::string& output, const std::string& cache_path, BuildContext& ctx) {
   mesh::TiledBuildOutput built;
   if (cache_path.empty()) {
     auto out = mesh::build_tiled_navmesh(mesh, config, tiles, ctx);
@@ -192,9 +191,9 @@ void register_build_command(CLI::App& root, Registry& registry) {
                                   options->cache, ctx);
          }
          if (!options->cache.empty()) {
-           return report(make_error(ErrorCode::InvalidArgument,
-                                    "--cache " + options->cache +
-                                        ": a tile cache needs a tiled build (--tile-size N)"));
+           return report(make_error(
+               ErrorCode::InvalidArgument,
+               "--cache " + options->cache + ": a tile cache needs a tiled build (--tile-size N)"));
          }
          std::optional<io::AuthoredLinks> authored;
          if (!options->links_file.empty()) {

@@ -184,9 +184,8 @@ Result<mesh::TileCache> decode_tile_cache(std::span<const std::byte> data,
         r.i32(layout.tiles_z) && r.u64(cache.navmesh_hash) && r.u64(tiles)))
     return corrupt("truncated layout");
   if (!(std::isfinite(g.origin.x) && std::isfinite(g.origin.y) && std::isfinite(g.origin.z) &&
-        g.cell_size > 0.0F && g.cell_height > 0.0F && g.width > 0 && g.depth > 0 &&
-        g.height >= 0 && layout.tile_size > 0 && layout.border >= 0 && layout.tiles_x > 0 &&
-        layout.tiles_z > 0))
+        g.cell_size > 0.0F && g.cell_height > 0.0F && g.width > 0 && g.depth > 0 && g.height >= 0 &&
+        layout.tile_size > 0 && layout.border >= 0 && layout.tiles_x > 0 && layout.tiles_z > 0))
     return corrupt("invalid grid or tile layout");
   {
     auto expected = mesh::make_tile_layout(g, {layout.tile_size, layout.border}, cache.config);
@@ -203,9 +202,9 @@ Result<mesh::TileCache> decode_tile_cache(std::span<const std::byte> data,
   for (std::size_t t = 0; t < cache.tiles.size(); ++t) {
     mesh::TileMesh& tile = cache.tiles[t];
     std::uint64_t mesh_bytes = 0;
-    if (!(r.u64(cache.fingerprints[t]) && r.u64(tile.stats.regions) &&
-          r.u64(tile.stats.polygons) && r.u64(tile.stats.vertices) &&
-          r.f64(tile.stats.navmesh_area) && r.f64(tile.stats.walkable_area) && r.u64(mesh_bytes)) ||
+    if (!(r.u64(cache.fingerprints[t]) && r.u64(tile.stats.regions) && r.u64(tile.stats.polygons) &&
+          r.u64(tile.stats.vertices) && r.f64(tile.stats.navmesh_area) &&
+          r.f64(tile.stats.walkable_area) && r.u64(mesh_bytes)) ||
         mesh_bytes > r.remaining())
       return corrupt("tile " + std::to_string(t) + ": truncated");
     auto decoded = decode_navmesh(r.take(static_cast<std::size_t>(mesh_bytes)),

@@ -40,11 +40,11 @@ Status check_shape(const TileCache& cache) {
   TileConfig tiles{layout.tile_size, layout.border};
   LEAPNAV_TRY_ASSIGN(const TileLayout expected, make_tile_layout(layout.grid, tiles, cache.config));
   if (expected.tiles_x != layout.tiles_x || expected.tiles_z != layout.tiles_z) {
-    return make_error(ErrorCode::InvalidArgument,
-                      "tile cache: " + std::to_string(layout.tiles_x) + " x " +
-                          std::to_string(layout.tiles_z) + " tiles, the grid has " +
-                          std::to_string(expected.tiles_x) + " x " +
-                          std::to_string(expected.tiles_z));
+    return make_error(ErrorCode::InvalidArgument, "tile cache: " + std::to_string(layout.tiles_x) +
+                                                      " x " + std::to_string(layout.tiles_z) +
+                                                      " tiles, the grid has " +
+                                                      std::to_string(expected.tiles_x) + " x " +
+                                                      std::to_string(expected.tiles_z));
   }
   const std::size_t n = layout.tile_count();
   if (cache.fingerprints.size() != n || cache.tiles.size() != n) {
@@ -59,12 +59,10 @@ Status check_shape(const TileCache& cache) {
 // Builds the listed tiles in parallel (one tile per task, each on one thread) into slots in
 // list order; warnings and stage times are handed to ctx in list order. The first error in list
 // order wins.
-Result<std::vector<TileMesh>> build_tile_list(const TriangleMesh& mesh,
-                                              const std::vector<std::vector<std::uint32_t>>& triangles,
-                                              const TileLayout& layout,
-                                              std::span<const std::size_t> list,
-                                              const BuildConfig& config, BuildContext& ctx,
-                                              double* stage_ms) {
+Result<std::vector<TileMesh>> build_tile_list(
+    const TriangleMesh& mesh, const std::vector<std::vector<std::uint32_t>>& triangles,
+    const TileLayout& layout, std::span<const std::size_t> list, const BuildConfig& config,
+    BuildContext& ctx, double* stage_ms) {
   struct Slot {
     std::optional<Result<TileMesh>> result;
     std::vector<std::string> warnings;
@@ -172,9 +170,9 @@ Status validate(const TileCache& cache) {
     if (!(nav.grid == cache.layout.grid))
       return make_error(ErrorCode::InvalidArgument, where + ": its mesh is not on the world grid");
     if (!(nav.config == cache.config)) {
-      return make_error(ErrorCode::InvalidArgument,
-                        where + ": built with configuration '" + nav.config.name +
-                            "', not the cache's '" + cache.config.name + "'");
+      return make_error(ErrorCode::InvalidArgument, where + ": built with configuration '" +
+                                                        nav.config.name + "', not the cache's '" +
+                                                        cache.config.name + "'");
     }
     if (!nav.span_poly.empty())
       return make_error(ErrorCode::InvalidArgument, where + ": a tile mesh has no span map");
@@ -295,7 +293,8 @@ Result<TiledBuildOutput> rebuild_tiled_navmesh(const TriangleMesh& mesh, TileCac
       if (rebuild[t] == 0 && assigned.fingerprints[t] != cache.fingerprints[t]) {
         rebuild[t] = 1;
         ++st.tiles_outside_changed;
-        ctx.warn(tile_label(layout, t) + ": its triangles changed outside the changed box; rebuilt");
+        ctx.warn(tile_label(layout, t) +
+                 ": its triangles changed outside the changed box; rebuilt");
       }
       if (rebuild[t] != 0) list.push_back(t);
     }

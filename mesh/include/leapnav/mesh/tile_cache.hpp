@@ -75,10 +75,10 @@ struct RebuildStats {
   /// The new geometry's bounds give another world grid (a different origin, size or height), so
   /// every tile was rebuilt.
   bool layout_changed = false;
-  double assign_ms = 0.0;       ///< triangle-to-tile assignment and fingerprints of every tile
-  double tiles_ms = 0.0;        ///< wall time of the tile builds
-  double stitch_ms = 0.0;       ///< stitching every tile
-  double tile_stage_ms = 0.0;   ///< the rebuilt tiles' stage times, summed (thread time)
+  double assign_ms = 0.0;      ///< triangle-to-tile assignment and fingerprints of every tile
+  double tiles_ms = 0.0;       ///< wall time of the tile builds
+  double stitch_ms = 0.0;      ///< stitching every tile
+  double tile_stage_ms = 0.0;  ///< the rebuilt tiles' stage times, summed (thread time)
 };
 
 /// Rebuilds after an edit inside `changed` (world units; finite, min <= max): with the cache's
@@ -90,8 +90,7 @@ struct RebuildStats {
 /// build_tiled_navmesh ("tiles", "tile:<stage>" of the rebuilt tiles, "stitch"). Errors:
 /// InvalidArgument for a bad box or cache (validate), those of build_tile and stitch_tiles.
 [[nodiscard]] Result<TiledBuildOutput> rebuild_tiled_navmesh(const TriangleMesh& mesh,
-                                                             TileCache& cache,
-                                                             const AABB& changed,
+                                                             TileCache& cache, const AABB& changed,
                                                              BuildContext& ctx,
                                                              RebuildStats* stats = nullptr);
 
