@@ -92,8 +92,9 @@ TEST_SUITE("cli.tile_rebuild") {
     const std::string before = write_room("b2.obj", false);
     const std::string cache = temp_path("b2.cache");
     const std::string nav = temp_path("b2.lnav");
-    REQUIRE(run_cli("build " + before + " --tile-size 32 --cache " + cache + " -o " + nav)
-                .exit_code == 0);
+    REQUIRE(
+        run_cli("build " + before + " --tile-size 32 --cache " + cache + " -o " + nav).exit_code ==
+        0);
     const std::string out = temp_path("b2_out.lnav");
     const std::string base = "rebuild " + nav + " " + before + " --cache " + cache + " -o " + out;
     // another tile size, another configuration

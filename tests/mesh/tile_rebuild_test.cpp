@@ -128,11 +128,13 @@ TEST_SUITE("mesh.tile_rebuild") {
     CHECK_FALSE(stats.layout_changed);
   }
 
-  TEST_CASE("removing a box, then an edit across a tile border, rebuild in place to the full build") {
+  TEST_CASE(
+      "removing a box, then an edit across a tile border, rebuild in place to the full build") {
     mesh::CachedTiledBuild cached = build_cached(room({kBoxA, kBoxB}), 32);
     const std::uint64_t before = cached.cache.navmesh_hash;
     // kBoxA spans columns 33..40: tiles (1, 1) and the tiles within border + slack of it
-    mesh::RebuildStats stats = rebuild_matches_full(room({kBoxB}), cached.cache, box_bounds({kBoxA}));
+    mesh::RebuildStats stats =
+        rebuild_matches_full(room({kBoxB}), cached.cache, box_bounds({kBoxA}));
     CHECK(stats.tiles_rebuilt >= 1);
     CHECK(stats.tiles_rebuilt < 25);
     CHECK(stats.tiles_outside_changed == 0);
@@ -150,11 +152,13 @@ TEST_SUITE("mesh.tile_rebuild") {
     mesh::RebuildStats stats;
     // the box names kBoxB's corner of the world, but kBoxA moved
     const TriangleMesh moved = room({{{10.5F, 0, 10}, {12.5F, 1.5F, 12}}});
-    auto rebuilt = mesh::rebuild_tiled_navmesh(moved, cached.cache, box_bounds({kBoxB}), ctx, &stats);
+    auto rebuilt =
+        mesh::rebuild_tiled_navmesh(moved, cached.cache, box_bounds({kBoxB}), ctx, &stats);
     REQUIRE(rebuilt.ok());
     CHECK(stats.tiles_outside_changed > 0);
     CHECK(!ctx.warnings().empty());
-    CHECK(io::encode_navmesh(rebuilt->navmesh) == io::encode_navmesh(build_full(moved, 32).navmesh));
+    CHECK(io::encode_navmesh(rebuilt->navmesh) ==
+          io::encode_navmesh(build_full(moved, 32).navmesh));
   }
 
   TEST_CASE("an edit that moves the world's bounds rebuilds every tile and equals the full build") {
@@ -250,7 +254,8 @@ TEST_SUITE("mesh.tile_rebuild") {
       if (!edited.areas.empty()) edited.areas.push_back(kMaxAreaId);
     }
     const std::uint64_t before = cached.cache.navmesh_hash;
-    const mesh::RebuildStats stats = rebuild_matches_full(edited, cached.cache, box_bounds({crate}));
+    const mesh::RebuildStats stats =
+        rebuild_matches_full(edited, cached.cache, box_bounds({crate}));
     CHECK(cached.cache.navmesh_hash != before);
     CHECK_FALSE(stats.layout_changed);
     CHECK(stats.tiles_rebuilt >= 1);
