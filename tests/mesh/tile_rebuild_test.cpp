@@ -5,7 +5,9 @@
 // refuses damaged, truncated and other-version files.
 #include <doctest/doctest.h>
 
+#include <cstddef>
 #include <optional>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -144,6 +146,36 @@ TEST_SUITE("mesh.tile_rebuild") {
     CHECK(stats.tiles_rebuilt >= 2);
     CHECK(stats.tiles_rebuilt < 25);
     CHECK(stats.tiles_outside_changed == 0);
+  }
+
+  TEST_CASE("random boxes added and removed anywhere rebuild in place to the full build") {
+    // seeded: boxes land on tile lines and corners too; a box never needs tiles beyond those it
+    // touches (no fingerprint-only rebuilds), and every step equals the full build
+    std::mt19937 rng(24);
+    std::uniform_real_distribution<float> pos(2.0F, 35.0F);
+    std::uniform_real_distribution<float> size(0.3F, 4.0F);
+    std::uniform_real_distribution<float> height(0.3F, 2.0F);
+    std::vector<Box> boxes{kBoxA};
+    mesh::CachedTiledBuild cached = build_cached(room(boxes), 32);
+    for (int step = 0; step < 8; ++step) {
+      CAPTURE(step);
+      Box changed;
+      if (step % 3 == 2) {
+        const std::size_t k = rng() % boxes.size();
+        changed = boxes[k];
+        boxes.erase(boxes.begin() + static_cast<std::ptrdiff_t>(k));
+      } else {
+        const float x = pos(rng);
+        const float z = pos(rng);
+        changed = {{x, 0, z}, {x + size(rng), height(rng), z + size(rng)}};
+        boxes.push_back(changed);
+      }
+      const mesh::RebuildStats stats =
+          rebuild_matches_full(room(boxes), cached.cache, box_bounds({changed}), step % 2);
+      CHECK(stats.tiles_outside_changed == 0);
+      CHECK_FALSE(stats.layout_changed);
+      CHECK(stats.tiles_rebuilt <= 9);
+    }
   }
 
   TEST_CASE("tiles whose input changed outside the changed box are rebuilt too, with a warning") {
