@@ -220,6 +220,23 @@ TEST_SUITE("mesh.tile_rebuild") {
     CHECK(io::encode_tile_cache(cached.cache) == before);
   }
 
+  TEST_CASE("a cache that does not match its layout or configuration fails validate and rebuild") {
+    const mesh::CachedTiledBuild cached = build_cached(room({kBoxA}), 32);
+    BuildContext ctx;
+    mesh::TileCache missing = cached.cache;
+    missing.tiles.pop_back();
+    CHECK_FALSE(mesh::validate(missing).ok());
+    CHECK_FALSE(mesh::rebuild_tiled_navmesh(room({kBoxA}), missing, box_bounds({kBoxB}), ctx).ok());
+    mesh::TileCache other_config = cached.cache;
+    other_config.tiles[3].mesh.config.agent.radius = 0.3F;
+    const Status status = mesh::validate(other_config);
+    REQUIRE_FALSE(status.ok());
+    CHECK(status.error().message.find("tile (3, 0)") != std::string::npos);
+    mesh::TileCache wrong_count = cached.cache;
+    wrong_count.layout.tiles_x += 1;
+    CHECK_FALSE(mesh::validate(wrong_count).ok());
+  }
+
   TEST_CASE("the cache file round-trips: a rebuild from a loaded cache equals the full build") {
     mesh::CachedTiledBuild cached = build_cached(room({kBoxA}), 32);
     const std::vector<std::byte> bytes = io::encode_tile_cache(cached.cache);
