@@ -15,7 +15,7 @@ for box in "505,$ylo,505,510,$yhi,510" "200,$ylo,200,205,$yhi,205" "795,$ylo,300
 import json, statistics, sys
 d, runs, scene, box, same = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5]
 rows = [json.load(open(f"{d}/s{i}.json")) for i in range(1, runs + 1)]
-keys = ["load", "assign", "tiles", "tile_stages", "stitch", "rebuild", "write", "cache_write", "total"]
+keys = ["load", "assign", "fingerprints", "tiles", "tile_stages", "stitch", "rebuild", "write", "cache_write", "total"]
 med = {k: statistics.median(r["times_ms"][k] for r in rows) for k in keys}
 stages = {}
 for r in rows:

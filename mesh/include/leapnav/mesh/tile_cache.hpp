@@ -75,10 +75,11 @@ struct RebuildStats {
   /// The new geometry's bounds give another world grid (a different origin, size or height), so
   /// every tile was rebuilt.
   bool layout_changed = false;
-  double assign_ms = 0.0;      ///< triangle-to-tile assignment and fingerprints of every tile
-  double tiles_ms = 0.0;       ///< wall time of the tile builds
-  double stitch_ms = 0.0;      ///< stitching every tile
-  double tile_stage_ms = 0.0;  ///< the rebuilt tiles' stage times, summed (thread time)
+  double assign_ms = 0.0;       ///< triangle-to-tile assignment and fingerprints of every tile
+  double fingerprint_ms = 0.0;  ///< of assign_ms, hashing every tile's input
+  double tiles_ms = 0.0;        ///< wall time of the tile builds
+  double stitch_ms = 0.0;       ///< stitching every tile
+  double tile_stage_ms = 0.0;   ///< the rebuilt tiles' stage times, summed (thread time)
 };
 
 /// Rebuilds after an edit inside `changed` (world units; finite, min <= max): with the cache's
