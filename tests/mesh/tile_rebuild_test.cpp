@@ -178,6 +178,27 @@ TEST_SUITE("mesh.tile_rebuild") {
     }
   }
 
+  TEST_CASE("a rebuild on 1 and 2 threads gives identical navmeshes and caches") {
+    const mesh::CachedTiledBuild cached = build_cached(room({kBoxA}), 32, 1);
+    const TriangleMesh edited = room({kBoxA, kBoxC});
+    std::vector<std::vector<std::byte>> files;
+    std::vector<std::vector<std::byte>> caches;
+    for (const int threads : {1, 2}) {
+      mesh::TileCache cache = cached.cache;
+      BuildContext ctx;
+      ctx.set_threads(threads);
+      mesh::RebuildStats stats;
+      auto out =
+          mesh::rebuild_tiled_navmesh(edited, cache, box_bounds({kBoxA, kBoxC}), ctx, &stats);
+      REQUIRE(out.ok());
+      CHECK(stats.tiles_rebuilt >= 2);
+      files.push_back(io::encode_navmesh(out->navmesh));
+      caches.push_back(io::encode_tile_cache(cache));
+    }
+    CHECK(files[0] == files[1]);
+    CHECK(caches[0] == caches[1]);
+  }
+
   TEST_CASE("tiles whose input changed outside the changed box are rebuilt too, with a warning") {
     mesh::CachedTiledBuild cached = build_cached(room({kBoxA}), 32);
     BuildContext ctx;
