@@ -7,12 +7,14 @@
 #include "leapnav/core/hash.hpp"
 #include "leapnav/io/links_file.hpp"
 #include "leapnav/io/navmesh_file.hpp"
+#include "leapnav/io/tile_cache_file.hpp"
 #include "leapnav/jumplinks/jump_links.hpp"
 #include "leapnav/jumplinks/link_compact.hpp"
 #include "leapnav/jumplinks/link_refine.hpp"
 #include "leapnav/ledgelinks/ladders.hpp"
 #include "leapnav/ledgelinks/ledge_links.hpp"
 #include "leapnav/mesh/build.hpp"
+#include "leapnav/mesh/tile_cache.hpp"
 #include "leapnav/mesh/tiles.hpp"
 
 namespace leapnav::cli {
@@ -38,9 +40,20 @@ namespace {
 // `leapnav build --tile-size N`: the tiled build, saved without a span map.
 int run_tiled_build(const TriangleMesh& mesh, const BuildConfig& config,
                     const mesh::TileConfig& tiles, const BuildOptions& opt,
-                    const std::string& output, BuildContext& ctx) {
-  auto out = mesh::build_tiled_navmesh(mesh, config, tiles, ctx);
-  if (!out) return report(out.error());
+                    const std::string& output, const std::string& cache_path, BuildContext& ctx) {
+  mesh::TiledBuildOutput built;
+  if (cache_path.empty()) {
+    auto out = mesh::build_tiled_navmesh(mesh, config, tiles, ctx);
+    if (!out) return report(out.error());
+    built = std::move(out).value();
+  } else {
+    // note: the working data goes to its own file; the .lnav stays runtime data only
+    auto cached = mesh::build_tiled_navmesh_cached(mesh, config, tiles, ctx);
+    if (!cached) return report(cached.error());
+    if (auto s = io::save_tile_cache(cached->cache, cache_path); !s) return report(s.error());
+    built = std::move(cached->output);
+  }
+  mesh::TiledBuildOutput* out = &built;
   io::NavFile file{std::move(out->navmesh), std::nullopt};
   if (auto s = io::save_nav_file(file, output); !s) return report(s.error());
   const std::string hash = hash_to_hex(mesh::content_hash(file.navmesh));
@@ -90,6 +103,7 @@ void register_build_command(CLI::App& root, Registry& registry) {
     float detour = jump::LinkCompactOptions{}.detour;
     bool no_link_runs = false;
     mesh::TileConfig tiles;
+    std::string cache;
     bool ledge_links = false;
     std::string links_file;
   };
@@ -133,6 +147,9 @@ void register_build_command(CLI::App& root, Registry& registry) {
   app->add_option("--tile-border", options->tiles.border,
                   "Cells voxelized around each tile; -1 = agent radius + 3 [units: cells]")
       ->capture_default_str();
+  app->add_option("--cache", options->cache,
+                  "With --tile-size: also write the build's working data (per-tile meshes and "
+                  "input fingerprints) to this file, for `leapnav rebuild`");
   app->add_flag("--ledge-links", options->ledge_links,
                 "Generate ledge links: step, jump-up (agent.max_jump_up) and drop (agent.max_drop) "
                 "links between facing boundary edges, each checked against the triangles");
@@ -174,7 +191,13 @@ void register_build_command(CLI::App& root, Registry& registry) {
                      ": ledge links and ladders are not built for tiled builds yet (--tile-size " +
                      std::to_string(options->tiles.tile_size) + ")"));
            }
-           return run_tiled_build(*mesh, *config, options->tiles, opt, options->output, ctx);
+           return run_tiled_build(*mesh, *config, options->tiles, opt, options->output,
+                                  options->cache, ctx);
+         }
+         if (!options->cache.empty()) {
+           return report(make_error(
+               ErrorCode::InvalidArgument,
+               "--cache " + options->cache + ": a tile cache needs a tiled build (--tile-size N)"));
          }
          std::optional<io::AuthoredLinks> authored;
          if (!options->links_file.empty()) {

@@ -82,6 +82,7 @@ int write_png(const std::filesystem::path& svg);
 void register_scene_commands(CLI::App& root, Registry& registry);
 void register_voxelize_command(CLI::App& root, Registry& registry);
 void register_build_command(CLI::App& root, Registry& registry);
+void register_rebuild_command(CLI::App& root, Registry& registry);
 void register_navmesh_commands(CLI::App& root, Registry& registry);
 void register_path_commands(CLI::App& root, Registry& registry);
 void register_check_links_command(CLI::App& root, Registry& registry);

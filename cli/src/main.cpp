@@ -16,6 +16,7 @@ int main(int argc, char** argv) {
   register_scene_commands(app, registry);
   register_voxelize_command(app, registry);
   register_build_command(app, registry);
+  register_rebuild_command(app, registry);
   register_navmesh_commands(app, registry);
   register_path_commands(app, registry);
   register_check_links_command(app, registry);

@@ -1,0 +1,31 @@
+#!/bin/bash
+# usage: bench/rebuild_tile.sh <scene> <runs> <ylo> <yhi>: one tiled build with --cache, then <runs>
+# rebuilds per changed box (three boxes inside one 64-cell tile each), --threads 1; prints per box
+# the median of every stats time and checks the rebuilt file equals the built one.
+L=${LEAPNAV:-build/release/bin/leapnav}
+scene=$1; runs=$2; ylo=$3; yhi=$4
+dir=$(mktemp -d)
+$L build builtin:$scene --tile-size 64 --cache $dir/c.cache -o $dir/full.lnav --threads 1 >/dev/null || exit 1
+for box in "505,$ylo,505,510,$yhi,510" "200,$ylo,200,205,$yhi,205" "795,$ylo,300,800,$yhi,305"; do
+  for i in $(seq 1 $runs); do
+    $L rebuild $dir/full.lnav builtin:$scene --cache $dir/c.cache --changed $box -o $dir/re.lnav --threads 1 --stats $dir/s$i.json >/dev/null || exit 1
+  done
+  cmp -s $dir/full.lnav $dir/re.lnav && same=identical || same=DIFFERENT
+  python3 - "$dir" "$runs" "$scene" "$box" "$same" <<'PY'
+import json, statistics, sys
+d, runs, scene, box, same = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5]
+rows = [json.load(open(f"{d}/s{i}.json")) for i in range(1, runs + 1)]
+keys = ["load", "assign", "fingerprints", "tiles", "tile_stages", "stitch", "rebuild", "write", "cache_write", "total"]
+med = {k: statistics.median(r["times_ms"][k] for r in rows) for k in keys}
+stages = {}
+for r in rows:
+    for k, v in r["timings_ms"].items():
+        if k.startswith("tile:"):
+            stages.setdefault(k[5:], []).append(v)
+print(f"{scene} box {box}: rebuilt {rows[0]['tiles_rebuilt']} reused {rows[0]['tiles_reused']} ({same}); median ms " +
+      ", ".join(f"{k} {med[k]:.2f}" for k in keys))
+print("   stages: " + ", ".join(f"{k} {statistics.median(v):.3f}" for k, v in stages.items()))
+PY
+done
+ls -la $dir/full.lnav $dir/c.cache | awk '{print $5, $9}'
+rm -rf $dir

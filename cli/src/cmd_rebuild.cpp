@@ -1,0 +1,216 @@
+// `leapnav rebuild`: an incremental tiled build. Loads the tile cache a `build --tile-size N
+// --cache` wrote, checks it against the old .lnav, rebuilds the tiles the changed box touches
+// from the new scene (mesh::rebuild_tiled_navmesh), writes the new .lnav and the updated cache
+// (both atomically), with optional stats JSON.
+#include <chrono>
+#include <iostream>
+#include <sstream>
+
+#include "common.hpp"
+#include "leapnav/core/hash.hpp"
+#include "leapnav/io/config_file.hpp"
+#include "leapnav/io/navmesh_file.hpp"
+#include "leapnav/io/tile_cache_file.hpp"
+#include "leapnav/mesh/tile_cache.hpp"
+
+namespace leapnav::cli {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double ms_since(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+// "minx,miny,minz,maxx,maxy,maxz" [units: m].
+Result<AABB> parse_box(std::string_view text) {
+  auto bad = [&](const std::string& why) {
+    return make_error(ErrorCode::InvalidArgument,
+                      "--changed: '" + std::string(text) + "' " + why +
+                          " (expected minx,miny,minz,maxx,maxy,maxz in metres)");
+  };
+  std::vector<float> values;
+  std::string item;
+  std::istringstream in{std::string(text)};
+  while (std::getline(in, item, ',')) {
+    std::size_t used = 0;
+    float v = 0.0F;
+    try {
+      v = std::stof(item, &used);
+    } catch (const std::exception&) {
+      return bad("has a value that is not a number");
+    }
+    if (used != item.size()) return bad("has a value that is not a number");
+    if (!std::isfinite(v)) return bad("has a value that is not finite");
+    values.push_back(v);
+  }
+  if (values.size() != 6) return bad("does not have six values");
+  AABB box;
+  box.min = {values[0], values[1], values[2]};
+  box.max = {values[3], values[4], values[5]};
+  if (box.empty()) return bad("has a minimum above its maximum");
+  return box;
+}
+
+// The configuration fields a .lnav keeps (CONF, agnt): the cache's must match the old file's.
+bool same_stored_config(const BuildConfig& a, const BuildConfig& b) {
+  return a.voxel == b.voxel && a.region == b.region && a.poly == b.poly &&
+         a.agent.height == b.agent.height && a.agent.radius == b.agent.radius &&
+         a.agent.max_climb == b.agent.max_climb && a.agent.max_slope_deg == b.agent.max_slope_deg &&
+         a.agent.crouch_height == b.agent.crouch_height && a.agent.shape == b.agent.shape;
+}
+
+}  // namespace
+
+void register_rebuild_command(CLI::App& root, Registry& registry) {
+  struct Options {
+    std::string old_nav;
+    BuildOptions build;
+    std::string cache;
+    std::string changed;
+    std::string output;
+    std::string config;
+    int tile_size = -1;
+  };
+  auto options = std::make_shared<Options>();
+  CLI::App* app = root.add_subcommand(
+      "rebuild", "Rebuild the tiles of a tiled navmesh that an edit touches (needs build --cache)");
+  app->add_option("old", options->old_nav, "The navmesh file the cache was written with (.lnav)")
+      ->required();
+  app->add_option("scene", options->build.scene,
+                  "The new geometry: an OBJ file or builtin:NAME (as for build)")
+      ->required();
+  app->add_option("--cache", options->cache,
+                  "Tile cache written by `build --tile-size N --cache`; updated in place")
+      ->required();
+  app->add_option("--changed", options->changed,
+                  "Box around everything that changed, old and new: minx,miny,minz,maxx,maxy,maxz "
+                  "[units: m]")
+      ->required();
+  app->add_option("--output,-o", options->output, "Navmesh file to write (.lnav)")->required();
+  app->add_option("--stats", options->build.stats_path,
+                  "Write statistics as JSON to this file (- = stdout)");
+  app->add_option("--config,-c", options->config,
+                  "Optional check: the configuration the cache must have been built with");
+  app->add_option(
+      "--tile-size", options->tile_size,
+      "Optional check: the tile size the cache must have been built with [units: cells]");
+  app->add_option("--up", options->build.up, "Up axis of the OBJ input: y or z")
+      ->check(CLI::IsMember({"y", "z"}))
+      ->capture_default_str();
+  app->add_option("--areas", options->build.areas,
+                  "Area table (JSON) for an OBJ scene, as for build");
+  app->add_option("--threads,-j", options->build.threads,
+                  "Worker threads; 0 = all hardware threads")
+      ->check(CLI::Range(0, 1024))
+      ->capture_default_str();
+  add_max_memory_option(*app, options->build.max_memory_mib);
+  registry.push_back(
+      {app, [options]() -> int {
+         const BuildOptions& opt = options->build;
+         const Clock::time_point start = Clock::now();
+         auto box = parse_box(options->changed);
+         if (!box) return report(box.error());
+         const std::uint64_t limit = input_limit_bytes(opt.max_memory_mib);
+         auto cache = io::load_tile_cache(options->cache, limit);
+         if (!cache) return report(cache.error());
+         auto old = io::load_nav_file(options->old_nav, limit);
+         if (!old) return report(old.error());
+         const std::string& cache_name = options->cache;
+         if (old->links || old->ledges) {
+           return report(
+               make_error(ErrorCode::InvalidArgument,
+                          options->old_nav + ": carries links; tiled rebuilds are walk-only"));
+         }
+         if (!same_stored_config(old->navmesh.config, cache->config)) {
+           return report(make_error(ErrorCode::InvalidArgument,
+                                    cache_name + ": written with configuration '" +
+                                        cache->config.name + "', " + options->old_nav +
+                                        " with another ('" + old->navmesh.config.name + "')"));
+         }
+         const std::uint64_t old_hash = mesh::content_hash(old->navmesh);
+         if (old_hash != cache->navmesh_hash) {
+           return report(make_error(ErrorCode::InvalidArgument,
+                                    cache_name + ": written for another navmesh (hash " +
+                                        hash_to_hex(cache->navmesh_hash) + ") than " +
+                                        options->old_nav + " (hash " + hash_to_hex(old_hash) +
+                                        "); build again with --cache"));
+         }
+         old->navmesh = {};
+         if (options->tile_size >= 0 && options->tile_size != cache->layout.tile_size) {
+           return report(make_error(ErrorCode::InvalidArgument,
+                                    cache_name + ": built with tiles of " +
+                                        std::to_string(cache->layout.tile_size) + " cells, not " +
+                                        std::to_string(options->tile_size)));
+         }
+         if (!options->config.empty()) {
+           auto config = io::resolve_config(options->config, limit);
+           if (!config) return report(config.error());
+           if (!(*config == cache->config)) {
+             return report(make_error(ErrorCode::InvalidArgument,
+                                      cache_name + ": built with configuration '" +
+                                          cache->config.name + "', which differs from " +
+                                          options->config));
+           }
+         }
+         auto mesh = load_scene_arg(opt);
+         if (!mesh) return report(mesh.error());
+         const double load_ms = ms_since(start);
+         BuildContext ctx;
+         configure_context(ctx, opt);
+         mesh::RebuildStats rs;
+         Clock::time_point at = Clock::now();
+         auto out = mesh::rebuild_tiled_navmesh(*mesh, *cache, *box, ctx, &rs);
+         if (!out) return report(out.error());
+         const double rebuild_ms = ms_since(at);
+         at = Clock::now();
+         io::NavFile file{std::move(out->navmesh), std::nullopt};
+         if (auto s = io::save_nav_file(file, options->output); !s) return report(s.error());
+         const double write_ms = ms_since(at);
+         at = Clock::now();
+         if (auto s = io::save_tile_cache(*cache, options->cache); !s) return report(s.error());
+         const double cache_write_ms = ms_since(at);
+         const std::string hash = hash_to_hex(cache->navmesh_hash);
+         std::cout << opt.scene << ": rebuilt " << rs.tiles_rebuilt << " of " << rs.tiles
+                   << " tiles (" << rs.tiles_reused << " reused"
+                   << (rs.layout_changed ? "; the world grid changed" : "") << "), "
+                   << out->stats.polygons << " polygons, hash " << hash << " -> " << options->output
+                   << '\n';
+         if (!opt.stats_path.empty()) {
+           nlohmann::json stats;
+           stats["scene"] = opt.scene;
+           stats["config"] = cache->config.name;
+           stats["threads"] = opt.threads;
+           stats["tile_size"] = cache->layout.tile_size;
+           stats["tiles"] = rs.tiles;
+           stats["tiles_rebuilt"] = rs.tiles_rebuilt;
+           stats["tiles_reused"] = rs.tiles_reused;
+           stats["tiles_outside_changed"] = rs.tiles_outside_changed;
+           stats["layout_changed"] = rs.layout_changed;
+           stats["polygons"] = out->stats.polygons;
+           stats["vertices"] = out->stats.vertices;
+           stats["regions"] = out->stats.regions;
+           stats["portal_edges"] = out->stitch.portal_edges;
+           stats["hash"] = hash;
+           nlohmann::json times;
+           times["load"] = load_ms;
+           times["assign"] = rs.assign_ms;
+           times["fingerprints"] = rs.fingerprint_ms;
+           times["tiles"] = rs.tiles_ms;
+           times["tile_stages"] = rs.tile_stage_ms;
+           times["stitch"] = rs.stitch_ms;
+           times["rebuild"] = rebuild_ms;
+           times["write"] = write_ms;
+           times["cache_write"] = cache_write_ms;
+           times["total"] = ms_since(start);
+           stats["times_ms"] = times;
+           stats["timings_ms"] = timings_json(ctx);
+           stats["warnings"] = ctx.warnings();
+           if (auto s = write_json(opt.stats_path, stats); !s) return report(s.error());
+         }
+         return kExitOk;
+       }});
+}
+
+}  // namespace leapnav::cli

@@ -1,0 +1,59 @@
+// The tile cache file (`leapnav build --tile-size N --cache <file>`): the working data of a tiled
+// build that `leapnav rebuild` needs (mesh::TileCache), kept out of the runtime .lnav. A
+// little-endian binary file with a magic, a version, the declared size and a trailing 64-bit
+// ContentHasher checksum, read as untrusted input like a .lnav (every count checked against the
+// bytes left before anything is allocated; every tile mesh decoded by decode_navmesh, so it
+// passes mesh::validate).
+//
+// Layout (format version 1):
+//   offset 0   "LNTC"                          magic, 4 bytes
+//   offset 4   u32 version                     kTileCacheFormatVersion
+//   offset 8   u64 file size                   total bytes, checksum included
+//   offset 16  u64 J, J bytes                  the configuration as io::config_to_json writes it
+//              f32 origin x y z, cell_size, cell_height, i32 width, depth, height   world grid
+//              i32 tile_size, border, tiles_x, tiles_z
+//              u64 navmesh hash                mesh::content_hash of the stitched navmesh
+//              u64 T                           tiles (tiles_x * tiles_z)
+//              T x (u64 fingerprint, u64 regions, polygons, vertices, f64 navmesh_area,
+//                   walkable_area, u64 B, B bytes: the tile mesh as encode_navmesh writes it)
+//   last 8     u64 checksum                    ContentHasher::add_bytes over every byte before it
+// A payload's layout never changes within one format version; a newer version is refused.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "leapnav/core/result.hpp"
+#include "leapnav/io/file_io.hpp"
+#include "leapnav/mesh/tile_cache.hpp"
+
+namespace leapnav::io {
+
+/// The format version this code writes and the only one it reads.
+inline constexpr std::uint32_t kTileCacheFormatVersion = 1;
+
+/// The cache as bytes (the layout above).
+[[nodiscard]] std::vector<std::byte> encode_tile_cache(const mesh::TileCache& cache);
+
+/// Decodes cache bytes; `source` names them in messages ("source: ..."). Errors: CorruptFile
+/// (truncated, wrong magic, size or checksum mismatch, counts that do not match the payload, a
+/// configuration that does not parse, a layout that does not match its grid, a tile mesh that
+/// does not decode or lies on another grid or configuration), UnsupportedVersion (another
+/// format version). Never allocates more than a small multiple of data.size().
+[[nodiscard]] Result<mesh::TileCache> decode_tile_cache(std::span<const std::byte> data,
+                                                        std::string_view source = "tile cache");
+
+/// Writes the cache to `path` atomically (write_file_atomic): IoError when it cannot.
+[[nodiscard]] Status save_tile_cache(const mesh::TileCache& cache,
+                                     const std::filesystem::path& path);
+
+/// Reads (bounded by max_bytes: MemoryLimit past it; IoError when it cannot be read) and decodes
+/// a cache file; messages name the path.
+[[nodiscard]] Result<mesh::TileCache> load_tile_cache(
+    const std::filesystem::path& path, std::uint64_t max_bytes = default_max_file_bytes());
+
+}  // namespace leapnav::io

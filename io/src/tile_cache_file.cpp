@@ -1,0 +1,240 @@
+// The tile cache file (tile_cache_file.hpp): writer and bounded, checked reader. Tile meshes are
+// stored as .lnav bytes (encode_navmesh / decode_navmesh), so they get the .lnav reader's checks.
+#include "leapnav/io/tile_cache_file.hpp"
+
+#include <array>
+#include <bit>
+#include <cmath>
+#include <string>
+#include <utility>
+
+#include "leapnav/core/hash.hpp"
+#include "leapnav/io/config_file.hpp"
+#include "leapnav/io/navmesh_file.hpp"
+
+namespace leapnav::io {
+
+namespace {
+
+constexpr std::array<char, 4> kMagic{'L', 'N', 'T', 'C'};
+constexpr std::size_t kHeaderSize = 16;
+constexpr std::size_t kChecksumSize = 8;
+// fingerprint, 3 counts, 2 areas, blob size
+constexpr std::size_t kTileHeaderBytes = 7 * 8;
+constexpr std::uint64_t kMaxConfigBytes = 1U << 20U;
+
+class Writer {
+ public:
+  void u32(std::uint32_t v) { put(v, 4); }
+  void u64(std::uint64_t v) { put(v, 8); }
+  void i32(std::int32_t v) { put(static_cast<std::uint32_t>(v), 4); }
+  void f32(float v) { put(std::bit_cast<std::uint32_t>(v), 4); }
+  void f64(double v) { put(std::bit_cast<std::uint64_t>(v), 8); }
+  void bytes(std::span<const std::byte> b) { out_.insert(out_.end(), b.begin(), b.end()); }
+  void text(std::string_view s) {
+    for (const char c : s) out_.push_back(static_cast<std::byte>(c));
+  }
+  void patch_u64(std::size_t at, std::uint64_t v) {
+    for (std::size_t i = 0; i < 8; ++i)
+      out_[at + i] = static_cast<std::byte>((v >> (8U * i)) & 0xFFU);
+  }
+  [[nodiscard]] std::vector<std::byte>& out() { return out_; }
+
+ private:
+  void put(std::uint64_t v, int n) {
+    for (int i = 0; i < n; ++i) out_.push_back(static_cast<std::byte>((v >> (8U * i)) & 0xFFU));
+  }
+  std::vector<std::byte> out_;
+};
+
+class Reader {
+ public:
+  explicit Reader(std::span<const std::byte> data) : data_(data) {}
+  [[nodiscard]] std::size_t remaining() const { return data_.size() - pos_; }
+  bool u32(std::uint32_t& v) { return get(v); }
+  bool u64(std::uint64_t& v) { return get(v); }
+  bool i32(std::int32_t& v) {
+    std::uint32_t u = 0;
+    if (!get(u)) return false;
+    v = static_cast<std::int32_t>(u);
+    return true;
+  }
+  bool f32(float& v) {
+    std::uint32_t u = 0;
+    if (!get(u)) return false;
+    v = std::bit_cast<float>(u);
+    return true;
+  }
+  bool f64(double& v) {
+    std::uint64_t u = 0;
+    if (!get(u)) return false;
+    v = std::bit_cast<double>(u);
+    return true;
+  }
+  // n <= remaining() checked by the caller
+  std::span<const std::byte> take(std::size_t n) {
+    const auto out = data_.subspan(pos_, n);
+    pos_ += n;
+    return out;
+  }
+
+ private:
+  template <class T>
+  bool get(T& v) {
+    if (remaining() < sizeof(T)) return false;
+    std::uint64_t acc = 0;
+    for (std::size_t i = 0; i < sizeof(T); ++i)
+      acc |= static_cast<std::uint64_t>(std::to_integer<unsigned>(data_[pos_ + i])) << (8U * i);
+    v = static_cast<T>(acc);
+    pos_ += sizeof(T);
+    return true;
+  }
+  std::span<const std::byte> data_;
+  std::size_t pos_ = 0;
+};
+
+}  // namespace
+
+std::vector<std::byte> encode_tile_cache(const mesh::TileCache& cache) {
+  Writer w;
+  w.text(std::string_view(kMagic.data(), kMagic.size()));
+  w.u32(kTileCacheFormatVersion);
+  w.u64(0);  // file size, patched below
+  const std::string config = config_to_json(cache.config);
+  w.u64(config.size());
+  w.text(config);
+  const GridSpec& g = cache.layout.grid;
+  for (const float v : {g.origin.x, g.origin.y, g.origin.z, g.cell_size, g.cell_height}) w.f32(v);
+  for (const int v : {g.width, g.depth, g.height, cache.layout.tile_size, cache.layout.border,
+                      cache.layout.tiles_x, cache.layout.tiles_z})
+    w.i32(v);
+  w.u64(cache.navmesh_hash);
+  w.u64(cache.tiles.size());
+  for (std::size_t t = 0; t < cache.tiles.size(); ++t) {
+    const mesh::TileMesh& tile = cache.tiles[t];
+    w.u64(t < cache.fingerprints.size() ? cache.fingerprints[t] : 0);
+    w.u64(tile.stats.regions);
+    w.u64(tile.stats.polygons);
+    w.u64(tile.stats.vertices);
+    w.f64(tile.stats.navmesh_area);
+    w.f64(tile.stats.walkable_area);
+    const std::vector<std::byte> mesh_bytes = encode_navmesh(tile.mesh);
+    w.u64(mesh_bytes.size());
+    w.bytes(mesh_bytes);
+  }
+  w.patch_u64(8, w.out().size() + kChecksumSize);
+  ContentHasher h;
+  h.add_bytes(w.out().data(), w.out().size());
+  w.u64(h.digest());
+  return std::move(w.out());
+}
+
+Result<mesh::TileCache> decode_tile_cache(std::span<const std::byte> data,
+                                          std::string_view source) {
+  const std::string src(source);
+  auto corrupt = [&](const std::string& what) {
+    return make_error(ErrorCode::CorruptFile, src + ": " + what);
+  };
+  if (data.size() < kHeaderSize + kChecksumSize)
+    return corrupt("too short for a tile cache (" + std::to_string(data.size()) + " bytes)");
+  for (std::size_t i = 0; i < kMagic.size(); ++i) {
+    if (data[i] != static_cast<std::byte>(kMagic[i]))
+      return corrupt("not a leapnav tile cache (bad magic)");
+  }
+  Reader header(data.subspan(4, kHeaderSize - 4));
+  std::uint32_t version = 0;
+  std::uint64_t declared = 0;
+  (void)header.u32(version);
+  (void)header.u64(declared);
+  if (version != kTileCacheFormatVersion) {
+    return make_error(ErrorCode::UnsupportedVersion,
+                      src + ": tile cache format version " + std::to_string(version) +
+                          " (this build reads version " + std::to_string(kTileCacheFormatVersion) +
+                          "); build the cache again");
+  }
+  if (declared != data.size()) {
+    return corrupt("declared size " + std::to_string(declared) + " bytes, the file has " +
+                   std::to_string(data.size()));
+  }
+  ContentHasher hasher;
+  hasher.add_bytes(data.data(), data.size() - kChecksumSize);
+  Reader tail(data.subspan(data.size() - kChecksumSize));
+  std::uint64_t stored = 0;
+  (void)tail.u64(stored);
+  if (stored != hasher.digest()) return corrupt("checksum mismatch: the file is damaged");
+
+  Reader r(data.subspan(kHeaderSize, data.size() - kHeaderSize - kChecksumSize));
+  mesh::TileCache cache;
+  std::uint64_t config_bytes = 0;
+  if (!r.u64(config_bytes) || config_bytes > r.remaining() || config_bytes > kMaxConfigBytes)
+    return corrupt("configuration size out of range");
+  {
+    const auto text = r.take(static_cast<std::size_t>(config_bytes));
+    const std::string json(reinterpret_cast<const char*>(text.data()), text.size());
+    auto config = parse_config_json(json, src + " (configuration)");
+    if (!config) return corrupt(config.error().message);
+    cache.config = std::move(config).value();
+  }
+  GridSpec& g = cache.layout.grid;
+  mesh::TileLayout& layout = cache.layout;
+  std::uint64_t tiles = 0;
+  if (!(r.f32(g.origin.x) && r.f32(g.origin.y) && r.f32(g.origin.z) && r.f32(g.cell_size) &&
+        r.f32(g.cell_height) && r.i32(g.width) && r.i32(g.depth) && r.i32(g.height) &&
+        r.i32(layout.tile_size) && r.i32(layout.border) && r.i32(layout.tiles_x) &&
+        r.i32(layout.tiles_z) && r.u64(cache.navmesh_hash) && r.u64(tiles)))
+    return corrupt("truncated layout");
+  if (!(std::isfinite(g.origin.x) && std::isfinite(g.origin.y) && std::isfinite(g.origin.z) &&
+        g.cell_size > 0.0F && g.cell_height > 0.0F && g.width > 0 && g.depth > 0 && g.height >= 0 &&
+        layout.tile_size > 0 && layout.border >= 0 && layout.tiles_x > 0 && layout.tiles_z > 0))
+    return corrupt("invalid grid or tile layout");
+  {
+    auto expected = mesh::make_tile_layout(g, {layout.tile_size, layout.border}, cache.config);
+    if (!expected) return corrupt(expected.error().message);
+    if (expected->tiles_x != layout.tiles_x || expected->tiles_z != layout.tiles_z)
+      return corrupt("tile counts do not match the grid");
+  }
+  if (tiles != layout.tile_count() || tiles > r.remaining() / kTileHeaderBytes) {
+    return corrupt(std::to_string(tiles) + " tiles for a layout of " +
+                   std::to_string(layout.tile_count()));
+  }
+  cache.tiles.resize(static_cast<std::size_t>(tiles));
+  cache.fingerprints.resize(static_cast<std::size_t>(tiles));
+  for (std::size_t t = 0; t < cache.tiles.size(); ++t) {
+    mesh::TileMesh& tile = cache.tiles[t];
+    std::uint64_t mesh_bytes = 0;
+    if (!(r.u64(cache.fingerprints[t]) && r.u64(tile.stats.regions) && r.u64(tile.stats.polygons) &&
+          r.u64(tile.stats.vertices) && r.f64(tile.stats.navmesh_area) &&
+          r.f64(tile.stats.walkable_area) && r.u64(mesh_bytes)) ||
+        mesh_bytes > r.remaining())
+      return corrupt("tile " + std::to_string(t) + ": truncated");
+    auto decoded = decode_navmesh(r.take(static_cast<std::size_t>(mesh_bytes)),
+                                  src + ": tile " + std::to_string(t));
+    if (!decoded) return make_error(ErrorCode::CorruptFile, decoded.error().message);
+    tile.mesh = std::move(decoded).value();
+    if (!(tile.mesh.grid == g)) return corrupt("tile " + std::to_string(t) + ": another grid");
+    if (!tile.mesh.span_poly.empty())
+      return corrupt("tile " + std::to_string(t) + ": a tile mesh has no span map");
+    // note: the tile's CONF chunk holds the fields a navmesh file keeps; the cache's JSON holds
+    // all of them, and every tile was built with it
+    tile.mesh.config = cache.config;
+  }
+  if (r.remaining() != 0)
+    return corrupt(std::to_string(r.remaining()) + " bytes after the last tile");
+  return cache;
+}
+
+Status save_tile_cache(const mesh::TileCache& cache, const std::filesystem::path& path) {
+  const std::vector<std::byte> bytes = encode_tile_cache(cache);
+  return write_file_atomic(
+      path, std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
+}
+
+Result<mesh::TileCache> load_tile_cache(const std::filesystem::path& path,
+                                        std::uint64_t max_bytes) {
+  LEAPNAV_TRY_ASSIGN(const std::string text, read_file(path, max_bytes));
+  return decode_tile_cache(
+      std::span<const std::byte>(reinterpret_cast<const std::byte*>(text.data()), text.size()),
+      path.string());
+}
+
+}  // namespace leapnav::io

@@ -1,0 +1,98 @@
+// Incremental tiled builds: a tiled build keeps, per tile, the tile's mesh before stitching and a
+// fingerprint of the tile's input (its bordered rectangle, its triangles and the area volumes).
+// A rebuild after an edit rebuilds the tiles whose bordered rectangle touches the changed box
+// (and any other tile whose fingerprint changed), reuses the others and stitches them again.
+// Tiles are built and stitched by the same functions as build_tiled_navmesh, so the result is
+// bit-identical to a full tiled build of the new geometry (tests/mesh/tile_rebuild_test.cpp).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "leapnav/core/config.hpp"
+#include "leapnav/core/context.hpp"
+#include "leapnav/core/geometry.hpp"
+#include "leapnav/core/result.hpp"
+#include "leapnav/core/triangle_mesh.hpp"
+#include "leapnav/mesh/tiles.hpp"
+
+namespace leapnav::mesh {
+
+/// The working data an incremental rebuild needs (io/tile_cache_file.hpp saves it). Plain data.
+struct TileCache {
+  BuildConfig config;  ///< the configuration every tile was built with
+  TileLayout layout;   ///< border resolved (never -1)
+  /// Per tile, tile_fingerprint of the input it was built from.
+  std::vector<std::uint64_t> fingerprints;
+  /// Per tile, in tile order: build_tile's output, before stitching.
+  std::vector<TileMesh> tiles;
+  /// content_hash of the navmesh stitch_tiles makes of `tiles`.
+  std::uint64_t navmesh_hash = 0;
+};
+
+/// Sizes match the layout (fingerprints and tiles one per tile), the layout is one that
+/// make_tile_layout gives for its grid, and every tile mesh lies on layout.grid, carries
+/// `config` and passes validate(NavMesh). The message names the first offender.
+[[nodiscard]] Status validate(const TileCache& cache);
+
+/// A hash of what build_tile reads for tile `tile`: its bordered rectangle, the listed triangles
+/// in order (three vertices and the area id each) and the mesh's area volumes. Equal
+/// fingerprints (with equal layout and configuration) mean equal tile meshes.
+[[nodiscard]] std::uint64_t tile_fingerprint(const TriangleMesh& mesh,
+                                             std::span<const std::uint32_t> triangles,
+                                             const TileLayout& layout, std::size_t tile);
+
+/// The tiles whose bordered rectangle, widened by the one cell of slack tile_triangles gives
+/// each triangle, touches `changed` in xz (closed intervals; y is ignored: a tile is every
+/// height), ascending.
+[[nodiscard]] std::vector<std::size_t> tiles_touching(const TileLayout& layout,
+                                                      const AABB& changed);
+
+/// A tiled build and the cache that rebuilds it.
+struct CachedTiledBuild {
+  TiledBuildOutput output;
+  TileCache cache;
+};
+
+/// build_tiled_navmesh (same navmesh, stats and timers) that also returns the cache. Errors:
+/// those of build_tiled_navmesh, and InvalidArgument for tile_size 0 (an untiled build has no
+/// tiles to reuse).
+[[nodiscard]] Result<CachedTiledBuild> build_tiled_navmesh_cached(const TriangleMesh& mesh,
+                                                                  const BuildConfig& config,
+                                                                  const TileConfig& tiles,
+                                                                  BuildContext& ctx);
+
+/// What a rebuild did.
+struct RebuildStats {
+  std::uint64_t tiles = 0;          ///< tiles in the layout
+  std::uint64_t tiles_rebuilt = 0;  ///< built again (every tile when the layout changed)
+  std::uint64_t tiles_reused = 0;   ///< taken from the cache
+  /// Rebuilt although outside the changed box: their fingerprint differed (the box missed part
+  /// of the edit). Each also gets a warning.
+  std::uint64_t tiles_outside_changed = 0;
+  /// The new geometry's bounds give another world grid (a different origin, size or height), so
+  /// every tile was rebuilt.
+  bool layout_changed = false;
+  double assign_ms = 0.0;       ///< triangle-to-tile assignment and fingerprints of every tile
+  double fingerprint_ms = 0.0;  ///< of assign_ms, hashing every tile's input
+  double tiles_ms = 0.0;        ///< wall time of the tile builds
+  double stitch_ms = 0.0;       ///< stitching every tile
+  double tile_stage_ms = 0.0;   ///< the rebuilt tiles' stage times, summed (thread time)
+};
+
+/// Rebuilds after an edit inside `changed` (world units; finite, min <= max): with the cache's
+/// configuration and tile size, tiles_touching(changed) are built from `mesh` (the new
+/// geometry), plus every tile whose fingerprint differs from the cached one (a warning names
+/// it); the rest come from the cache; all are stitched in tile order. The navmesh, stats and
+/// stitch counts equal build_tiled_navmesh's on `mesh` bit for bit. On success the cache holds
+/// the new tiles, fingerprints and hash; on error it is unchanged. Timers as
+/// build_tiled_navmesh ("tiles", "tile:<stage>" of the rebuilt tiles, "stitch"). Errors:
+/// InvalidArgument for a bad box or cache (validate), those of build_tile and stitch_tiles.
+[[nodiscard]] Result<TiledBuildOutput> rebuild_tiled_navmesh(const TriangleMesh& mesh,
+                                                             TileCache& cache, const AABB& changed,
+                                                             BuildContext& ctx,
+                                                             RebuildStats* stats = nullptr);
+
+}  // namespace leapnav::mesh

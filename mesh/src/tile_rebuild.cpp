@@ -1,0 +1,357 @@
+// Incremental tiled builds (Recast's tile cache idea, written from its description): per tile,
+// the mesh before stitching and a fingerprint of the tile's input are kept; a rebuild builds the
+// tiles an edit touches with build_tile, takes the others from the cache and stitches all of them
+// with stitch_tiles, in tile order, as build_tiled_navmesh does, so the result is the full
+// build's bit for bit. Invariant: cache.tiles[t] is build_tile's output for an input whose
+// fingerprint is cache.fingerprints[t].
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <chrono>
+#include <cmath>
+#include <optional>
+#include <string>
+#include <utility>
+
+#include "leapnav/core/hash.hpp"
+#include "leapnav/core/parallel.hpp"
+#include "leapnav/mesh/build.hpp"
+#include "leapnav/mesh/tile_cache.hpp"
+
+namespace leapnav::mesh {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double ms_since(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+std::string tile_label(const TileLayout& layout, std::size_t tile) {
+  const auto tiles_x = static_cast<std::size_t>(layout.tiles_x);
+  return "tile (" + std::to_string(tile % tiles_x) + ", " + std::to_string(tile / tiles_x) + ")";
+}
+
+// The cheap part of validate(TileCache): sizes and layout, no per-tile mesh checks.
+Status check_shape(const TileCache& cache) {
+  const TileLayout& layout = cache.layout;
+  if (layout.tile_size <= 0 || layout.border < 0)
+    return make_error(ErrorCode::InvalidArgument, "tile cache: no tile layout (tile_size " +
+                                                      std::to_string(layout.tile_size) + ")");
+  TileConfig tiles{layout.tile_size, layout.border};
+  LEAPNAV_TRY_ASSIGN(const TileLayout expected, make_tile_layout(layout.grid, tiles, cache.config));
+  if (expected.tiles_x != layout.tiles_x || expected.tiles_z != layout.tiles_z) {
+    return make_error(ErrorCode::InvalidArgument, "tile cache: " + std::to_string(layout.tiles_x) +
+                                                      " x " + std::to_string(layout.tiles_z) +
+                                                      " tiles, the grid has " +
+                                                      std::to_string(expected.tiles_x) + " x " +
+                                                      std::to_string(expected.tiles_z));
+  }
+  const std::size_t n = layout.tile_count();
+  if (cache.fingerprints.size() != n || cache.tiles.size() != n) {
+    return make_error(ErrorCode::InvalidArgument,
+                      "tile cache: " + std::to_string(cache.tiles.size()) + " tile meshes and " +
+                          std::to_string(cache.fingerprints.size()) + " fingerprints for " +
+                          std::to_string(n) + " tiles");
+  }
+  return {};
+}
+
+// Builds the listed tiles in parallel (one tile per task, each on one thread) into slots in
+// list order; warnings and stage times are handed to ctx in list order. The first error in list
+// order wins.
+Result<std::vector<TileMesh>> build_tile_list(
+    const TriangleMesh& mesh, const std::vector<std::vector<std::uint32_t>>& triangles,
+    const TileLayout& layout, std::span<const std::size_t> list, const BuildConfig& config,
+    BuildContext& ctx, double* stage_ms) {
+  struct Slot {
+    std::optional<Result<TileMesh>> result;
+    std::vector<std::string> warnings;
+    std::vector<std::pair<std::string, double>> timings;
+  };
+  std::vector<Slot> slots(list.size());
+  {
+    auto timer = ctx.scoped_timer("tiles");
+    parallel_for(ctx.threads(), 0, list.size(), 1, [&](std::size_t i0, std::size_t i1) {
+      for (std::size_t i = i0; i < i1; ++i) {
+        Slot& slot = slots[i];
+        const std::size_t t = list[i];
+        if (ctx.cancelled()) {
+          slot.result.emplace(
+              make_error(ErrorCode::Cancelled, "cancelled before " + tile_label(layout, t)));
+          continue;
+        }
+        BuildContext tile_ctx;
+        tile_ctx.set_threads(1);
+        tile_ctx.set_memory_limit(ctx.memory_limit());
+        slot.result.emplace(build_tile(mesh, triangles[t], layout, t, config, tile_ctx));
+        slot.warnings = tile_ctx.warnings();
+        slot.timings = tile_ctx.timings();
+      }
+    });
+  }
+  std::vector<TileMesh> out;
+  out.reserve(list.size());
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    Slot& slot = slots[i];
+    for (std::string& warning : slot.warnings)
+      ctx.warn(tile_label(layout, list[i]) + ": " + warning);
+    for (const auto& [stage, ms] : slot.timings) {
+      ctx.add_time("tile:" + stage, ms);
+      if (stage_ms != nullptr) *stage_ms += ms;
+    }
+    if (!slot.result->ok()) return std::move(*slot.result).error();
+    out.push_back(std::move(slot.result->value()));
+    slot = {};
+  }
+  return out;
+}
+
+// Stitches the cache's tiles into `out` with build_tiled_navmesh's stats.
+Status stitch_into(const TileCache& cache, TiledBuildOutput& out, BuildContext& ctx) {
+  out.layout = cache.layout;
+  out.stats = {};
+  for (const TileMesh& tile : cache.tiles) {
+    out.stats.regions += tile.stats.regions;
+    out.stats.walkable_area += tile.stats.walkable_area;
+  }
+  LEAPNAV_TRY(ctx.check_cancel("stitch"));
+  {
+    auto timer = ctx.scoped_timer("stitch");
+    out.stitch = {};
+    LEAPNAV_TRY_ASSIGN(out.navmesh,
+                       stitch_tiles(cache.tiles, cache.layout, cache.config, &out.stitch));
+  }
+  const NavMesh& nav = out.navmesh;
+  out.stats.polygons = nav.polygon_count();
+  out.stats.vertices = nav.vertices.size();
+  for (std::uint32_t p = 0; p < nav.polygon_count(); ++p)
+    out.stats.navmesh_area += polygon_area(nav, PolyId{p});
+  if (nav.polygon_count() == 0) ctx.warn("navmesh: no polygons (no walkable area)");
+  return {};
+}
+
+// The layout, per-tile triangles and fingerprints of `mesh`.
+struct Assignment {
+  TileLayout layout;
+  std::vector<std::vector<std::uint32_t>> triangles;
+  std::vector<std::uint64_t> fingerprints;
+  double fingerprint_ms = 0.0;  ///< of the assignment's time, the fingerprints
+};
+
+Result<Assignment> assign(const TriangleMesh& mesh, const BuildConfig& config,
+                          const TileConfig& tiles) {
+  LEAPNAV_TRY(validate(mesh));
+  if (mesh.triangles.empty())
+    return make_error(ErrorCode::EmptyInput, mesh.name + ": the mesh has no triangles");
+  const VoxelParams params = derive_voxel_params(config);
+  LEAPNAV_TRY_ASSIGN(const GridSpec grid,
+                     make_grid(mesh.bounds(), params.cell_size, params.cell_height));
+  Assignment out;
+  LEAPNAV_TRY_ASSIGN(out.layout, make_tile_layout(grid, tiles, config));
+  out.triangles = tile_triangles(mesh, out.layout);
+  const Clock::time_point start = Clock::now();
+  out.fingerprints.resize(out.layout.tile_count());
+  for (std::size_t t = 0; t < out.fingerprints.size(); ++t)
+    out.fingerprints[t] = tile_fingerprint(mesh, out.triangles[t], out.layout, t);
+  out.fingerprint_ms = ms_since(start);
+  return out;
+}
+
+bool same_layout(const TileLayout& a, const TileLayout& b) {
+  return a.grid == b.grid && a.tile_size == b.tile_size && a.border == b.border &&
+         a.tiles_x == b.tiles_x && a.tiles_z == b.tiles_z;
+}
+
+}  // namespace
+
+Status validate(const TileCache& cache) {
+  LEAPNAV_TRY(validate(cache.config));
+  LEAPNAV_TRY(check_shape(cache));
+  for (std::size_t t = 0; t < cache.tiles.size(); ++t) {
+    const NavMesh& nav = cache.tiles[t].mesh;
+    const std::string where = "tile cache: " + tile_label(cache.layout, t);
+    if (!(nav.grid == cache.layout.grid))
+      return make_error(ErrorCode::InvalidArgument, where + ": its mesh is not on the world grid");
+    if (!(nav.config == cache.config)) {
+      return make_error(ErrorCode::InvalidArgument, where + ": built with configuration '" +
+                                                        nav.config.name + "', not the cache's '" +
+                                                        cache.config.name + "'");
+    }
+    if (!nav.span_poly.empty())
+      return make_error(ErrorCode::InvalidArgument, where + ": a tile mesh has no span map");
+    if (Status s = validate(nav); !s.ok())
+      return make_error(ErrorCode::InvalidArgument, where + ": " + std::move(s).error().message);
+  }
+  return {};
+}
+
+std::uint64_t tile_fingerprint(const TriangleMesh& mesh, std::span<const std::uint32_t> triangles,
+                               const TileLayout& layout, std::size_t tile) {
+  ContentHasher h;
+  const TileRect r = layout.bordered(tile);
+  for (const int v : {r.x0, r.z0, r.x1, r.z1}) h.add_pod(static_cast<std::int64_t>(v));
+  h.add_pod(static_cast<std::uint64_t>(triangles.size()));
+  // note: one 40-byte record per triangle (five whole words): the hasher's fast path
+  std::array<std::uint32_t, 10> record{};
+  for (const std::uint32_t t : triangles) {
+    std::size_t k = 0;
+    for (const std::uint32_t v : mesh.triangles[t]) {
+      const Vec3& p = mesh.vertices[v];
+      record[k++] = std::bit_cast<std::uint32_t>(p.x);
+      record[k++] = std::bit_cast<std::uint32_t>(p.y);
+      record[k++] = std::bit_cast<std::uint32_t>(p.z);
+    }
+    record[k] = mesh.areas.empty() ? kMaxAreaId : mesh.areas[t];
+    h.add_bytes(record.data(), sizeof(record));
+  }
+  // note: volumes are few and mark spans anywhere; any change to them changes every tile
+  h.add_pod(static_cast<std::uint64_t>(mesh.area_volumes.size()));
+  for (const AreaVolume& volume : mesh.area_volumes) {
+    h.add_pod(static_cast<std::uint64_t>(volume.polygon.size()));
+    for (const Vec2 c : volume.polygon) {
+      h.add_pod(c.x);
+      h.add_pod(c.y);
+    }
+    h.add_pod(volume.min_y);
+    h.add_pod(volume.max_y);
+    h.add_pod(volume.area);
+  }
+  return h.digest();
+}
+
+std::vector<std::size_t> tiles_touching(const TileLayout& layout, const AABB& changed) {
+  std::vector<std::size_t> out;
+  if (changed.empty()) return out;
+  const GridSpec& g = layout.grid;
+  const double cs = g.cell_size;
+  for (std::size_t t = 0; t < layout.tile_count(); ++t) {
+    const TileRect r = layout.bordered(t);
+    // note: tile_triangles lists a triangle for a tile when its bounds widened by one cell
+    // overlap the rectangle; two cells here keep the floor() of that test on the safe side
+    constexpr int kSlack = 2;
+    const double x0 = g.origin.x + (r.x0 - kSlack) * cs;
+    const double x1 = g.origin.x + (r.x1 + kSlack) * cs;
+    const double z0 = g.origin.z + (r.z0 - kSlack) * cs;
+    const double z1 = g.origin.z + (r.z1 + kSlack) * cs;
+    if (changed.max.x < x0 || changed.min.x > x1 || changed.max.z < z0 || changed.min.z > z1)
+      continue;
+    out.push_back(t);
+  }
+  return out;
+}
+
+Result<CachedTiledBuild> build_tiled_navmesh_cached(const TriangleMesh& mesh,
+                                                    const BuildConfig& config,
+                                                    const TileConfig& tiles, BuildContext& ctx) {
+  LEAPNAV_TRY(validate(tiles, config));
+  if (tiles.tile_size == 0) {
+    return make_error(ErrorCode::InvalidArgument,
+                      "tiles: a tile cache needs a tiled build (tile_size 0 has no tiles)");
+  }
+  LEAPNAV_TRY_ASSIGN(Assignment assigned, assign(mesh, config, tiles));
+  CachedTiledBuild out;
+  TileCache& cache = out.cache;
+  cache.config = config;
+  cache.layout = assigned.layout;
+  std::vector<std::size_t> all(cache.layout.tile_count());
+  for (std::size_t t = 0; t < all.size(); ++t) all[t] = t;
+  LEAPNAV_TRY_ASSIGN(cache.tiles, build_tile_list(mesh, assigned.triangles, cache.layout, all,
+                                                  config, ctx, nullptr));
+  assigned.triangles = {};
+  cache.fingerprints = std::move(assigned.fingerprints);
+  LEAPNAV_TRY(stitch_into(cache, out.output, ctx));
+  cache.navmesh_hash = content_hash(out.output.navmesh);
+  return out;
+}
+
+Result<TiledBuildOutput> rebuild_tiled_navmesh(const TriangleMesh& mesh, TileCache& cache,
+                                               const AABB& changed, BuildContext& ctx,
+                                               RebuildStats* stats) {
+  for (const float v :
+       {changed.min.x, changed.min.y, changed.min.z, changed.max.x, changed.max.y, changed.max.z}) {
+    if (!std::isfinite(v))
+      return make_error(ErrorCode::NonFinite, "changed box: a coordinate is not finite");
+  }
+  if (changed.empty()) {
+    return make_error(ErrorCode::InvalidArgument,
+                      "changed box: its minimum lies above its maximum on some axis");
+  }
+  LEAPNAV_TRY(check_shape(cache));
+  RebuildStats local;
+  RebuildStats& st = stats != nullptr ? *stats : local;
+  st = {};
+
+  Clock::time_point start = Clock::now();
+  const TileConfig tile_config{cache.layout.tile_size, cache.layout.border};
+  LEAPNAV_TRY_ASSIGN(Assignment assigned, assign(mesh, cache.config, tile_config));
+  const TileLayout& layout = assigned.layout;
+  const std::size_t tile_count = layout.tile_count();
+  st.tiles = tile_count;
+  st.layout_changed = !same_layout(layout, cache.layout);
+  std::vector<std::size_t> list;
+  if (st.layout_changed) {
+    list.resize(tile_count);
+    for (std::size_t t = 0; t < tile_count; ++t) list[t] = t;
+    ctx.warn("tile cache: the new geometry gives another world grid; every tile is rebuilt");
+  } else {
+    std::vector<char> rebuild(tile_count, 0);
+    for (const std::size_t t : tiles_touching(layout, changed)) rebuild[t] = 1;
+    for (std::size_t t = 0; t < tile_count; ++t) {
+      if (rebuild[t] == 0 && assigned.fingerprints[t] != cache.fingerprints[t]) {
+        rebuild[t] = 1;
+        ++st.tiles_outside_changed;
+        ctx.warn(tile_label(layout, t) +
+                 ": its triangles changed outside the changed box; rebuilt");
+      }
+      if (rebuild[t] != 0) list.push_back(t);
+    }
+  }
+  st.assign_ms = ms_since(start);
+  st.fingerprint_ms = assigned.fingerprint_ms;
+
+  start = Clock::now();
+  LEAPNAV_TRY_ASSIGN(std::vector<TileMesh> built,
+                     build_tile_list(mesh, assigned.triangles, layout, list, cache.config, ctx,
+                                     &st.tile_stage_ms));
+  st.tiles_ms = ms_since(start);
+  st.tiles_rebuilt = list.size();
+  st.tiles_reused = tile_count - list.size();
+
+  // note: the new state is assembled beside the cache and swapped in only after the stitch
+  TileCache next;
+  next.config = cache.config;
+  next.layout = layout;
+  next.fingerprints = std::move(assigned.fingerprints);
+  if (st.layout_changed) {
+    next.tiles = std::move(built);
+  } else {
+    next.tiles.resize(tile_count);
+    std::size_t k = 0;
+    for (std::size_t t = 0; t < tile_count; ++t) {
+      if (k < list.size() && list[k] == t) {
+        next.tiles[t] = std::move(built[k++]);
+      } else {
+        next.tiles[t] = std::move(cache.tiles[t]);
+      }
+    }
+  }
+  start = Clock::now();
+  TiledBuildOutput out;
+  Status stitched = stitch_into(next, out, ctx);
+  st.stitch_ms = ms_since(start);
+  if (!st.layout_changed && !stitched.ok()) {
+    // give the reused tiles back, so the cache is unchanged on error
+    for (std::size_t t = 0; t < tile_count; ++t) {
+      if (!std::binary_search(list.begin(), list.end(), t))
+        cache.tiles[t] = std::move(next.tiles[t]);
+    }
+  }
+  LEAPNAV_TRY(std::move(stitched));
+  next.navmesh_hash = content_hash(out.navmesh);
+  cache = std::move(next);
+  return out;
+}
+
+}  // namespace leapnav::mesh

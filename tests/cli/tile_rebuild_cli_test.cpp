@@ -1,0 +1,131 @@
+// `leapnav build --cache` and `leapnav rebuild`: the rebuilt file has the bytes of a full tiled
+// build of the new scene, the cache is updated in place (a second rebuild starts from it), the
+// .lnav of a cached build is the plain tiled build's, and caches that do not fit are bad input
+// (exit 1) naming the cache file.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "leapnav/io/scene_builder.hpp"
+#include "leapnav/io/scenes.hpp"
+#include "support/cli_run.hpp"
+
+#ifdef LEAPNAV_CLI_PATH
+
+namespace {
+
+using leapnav::test::run_cli;
+
+std::string temp_path(const std::string& name) {
+  const auto dir = std::filesystem::temp_directory_path() / "leapnav_tile_rebuild_cli_test";
+  std::filesystem::create_directories(dir);
+  return (dir / name).string();
+}
+
+std::string read_all(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// A 30 m floor, a 4 m pillar (fixes the world's height) and, when `crate`, a 1 m crate at
+// (23..25, 23..25), inside tile (2, 2) only.
+std::string write_room(const std::string& name, bool crate) {
+  leapnav::io::SceneBuilder b("room");
+  b.add_quad({0, 0, 0}, {0, 0, 30}, {30, 0, 30}, {30, 0, 0});
+  b.add_box({0.5F, 0, 0.5F}, {1.5F, 4, 1.5F});
+  if (crate) b.add_box({23, 0, 23}, {25, 1, 25});
+  const std::string path = temp_path(name);
+  REQUIRE(leapnav::io::write_obj(b.take(), path).ok());
+  return path;
+}
+
+}  // namespace
+
+TEST_SUITE("cli.tile_rebuild") {
+  TEST_CASE("rebuild writes the full tiled build's bytes and updates the cache in place") {
+    const std::string before = write_room("before.obj", false);
+    const std::string after = write_room("after.obj", true);
+    const std::string cache = temp_path("room.cache");
+    const std::string old_nav = temp_path("before.lnav");
+    auto run = run_cli("build " + before + " --tile-size 32 --cache " + cache + " -o " + old_nav);
+    INFO(run.output);
+    REQUIRE(run.exit_code == 0);
+    const std::string plain = temp_path("plain.lnav");
+    REQUIRE(run_cli("build " + before + " --tile-size 32 -o " + plain).exit_code == 0);
+    CHECK(read_all(plain) == read_all(old_nav));
+
+    const std::string full = temp_path("after_full.lnav");
+    REQUIRE(run_cli("build " + after + " --tile-size 32 -o " + full).exit_code == 0);
+    const std::string rebuilt = temp_path("after_rebuilt.lnav");
+    const std::string stats = temp_path("rebuild.json");
+    run = run_cli("rebuild " + old_nav + " " + after + " --cache " + cache +
+                  " --changed 23,0,23,25,1,25 -o " + rebuilt + " --stats " + stats);
+    INFO(run.output);
+    REQUIRE(run.exit_code == 0);
+    CHECK(read_all(rebuilt) == read_all(full));
+    const auto json = nlohmann::json::parse(read_all(stats));
+    CHECK(json["tiles"] == 16);
+    CHECK(json["tiles_rebuilt"] == 1);
+    CHECK(json["tiles_reused"] == 15);
+    for (const char* key : {"rebuild", "stitch", "write", "tiles"})
+      CHECK(json["times_ms"][key].get<double>() >= 0.0);
+
+    // the cache now belongs to the rebuilt file: take the crate away again
+    const std::string back = temp_path("back.lnav");
+    run = run_cli("rebuild " + rebuilt + " " + before + " --cache " + cache +
+                  " --changed 23,0,23,25,1,25 -o " + back);
+    INFO(run.output);
+    REQUIRE(run.exit_code == 0);
+    CHECK(read_all(back) == read_all(old_nav));
+    // and the old file no longer matches it
+    run = run_cli("rebuild " + rebuilt + " " + before + " --cache " + cache +
+                  " --changed 23,0,23,25,1,25 -o " + temp_path("x.lnav"));
+    CHECK(run.exit_code == 1);
+    CHECK(run.output.find(cache) != std::string::npos);
+  }
+
+  TEST_CASE("caches that do not fit, and bad options, are bad input naming the input") {
+    const std::string before = write_room("b2.obj", false);
+    const std::string cache = temp_path("b2.cache");
+    const std::string nav = temp_path("b2.lnav");
+    REQUIRE(
+        run_cli("build " + before + " --tile-size 32 --cache " + cache + " -o " + nav).exit_code ==
+        0);
+    const std::string out = temp_path("b2_out.lnav");
+    const std::string base = "rebuild " + nav + " " + before + " --cache " + cache + " -o " + out;
+    // another tile size, another configuration
+    auto run = run_cli(base + " --changed 1,0,1,2,1,2 --tile-size 64");
+    CHECK(run.exit_code == 1);
+    CHECK(run.output.find(cache) != std::string::npos);
+    run = run_cli(base + " --changed 1,0,1,2,1,2 --config thesis");
+    CHECK(run.exit_code == 1);
+    CHECK(run.output.find(cache) != std::string::npos);
+    // a bad box
+    run = run_cli(base + " --changed 1,0,1,2,1");
+    CHECK(run.exit_code == 1);
+    CHECK(run.output.find("--changed") != std::string::npos);
+    // a damaged cache
+    std::string bytes = read_all(cache);
+    bytes[bytes.size() / 2] = static_cast<char>(bytes[bytes.size() / 2] ^ 0x20);
+    const std::string damaged = temp_path("damaged.cache");
+    std::ofstream(damaged, std::ios::binary) << bytes;
+    run = run_cli("rebuild " + nav + " " + before + " --cache " + damaged +
+                  " --changed 1,0,1,2,1,2 -o " + out);
+    CHECK(run.exit_code == 1);
+    CHECK(run.output.find(damaged) != std::string::npos);
+    // a .lnav given as the cache
+    run = run_cli("rebuild " + nav + " " + before + " --cache " + nav +
+                  " --changed 1,0,1,2,1,2 -o " + out);
+    CHECK(run.exit_code == 1);
+    // --cache without tiles
+    run = run_cli("build " + before + " --cache " + cache + " -o " + out);
+    CHECK(run.exit_code == 1);
+    CHECK(run.output.find("--cache") != std::string::npos);
+  }
+}
+
+#endif

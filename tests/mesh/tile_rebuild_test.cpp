@@ -1,0 +1,335 @@
+// Incremental tiled rebuilds: after adding a box in one tile, removing one, changing geometry
+// across a tile border, an edit the changed box misses, and an edit that moves the world's
+// bounds, the rebuilt navmesh is the full tiled build of the new geometry bit for bit (same
+// .lnav bytes), and only the touched tiles are rebuilt. The cache file round-trips exactly and
+// refuses damaged, truncated and other-version files.
+#include <doctest/doctest.h>
+
+#include <cstddef>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "leapnav/core/config.hpp"
+#include "leapnav/core/context.hpp"
+#include "leapnav/io/navmesh_file.hpp"
+#include "leapnav/io/obj.hpp"
+#include "leapnav/io/scene_builder.hpp"
+#include "leapnav/io/tile_cache_file.hpp"
+#include "leapnav/mesh/tile_cache.hpp"
+#include "support/shared_data.hpp"
+
+using namespace leapnav;
+
+namespace {
+
+struct Box {
+  Vec3 min;
+  Vec3 max;
+};
+
+// A 40 m x 40 m floor (134 columns of 0.3 m: tiles of 32 leave a narrow last row and column),
+// a 5 m pillar in a corner that fixes the world's height, and the listed boxes.
+TriangleMesh room(const std::vector<Box>& boxes) {
+  io::SceneBuilder b("room");
+  b.add_quad({0, 0, 0}, {0, 0, 40}, {40, 0, 40}, {40, 0, 0});
+  b.add_box({0.5F, 0, 0.5F}, {1.5F, 5, 1.5F});
+  for (const Box& box : boxes) b.add_box(box.min, box.max);
+  return b.take();
+}
+
+AABB box_bounds(std::initializer_list<Box> boxes) {
+  AABB out;
+  for (const Box& b : boxes) {
+    out.extend(b.min);
+    out.extend(b.max);
+  }
+  return out;
+}
+
+mesh::TileConfig tiles_of(int size) {
+  mesh::TileConfig tiles;
+  tiles.tile_size = size;
+  return tiles;
+}
+
+mesh::CachedTiledBuild build_cached(const TriangleMesh& scene, int tile_size, int threads = 0) {
+  BuildContext ctx;
+  ctx.set_threads(threads);
+  auto out =
+      mesh::build_tiled_navmesh_cached(scene, *named_config("default"), tiles_of(tile_size), ctx);
+  INFO((out.ok() ? std::string() : out.error().message));
+  REQUIRE(out.ok());
+  return std::move(out).value();
+}
+
+mesh::TiledBuildOutput build_full(const TriangleMesh& scene, int tile_size) {
+  BuildContext ctx;
+  auto out = mesh::build_tiled_navmesh(scene, *named_config("default"), tiles_of(tile_size), ctx);
+  INFO((out.ok() ? std::string() : out.error().message));
+  REQUIRE(out.ok());
+  return std::move(out).value();
+}
+
+// Rebuilds `cache` for `scene` after an edit inside `changed` and checks the result against a
+// full tiled build of `scene`: same .lnav bytes, stats and stitch counts; the cache then equals
+// the full build's cache (fingerprints and hash).
+mesh::RebuildStats rebuild_matches_full(const TriangleMesh& scene, mesh::TileCache& cache,
+                                        const AABB& changed, int threads = 0) {
+  BuildContext ctx;
+  ctx.set_threads(threads);
+  mesh::RebuildStats stats;
+  auto rebuilt = mesh::rebuild_tiled_navmesh(scene, cache, changed, ctx, &stats);
+  INFO((rebuilt.ok() ? std::string() : rebuilt.error().message));
+  REQUIRE(rebuilt.ok());
+  const mesh::TiledBuildOutput full = build_full(scene, cache.layout.tile_size);
+  CHECK(mesh::validate(rebuilt->navmesh).ok());
+  CHECK(io::encode_navmesh(rebuilt->navmesh) == io::encode_navmesh(full.navmesh));
+  CHECK(mesh::content_hash(rebuilt->navmesh) == mesh::content_hash(full.navmesh));
+  CHECK(rebuilt->stats.regions == full.stats.regions);
+  CHECK(rebuilt->stats.polygons == full.stats.polygons);
+  CHECK(rebuilt->stats.navmesh_area == full.stats.navmesh_area);
+  CHECK(rebuilt->stats.walkable_area == full.stats.walkable_area);
+  CHECK(rebuilt->stitch.portal_edges == full.stitch.portal_edges);
+  CHECK(rebuilt->stitch.welded_vertices == full.stitch.welded_vertices);
+  CHECK(cache.navmesh_hash == mesh::content_hash(full.navmesh));
+  CHECK(stats.tiles_rebuilt + stats.tiles_reused == stats.tiles);
+  CHECK(mesh::validate(cache).ok());
+  return stats;
+}
+
+const Box kBoxA{{10, 0, 10}, {12, 1.5F, 12}};
+// inside tile (2, 2) (columns 64..95, x and z 19.2..28.8 m), farther than the border plus slack
+// from every other tile
+const Box kBoxB{{22, 0, 22}, {25, 1.5F, 25}};
+// across the line x = 19.2 m between tiles (1, 0) and (2, 0)
+const Box kBoxC{{18, 0, 4}, {21, 1, 6}};
+
+}  // namespace
+
+TEST_SUITE("mesh.tile_rebuild") {
+  TEST_CASE("a cached tiled build is the plain tiled build, bit for bit") {
+    const TriangleMesh scene = room({kBoxA});
+    const mesh::CachedTiledBuild cached = build_cached(scene, 32);
+    const mesh::TiledBuildOutput full = build_full(scene, 32);
+    CHECK(io::encode_navmesh(cached.output.navmesh) == io::encode_navmesh(full.navmesh));
+    CHECK(cached.cache.navmesh_hash == mesh::content_hash(full.navmesh));
+    CHECK(cached.cache.tiles.size() == 25);
+    CHECK(mesh::validate(cached.cache).ok());
+  }
+
+  TEST_CASE("adding a box inside one tile rebuilds that tile only and equals the full build") {
+    mesh::CachedTiledBuild cached = build_cached(room({kBoxA}), 32);
+    const mesh::RebuildStats stats =
+        rebuild_matches_full(room({kBoxA, kBoxB}), cached.cache, box_bounds({kBoxB}));
+    CHECK(stats.tiles == 25);
+    CHECK(stats.tiles_rebuilt == 1);
+    CHECK(stats.tiles_reused == 24);
+    CHECK(stats.tiles_outside_changed == 0);
+    CHECK_FALSE(stats.layout_changed);
+  }
+
+  TEST_CASE(
+      "removing a box, then an edit across a tile border, rebuild in place to the full build") {
+    mesh::CachedTiledBuild cached = build_cached(room({kBoxA, kBoxB}), 32);
+    const std::uint64_t before = cached.cache.navmesh_hash;
+    // kBoxA spans columns 33..40: tiles (1, 1) and the tiles within border + slack of it
+    mesh::RebuildStats stats =
+        rebuild_matches_full(room({kBoxB}), cached.cache, box_bounds({kBoxA}));
+    CHECK(stats.tiles_rebuilt >= 1);
+    CHECK(stats.tiles_rebuilt < 25);
+    CHECK(stats.tiles_outside_changed == 0);
+    CHECK(cached.cache.navmesh_hash != before);
+    // the cache now describes room({kBoxB}); change it again across the x = 19.2 m line
+    stats = rebuild_matches_full(room({kBoxB, kBoxC}), cached.cache, box_bounds({kBoxC}), 1);
+    CHECK(stats.tiles_rebuilt >= 2);
+    CHECK(stats.tiles_rebuilt < 25);
+    CHECK(stats.tiles_outside_changed == 0);
+  }
+
+  TEST_CASE("random boxes added and removed anywhere rebuild in place to the full build") {
+    // seeded: boxes land on tile lines and corners too; a box never needs tiles beyond those it
+    // touches (no fingerprint-only rebuilds), and every step equals the full build
+    std::mt19937 rng(24);
+    std::uniform_real_distribution<float> pos(2.0F, 35.0F);
+    std::uniform_real_distribution<float> size(0.3F, 4.0F);
+    std::uniform_real_distribution<float> height(0.3F, 2.0F);
+    std::vector<Box> boxes{kBoxA};
+    mesh::CachedTiledBuild cached = build_cached(room(boxes), 32);
+    for (int step = 0; step < 8; ++step) {
+      CAPTURE(step);
+      Box changed;
+      if (step % 3 == 2) {
+        const std::size_t k = rng() % boxes.size();
+        changed = boxes[k];
+        boxes.erase(boxes.begin() + static_cast<std::ptrdiff_t>(k));
+      } else {
+        const float x = pos(rng);
+        const float z = pos(rng);
+        changed = {{x, 0, z}, {x + size(rng), height(rng), z + size(rng)}};
+        boxes.push_back(changed);
+      }
+      const mesh::RebuildStats stats =
+          rebuild_matches_full(room(boxes), cached.cache, box_bounds({changed}), step % 2);
+      CHECK(stats.tiles_outside_changed == 0);
+      CHECK_FALSE(stats.layout_changed);
+      CHECK(stats.tiles_rebuilt <= 9);
+    }
+  }
+
+  TEST_CASE("a rebuild on 1 and 2 threads gives identical navmeshes and caches") {
+    const mesh::CachedTiledBuild cached = build_cached(room({kBoxA}), 32, 1);
+    const TriangleMesh edited = room({kBoxA, kBoxC});
+    std::vector<std::vector<std::byte>> files;
+    std::vector<std::vector<std::byte>> caches;
+    for (const int threads : {1, 2}) {
+      mesh::TileCache cache = cached.cache;
+      BuildContext ctx;
+      ctx.set_threads(threads);
+      mesh::RebuildStats stats;
+      auto out =
+          mesh::rebuild_tiled_navmesh(edited, cache, box_bounds({kBoxA, kBoxC}), ctx, &stats);
+      REQUIRE(out.ok());
+      CHECK(stats.tiles_rebuilt >= 2);
+      files.push_back(io::encode_navmesh(out->navmesh));
+      caches.push_back(io::encode_tile_cache(cache));
+    }
+    CHECK(files[0] == files[1]);
+    CHECK(caches[0] == caches[1]);
+  }
+
+  TEST_CASE("tiles whose input changed outside the changed box are rebuilt too, with a warning") {
+    mesh::CachedTiledBuild cached = build_cached(room({kBoxA}), 32);
+    BuildContext ctx;
+    mesh::RebuildStats stats;
+    // the box names kBoxB's corner of the world, but kBoxA moved
+    const TriangleMesh moved = room({{{10.5F, 0, 10}, {12.5F, 1.5F, 12}}});
+    auto rebuilt =
+        mesh::rebuild_tiled_navmesh(moved, cached.cache, box_bounds({kBoxB}), ctx, &stats);
+    REQUIRE(rebuilt.ok());
+    CHECK(stats.tiles_outside_changed > 0);
+    CHECK(!ctx.warnings().empty());
+    CHECK(io::encode_navmesh(rebuilt->navmesh) ==
+          io::encode_navmesh(build_full(moved, 32).navmesh));
+  }
+
+  TEST_CASE("an edit that moves the world's bounds rebuilds every tile and equals the full build") {
+    mesh::CachedTiledBuild cached = build_cached(room({kBoxA}), 32);
+    const Box outside{{40, 0, 10}, {43, 1, 12}};
+    const mesh::RebuildStats stats =
+        rebuild_matches_full(room({kBoxA, outside}), cached.cache, box_bounds({outside}));
+    CHECK(stats.layout_changed);
+    CHECK(stats.tiles_rebuilt == stats.tiles);
+    CHECK(stats.tiles_reused == 0);
+  }
+
+  TEST_CASE("a bad changed box is an error and leaves the cache as it was") {
+    mesh::CachedTiledBuild cached = build_cached(room({kBoxA}), 32);
+    const std::vector<std::byte> before = io::encode_tile_cache(cached.cache);
+    BuildContext ctx;
+    AABB inverted;
+    inverted.min = {5, 0, 5};
+    inverted.max = {4, 1, 6};
+    auto r = mesh::rebuild_tiled_navmesh(room({kBoxA}), cached.cache, inverted, ctx);
+    CHECK_FALSE(r.ok());
+    AABB nan_box = box_bounds({kBoxB});
+    nan_box.max.x = std::numeric_limits<float>::quiet_NaN();
+    r = mesh::rebuild_tiled_navmesh(room({kBoxA}), cached.cache, nan_box, ctx);
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error().code == ErrorCode::NonFinite);
+    CHECK(io::encode_tile_cache(cached.cache) == before);
+  }
+
+  TEST_CASE("a cache that does not match its layout or configuration fails validate and rebuild") {
+    const mesh::CachedTiledBuild cached = build_cached(room({kBoxA}), 32);
+    BuildContext ctx;
+    mesh::TileCache missing = cached.cache;
+    missing.tiles.pop_back();
+    CHECK_FALSE(mesh::validate(missing).ok());
+    CHECK_FALSE(mesh::rebuild_tiled_navmesh(room({kBoxA}), missing, box_bounds({kBoxB}), ctx).ok());
+    mesh::TileCache other_config = cached.cache;
+    other_config.tiles[3].mesh.config.agent.radius = 0.3F;
+    const Status status = mesh::validate(other_config);
+    REQUIRE_FALSE(status.ok());
+    CHECK(status.error().message.find("tile (3, 0)") != std::string::npos);
+    mesh::TileCache wrong_count = cached.cache;
+    wrong_count.layout.tiles_x += 1;
+    CHECK_FALSE(mesh::validate(wrong_count).ok());
+  }
+
+  TEST_CASE("the cache file round-trips: a rebuild from a loaded cache equals the full build") {
+    mesh::CachedTiledBuild cached = build_cached(room({kBoxA}), 32);
+    const std::vector<std::byte> bytes = io::encode_tile_cache(cached.cache);
+    auto loaded = io::decode_tile_cache(bytes, "room.cache");
+    INFO((loaded.ok() ? std::string() : loaded.error().message));
+    REQUIRE(loaded.ok());
+    CHECK(io::encode_tile_cache(*loaded) == bytes);
+    CHECK(loaded->fingerprints == cached.cache.fingerprints);
+    const mesh::RebuildStats stats =
+        rebuild_matches_full(room({kBoxA, kBoxB}), *loaded, box_bounds({kBoxB}));
+    CHECK(stats.tiles_rebuilt == 1);
+  }
+
+  TEST_CASE("damaged, truncated and other-version cache files are refused naming the file") {
+    const std::vector<std::byte> bytes = io::encode_tile_cache(build_cached(room({}), 32).cache);
+    std::vector<std::byte> flipped = bytes;
+    flipped[bytes.size() / 2] ^= std::byte{0x10};
+    auto r = io::decode_tile_cache(flipped, "a.cache");
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error().code == ErrorCode::CorruptFile);
+    CHECK(r.error().message.find("a.cache") != std::string::npos);
+    const std::vector<std::byte> truncated(bytes.begin(), bytes.end() - 9);
+    r = io::decode_tile_cache(truncated, "a.cache");
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error().code == ErrorCode::CorruptFile);
+    std::vector<std::byte> newer = bytes;
+    newer[4] = std::byte{2};
+    r = io::decode_tile_cache(newer, "a.cache");
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error().code == ErrorCode::UnsupportedVersion);
+    std::vector<std::byte> lnav = io::encode_navmesh(build_full(room({}), 32).navmesh);
+    r = io::decode_tile_cache(lnav, "a.lnav");
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error().code == ErrorCode::CorruptFile);
+    for (std::size_t n : {std::size_t{0}, std::size_t{7}, std::size_t{40}}) {
+      r = io::decode_tile_cache(std::span(bytes).first(n), "a.cache");
+      CHECK_FALSE(r.ok());
+    }
+  }
+
+  TEST_CASE("an edit of the dungeon level rebuilds a few tiles to the full build") {
+    const auto path = test::shared_mesh("dungeon.obj");
+    if (!path) return;
+    auto level = io::load_obj(*path);
+    REQUIRE(level.ok());
+    mesh::CachedTiledBuild cached = build_cached(*level, 64);
+    // a 1 m crate standing on the floor at the centre of the largest polygon
+    const mesh::NavMesh& nav = cached.output.navmesh;
+    REQUIRE(nav.polygon_count() > 0);
+    mesh::PolyId largest{0};
+    for (const mesh::PolyId p : nav.polygon_ids()) {
+      if (mesh::polygon_area(nav, p) > mesh::polygon_area(nav, largest)) largest = p;
+    }
+    const Vec3 c = mesh::polygon_center(nav, largest);
+    const Box crate{{c.x - 0.5F, c.y, c.z - 0.5F}, {c.x + 0.5F, c.y + 1, c.z + 0.5F}};
+    TriangleMesh edited = *level;
+    io::SceneBuilder b("crate");
+    b.add_box(crate.min, crate.max);
+    const TriangleMesh box = b.take();
+    const auto offset = static_cast<std::uint32_t>(edited.vertices.size());
+    edited.vertices.insert(edited.vertices.end(), box.vertices.begin(), box.vertices.end());
+    for (const auto& t : box.triangles) {
+      edited.triangles.push_back({t[0] + offset, t[1] + offset, t[2] + offset});
+      if (!edited.areas.empty()) edited.areas.push_back(kMaxAreaId);
+    }
+    const std::uint64_t before = cached.cache.navmesh_hash;
+    const mesh::RebuildStats stats =
+        rebuild_matches_full(edited, cached.cache, box_bounds({crate}));
+    CHECK(cached.cache.navmesh_hash != before);
+    CHECK_FALSE(stats.layout_changed);
+    CHECK(stats.tiles_rebuilt >= 1);
+    CHECK(stats.tiles_rebuilt <= 4);
+    CHECK(stats.tiles_outside_changed == 0);
+  }
+}
