@@ -227,8 +227,8 @@ struct NavQuery::Scratch {
 // once and an improvement lowers its entry in place, so no stale entries are pushed and popped;
 // half the levels of a binary heap. It pops the open nodes in the same total order (f, node) as
 // the binary heap with lazy deletion did (a stale entry never came before its node's current
-// one), so the search is the same A* step for step (bench/RESULTS.md, "Runtime size and query
-// time of tiled worlds").
+// one), so the search is the same A* step for step (bench/RESULTS.md, "Runtime size, query
+// time and memory of tiled worlds").
 void NavQuery::Scratch::push(float f, std::uint32_t node) {
   // note: + 0.0F turns a -0 into +0, whose bits order first
   const HeapEntry entry{std::uint64_t{std::bit_cast<std::uint32_t>(f + 0.0F)} << 32U | node};

@@ -45,7 +45,8 @@
 //          lattice), else residual unzigzag(e - 2). |level| < 2^40. Lossless: every sample loads
 //          with the bits it was saved with (any NaN loads as the quiet NaN). A voxel floor is
 //          mostly residual 0 or +-1: terrain:25 tiled stores 15.3 M samples in about 0.3 byte
-//          each instead of 4 (bench/RESULTS.md, "Runtime size and query time of tiled worlds").
+//          each instead of 4 (bench/RESULTS.md, "Runtime size, query time and memory of tiled
+//          worlds").
 // Optional chunks (version 1), written only for a file that carries a jump link set, both or
 // neither:
 //   "jcfg" u64 C (C <= 65535), C x (f32 height, distance, max_fall)      jump::JumpLinkSet::configs
