@@ -137,7 +137,9 @@ enum class HeightEncoding : std::uint8_t {
 /// index that refers to nothing), NonFinite (a NaN or infinite coordinate). Jump link chunks,
 /// when present, are checked as by decode_nav_file; then InvalidArgument ("the file carries jump
 /// links") unless `links` is LinkPolicy::Drop, which drops them. Never asserts, never allocates
-/// more than a small multiple of data.size().
+/// more than a small multiple of data.size(), except that an "HGTC" chunk (compressed heights)
+/// decodes to at most 16 bytes of samples, plus 9 bytes of scratch per sample of its largest
+/// patch, per byte of its 2-bit code section (terrain files: about 12 bytes per byte).
 [[nodiscard]] Result<mesh::NavMesh> decode_navmesh(std::span<const std::byte> data,
                                                    std::string_view source = "navmesh",
                                                    LinkPolicy links = LinkPolicy::Refuse);
@@ -177,7 +179,7 @@ struct NavFile {
 /// its start polygon, links out of order), NonFinite (a NaN or infinite configuration value or link
 /// point), IndexOutOfRange (a link's polygon or configuration that does not exist). Never asserts,
 /// never allocates more than a small multiple of data.size() (plus the polygon-indexed group
-/// offsets of the links).
+/// offsets of the links, and the "HGTC" expansion described at decode_navmesh).
 [[nodiscard]] Result<NavFile> decode_nav_file(std::span<const std::byte> data,
                                               std::string_view source = "navmesh");
 
