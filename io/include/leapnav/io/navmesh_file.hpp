@@ -138,8 +138,8 @@ enum class HeightEncoding : std::uint8_t {
 /// when present, are checked as by decode_nav_file; then InvalidArgument ("the file carries jump
 /// links") unless `links` is LinkPolicy::Drop, which drops them. Never asserts, never allocates
 /// more than a small multiple of data.size(), except that an "HGTC" chunk (compressed heights)
-/// decodes to at most 16 bytes of samples, plus 9 bytes of scratch per sample of its largest
-/// patch, per byte of its 2-bit code section (terrain files: about 12 bytes per byte).
+/// decodes to at most 4 samples per byte of its 2-bit code section (16 bytes, plus 9 bytes of
+/// scratch per sample of its largest patch); a terrain file's chunk expands about 12 times.
 [[nodiscard]] Result<mesh::NavMesh> decode_navmesh(std::span<const std::byte> data,
                                                    std::string_view source = "navmesh",
                                                    LinkPolicy links = LinkPolicy::Refuse);
