@@ -3,7 +3,9 @@
 // gap against the exact visibility-graph reference, and batch throughput at 1 and N threads.
 #include <algorithm>
 #include <chrono>
+#include <ctime>
 #include <iostream>
+#include <optional>
 #include <sstream>
 
 #include "harness.hpp"
@@ -11,6 +13,7 @@
 #include "leapnav/core/context.hpp"
 #include "leapnav/core/hash.hpp"
 #include "leapnav/mesh/build.hpp"
+#include "leapnav/mesh/tiles.hpp"
 #include "leapnav/planning/query.hpp"
 #include "leapnav/planning/reference.hpp"
 #include "leapnav/planning/sample.hpp"
@@ -19,17 +22,28 @@ namespace leapnav::bench {
 
 namespace {
 
+// This thread's CPU time [units: µs].
+double thread_cpu_us() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) * 1e6 + static_cast<double>(ts.tv_nsec) / 1e3;
+}
+
 // The query measurements of one level in one configuration.
 void query_scene(const std::string& scene, const TriangleMesh& mesh, const BuildConfig& config,
                  const Options& options, Report& report) {
   BuildContext ctx;
-  auto built = mesh::build_navmesh(mesh, config, ctx);
+  mesh::TileConfig tiles;
+  tiles.tile_size = options.tile_size;
+  // note: tile_size 0 is build_navmesh bit for bit
+  auto built = mesh::build_tiled_navmesh(mesh, config, tiles, ctx);
   if (!built) {
     record_failure(scene + " (" + config.name + "): " + built.error().message);
     return;
   }
   const mesh::NavMesh& navmesh = built->navmesh;
   plan::QueryOptions query_options;
+  if (options.max_nodes > 0) query_options.max_nodes = options.max_nodes;
   if (options.crossing == "line") query_options.crossing = plan::CrossingPoint::ClosestToLine;
   if (options.crossing == "toward-goal") query_options.crossing = plan::CrossingPoint::TowardGoal;
   auto planner = plan::Planner::create(navmesh);
@@ -48,35 +62,49 @@ void query_scene(const std::string& scene, const TriangleMesh& mesh, const Build
     (void)query.find_path(requests[i].start, requests[i].goal, query_options, path);
   std::vector<double> us(n);
   std::vector<double> us_found;
+  std::vector<double> cpu_us_found;  // this thread's CPU time: less noisy on a shared machine
   std::size_t found = 0;
+  std::size_t partial = 0;  // the node limit was reached (the goal is on the start's island)
+  std::size_t no_path = 0;
   ContentHasher lengths;
   for (std::size_t i = 0; i < n; ++i) {
+    const double c0 = thread_cpu_us();
     const auto t0 = std::chrono::steady_clock::now();
     const Status status = query.find_path(requests[i].start, requests[i].goal, query_options, path);
     const auto t1 = std::chrono::steady_clock::now();
+    const double c1 = thread_cpu_us();
     us[i] = std::chrono::duration<double, std::micro>(t1 - t0).count();
     if (status.ok() && path.status == plan::PathStatus::Found) {
       ++found;
       us_found.push_back(us[i]);
+      cpu_us_found.push_back(c1 - c0);
     }
+    if (status.ok() && path.status == plan::PathStatus::Partial) ++partial;
+    if (status.ok() && path.status == plan::PathStatus::NoPath) ++no_path;
     lengths.add_pod(path.length);
   }
   const Summary s = summarize(us);
   std::ostringstream extra;
   extra << "queries=" << n
         << " found_fraction=" << static_cast<double>(found) / static_cast<double>(n)
-        << " polygons=" << navmesh.polygon_count() << " us_mean=" << s.mean;
+        << " polygons=" << navmesh.polygon_count() << " tile_size=" << options.tile_size
+        << " max_nodes=" << query_options.max_nodes << " partial=" << partial
+        << " no_path=" << no_path << " us_mean=" << s.mean;
   // note: rows are in ms like every other row; the extra column restates them in µs.
   Summary ms = s;
   for (double* v : {&ms.min, &ms.median, &ms.mean, &ms.p99, &ms.max}) *v /= 1000.0;
   const Summary f = summarize(us_found);
   extra << " us_median=" << s.median << " us_p99=" << s.p99 << " found_us_median=" << f.median
-        << " found_us_mean=" << f.mean << " found_us_p99=" << f.p99;
+        << " found_us_mean=" << f.mean << " found_us_p99=" << f.p99
+        << " found_cpu_us_median=" << summarize(cpu_us_found).median
+        << " found_cpu_us_p99=" << summarize(cpu_us_found).p99;
   report.add({scene, config.name, "query_walk", 1, ms, hash_to_hex(lengths.digest()), extra.str()});
 
   // optimality gap on a subset: the exact reference is far slower than the planner
-  const plan::ExactReference reference(navmesh);
   const std::size_t gap_n = std::min<std::size_t>(n, options.gap_queries);
+  // note: only when compared: the reference's visibility graph takes minutes on city:25
+  std::optional<plan::ExactReference> reference;
+  if (gap_n > 0) reference.emplace(navmesh);
   double excess_sum = 0.0;
   double excess_max = 0.0;
   std::vector<double> excesses;
@@ -84,8 +112,8 @@ void query_scene(const std::string& scene, const TriangleMesh& mesh, const Build
   for (std::size_t i = 0; i < gap_n; ++i) {
     if (!query.find_path(requests[i].start, requests[i].goal, query_options, path).ok()) continue;
     if (path.status != plan::PathStatus::Found) continue;
-    const auto exact = reference.shortest_path(xz(path.points.front()), path.corridor.front(),
-                                               xz(path.points.back()), path.corridor.back());
+    const auto exact = reference->shortest_path(xz(path.points.front()), path.corridor.front(),
+                                                xz(path.points.back()), path.corridor.back());
     if (!exact || exact->length <= 1e-6) continue;
     const double excess = std::max(0.0, path.length / exact->length - 1.0) * 100.0;
     excess_sum += excess;

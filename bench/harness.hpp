@@ -46,6 +46,10 @@ struct Options {
   std::size_t gap_queries = 1000;  ///< of which compared with the exact reference
   /// The query suite's A* crossing model: midpoint, line (closest to start-goal), toward-goal.
   std::string crossing = "midpoint";
+  /// The query suite's build: tiles of this many cells (0 = untiled), as `build --tile-size`.
+  int tile_size = 0;
+  /// The query suite's A* node limit (QueryOptions::max_nodes; 0 = the default, 65536).
+  std::uint32_t max_nodes = 0;
   std::vector<int> steps{1, 2, 4, 6, 8, 10, 12, 14, 16};  ///< jump sample steps
   bool check_links = true;  ///< run the exact soundness checker on every generated link set
   /// Random pairs from which the jump-query suite picks the queries whose step-1 path jumps.

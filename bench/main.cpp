@@ -53,6 +53,11 @@ int main(int argc, char** argv) {
   app.add_option("--crossing", options.crossing,
                  "A* crossing model of the query suite: midpoint, line or toward-goal")
       ->check(CLI::IsMember({"midpoint", "line", "toward-goal"}));
+  app.add_option("--tile-size", options.tile_size,
+                 "Query suite: build in tiles of this many cells (0 = untiled)")
+      ->check(CLI::Range(0, 4096));
+  app.add_option("--max-nodes", options.max_nodes,
+                 "Query suite: the A* node limit (0 = the default, 65536)");
   app.add_option("--terrain", options.terrain_sizes, "terrain:N sizes")->delimiter(',');
   app.add_option("--shared", options.shared_dir, "The shared/ folder with meshes/");
   app.add_option("--csv", csv_path, "Also write the CSV to this file");

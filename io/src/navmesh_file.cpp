@@ -17,6 +17,7 @@
 #include <string>
 #include <tuple>
 
+#include "height_codec.hpp"
 #include "leapnav/core/hash.hpp"
 #include "leapnav/io/file_io.hpp"
 #include "leapnav/jumplinks/link_compact.hpp"
@@ -39,6 +40,10 @@ constexpr std::uint32_t kTagGrid = navmesh_chunk_tag("GRID");
 constexpr std::uint32_t kTagVertices = navmesh_chunk_tag("VERT");
 constexpr std::uint32_t kTagPolygons = navmesh_chunk_tag("POLY");
 constexpr std::uint32_t kTagHeights = navmesh_chunk_tag("HGHT");
+/// The compact height detail (height_codec.hpp), in place of "HGHT".
+constexpr std::uint32_t kTagHeightsCompact = navmesh_chunk_tag("HGTC");
+/// The slot of "HGHT" in kRequired, which "HGTC" fills as well.
+constexpr std::size_t kHeightsSlot = 4;
 constexpr std::uint32_t kTagSpans = navmesh_chunk_tag("SPAN");
 constexpr std::uint32_t kTagEnd = navmesh_chunk_tag("END ");
 constexpr std::uint32_t kTagJumpConfigs = navmesh_chunk_tag("jcfg");
@@ -345,6 +350,21 @@ class Decoder {
       }
       if (tag == kTagAgent) {
         LEAPNAV_TRY(read_agent(payload));
+        continue;
+      }
+      if (tag == kTagHeightsCompact || (tag == kTagHeights && seen_[kHeightsSlot])) {
+        if (seen_[kHeightsSlot]) {
+          if ((tag == kTagHeightsCompact) == seen_compact_heights_)
+            return in_chunk(tag, "appears twice");
+          return in_chunk(tag, std::string("beside chunk '") +
+                                   (tag == kTagHeights ? "HGTC" : "HGHT") + "' (one height chunk)");
+        }
+        seen_[kHeightsSlot] = true;
+        seen_compact_heights_ = true;
+        std::string message;
+        if (!detail::decode_compact_heights(payload.take(payload.remaining()), nav_.height_patches,
+                                            nav_.height_samples, message))
+          return in_chunk(tag, message);
         continue;
       }
       const auto optional = std::find(kOptional.begin(), kOptional.end(), tag);
@@ -873,6 +893,7 @@ class Decoder {
   std::string_view source_;
   NavMesh nav_;
   std::array<bool, kRequired.size()> seen_{};
+  bool seen_compact_heights_ = false;  ///< the heights came from "HGTC"
   std::array<bool, kOptional.size()> seen_optional_{};
   std::array<bool, 2> seen_ledge_{};  ///< "lagt", "ldge"
   ledge::LedgeLinkSet ledges_;
@@ -1023,8 +1044,24 @@ void encode_lattice_best(ByteWriter& w, const jump::JumpLinkSet& links) {
   w.bytes().insert(w.bytes().end(), best.begin(), best.end());
 }
 
+/// The "HGHT" chunk: patches and samples as they are in memory.
+void write_raw_heights(ByteWriter& w, const NavMesh& m) {
+  const std::size_t at = w.begin_chunk(kTagHeights);
+  w.u64(m.height_patches.size());
+  w.u64(m.height_samples.size());
+  for (const HeightPatch& p : m.height_patches) {
+    w.i32(p.x0);
+    w.i32(p.z0);
+    w.u16(p.width);
+    w.u16(p.depth);
+    w.u32(p.first);
+  }
+  for (const float s : m.height_samples) w.f32(s);
+  w.end_chunk(at);
+}
+
 std::vector<std::byte> encode(const NavMesh& m, const jump::JumpLinkSet* links,
-                              const ledge::LedgeLinkSet* ledges = nullptr) {
+                              const ledge::LedgeLinkSet* ledges, HeightEncoding heights) {
   ByteWriter w;
   w.text(std::string_view(kMagic.data(), kMagic.size()));
   w.u32(kNavmeshFormatVersion);
@@ -1079,18 +1116,16 @@ std::vector<std::byte> encode(const NavMesh& m, const jump::JumpLinkSet* links,
   }
   w.end_chunk(at);
 
-  at = w.begin_chunk(kTagHeights);
-  w.u64(m.height_patches.size());
-  w.u64(m.height_samples.size());
-  for (const HeightPatch& p : m.height_patches) {
-    w.i32(p.x0);
-    w.i32(p.z0);
-    w.u16(p.width);
-    w.u16(p.depth);
-    w.u32(p.first);
+  std::optional<std::vector<std::byte>> compact;
+  if (heights == HeightEncoding::Compact) compact = detail::encode_compact_heights(m);
+  const std::size_t raw_bytes = 16 + 16 * m.height_patches.size() + 4 * m.height_samples.size();
+  if (compact && compact->size() < raw_bytes) {
+    at = w.begin_chunk(kTagHeightsCompact);
+    for (const std::byte b : *compact) w.u8(std::to_integer<std::uint8_t>(b));
+    w.end_chunk(at);
+  } else {
+    write_raw_heights(w, m);
   }
-  for (const float s : m.height_samples) w.f32(s);
-  w.end_chunk(at);
 
   at = w.begin_chunk(kTagSpans);
   w.u64(m.span_column_first.size());
@@ -1162,13 +1197,13 @@ std::vector<std::byte> encode(const NavMesh& m, const jump::JumpLinkSet* links,
 
 }  // namespace
 
-std::vector<std::byte> encode_navmesh(const NavMesh& navmesh) {
-  return encode(navmesh, nullptr);
+std::vector<std::byte> encode_navmesh(const NavMesh& navmesh, HeightEncoding heights) {
+  return encode(navmesh, nullptr, nullptr, heights);
 }
 
-std::vector<std::byte> encode_nav_file(const NavFile& file) {
+std::vector<std::byte> encode_nav_file(const NavFile& file, HeightEncoding heights) {
   return encode(file.navmesh, file.links ? &*file.links : nullptr,
-                file.ledges ? &*file.ledges : nullptr);
+                file.ledges ? &*file.ledges : nullptr, heights);
 }
 
 Result<NavFile> decode_nav_file(std::span<const std::byte> data, std::string_view source) {

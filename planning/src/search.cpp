@@ -10,6 +10,7 @@
 // scratch, so the sliced calls resume it between updates; find_path is begin_path, one unbounded
 // update_path and finish_path, the same A*.
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <limits>
 #include <optional>
@@ -26,6 +27,7 @@ namespace {
 
 constexpr std::uint32_t kStartNode = 0xFFFFFFFEU;
 constexpr float kInfinity = std::numeric_limits<float>::infinity();
+constexpr std::uint32_t kNotInHeap = 0xFFFFFFFFU;
 
 float dist(Vec2 a, Vec2 b) {
   return distance(a, b);
@@ -141,10 +143,14 @@ struct NavQuery::Scratch {
     std::uint32_t parent = kStartNode;
     std::uint32_t generation = 0;
     std::uint32_t closed = 0;
+    std::uint32_t heap_index = kNotInHeap;  ///< its entry in `heap` while it is open
   };
+  /// An open-list entry: f's bits above the node id. f >= +0 (distances times positive costs),
+  /// and the bits of non-negative floats order as the floats do, so comparing keys compares
+  /// (f, node) lexicographically, without branches.
   struct HeapEntry {
-    float f;
-    std::uint32_t node;
+    std::uint64_t key = 0;
+    [[nodiscard]] std::uint32_t node() const { return static_cast<std::uint32_t>(key); }
   };
   std::vector<Node> nodes;  ///< per arc, then the goal node
   /// Per polygon (jump searches): the first expanded entry into it, its point and cost.
@@ -204,15 +210,62 @@ struct NavQuery::Scratch {
   /// The arc's node, reset when first touched in this query; `reached_from` is the point the
   /// search reaches the arc from (the TowardGoal crossing is placed from it).
   Node& touch(const Planner::Impl& impl, std::uint32_t arc, Vec2 reached_from);
+  /// Opens `node` with priority f, or lowers its priority to f when it is open already.
   void push(float f, std::uint32_t node);
-  static bool heap_less(const HeapEntry& x, const HeapEntry& y) {
-    return x.f > y.f || (x.f == y.f && x.node > y.node);
+  /// Removes and returns the open list's first entry (heap not empty).
+  std::uint32_t pop();
+  void place(std::size_t i, const HeapEntry& entry) {
+    heap[i] = entry;
+    nodes[entry.node()].heap_index = static_cast<std::uint32_t>(i);
   }
+  /// The open list's order: lower f first, then the lower node id (a total order, so the pop
+  /// sequence does not depend on how the heap is laid out).
+  static bool before(const HeapEntry& x, const HeapEntry& y) { return x.key < y.key; }
 };
 
+// note: an indexed 4-ary heap (children of i at 4i + 1 .. 4i + 4): a node is in it at most
+// once and an improvement lowers its entry in place, so no stale entries are pushed and popped;
+// half the levels of a binary heap. It pops the open nodes in the same total order (f, node) as
+// the binary heap with lazy deletion did (a stale entry never came before its node's current
+// one), so the search is the same A* step for step (bench/RESULTS.md, "Runtime size, query
+// time and memory of tiled worlds").
 void NavQuery::Scratch::push(float f, std::uint32_t node) {
-  heap.push_back({f, node});
-  std::push_heap(heap.begin(), heap.end(), heap_less);
+  // note: + 0.0F turns a -0 into +0, whose bits order first
+  const HeapEntry entry{std::uint64_t{std::bit_cast<std::uint32_t>(f + 0.0F)} << 32U | node};
+  std::size_t i = nodes[node].heap_index;
+  if (i == kNotInHeap) {
+    i = heap.size();
+    heap.push_back(entry);
+  }
+  while (i > 0) {
+    const std::size_t parent = (i - 1) / 4;
+    if (!before(entry, heap[parent])) break;
+    place(i, heap[parent]);
+    i = parent;
+  }
+  place(i, entry);
+}
+
+std::uint32_t NavQuery::Scratch::pop() {
+  const std::uint32_t top = heap.front().node();
+  nodes[top].heap_index = kNotInHeap;
+  const HeapEntry last = heap.back();
+  heap.pop_back();
+  const std::size_t n = heap.size();
+  if (n == 0) return top;
+  std::size_t i = 0;
+  for (;;) {
+    const std::size_t first = 4 * i + 1;
+    if (first >= n) break;
+    std::size_t best = first;
+    const std::size_t end = std::min(first + 4, n);
+    for (std::size_t c = first + 1; c < end; ++c) best = before(heap[c], heap[best]) ? c : best;
+    if (!before(heap[best], last)) break;
+    place(i, heap[best]);
+    i = best;
+  }
+  place(i, last);
+  return top;
 }
 
 NavQuery::Scratch::Node& NavQuery::Scratch::touch(const Planner::Impl& impl, std::uint32_t arc,
@@ -223,6 +276,7 @@ NavQuery::Scratch::Node& NavQuery::Scratch::touch(const Planner::Impl& impl, std
     node.g = kInfinity;
     node.closed = 0;
     node.parent = kStartNode;
+    node.heap_index = kNotInHeap;
     // note: a TowardGoal crossing depends on the first parent to reach the arc; the search
     // order is deterministic, and a closed node's position never changes afterwards
     node.pos =
@@ -291,6 +345,7 @@ void NavQuery::Scratch::start_search(const Planner::Impl& impl, std::uint32_t sr
   goal_state.g = kInfinity;
   goal_state.closed = 0;
   goal_state.parent = kStartNode;
+  goal_state.heap_index = kNotInHeap;
   goal_state.pos = dst;
   run.best_h = dist(src, dst) * filter->scale;
   if (jumps) entries[src_poly] = {src, 0.0F, generation};
@@ -312,9 +367,7 @@ std::uint32_t NavQuery::Scratch::step_search(const Planner::Impl& impl, std::uin
   // note: the budget is checked before a pop, so a paused search resumes with exactly the pop
   // sequence an uninterrupted one has
   while (!heap.empty() && done < budget) {
-    std::pop_heap(heap.begin(), heap.end(), heap_less);
-    const std::uint32_t n = heap.back().node;
-    heap.pop_back();
+    const std::uint32_t n = pop();
     if (n == run.goal_node) {
       outcome.reached = true;
       break;

@@ -233,6 +233,8 @@ TEST_SUITE("mesh.tiles") {
     const std::size_t flattened = mesh::compact_flat_patches(after);
     CHECK(flattened > before.polygon_count() / 2);
     CHECK(after.height_samples.size() * 10 < before.height_samples.size());
+    // a tiled build keeps every compacted tile until stitching: no uncompacted capacity is kept
+    CHECK(after.height_samples.capacity() == after.height_samples.size());
     REQUIRE(mesh::validate(after).ok());
     // every polygon, at points spread over (and a little beyond) its bounds
     for (std::uint32_t p = 0; p < before.polygon_count(); ++p) {

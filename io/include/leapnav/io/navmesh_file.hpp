@@ -24,7 +24,29 @@
 //          K x u32 neighbors, P x u16 region, P x u8 area, P x u16 flags, P x 6 f32 bounds
 //   "HGHT" u64 H (0 or P), u64 S, H x (i32 x0, i32 z0, u16 width, u16 depth, u32 first),
 //          S x f32 samples (NaN allowed)
+//          (or, in its place, "HGTC" below; a file has exactly one of the two)
 //   "SPAN" u64 C (0, or grid columns + 1), u64 N, C x u32 column_first, N x u16 y, N x u32 poly
+// Compact height detail, critical, written by default in place of "HGHT" (same format version; a
+// reader that predates it refuses the file as UnsupportedVersion, naming the chunk):
+//   "HGTC" (written when smaller than "HGHT") u64 H, u64 S, f32 base_y, f32 step (the grid's origin
+//   y and cell height), u64 PB,
+//          u64 EB, then PB bytes of patches, ceil(S / 4) bytes of 2-bit codes, EB escape bytes.
+//          Patch k: zig-zag varints x0 and z0 minus patch k-1's (0 for k = 0), varints width and
+//          depth, zig-zag varint first minus the cursor. A patch whose first equals the cursor and
+//          that has samples owns the next width x depth samples (cursor += width x depth); the
+//          others share samples already counted; the owned blocks cover all S samples in order.
+//          Samples are integer levels l (value f32(f64(base_y) + l x f64(step)), exactly
+//          GridSpec::level_to_world) coded in each owned block in row order against a
+//          prediction: LOCO-I's median edge detector over the left a, upper b and upper-left c
+//          levels of the block when all three exist, else a, else b, else the previous level of
+//          the chunk (0 at the start). Code of sample s (bits 2(s mod 4) of byte s / 4): 0 for
+//          residual 0, 1 for +1, 2 for -1, 3 for an escape: the next varint e of the escape
+//          bytes is 0 for NaN, 1 for raw f32 bits (4 bytes follow; a sample off the level
+//          lattice), else residual unzigzag(e - 2). |level| < 2^40. Lossless: every sample loads
+//          with the bits it was saved with (any NaN loads as the quiet NaN). A voxel floor is
+//          mostly residual 0 or +-1: terrain:25 tiled stores 15.3 M samples in about 0.3 byte
+//          each instead of 4 (bench/RESULTS.md, "Runtime size, query time and memory of tiled
+//          worlds").
 // Optional chunks (version 1), written only for a file that carries a jump link set, both or
 // neither:
 //   "jcfg" u64 C (C <= 65535), C x (f32 height, distance, max_fall)      jump::JumpLinkSet::configs
@@ -106,9 +128,18 @@ enum class LinkPolicy : std::uint8_t {
   Drop,    ///< check the link chunks, then drop them (for tools that only walk or draw the mesh)
 };
 
+/// How a .lnav file stores the height detail.
+enum class HeightEncoding : std::uint8_t {
+  Compact,  ///< chunk "HGTC" (lossless, about 0.3 byte a sample), when the patches allow it
+  Raw,      ///< chunk "HGHT" (4 bytes a sample), what files before "HGTC" hold
+};
+
 /// The navmesh as .lnav bytes. The mesh should pass mesh::validate (save_navmesh checks). A
-/// configuration name longer than 4096 bytes is cut to its first 4096 bytes.
-[[nodiscard]] std::vector<std::byte> encode_navmesh(const mesh::NavMesh& navmesh);
+/// configuration name longer than 4096 bytes is cut to its first 4096 bytes. The heights go into
+/// "HGTC" unless `heights` is Raw, the patches do not own their samples in order, or "HGTC" would
+/// not be smaller (a handful of samples): then into "HGHT".
+[[nodiscard]] std::vector<std::byte> encode_navmesh(
+    const mesh::NavMesh& navmesh, HeightEncoding heights = HeightEncoding::Compact);
 
 /// Decodes .lnav bytes; `source` names them in messages. Errors (message "source: ..."):
 /// CorruptFile (truncated, wrong magic, size or checksum mismatch, malformed or duplicate or
@@ -117,7 +148,9 @@ enum class LinkPolicy : std::uint8_t {
 /// index that refers to nothing), NonFinite (a NaN or infinite coordinate). Jump link chunks,
 /// when present, are checked as by decode_nav_file; then InvalidArgument ("the file carries jump
 /// links") unless `links` is LinkPolicy::Drop, which drops them. Never asserts, never allocates
-/// more than a small multiple of data.size().
+/// more than a small multiple of data.size(), except that an "HGTC" chunk (compressed heights)
+/// decodes to at most 4 samples per byte of its 2-bit code section (16 bytes, plus 9 bytes of
+/// scratch per sample of its largest patch); a terrain file's chunk expands about 12 times.
 [[nodiscard]] Result<mesh::NavMesh> decode_navmesh(std::span<const std::byte> data,
                                                    std::string_view source = "navmesh",
                                                    LinkPolicy links = LinkPolicy::Refuse);
@@ -147,7 +180,8 @@ struct NavFile {
 
 /// The file as .lnav bytes; without links, the same bytes as encode_navmesh(file.navmesh). The
 /// navmesh and links should pass their validate (save_nav_file checks).
-[[nodiscard]] std::vector<std::byte> encode_nav_file(const NavFile& file);
+[[nodiscard]] std::vector<std::byte> encode_nav_file(
+    const NavFile& file, HeightEncoding heights = HeightEncoding::Compact);
 
 /// Decodes .lnav bytes with or without jump links; `source` names them in messages. Errors as
 /// decode_navmesh, and for the link chunks: CorruptFile (one of "jcfg" / "jlnk" without the
@@ -158,7 +192,8 @@ struct NavFile {
 /// its start polygon, links out of order), NonFinite (a NaN or infinite configuration value or link
 /// point), IndexOutOfRange (a link's polygon or configuration that does not exist). Never asserts,
 /// never allocates more than a small multiple of data.size() (plus the polygon-indexed group
-/// offsets of the links; "jlkr" declares at most 64 links per 7 bytes of its payload).
+/// offsets of the links; "jlkr" declares at most 64 links per 7 bytes of its payload; and the
+/// "HGTC" expansion described at decode_navmesh).
 [[nodiscard]] Result<NavFile> decode_nav_file(std::span<const std::byte> data,
                                               std::string_view source = "navmesh");
 
