@@ -213,9 +213,6 @@ void sort_links(const std::vector<const JumpLink*>& links, std::size_t polygon_c
                    [](const JumpLink& a, const JumpLink& b) { return link_key(a) < link_key(b); });
 }
 
-// The CSR group arrays of links sorted by (start, land, config).
-void index_sorted_links(JumpLinkSet& set, std::size_t polygon_count);
-
 // The links of `parts` (in gathered order: configuration by configuration, the parts of
 // configuration c from config_first[c] on, each configuration's links grouped by start polygon
 // in ascending order) stably sorted by (start, land, config), expanded into `out`: start polygon
@@ -322,8 +319,6 @@ void index_links(JumpLinkSet& set, std::size_t polygon_count) {
   index_sorted_links(set, polygon_count);
 }
 
-namespace {
-
 void index_sorted_links(JumpLinkSet& set, std::size_t polygon_count) {
   set.poly_first.assign(polygon_count + 1, 0);
   set.group_land_poly.clear();
@@ -342,8 +337,6 @@ void index_sorted_links(JumpLinkSet& set, std::size_t polygon_count) {
   for (std::size_t p = 0; p < polygon_count; ++p)
     set.poly_first[p + 1] = set.poly_first[p] + groups_per_poly[p];
 }
-
-}  // namespace
 
 Result<JumpLinkSet> build_jump_links(const voxel::Heightfield& solid,
                                      const voxel::CompactHeightfield& open,

@@ -116,4 +116,8 @@ struct SampleWindow {
 /// `polygon_count` polygons. Used by build_jump_links and by loaders that read plain link vectors.
 void index_links(JumpLinkSet& links, std::size_t polygon_count);
 
+/// Builds the CSR group arrays of links already sorted by (start_poly, land_poly, config) (no
+/// copy, unlike index_links); validate() tells whether they were.
+void index_sorted_links(JumpLinkSet& links, std::size_t polygon_count);
+
 }  // namespace leapnav::jump
