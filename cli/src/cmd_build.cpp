@@ -49,7 +49,8 @@ Result<std::optional<ledge::LedgeLinkSet>> build_ledges(
   }
   if (authored) {
     auto ladders = ledge::ladder_links(navmesh, authored->ladders, authored->ladder_options);
-    if (!ladders) return make_error(ladders.error().code, links_file + ": " + ladders.error().message);
+    if (!ladders)
+      return make_error(ladders.error().code, links_file + ": " + ladders.error().message);
     for (const ledge::LedgeLink& l : *ladders) ledges.links.push_back(l);
     ledge::sort_links(ledges.links);
   }
@@ -103,9 +104,8 @@ int run_tiled_build(const TriangleMesh& mesh, const BuildConfig& config,
               << " jump links from " << file.links->stats.sample_points << " sample points ("
               << tiled_links->cross_tile_links << " landing in another tile; " << jump_bytes
               << " bytes in the file; " << tiled_links->refine.links_failing
-              << " failed the exact check on the surface: "
-              << tiled_links->refine.links_shortened << " shortened, "
-              << tiled_links->refine.links_dropped << " dropped)";
+              << " failed the exact check on the surface: " << tiled_links->refine.links_shortened
+              << " shortened, " << tiled_links->refine.links_dropped << " dropped)";
   }
   if (file.ledges) {
     std::cout << ", " << file.ledges->links.size() << " ledge links ("

@@ -96,9 +96,9 @@ mesh::NavMesh polygon_subset(const mesh::NavMesh& nav, std::span<const std::uint
       mesh::HeightPatch patch = nav.height_patches[p];
       const std::size_t n = std::size_t{patch.width} * patch.depth;
       const auto first = static_cast<std::uint32_t>(out.height_samples.size());
-      out.height_samples.insert(out.height_samples.end(),
-                                nav.height_samples.begin() + patch.first,
-                                nav.height_samples.begin() + patch.first + static_cast<std::ptrdiff_t>(n));
+      out.height_samples.insert(
+          out.height_samples.end(), nav.height_samples.begin() + patch.first,
+          nav.height_samples.begin() + patch.first + static_cast<std::ptrdiff_t>(n));
       patch.first = first;
       out.height_patches.push_back(patch);
     }
@@ -121,9 +121,9 @@ std::int64_t ceil_div(std::int64_t a, std::int64_t b) {
 // tile whose (min x, min z) corner its closed outline contains (exact integer test on grid
 // corners), the walkable span whose floor is nearest to its height there, within `tolerance`;
 // a nearer polygon takes the span over, ties keep the lower id.
-void map_spans(mesh::NavMesh& sub, std::span<const std::uint32_t> polys,
-               const PolygonTiles& tiles, const mesh::TileLayout& layout,
-               const mesh::TileRect& rect, const voxel::CompactHeightfield& open) {
+void map_spans(mesh::NavMesh& sub, std::span<const std::uint32_t> polys, const PolygonTiles& tiles,
+               const mesh::TileLayout& layout, const mesh::TileRect& rect,
+               const voxel::CompactHeightfield& open) {
   const GridSpec& world = layout.grid;
   const GridSpec& grid = open.grid;
   sub.span_column_first = open.column_first;
@@ -179,10 +179,9 @@ void map_spans(mesh::NavMesh& sub, std::span<const std::uint32_t> polys,
       for (std::int64_t x = lo; x <= hi; ++x) {
         const std::size_t column =
             grid.column_index(static_cast<int>(x - rect.x0), static_cast<int>(z - rect.z0));
-        const float floor_y =
-            mesh::height_at(sub, mesh::PolyId{p},
-                            world.corner_to_world(static_cast<double>(x) + 0.5, 0.0, 0.0).x,
-                            world.corner_to_world(0.0, 0.0, static_cast<double>(z) + 0.5).z);
+        const float floor_y = mesh::height_at(
+            sub, mesh::PolyId{p}, world.corner_to_world(static_cast<double>(x) + 0.5, 0.0, 0.0).x,
+            world.corner_to_world(0.0, 0.0, static_cast<double>(z) + 0.5).z);
         for (std::uint32_t s = open.first(column); s < open.end(column); ++s) {
           if (!open.areas.empty() && open.areas[s] == voxel::kNullArea) continue;
           const float diff = std::abs(grid.level_to_world(open.spans[s].y) - floor_y);
@@ -229,9 +228,9 @@ void add_link_stats(JumpLinkStats& into, const JumpLinkStats& from) {
 Status validate(const TiledLinkOptions& options) {
   LEAPNAV_TRY(validate(options.jumps));
   if (!(options.refine.min_piece >= 0.0F))
-    return make_error(ErrorCode::InvalidArgument,
-                      "tiled jump links: refine.min_piece " +
-                          std::to_string(options.refine.min_piece) + " is not >= 0");
+    return make_error(ErrorCode::InvalidArgument, "tiled jump links: refine.min_piece " +
+                                                      std::to_string(options.refine.min_piece) +
+                                                      " is not >= 0");
   if (options.compact) LEAPNAV_TRY(validate(options.compact_options));
   return {};
 }
@@ -242,8 +241,7 @@ int jump_reach_cells(const JumpLinkOptions& options, const AgentConfig& agent, f
   return static_cast<int>(std::ceil((range + double{agent.radius}) / double{cell_size}));
 }
 
-mesh::TileRect link_search_rect(const mesh::TileLayout& layout, std::size_t tile,
-                                int reach_cells) {
+mesh::TileRect link_search_rect(const mesh::TileLayout& layout, std::size_t tile, int reach_cells) {
   mesh::TileLayout padded = layout;
   padded.border = layout.border + reach_cells;
   return padded.bordered(tile);
@@ -272,10 +270,10 @@ PolygonTiles polygon_tiles(const mesh::NavMesh& navmesh, const mesh::TileLayout&
     const int column_z = std::clamp(
         static_cast<int>(std::floor((z - double{grid.origin.z}) / double{grid.cell_size})), 0,
         grid.depth - 1);
-    const auto tile = static_cast<std::uint32_t>(
-        static_cast<std::size_t>(column_x / layout.tile_size) +
-        static_cast<std::size_t>(column_z / layout.tile_size) *
-            static_cast<std::size_t>(layout.tiles_x));
+    const auto tile =
+        static_cast<std::uint32_t>(static_cast<std::size_t>(column_x / layout.tile_size) +
+                                   static_cast<std::size_t>(column_z / layout.tile_size) *
+                                       static_cast<std::size_t>(layout.tiles_x));
     out.poly_tile[p] = tile;
     ++out.tile_first[std::size_t{tile} + 1];
   }
@@ -307,8 +305,8 @@ Result<TileLinks> build_tile_jump_links(const TriangleMesh& mesh,
   TileLinks out;
   out.set.configs = options.jumps.jumps;
   if (options.compact) out.set.quantum = lattice_quantum(options.compact_options.quantum_shift);
-  out.search_columns = static_cast<std::uint64_t>(rect.width()) *
-                       static_cast<std::uint64_t>(rect.depth());
+  out.search_columns =
+      static_cast<std::uint64_t>(rect.width()) * static_cast<std::uint64_t>(rect.depth());
   if (triangles.empty() || tiles.tile_first[tile] == tiles.tile_first[tile + 1]) return out;
 
   // the stitched polygons of the tiles the neighbourhood overlaps, ascending
@@ -317,9 +315,9 @@ Result<TileLinks> build_tile_jump_links(const TriangleMesh& mesh,
     const int ts = layout.tile_size;
     for (int tz = rect.z0 / ts; tz <= (rect.z1 - 1) / ts; ++tz) {
       for (int tx = rect.x0 / ts; tx <= (rect.x1 - 1) / ts; ++tx) {
-        const std::size_t t = static_cast<std::size_t>(tx) + static_cast<std::size_t>(tz) *
-                                                                 static_cast<std::size_t>(
-                                                                     layout.tiles_x);
+        const std::size_t t =
+            static_cast<std::size_t>(tx) +
+            static_cast<std::size_t>(tz) * static_cast<std::size_t>(layout.tiles_x);
         polys.insert(polys.end(), tiles.tile_polys.begin() + tiles.tile_first[t],
                      tiles.tile_polys.begin() + tiles.tile_first[t + 1]);
       }
@@ -408,9 +406,8 @@ Result<TiledLinks> build_tiled_jump_links(const TriangleMesh& mesh, const mesh::
       for (std::size_t t = t0; t < t1; ++t) {
         Slot& slot = slots[t];
         if (ctx.cancelled()) {
-          slot.result.emplace(
-              make_error(ErrorCode::Cancelled, "cancelled before the links of " +
-                                                   tile_name(layout, t)));
+          slot.result.emplace(make_error(ErrorCode::Cancelled,
+                                         "cancelled before the links of " + tile_name(layout, t)));
           continue;
         }
         BuildContext tile_ctx;

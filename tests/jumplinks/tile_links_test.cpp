@@ -84,8 +84,7 @@ Built build_tiled(const TriangleMesh& scene, int tile_size, const TiledLinkOptio
   REQUIRE_MESSAGE(links.ok(), (links.ok() ? "" : links.error().message));
   const Status status = validate(links->set, built->navmesh);
   CHECK_MESSAGE(status.ok(), (status.ok() ? "" : status.error().message));
-  return {std::move(built->navmesh), std::move(links->set), built->layout,
-          links->cross_tile_links};
+  return {std::move(built->navmesh), std::move(links->set), built->layout, links->cross_tile_links};
 }
 
 // The polygon whose closed xz outline holds (x, z) with its floor within 0.3 m of y, if any.
@@ -96,8 +95,8 @@ std::optional<std::uint32_t> locate(const mesh::NavMesh& nav, float x, float y, 
     for (std::size_t k = 0; k < verts.size() && inside; ++k) {
       const Vec3& a = nav.vertices[verts[k]];
       const Vec3& b = nav.vertices[verts[(k + 1) % verts.size()]];
-      const double cross = (double{b.x} - a.x) * (double{z} - a.z) -
-                           (double{x} - a.x) * (double{b.z} - a.z);
+      const double cross =
+          (double{b.x} - a.x) * (double{z} - a.z) - (double{x} - a.x) * (double{b.z} - a.z);
       inside = cross >= 0.0;
     }
     if (inside && std::abs(mesh::height_at(nav, mesh::PolyId{p}, x, z) - y) < 0.3F) return p;
@@ -213,8 +212,7 @@ void check_scene(const SceneCase& c, bool compact) {
     CAPTURE(tile_size);
     const Built tiled = build_tiled(*scene, tile_size, options);
     REQUIRE(tiled.layout->tile_count() >= 2);
-    const LinkCheckReport report =
-        check_links(tiled.links, *scene, tiled.navmesh, thesis().agent);
+    const LinkCheckReport report = check_links(tiled.links, *scene, tiled.navmesh, thesis().agent);
     CHECK(report.links_checked == tiled.links.links.size());
     CHECK(report.links_failed == 0);
     const std::vector<Vec3> points = common_points(untiled, tiled, c.tops);
@@ -242,7 +240,8 @@ void check_scene(const SceneCase& c, bool compact) {
 }  // namespace
 
 TEST_SUITE("jumplinks.tiles") {
-  TEST_CASE("tiled jump scenes reach the same point pairs as untiled, tile border on the gap or off") {
+  TEST_CASE(
+      "tiled jump scenes reach the same point pairs as untiled, tile border on the gap or off") {
     const float top = io::kJumpFloorTop;
     const std::vector<SceneCase> cases = {
         {"gap:1.25", kJumpC1, 9.25F, {top}, true},
@@ -274,10 +273,9 @@ TEST_SUITE("jumplinks.tiles") {
           static_cast<int>(std::lround((l.start.x - grid.origin.x) / grid.cell_size));
       const auto column_z =
           static_cast<int>(std::lround((l.start.z - grid.origin.z) / grid.cell_size));
-      const std::size_t start_tile =
-          static_cast<std::size_t>(column_x / layout.tile_size) +
-          static_cast<std::size_t>(column_z / layout.tile_size) *
-              static_cast<std::size_t>(layout.tiles_x);
+      const std::size_t start_tile = static_cast<std::size_t>(column_x / layout.tile_size) +
+                                     static_cast<std::size_t>(column_z / layout.tile_size) *
+                                         static_cast<std::size_t>(layout.tiles_x);
       CHECK(tiles.poly_tile[l.start_poly] == start_tile);
       cross += tiles.poly_tile[l.land_poly] != tiles.poly_tile[l.start_poly] ? 1 : 0;
     }

@@ -28,9 +28,9 @@ namespace leapnav::jump {
 
 /// What a tiled link build makes.
 struct TiledLinkOptions {
-  JumpLinkOptions jumps;    ///< configurations, step, epsilon (as build_jump_links)
+  JumpLinkOptions jumps;     ///< configurations, step, epsilon (as build_jump_links)
   LinkRefineOptions refine;  ///< endpoints on the surface, exact check (link_refine.hpp)
-  bool compact = true;      ///< write a compact set (link_compact.hpp) instead of every link
+  bool compact = true;       ///< write a compact set (link_compact.hpp) instead of every link
   LinkCompactOptions compact_options;
 };
 
@@ -63,10 +63,10 @@ struct PolygonTiles {
 struct TileLinks {
   JumpLinkSet set;  ///< polygon ids of the stitched mesh; every start polygon lies in the tile
   LinkRefineStats refine;
-  LinkCompactStats compact;               ///< zero unless options.compact
-  std::uint64_t search_columns = 0;       ///< columns of the padded neighbourhood
-  std::uint64_t search_polygons = 0;      ///< polygons of the stitched mesh it holds
-  std::uint64_t cross_tile_links = 0;     ///< links landing in another tile
+  LinkCompactStats compact;            ///< zero unless options.compact
+  std::uint64_t search_columns = 0;    ///< columns of the padded neighbourhood
+  std::uint64_t search_polygons = 0;   ///< polygons of the stitched mesh it holds
+  std::uint64_t cross_tile_links = 0;  ///< links landing in another tile
 };
 
 /// The links starting in tile `tile`: `triangles` are the triangles of `mesh` whose xz bounds
@@ -77,14 +77,10 @@ struct TileLinks {
 /// (min x, min z) corner and whose floor there is nearest to the span's, within max_climb + one
 /// cell height. What an incremental rebuild calls for the tiles within reach of a change. Errors:
 /// those of the stages; Internal when a link starts outside the tile.
-[[nodiscard]] Result<TileLinks> build_tile_jump_links(const TriangleMesh& mesh,
-                                                      std::span<const std::uint32_t> triangles,
-                                                      const mesh::NavMesh& navmesh,
-                                                      const PolygonTiles& tiles,
-                                                      const mesh::TileLayout& layout,
-                                                      std::size_t tile,
-                                                      const TiledLinkOptions& options,
-                                                      BuildContext& ctx);
+[[nodiscard]] Result<TileLinks> build_tile_jump_links(
+    const TriangleMesh& mesh, std::span<const std::uint32_t> triangles,
+    const mesh::NavMesh& navmesh, const PolygonTiles& tiles, const mesh::TileLayout& layout,
+    std::size_t tile, const TiledLinkOptions& options, BuildContext& ctx);
 
 /// A tiled build's link set.
 struct TiledLinks {
