@@ -66,9 +66,9 @@ Result<std::optional<io::AuthoredLinks>> read_authored(const std::string& links_
   return std::optional<io::AuthoredLinks>{std::move(read)};
 }
 
-// `leapnav build --tile-size N`: the tiled build, saved without a span map.
-// (with jump links when links->jumps.jumps is not empty: per tile, tile_links.hpp)
-// (and ledge links / ladders on the stitched mesh when asked for)
+// `leapnav build --tile-size N`: the tiled build, saved without a span map; with jump links built
+// per tile (tile_links.hpp) when links.jumps.jumps is not empty, and ledge links / ladders on the
+// stitched mesh when asked for.
 int run_tiled_build(const TriangleMesh& mesh, const BuildConfig& config,
                     const mesh::TileConfig& tiles, const jump::TiledLinkOptions& links,
                     bool ledge_links, const std::string& links_file, const BuildOptions& opt,
