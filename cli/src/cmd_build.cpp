@@ -11,6 +11,7 @@
 #include "leapnav/jumplinks/jump_links.hpp"
 #include "leapnav/jumplinks/link_compact.hpp"
 #include "leapnav/jumplinks/link_refine.hpp"
+#include "leapnav/jumplinks/tile_links.hpp"
 #include "leapnav/ledgelinks/ladders.hpp"
 #include "leapnav/ledgelinks/ledge_links.hpp"
 #include "leapnav/mesh/build.hpp"
@@ -37,15 +38,50 @@ Result<jump::JumpConfig> parse_jump(std::string_view spec) {
 
 namespace {
 
-// `leapnav build --tile-size N`: the tiled build, saved without a span map.
+// Ledge links (--ledge-links) and authored ladders (--links) of a built navmesh, sorted; nullopt
+// when neither is asked for.
+Result<std::optional<ledge::LedgeLinkSet>> build_ledges(
+    const mesh::NavMesh& navmesh, const TriangleMesh& mesh, bool ledge_links,
+    const std::optional<io::AuthoredLinks>& authored, const std::string& links_file,
+    BuildContext& ctx) {
+  if (!ledge_links && !authored) return std::optional<ledge::LedgeLinkSet>{};
+  ledge::LedgeLinkSet ledges;
+  if (ledge_links) {
+    LEAPNAV_TRY_ASSIGN(ledges, ledge::build_ledge_links(navmesh, &mesh, {}, ctx));
+  }
+  if (authored) {
+    auto ladders = ledge::ladder_links(navmesh, authored->ladders, authored->ladder_options);
+    if (!ladders)
+      return make_error(ladders.error().code, links_file + ": " + ladders.error().message);
+    for (const ledge::LedgeLink& l : *ladders) ledges.links.push_back(l);
+    ledge::sort_links(ledges.links);
+  }
+  return std::optional<ledge::LedgeLinkSet>{std::move(ledges)};
+}
+
+// The authored links file of --links, when given.
+Result<std::optional<io::AuthoredLinks>> read_authored(const std::string& links_file,
+                                                       const BuildOptions& opt) {
+  if (links_file.empty()) return std::optional<io::AuthoredLinks>{};
+  LEAPNAV_TRY_ASSIGN(io::AuthoredLinks read,
+                     io::load_links_file(links_file, input_limit_bytes(opt.max_memory_mib)));
+  return std::optional<io::AuthoredLinks>{std::move(read)};
+}
+
+// `leapnav build --tile-size N`: the tiled build, saved without a span map; with jump links built
+// per tile (tile_links.hpp) when links.jumps.jumps is not empty, and ledge links / ladders on the
+// stitched mesh when asked for.
 int run_tiled_build(const TriangleMesh& mesh, const BuildConfig& config,
-                    const mesh::TileConfig& tiles, const BuildOptions& opt,
+                    const mesh::TileConfig& tiles, const jump::TiledLinkOptions& links,
+                    bool ledge_links, const std::string& links_file, const BuildOptions& opt,
                     const std::string& output, const std::string& cache_path, BuildContext& ctx) {
+  auto authored = read_authored(links_file, opt);
+  if (!authored) return report(authored.error());
   mesh::TiledBuildOutput built;
   if (cache_path.empty()) {
-    auto out = mesh::build_tiled_navmesh(mesh, config, tiles, ctx);
-    if (!out) return report(out.error());
-    built = std::move(out).value();
+    auto tiled = mesh::build_tiled_navmesh(mesh, config, tiles, ctx);
+    if (!tiled) return report(tiled.error());
+    built = std::move(tiled).value();
   } else {
     // note: the working data goes to its own file; the .lnav stays runtime data only
     auto cached = mesh::build_tiled_navmesh_cached(mesh, config, tiles, ctx);
@@ -55,14 +91,41 @@ int run_tiled_build(const TriangleMesh& mesh, const BuildConfig& config,
   }
   mesh::TiledBuildOutput* out = &built;
   io::NavFile file{std::move(out->navmesh), std::nullopt};
+  {
+    auto ledges = build_ledges(file.navmesh, mesh, ledge_links, *authored, links_file, ctx);
+    if (!ledges) return report(ledges.error());
+    file.ledges = std::move(*ledges);
+  }
+  std::optional<jump::TiledLinks> tiled_links;
+  if (!links.jumps.jumps.empty()) {
+    auto built = jump::build_tiled_jump_links(mesh, file.navmesh, out->layout, links, ctx);
+    if (!built) return report(built.error());
+    tiled_links = std::move(built).value();
+    file.links = std::move(tiled_links->set);
+  }
   if (auto s = io::save_nav_file(file, output); !s) return report(s.error());
   const std::string hash = hash_to_hex(mesh::content_hash(file.navmesh));
   const mesh::TileLayout& layout = out->layout;
+  const std::uint64_t jump_bytes = file.links ? io::jump_link_file_bytes(*file.links) : 0;
   std::cout << opt.scene << ": " << out->stats.polygons << " polygons, " << out->stats.vertices
             << " vertices, " << out->stats.regions << " regions in " << layout.tile_count()
             << " tiles of " << layout.tile_size << " cells (border " << layout.border << "; "
             << out->stitch.portal_edges << " portals between tiles), navmesh area "
-            << out->stats.navmesh_area << " m2, hash " << hash << " -> " << output << '\n';
+            << out->stats.navmesh_area << " m2, hash " << hash;
+  if (file.links) {
+    std::cout << ", " << file.links->links.size() << (links.compact ? " compact" : " full")
+              << " jump links from " << file.links->stats.sample_points << " sample points ("
+              << tiled_links->cross_tile_links << " landing in another tile; " << jump_bytes
+              << " bytes in the file; " << tiled_links->refine.links_failing
+              << " failed the exact check on the surface: " << tiled_links->refine.links_shortened
+              << " shortened, " << tiled_links->refine.links_dropped << " dropped)";
+  }
+  if (file.ledges) {
+    std::cout << ", " << file.ledges->links.size() << " ledge links ("
+              << file.ledges->stats.links_dropped << " of " << file.ledges->stats.candidates
+              << " candidates failed the check)";
+  }
+  std::cout << " -> " << output << '\n';
   if (!opt.stats_path.empty()) {
     nlohmann::json stats;
     stats["scene"] = opt.scene;
@@ -82,6 +145,34 @@ int run_tiled_build(const TriangleMesh& mesh, const BuildConfig& config,
     stats["welded_vertices"] = out->stitch.welded_vertices;
     stats["inserted_corners"] = out->stitch.inserted_corners;
     stats["split_polygons"] = out->stitch.split_polygons;
+    if (file.links) {
+      stats["sample_points"] = file.links->stats.sample_points;
+      stats["jump_links"] = file.links->links.size();
+      stats["jump_bytes"] = jump_bytes;
+      stats["jump_memory_bytes"] = file.links->memory_bytes();
+      stats["jump_link_set"] = links.compact ? "compact" : "full";
+      if (links.compact) {
+        stats["jump_links_full"] = tiled_links->compact.links_in;
+        stats["jump_groups"] = tiled_links->compact.groups;
+        stats["jump_groups_lost"] = tiled_links->compact.groups_lost;
+        stats["jump_lattice_failing"] = tiled_links->compact.lattice_failing;
+        stats["jump_detour"] = links.compact_options.detour;
+      }
+      stats["jump_links_failing"] = tiled_links->refine.links_failing;
+      stats["jump_links_shortened"] = tiled_links->refine.links_shortened;
+      stats["jump_links_dropped"] = tiled_links->refine.links_dropped;
+      stats["jump_cross_tile_links"] = tiled_links->cross_tile_links;
+      stats["jump_max_search_columns"] = tiled_links->max_search_columns;
+      stats["jump_hash"] = hash_to_hex(jump::content_hash(*file.links));
+      stats["step"] = links.jumps.step;
+      stats["epsilon"] = links.jumps.epsilon;
+    }
+    if (file.ledges) {
+      stats["ledge_links"] = file.ledges->links.size();
+      stats["ledge_candidates"] = file.ledges->stats.candidates;
+      stats["ledge_links_dropped"] = file.ledges->stats.links_dropped;
+      stats["ledge_hash"] = hash_to_hex(ledge::content_hash(*file.ledges));
+    }
     stats["timings_ms"] = timings_json(ctx);
     stats["hash"] = hash;
     stats["warnings"] = ctx.warnings();
@@ -178,21 +269,21 @@ void register_build_command(CLI::App& root, Registry& registry) {
          }
          if (options->tiles.tile_size != 0) {
            if (auto s = mesh::validate(options->tiles, *config); !s) return report(s.error());
-           if (!jump_options.jumps.empty()) {
-             return report(make_error(ErrorCode::InvalidArgument,
-                                      "--jump: jump links are not built for tiled builds yet "
-                                      "(--tile-size " +
-                                          std::to_string(options->tiles.tile_size) + ")"));
-           }
-           if (options->ledge_links || !options->links_file.empty()) {
+           if (!options->cache.empty() &&
+               (!jump_options.jumps.empty() || options->ledge_links ||
+                !options->links_file.empty())) {
              return report(make_error(
                  ErrorCode::InvalidArgument,
-                 std::string(options->ledge_links ? "--ledge-links" : "--links") +
-                     ": ledge links and ladders are not built for tiled builds yet (--tile-size " +
-                     std::to_string(options->tiles.tile_size) + ")"));
+                 "--cache " + options->cache +
+                     ": incremental rebuilds are walk-only for now; a tile cache cannot be "
+                     "written with --jump, --ledge-links or --links"));
            }
-           return run_tiled_build(*mesh, *config, options->tiles, opt, options->output,
-                                  options->cache, ctx);
+           jump::TiledLinkOptions links;
+           links.jumps = jump_options;
+           links.compact = options->link_set == "compact";
+           links.compact_options.detour = options->detour;
+           return run_tiled_build(*mesh, *config, options->tiles, links, options->ledge_links,
+                                  options->links_file, opt, options->output, options->cache, ctx);
          }
          if (!options->cache.empty()) {
            return report(make_error(

@@ -213,9 +213,6 @@ void sort_links(const std::vector<const JumpLink*>& links, std::size_t polygon_c
                    [](const JumpLink& a, const JumpLink& b) { return link_key(a) < link_key(b); });
 }
 
-// The CSR group arrays of links sorted by (start, land, config).
-void index_sorted_links(JumpLinkSet& set, std::size_t polygon_count);
-
 // The links of `parts` (in gathered order: configuration by configuration, the parts of
 // configuration c from config_first[c] on, each configuration's links grouped by start polygon
 // in ascending order) stably sorted by (start, land, config), expanded into `out`: start polygon
@@ -322,8 +319,6 @@ void index_links(JumpLinkSet& set, std::size_t polygon_count) {
   index_sorted_links(set, polygon_count);
 }
 
-namespace {
-
 void index_sorted_links(JumpLinkSet& set, std::size_t polygon_count) {
   set.poly_first.assign(polygon_count + 1, 0);
   set.group_land_poly.clear();
@@ -343,13 +338,22 @@ void index_sorted_links(JumpLinkSet& set, std::size_t polygon_count) {
     set.poly_first[p + 1] = set.poly_first[p] + groups_per_poly[p];
 }
 
-}  // namespace
-
 Result<JumpLinkSet> build_jump_links(const voxel::Heightfield& solid,
                                      const voxel::CompactHeightfield& open,
                                      const mesh::NavMesh& navmesh, const AgentConfig& agent,
                                      const JumpLinkOptions& options, BuildContext& ctx) {
+  return build_jump_links(solid, open, navmesh, agent, options, SampleWindow{}, ctx);
+}
+
+Result<JumpLinkSet> build_jump_links(const voxel::Heightfield& solid,
+                                     const voxel::CompactHeightfield& open,
+                                     const mesh::NavMesh& navmesh, const AgentConfig& agent,
+                                     const JumpLinkOptions& options, const SampleWindow& window,
+                                     BuildContext& ctx) {
   LEAPNAV_TRY(validate(options));
+  if (window.x0 < 0 || window.z0 < 0 || window.phase_x < 0 || window.phase_z < 0)
+    return make_error(ErrorCode::InvalidArgument,
+                      "jump links: the sample window has a negative first column or phase");
   const GridSpec& grid = open.grid;
   if (!(solid.grid == grid))
     return make_error(ErrorCode::InvalidArgument,
@@ -380,8 +384,15 @@ Result<JumpLinkSet> build_jump_links(const voxel::Heightfield& solid,
   std::vector<Sample> samples;
   {
     auto timer = ctx.scoped_timer("jump_samples");
-    for (int z = 0; z < grid.depth; z += options.step) {
-      for (int x = 0; x < grid.width; x += options.step) {
+    const int step = options.step;
+    const int x_end = window.x1 < 0 ? grid.width : std::min(window.x1, grid.width);
+    const int z_end = window.z1 < 0 ? grid.depth : std::min(window.z1, grid.depth);
+    // the first column at or after the window's start whose (column + phase) the step divides
+    const auto first_sampled = [step](int start, int phase) {
+      return start + (step - (start + phase) % step) % step;
+    };
+    for (int z = first_sampled(window.z0, window.phase_z); z < z_end; z += step) {
+      for (int x = first_sampled(window.x0, window.phase_x); x < x_end; x += step) {
         const std::size_t column = grid.column_index(x, z);
         for (std::uint32_t s = open.first(column); s < open.end(column); ++s) {
           const std::uint32_t poly = navmesh.span_poly[s];

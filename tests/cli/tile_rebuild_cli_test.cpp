@@ -125,6 +125,10 @@ TEST_SUITE("cli.tile_rebuild") {
     run = run_cli("build " + before + " --cache " + cache + " -o " + out);
     CHECK(run.exit_code == 1);
     CHECK(run.output.find("--cache") != std::string::npos);
+    // rebuilds are walk-only: no cache for a tiled build with jump links
+    run = run_cli("build " + before + " --tile-size 32 --jump C2 --cache " + cache + " -o " + out);
+    CHECK(run.exit_code == 1);
+    CHECK(run.output.find("walk-only") != std::string::npos);
   }
 }
 

@@ -1,5 +1,6 @@
 // `leapnav build --tile-size`: a tiled build is saved and read back by the other commands, gives
-// the same file for 1 and 2 threads, and bad tile options are bad input (exit 1) naming them.
+// the same file for 1 and 2 threads (with jump links too, which pass check-links), ledge links
+// are built on the stitched mesh, and bad tile options are bad input (exit 1) naming them.
 #include <doctest/doctest.h>
 
 #include <filesystem>
@@ -54,23 +55,36 @@ TEST_SUITE("cli.tiles") {
     CHECK(run.output.find("tile_size") != std::string::npos);
   }
 
-  TEST_CASE("jump links with tiles are refused as bad input until they are supported") {
-    const auto run =
-        run_cli("build builtin:city:1 --tile-size 32 --jump C1 -o " + temp_path("jump.lnav"));
-    CHECK(run.exit_code == 1);
-    CHECK(run.output.find("tiled") != std::string::npos);
+  TEST_CASE("jump links with tiles pass check-links and give the same file for 1 and 2 threads") {
+    const std::string one = temp_path("gap_t1.lnav");
+    const std::string two = temp_path("gap_t2.lnav");
+    const std::string options = " -c thesis --jump C2 --tile-size 32 ";
+    const auto a = run_cli("build builtin:gap:5.75" + options + "--threads 1 -o " + one);
+    INFO(a.output);
+    REQUIRE(a.exit_code == 0);
+    CHECK(a.output.find("compact jump links") != std::string::npos);
+    CHECK(a.output.find("landing in another tile") != std::string::npos);
+    const auto b = run_cli("build builtin:gap:5.75" + options + "--threads 2 -o " + two);
+    REQUIRE(b.exit_code == 0);
+    CHECK(read_all(one) == read_all(two));
+    const auto check = run_cli("check-links " + one + " builtin:gap:5.75");
+    INFO(check.output);
+    CHECK(check.exit_code == 0);
+    CHECK(check.output.find(" 0 failing") != std::string::npos);
+    CHECK(check.output.find(" 0 links checked") == std::string::npos);
   }
 
-  TEST_CASE(
-      "ledge links and authored ladders with tiles are refused as bad input naming the option") {
+  TEST_CASE("ledge links are built on a tiled mesh; a missing --links file is bad input") {
+    // note: the untiled build of rise:0.5 has the same two links (step up and step down)
     const auto ledges =
-        run_cli("build builtin:city:1 --tile-size 32 --ledge-links -o " + temp_path("l.lnav"));
-    CHECK(ledges.exit_code == 1);
-    CHECK(ledges.output.find("--ledge-links") != std::string::npos);
+        run_cli("build builtin:rise:0.5 --tile-size 64 --ledge-links -o " + temp_path("l.lnav"));
+    INFO(ledges.output);
+    CHECK(ledges.exit_code == 0);
+    CHECK(ledges.output.find(", 2 ledge links (0 of 2 candidates") != std::string::npos);
     const auto ladders =
         run_cli("build builtin:city:1 --tile-size 32 --links none.json -o " + temp_path("l2.lnav"));
     CHECK(ladders.exit_code == 1);
-    CHECK(ladders.output.find("--links") != std::string::npos);
+    CHECK(ladders.output.find("none.json") != std::string::npos);
   }
 }
 

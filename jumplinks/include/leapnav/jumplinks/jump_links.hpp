@@ -82,6 +82,29 @@ struct JumpLinkSet {
                                                    const JumpLinkOptions& options,
                                                    BuildContext& ctx);
 
+/// The columns build_jump_links takes sample points from: [x0, x1) x [z0, z1) of the heightfield's
+/// grid (x1, z1 = -1: to the grid's end), and of those the columns with (x + phase_x) and
+/// (z + phase_z) divisible by the step, so that a heightfield cut out of a larger grid samples the
+/// larger grid's columns (phase = the cut-out's first column in the larger grid). The default is
+/// every column of the grid, phase 0.
+struct SampleWindow {
+  int x0 = 0;
+  int z0 = 0;
+  int x1 = -1;
+  int z1 = -1;
+  int phase_x = 0;  ///< [range: >= 0]
+  int phase_z = 0;  ///< [range: >= 0]
+};
+
+/// build_jump_links with sample points only in `window` (land voxels anywhere in the grid): what a
+/// tiled build runs on the padded neighbourhood of one tile (tile_links.hpp).
+[[nodiscard]] Result<JumpLinkSet> build_jump_links(const voxel::Heightfield& solid,
+                                                   const voxel::CompactHeightfield& open,
+                                                   const mesh::NavMesh& navmesh,
+                                                   const AgentConfig& agent,
+                                                   const JumpLinkOptions& options,
+                                                   const SampleWindow& window, BuildContext& ctx);
+
 /// Invariants: sizes, sort order, CSR groups consistent with the links, polygons in range,
 /// land_poly != start_poly, config indices in range, finite points.
 [[nodiscard]] Status validate(const JumpLinkSet& links, const mesh::NavMesh& navmesh);
@@ -92,5 +115,9 @@ struct JumpLinkSet {
 /// Stable-sorts `links` by (start_poly, land_poly, config) and builds the CSR group arrays over
 /// `polygon_count` polygons. Used by build_jump_links and by loaders that read plain link vectors.
 void index_links(JumpLinkSet& links, std::size_t polygon_count);
+
+/// Builds the CSR group arrays of links already sorted by (start_poly, land_poly, config) (no
+/// copy, unlike index_links); validate() tells whether they were.
+void index_sorted_links(JumpLinkSet& links, std::size_t polygon_count);
 
 }  // namespace leapnav::jump

@@ -1,0 +1,468 @@
+// Jump links tile by tile (see tile_links.hpp): the padded neighbourhood of a tile voxelized on
+// its own, a sub-mesh of the stitched polygons that overlap it (local ids ascending in global
+// order, so sorted link sets stay sorted when mapped back), a span -> polygon map by the
+// column's tile, then the untiled stages (search with samples in the tile's columns, refinement,
+// compaction) and the ids mapped back. Invariant: every link of tile t starts in a polygon of t.
+#include "leapnav/jumplinks/tile_links.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <utility>
+
+#include "leapnav/core/parallel.hpp"
+#include "leapnav/mesh/heights.hpp"
+#include "leapnav/voxel/voxelize.hpp"
+
+namespace leapnav::jump {
+
+namespace {
+
+std::string tile_name(const mesh::TileLayout& layout, std::size_t tile) {
+  const auto tiles_x = static_cast<std::size_t>(layout.tiles_x);
+  return "tile (" + std::to_string(tile % tiles_x) + ", " + std::to_string(tile / tiles_x) + ")";
+}
+
+// The listed triangles of `mesh` with only the vertices they use (ascending index order).
+TriangleMesh triangle_subset(const TriangleMesh& mesh, std::span<const std::uint32_t> triangles,
+                             std::string name) {
+  TriangleMesh out;
+  out.name = std::move(name);
+  out.area_volumes = mesh.area_volumes;
+  std::vector<std::uint32_t> used;
+  used.reserve(triangles.size() * 3);
+  for (const std::uint32_t t : triangles) {
+    for (const std::uint32_t v : mesh.triangles[t]) used.push_back(v);
+  }
+  std::sort(used.begin(), used.end());
+  used.erase(std::unique(used.begin(), used.end()), used.end());
+  out.vertices.reserve(used.size());
+  for (const std::uint32_t v : used) out.vertices.push_back(mesh.vertices[v]);
+  out.triangles.reserve(triangles.size());
+  if (!mesh.areas.empty()) out.areas.reserve(triangles.size());
+  for (const std::uint32_t t : triangles) {
+    std::array<std::uint32_t, 3> tri{};
+    for (std::size_t k = 0; k < 3; ++k) {
+      const auto it = std::lower_bound(used.begin(), used.end(), mesh.triangles[t][k]);
+      tri[k] = static_cast<std::uint32_t>(it - used.begin());
+    }
+    out.triangles.push_back(tri);
+    if (!mesh.areas.empty()) out.areas.push_back(mesh.areas[t]);
+  }
+  return out;
+}
+
+// The polygons `polys` (ascending ids of `nav`) as a mesh of their own on the same grid: local id
+// k is polys[k]; neighbours outside the list become boundary edges; no span map.
+mesh::NavMesh polygon_subset(const mesh::NavMesh& nav, std::span<const std::uint32_t> polys) {
+  mesh::NavMesh out;
+  out.config = nav.config;
+  out.grid = nav.grid;
+  std::vector<std::uint32_t> used;
+  for (const std::uint32_t p : polys) {
+    for (const std::uint32_t v : nav.polygon(mesh::PolyId{p})) used.push_back(v);
+  }
+  std::sort(used.begin(), used.end());
+  used.erase(std::unique(used.begin(), used.end()), used.end());
+  out.vertices.reserve(used.size());
+  for (const std::uint32_t v : used) out.vertices.push_back(nav.vertices[v]);
+  const bool patches = !nav.height_patches.empty();
+  out.poly_first.reserve(polys.size() + 1);
+  out.poly_first.push_back(0);
+  for (const std::uint32_t p : polys) {
+    const auto verts = nav.polygon(mesh::PolyId{p});
+    const auto neighbors = nav.neighbors(mesh::PolyId{p});
+    for (std::size_t k = 0; k < verts.size(); ++k) {
+      const auto v = std::lower_bound(used.begin(), used.end(), verts[k]);
+      out.poly_vertices.push_back(static_cast<std::uint32_t>(v - used.begin()));
+      std::uint32_t n = mesh::kNoPoly;
+      if (neighbors[k] != mesh::kNoPoly) {
+        const auto it = std::lower_bound(polys.begin(), polys.end(), neighbors[k]);
+        if (it != polys.end() && *it == neighbors[k])
+          n = static_cast<std::uint32_t>(it - polys.begin());
+      }
+      out.poly_neighbors.push_back(n);
+    }
+    out.poly_first.push_back(static_cast<std::uint32_t>(out.poly_vertices.size()));
+    out.poly_region.push_back(nav.poly_region[p]);
+    out.poly_area.push_back(nav.poly_area[p]);
+    out.poly_flags.push_back(nav.poly_flags.empty() ? std::uint16_t{0} : nav.poly_flags[p]);
+    out.poly_bounds.push_back(nav.poly_bounds[p]);
+    if (patches) {
+      mesh::HeightPatch patch = nav.height_patches[p];
+      const std::size_t n = std::size_t{patch.width} * patch.depth;
+      const auto first = static_cast<std::uint32_t>(out.height_samples.size());
+      out.height_samples.insert(
+          out.height_samples.end(), nav.height_samples.begin() + patch.first,
+          nav.height_samples.begin() + patch.first + static_cast<std::ptrdiff_t>(n));
+      patch.first = first;
+      out.height_patches.push_back(patch);
+    }
+  }
+  if (nav.poly_flags.empty()) out.poly_flags.clear();
+  return out;
+}
+
+std::int64_t floor_div(std::int64_t a, std::int64_t b) {
+  const std::int64_t q = a / b;
+  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+std::int64_t ceil_div(std::int64_t a, std::int64_t b) {
+  const std::int64_t q = a / b;
+  return (a % b != 0 && ((a < 0) == (b < 0))) ? q + 1 : q;
+}
+
+// The span -> polygon map of `sub` (polygons `polys` of the stitched mesh) over `open`, the
+// heightfield of columns `rect` of the world grid: a polygon claims, in the columns of its own
+// tile whose (min x, min z) corner its closed outline contains (exact integer test on grid
+// corners), the walkable span whose floor is nearest to its height there, within `tolerance`;
+// a nearer polygon takes the span over, ties keep the lower id.
+void map_spans(mesh::NavMesh& sub, std::span<const std::uint32_t> polys, const PolygonTiles& tiles,
+               const mesh::TileLayout& layout, const mesh::TileRect& rect,
+               const voxel::CompactHeightfield& open) {
+  const GridSpec& world = layout.grid;
+  const GridSpec& grid = open.grid;
+  sub.span_column_first = open.column_first;
+  sub.span_y.resize(open.spans.size());
+  for (std::size_t s = 0; s < open.spans.size(); ++s) sub.span_y[s] = open.spans[s].y;
+  sub.span_poly.assign(open.spans.size(), mesh::kNoPoly);
+  std::vector<float> best(open.spans.size(), std::numeric_limits<float>::infinity());
+  const float tolerance = sub.config.agent.max_climb + grid.cell_height;
+  const auto corners = mesh::vertex_grid_corners(sub);
+  const auto ts = static_cast<std::int64_t>(layout.tile_size);
+  const auto tiles_x = static_cast<std::uint32_t>(layout.tiles_x);
+  for (std::uint32_t p = 0; p < sub.polygon_count(); ++p) {
+    const std::uint32_t tile = tiles.poly_tile[polys[p]];
+    // columns of the polygon's own tile, inside the neighbourhood
+    const std::int64_t tx0 = std::int64_t{tile % tiles_x} * ts;
+    const std::int64_t tz0 = std::int64_t{tile / tiles_x} * ts;
+    const auto poly = sub.polygon(mesh::PolyId{p});
+    std::int64_t x0 = std::max<std::int64_t>(tx0, rect.x0);
+    std::int64_t z0 = std::max<std::int64_t>(tz0, rect.z0);
+    std::int64_t x1 = std::min<std::int64_t>({tx0 + ts, rect.x1, world.width}) - 1;
+    std::int64_t z1 = std::min<std::int64_t>({tz0 + ts, rect.z1, world.depth}) - 1;
+    std::int64_t cx0 = std::numeric_limits<std::int64_t>::max();
+    std::int64_t cz0 = cx0;
+    std::int64_t cx1 = std::numeric_limits<std::int64_t>::min();
+    std::int64_t cz1 = cx1;
+    for (const std::uint32_t v : poly) {
+      cx0 = std::min<std::int64_t>(cx0, corners[v][0]);
+      cz0 = std::min<std::int64_t>(cz0, corners[v][1]);
+      cx1 = std::max<std::int64_t>(cx1, corners[v][0]);
+      cz1 = std::max<std::int64_t>(cz1, corners[v][1]);
+    }
+    x0 = std::max(x0, cx0);
+    z0 = std::max(z0, cz0);
+    x1 = std::min(x1, cx1);
+    z1 = std::min(z1, cz1);
+    for (std::int64_t z = z0; z <= z1; ++z) {
+      // the closed polygon's corners on row z form one interval [lo, hi] (convex polygon)
+      std::int64_t lo = x0;
+      std::int64_t hi = x1;
+      for (std::size_t e = 0; e < poly.size() && lo <= hi; ++e) {
+        const auto& a = corners[poly[e]];
+        const auto& b = corners[poly[(e + 1) % poly.size()]];
+        const std::int64_t dz = std::int64_t{b[1]} - a[1];
+        const std::int64_t rhs = (std::int64_t{b[0]} - a[0]) * (z - a[1]);
+        if (dz == 0) {
+          if (rhs < 0) hi = lo - 1;
+        } else if (dz > 0) {
+          hi = std::min(hi, a[0] + floor_div(rhs, dz));
+        } else {
+          lo = std::max(lo, a[0] + ceil_div(rhs, dz));
+        }
+      }
+      for (std::int64_t x = lo; x <= hi; ++x) {
+        const std::size_t column =
+            grid.column_index(static_cast<int>(x - rect.x0), static_cast<int>(z - rect.z0));
+        const float floor_y = mesh::height_at(
+            sub, mesh::PolyId{p}, world.corner_to_world(static_cast<double>(x) + 0.5, 0.0, 0.0).x,
+            world.corner_to_world(0.0, 0.0, static_cast<double>(z) + 0.5).z);
+        for (std::uint32_t s = open.first(column); s < open.end(column); ++s) {
+          if (!open.areas.empty() && open.areas[s] == voxel::kNullArea) continue;
+          const float diff = std::abs(grid.level_to_world(open.spans[s].y) - floor_y);
+          if (!(diff <= tolerance) || !(diff < best[s])) continue;
+          best[s] = diff;
+          sub.span_poly[s] = p;
+        }
+      }
+    }
+  }
+}
+
+void add_refine(LinkRefineStats& into, const LinkRefineStats& from) {
+  into.links_in += from.links_in;
+  into.surface_misses += from.surface_misses;
+  into.links_failing += from.links_failing;
+  into.links_shortened += from.links_shortened;
+  into.links_dropped += from.links_dropped;
+  into.links_out += from.links_out;
+}
+
+void add_compact(LinkCompactStats& into, const LinkCompactStats& from) {
+  into.links_in += from.links_in;
+  into.links_out += from.links_out;
+  into.groups += from.groups;
+  into.lattice_failing += from.lattice_failing;
+  into.groups_lost += from.groups_lost;
+  into.links_checked += from.links_checked;
+}
+
+void add_link_stats(JumpLinkStats& into, const JumpLinkStats& from) {
+  into.sample_points += from.sample_points;
+  into.cells_visited += from.cells_visited;
+  into.land_voxels += from.land_voxels;
+  into.chains += from.chains;
+  into.surface_misses += from.surface_misses;
+  into.links_failing += from.links_failing;
+  into.links_shortened += from.links_shortened;
+  into.links_dropped += from.links_dropped;
+}
+
+}  // namespace
+
+Status validate(const TiledLinkOptions& options) {
+  LEAPNAV_TRY(validate(options.jumps));
+  if (!(options.refine.min_piece >= 0.0F))
+    return make_error(ErrorCode::InvalidArgument, "tiled jump links: refine.min_piece " +
+                                                      std::to_string(options.refine.min_piece) +
+                                                      " is not >= 0");
+  if (options.compact) LEAPNAV_TRY(validate(options.compact_options));
+  return {};
+}
+
+int jump_reach_cells(const JumpLinkOptions& options, const AgentConfig& agent, float cell_size) {
+  double range = 0.0;
+  for (const JumpConfig& config : options.jumps) range = std::max(range, search_range(config));
+  return static_cast<int>(std::ceil((range + double{agent.radius}) / double{cell_size}));
+}
+
+mesh::TileRect link_search_rect(const mesh::TileLayout& layout, std::size_t tile, int reach_cells) {
+  mesh::TileLayout padded = layout;
+  padded.border = layout.border + reach_cells;
+  return padded.bordered(tile);
+}
+
+PolygonTiles polygon_tiles(const mesh::NavMesh& navmesh, const mesh::TileLayout& layout) {
+  PolygonTiles out;
+  const std::size_t polys = navmesh.polygon_count();
+  const std::size_t tile_count = layout.tile_count();
+  const GridSpec& grid = layout.grid;
+  out.poly_tile.resize(polys);
+  out.tile_first.assign(tile_count + 1, 0);
+  for (std::uint32_t p = 0; p < polys; ++p) {
+    double x = 0.0;
+    double z = 0.0;
+    const auto verts = navmesh.polygon(mesh::PolyId{p});
+    for (const std::uint32_t v : verts) {
+      x += navmesh.vertices[v].x;
+      z += navmesh.vertices[v].z;
+    }
+    x /= static_cast<double>(verts.size());
+    z /= static_cast<double>(verts.size());
+    const int column_x = std::clamp(
+        static_cast<int>(std::floor((x - double{grid.origin.x}) / double{grid.cell_size})), 0,
+        grid.width - 1);
+    const int column_z = std::clamp(
+        static_cast<int>(std::floor((z - double{grid.origin.z}) / double{grid.cell_size})), 0,
+        grid.depth - 1);
+    const auto tile =
+        static_cast<std::uint32_t>(static_cast<std::size_t>(column_x / layout.tile_size) +
+                                   static_cast<std::size_t>(column_z / layout.tile_size) *
+                                       static_cast<std::size_t>(layout.tiles_x));
+    out.poly_tile[p] = tile;
+    ++out.tile_first[std::size_t{tile} + 1];
+  }
+  for (std::size_t t = 0; t < tile_count; ++t) out.tile_first[t + 1] += out.tile_first[t];
+  out.tile_polys.resize(polys);
+  std::vector<std::uint32_t> next(out.tile_first.begin(), out.tile_first.end() - 1);
+  for (std::uint32_t p = 0; p < polys; ++p) out.tile_polys[next[out.poly_tile[p]]++] = p;
+  return out;
+}
+
+Result<TileLinks> build_tile_jump_links(const TriangleMesh& mesh,
+                                        std::span<const std::uint32_t> triangles,
+                                        const mesh::NavMesh& navmesh, const PolygonTiles& tiles,
+                                        const mesh::TileLayout& layout, std::size_t tile,
+                                        const TiledLinkOptions& options, BuildContext& ctx) {
+  LEAPNAV_TRY(validate(options));
+  if (tile >= layout.tile_count() || layout.tile_size <= 0)
+    return make_error(ErrorCode::InvalidArgument,
+                      "tiled jump links: tile " + std::to_string(tile) + " out of range (" +
+                          std::to_string(layout.tile_count()) + " tiles)");
+  if (tiles.poly_tile.size() != navmesh.polygon_count() ||
+      tiles.tile_first.size() != layout.tile_count() + 1)
+    return make_error(ErrorCode::InvalidArgument,
+                      "tiled jump links: the polygon tiles do not match the navmesh and layout");
+  const AgentConfig& agent = navmesh.config.agent;
+  const int reach = jump_reach_cells(options.jumps, agent, layout.grid.cell_size);
+  const mesh::TileRect rect = link_search_rect(layout, tile, reach);
+  const mesh::TileRect inner = layout.interior(tile);
+  TileLinks out;
+  out.set.configs = options.jumps.jumps;
+  if (options.compact) out.set.quantum = lattice_quantum(options.compact_options.quantum_shift);
+  out.search_columns =
+      static_cast<std::uint64_t>(rect.width()) * static_cast<std::uint64_t>(rect.depth());
+  if (triangles.empty() || tiles.tile_first[tile] == tiles.tile_first[tile + 1]) return out;
+
+  // the stitched polygons of the tiles the neighbourhood overlaps, ascending
+  std::vector<std::uint32_t> polys;
+  {
+    const int ts = layout.tile_size;
+    for (int tz = rect.z0 / ts; tz <= (rect.z1 - 1) / ts; ++tz) {
+      for (int tx = rect.x0 / ts; tx <= (rect.x1 - 1) / ts; ++tx) {
+        const std::size_t t =
+            static_cast<std::size_t>(tx) +
+            static_cast<std::size_t>(tz) * static_cast<std::size_t>(layout.tiles_x);
+        polys.insert(polys.end(), tiles.tile_polys.begin() + tiles.tile_first[t],
+                     tiles.tile_polys.begin() + tiles.tile_first[t + 1]);
+      }
+    }
+    std::sort(polys.begin(), polys.end());
+  }
+  out.search_polygons = polys.size();
+  const TriangleMesh part =
+      triangle_subset(mesh, triangles, mesh.name + " " + tile_name(layout, tile) + " links");
+  mesh::NavMesh sub = polygon_subset(navmesh, polys);
+  JumpLinkSet set;
+  {
+    LEAPNAV_TRY_ASSIGN(const voxel::VoxelOutput voxels,
+                       voxel::voxelize_on_grid(part, layout.rect_grid(rect), navmesh.config, ctx));
+    {
+      auto timer = ctx.scoped_timer("jump_span_map");
+      map_spans(sub, polys, tiles, layout, rect, voxels.compact);
+    }
+    SampleWindow window;
+    window.x0 = inner.x0 - rect.x0;
+    window.z0 = inner.z0 - rect.z0;
+    window.x1 = inner.x1 - rect.x0;
+    window.z1 = inner.z1 - rect.z0;
+    window.phase_x = rect.x0;
+    window.phase_z = rect.z0;
+    LEAPNAV_TRY_ASSIGN(set, build_jump_links(voxels.solid, voxels.compact, sub, agent,
+                                             options.jumps, window, ctx));
+  }
+  sub.span_column_first = {};
+  sub.span_y = {};
+  sub.span_poly = {};
+  LEAPNAV_TRY_ASSIGN(out.refine, refine_links(set, part, sub, agent, options.refine, ctx));
+  if (options.compact) {
+    LEAPNAV_TRY_ASSIGN(CompactLinks compact,
+                       compact_links(set, part, sub, agent, options.compact_options, ctx));
+    out.compact = compact.stats;
+    set = std::move(compact.set);
+  }
+  // back to the stitched mesh's ids (monotone, so the set stays sorted by its group key)
+  for (JumpLink& link : set.links) {
+    link.start_poly = polys[link.start_poly];
+    link.land_poly = polys[link.land_poly];
+    if (tiles.poly_tile[link.start_poly] != tile) {
+      return make_error(ErrorCode::Internal, "tiled jump links: " + tile_name(layout, tile) +
+                                                 ": a link starts in polygon " +
+                                                 std::to_string(link.start_poly) +
+                                                 " of another tile");
+    }
+    if (tiles.poly_tile[link.land_poly] != tile) ++out.cross_tile_links;
+  }
+  for (std::uint32_t& land : set.group_land_poly) land = polys[land];
+  set.poly_first.clear();  // local; the tiled set is indexed once over the stitched mesh
+  out.set.links = std::move(set.links);
+  out.set.group_land_poly = std::move(set.group_land_poly);
+  out.set.group_first = std::move(set.group_first);
+  out.set.stats = set.stats;
+  out.set.quantum = set.quantum;
+  return out;
+}
+
+Result<TiledLinks> build_tiled_jump_links(const TriangleMesh& mesh, const mesh::NavMesh& navmesh,
+                                          const mesh::TileLayout& layout,
+                                          const TiledLinkOptions& options, BuildContext& ctx) {
+  LEAPNAV_TRY(validate(options));
+  if (layout.tile_size <= 0 || layout.tile_count() == 0)
+    return make_error(ErrorCode::InvalidArgument, "tiled jump links: the layout has no tiles");
+  if (!(layout.grid == navmesh.grid))
+    return make_error(ErrorCode::InvalidArgument,
+                      "tiled jump links: the navmesh was not built on the layout's grid");
+  const std::size_t tile_count = layout.tile_count();
+  const PolygonTiles tiles = polygon_tiles(navmesh, layout);
+  const int reach = jump_reach_cells(options.jumps, navmesh.config.agent, layout.grid.cell_size);
+
+  struct Slot {
+    std::optional<Result<TileLinks>> result;
+    std::vector<std::string> warnings;
+    std::vector<std::pair<std::string, double>> timings;
+  };
+  std::vector<Slot> slots(tile_count);
+  {
+    auto timer = ctx.scoped_timer("tile_links");
+    mesh::TileLayout padded = layout;
+    padded.border = layout.border + reach;
+    std::vector<std::vector<std::uint32_t>> triangles = mesh::tile_triangles(mesh, padded);
+    parallel_for(ctx.threads(), 0, tile_count, 1, [&](std::size_t t0, std::size_t t1) {
+      for (std::size_t t = t0; t < t1; ++t) {
+        Slot& slot = slots[t];
+        if (ctx.cancelled()) {
+          slot.result.emplace(make_error(ErrorCode::Cancelled,
+                                         "cancelled before the links of " + tile_name(layout, t)));
+          continue;
+        }
+        BuildContext tile_ctx;
+        tile_ctx.set_threads(1);
+        tile_ctx.set_memory_limit(ctx.memory_limit());
+        slot.result.emplace(build_tile_jump_links(mesh, triangles[t], navmesh, tiles, layout, t,
+                                                  options, tile_ctx));
+        triangles[t] = {};
+        slot.warnings = tile_ctx.warnings();
+        slot.timings = tile_ctx.timings();
+      }
+    });
+  }
+  TiledLinks out;
+  out.set.configs = options.jumps.jumps;
+  if (options.compact) out.set.quantum = lattice_quantum(options.compact_options.quantum_shift);
+  std::size_t total = 0;
+  for (const Slot& slot : slots) {
+    if (slot.result->ok()) total += slot.result->value().set.links.size();
+  }
+  out.set.links.reserve(total);
+  for (std::size_t t = 0; t < tile_count; ++t) {
+    Slot& slot = slots[t];
+    for (std::string& warning : slot.warnings)
+      ctx.warn(tile_name(layout, t) + " links: " + warning);
+    for (const auto& [stage, ms] : slot.timings) ctx.add_time("tile_links:" + stage, ms);
+    if (!slot.result->ok()) return std::move(*slot.result).error();
+    TileLinks& links = slot.result->value();
+    add_link_stats(out.set.stats, links.set.stats);
+    add_refine(out.refine, links.refine);
+    add_compact(out.compact, links.compact);
+    out.cross_tile_links += links.cross_tile_links;
+    out.max_search_columns = std::max(out.max_search_columns, links.search_columns);
+    out.set.links.insert(out.set.links.end(), links.set.links.begin(), links.set.links.end());
+    slot = {};
+  }
+  // note: polygons are numbered in tile order and each tile's links are sorted by (start, land,
+  // config) with starts in the tile, so the join in tile order is sorted as it stands: indexing
+  // it needs no sorted copy (the join is the largest array of the build)
+  {
+    auto timer = ctx.scoped_timer("tile_links_index");
+    bool sorted = true;
+    for (std::size_t k = 1; k < out.set.links.size() && sorted; ++k) {
+      const JumpLink& a = out.set.links[k - 1];
+      const JumpLink& b = out.set.links[k];
+      sorted = std::tie(a.start_poly, a.land_poly, a.config) <=
+               std::tie(b.start_poly, b.land_poly, b.config);
+    }
+    if (sorted) {
+      index_sorted_links(out.set, navmesh.polygon_count());
+    } else {
+      index_links(out.set, navmesh.polygon_count());
+    }
+  }
+  return out;
+}
+
+}  // namespace leapnav::jump
