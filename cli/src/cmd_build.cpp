@@ -98,9 +98,9 @@ int run_tiled_build(const TriangleMesh& mesh, const BuildConfig& config,
   }
   std::optional<jump::TiledLinks> tiled_links;
   if (!links.jumps.jumps.empty()) {
-    auto built = jump::build_tiled_jump_links(mesh, file.navmesh, out->layout, links, ctx);
-    if (!built) return report(built.error());
-    tiled_links = std::move(built).value();
+    auto made = jump::build_tiled_jump_links(mesh, file.navmesh, out->layout, links, ctx);
+    if (!made) return report(made.error());
+    tiled_links = std::move(made).value();
     file.links = std::move(tiled_links->set);
   }
   if (auto s = io::save_nav_file(file, output); !s) return report(s.error());
