@@ -269,9 +269,8 @@ void register_build_command(CLI::App& root, Registry& registry) {
          }
          if (options->tiles.tile_size != 0) {
            if (auto s = mesh::validate(options->tiles, *config); !s) return report(s.error());
-           if (!options->cache.empty() &&
-               (!jump_options.jumps.empty() || options->ledge_links ||
-                !options->links_file.empty())) {
+           if (!options->cache.empty() && (!jump_options.jumps.empty() || options->ledge_links ||
+                                           !options->links_file.empty())) {
              return report(make_error(
                  ErrorCode::InvalidArgument,
                  "--cache " + options->cache +
