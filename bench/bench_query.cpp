@@ -32,6 +32,8 @@ void query_scene(const std::string& scene, const TriangleMesh& mesh, const Build
   plan::QueryOptions query_options;
   if (options.crossing == "line") query_options.crossing = plan::CrossingPoint::ClosestToLine;
   if (options.crossing == "toward-goal") query_options.crossing = plan::CrossingPoint::TowardGoal;
+  if (options.walk_search == "exact") query_options.walk_search = plan::WalkSearch::Exact;
+  if (options.walk_search == "portals") query_options.walk_search = plan::WalkSearch::Portals;
   auto planner = plan::Planner::create(navmesh);
   if (!planner) {
     record_failure(scene + ": " + planner.error().message);

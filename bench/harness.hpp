@@ -46,6 +46,9 @@ struct Options {
   std::size_t gap_queries = 1000;  ///< of which compared with the exact reference
   /// The query suite's A* crossing model: midpoint, line (closest to start-goal), toward-goal.
   std::string crossing = "midpoint";
+  /// The query suite's walking search: exact (any-angle) or portals (A* + funnel); empty for
+  /// the library's default.
+  std::string walk_search;
   std::vector<int> steps{1, 2, 4, 6, 8, 10, 12, 14, 16};  ///< jump sample steps
   bool check_links = true;  ///< run the exact soundness checker on every generated link set
   /// Random pairs from which the jump-query suite picks the queries whose step-1 path jumps.

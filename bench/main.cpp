@@ -44,6 +44,10 @@ int main(int argc, char** argv) {
   app.add_option("--crossing", options.crossing,
                  "A* crossing model of the query suite: midpoint, line or toward-goal")
       ->check(CLI::IsMember({"midpoint", "line", "toward-goal"}));
+  app.add_option("--walk-search", options.walk_search,
+                 "Walking search of the query suite: exact (any-angle) or portals (A* over portal "
+                 "crossings, then the funnel); the library's default when not given")
+      ->check(CLI::IsMember({"exact", "portals"}));
   app.add_option("--terrain", options.terrain_sizes, "terrain:N sizes")->delimiter(',');
   app.add_option("--shared", options.shared_dir, "The shared/ folder with meshes/");
   app.add_option("--csv", csv_path, "Also write the CSV to this file");

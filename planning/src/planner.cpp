@@ -289,6 +289,14 @@ Result<Planner> Planner::create(std::shared_ptr<const mesh::NavMesh> shared_mesh
         RtreeBox(RtreePoint(b.min.x, b.min.y, b.min.z), RtreePoint(b.max.x, b.max.y, b.max.z)), p);
   }
   impl->rtree = Rtree(boxes.begin(), boxes.end());
+  impl->any_angle = detail::build_any_angle_mesh(mesh, impl->graph);
+  for (std::uint32_t p = 0; p < mesh.polygon_count(); ++p) {
+    impl->area_present[mesh.poly_area[p]] = 1;
+    impl->flag_values.push_back(mesh.poly_flags[p]);
+  }
+  std::sort(impl->flag_values.begin(), impl->flag_values.end());
+  impl->flag_values.erase(std::unique(impl->flag_values.begin(), impl->flag_values.end()),
+                          impl->flag_values.end());
   return Planner(std::move(impl));
 }
 

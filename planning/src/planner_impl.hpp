@@ -4,6 +4,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <boost/geometry.hpp>
 #include <boost/geometry/index/rtree.hpp>
 #include <cstdint>
@@ -12,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "any_angle.hpp"
 #include "leapnav/planning/query.hpp"
 
 namespace leapnav::plan {
@@ -62,6 +64,12 @@ struct Planner::Impl {
   std::vector<Vec2> arc_right;
   std::vector<Vec2> arc_mid;
   Rtree rtree;
+  /// The exact walking search's fans, twins and arcs per polygon slot.
+  detail::AnyAngleMesh any_angle;
+  /// The area ids of the mesh's polygons (1 = some polygon has it) and their distinct flag
+  /// values, sorted: whether a query's filter prices every polygon alike or excludes some.
+  std::array<std::uint8_t, 256> area_present{};
+  std::vector<std::uint16_t> flag_values;
 
   /// locate() without input checks; false when nothing qualifies.
   bool locate(Vec3 point, Vec3 extent, Location& out) const;
