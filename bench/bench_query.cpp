@@ -51,6 +51,7 @@ void query_scene(const std::string& scene, const TriangleMesh& mesh, const Build
   std::vector<double> us(n);
   std::vector<double> us_found;
   std::size_t found = 0;
+  double expanded = 0.0;
   ContentHasher lengths;
   for (std::size_t i = 0; i < n; ++i) {
     const auto t0 = std::chrono::steady_clock::now();
@@ -60,6 +61,7 @@ void query_scene(const std::string& scene, const TriangleMesh& mesh, const Build
     if (status.ok() && path.status == plan::PathStatus::Found) {
       ++found;
       us_found.push_back(us[i]);
+      expanded += path.nodes_expanded;
     }
     lengths.add_pod(path.length);
   }
@@ -73,7 +75,8 @@ void query_scene(const std::string& scene, const TriangleMesh& mesh, const Build
   for (double* v : {&ms.min, &ms.median, &ms.mean, &ms.p99, &ms.max}) *v /= 1000.0;
   const Summary f = summarize(us_found);
   extra << " us_median=" << s.median << " us_p99=" << s.p99 << " found_us_median=" << f.median
-        << " found_us_mean=" << f.mean << " found_us_p99=" << f.p99;
+        << " found_us_mean=" << f.mean << " found_us_p99=" << f.p99
+        << " found_expanded_mean=" << (found > 0 ? expanded / static_cast<double>(found) : 0.0);
   report.add({scene, config.name, "query_walk", 1, ms, hash_to_hex(lengths.digest()), extra.str()});
 
   // optimality gap on a subset: the exact reference is far slower than the planner

@@ -28,7 +28,9 @@ double dot(DPoint a, DPoint b) {
   return a.x * b.x + a.z * b.z;
 }
 double dist(DPoint a, DPoint b) {
-  return std::hypot(a.x - b.x, a.z - b.z);
+  const double dx = a.x - b.x;
+  const double dz = a.z - b.z;
+  return std::sqrt(dx * dx + dz * dz);
 }
 DPoint lerp(DPoint a, DPoint b, double t) {
   return {a.x + (b.x - a.x) * t, a.z + (b.z - a.z) * t};
@@ -39,9 +41,9 @@ double via_segment(DPoint root, DPoint a, DPoint b, DPoint goal) {
   const DPoint ab = b - a;
   const double len2 = dot(ab, ab);
   if (len2 <= 0.0) return dist(root, a) + dist(a, goal);
-  const double len = std::sqrt(len2);
-  const double dr = std::fabs(cross(ab, root - a)) / len;
-  const double dg = std::fabs(cross(ab, goal - a)) / len;
+  // note: distances from the line times |ab|; only their ratio matters
+  const double dr = std::fabs(cross(ab, root - a));
+  const double dg = std::fabs(cross(ab, goal - a));
   const double tr = dot(root - a, ab) / len2;
   const double tg = dot(goal - a, ab) / len2;
   const auto through = [&](double t) {
@@ -105,6 +107,22 @@ std::uint32_t find(std::vector<std::uint32_t>& parent, std::uint32_t x) {
 
 }  // namespace
 
+/// The open list's order: f in whole micrometres first (paths that differ by less are equally
+/// short), then the deeper node (larger g: every node on an optimal path has the same f, and
+/// following it reaches the goal without expanding its equals), then creation order.
+AnyAngleSearch::HeapEntry AnyAngleSearch::entry(std::uint32_t k) {
+  // note: f is computed here, when the node goes on the heap (a handed-on node needs none)
+  Node& node = nodes_[k];
+  node.f = node.g + via_segment(node.root, node.left, node.right, goal_);
+  return {static_cast<std::int64_t>(std::llround(node.f * 1e6)), node.g, k};
+}
+
+bool AnyAngleSearch::later(const HeapEntry& x, const HeapEntry& y) {
+  if (x.key != y.key) return x.key > y.key;
+  if (x.g != y.g) return x.g < y.g;
+  return x.node > y.node;
+}
+
 AnyAngleMesh build_any_angle_mesh(const mesh::NavMesh& mesh, const NavGraph& graph) {
   AnyAngleMesh data;
   const std::size_t slots = mesh.poly_vertices.size();
@@ -140,6 +158,14 @@ AnyAngleMesh build_any_angle_mesh(const mesh::NavMesh& mesh, const NavGraph& gra
   std::vector<std::uint32_t> parent(slots);
   for (std::uint32_t s = 0; s < slots; ++s) parent[s] = s;
   std::vector<std::uint8_t> open(slots, 0);
+  data.dead_end.assign(polygons, 0);
+  for (std::uint32_t p = 0; p < polygons; ++p) {
+    std::uint32_t neighbours = 0;
+    for (std::uint32_t s = mesh.poly_first[p]; s < mesh.poly_first[p + 1]; ++s) {
+      if (mesh.poly_neighbors[s] != mesh::kNoPoly) ++neighbours;
+    }
+    data.dead_end[p] = neighbours <= 1 ? 1 : 0;
+  }
   for (std::uint32_t p = 0; p < polygons; ++p) {
     const std::uint32_t first = mesh.poly_first[p];
     const std::uint32_t count = mesh.poly_first[p + 1] - first;
@@ -184,6 +210,12 @@ AnyAngleMesh build_any_angle_mesh(const mesh::NavMesh& mesh, const NavGraph& gra
     data.slot_fan[s] = fan_of_root[r];
     if (open[s] != 0) data.fan_open[fan_of_root[r]] = 1;
   }
+  data.slot_point.reserve(slots);
+  data.slot_corner.reserve(slots);
+  for (std::uint32_t s = 0; s < slots; ++s) {
+    data.slot_point.push_back(data.vertices[mesh.poly_vertices[s]]);
+    data.slot_corner.push_back(data.fan_open[data.slot_fan[s]]);
+  }
   return data;
 }
 
@@ -216,8 +248,7 @@ void AnyAngleSearch::start(const mesh::NavMesh& nav, const AnyAngleMesh& data, c
   max_nodes_ = max_nodes;
   expanded_ = 0;
   final_node_ = kNoNode;
-  best_node_ = kNoNode;
-  best_distance_ = std::numeric_limits<double>::infinity();
+  resume_ = kNoNode;
   length_ = 0.0;
   every_corner_ = every_vertex_a_corner;
   finished_ = false;
@@ -226,14 +257,20 @@ void AnyAngleSearch::start(const mesh::NavMesh& nav, const AnyAngleMesh& data, c
   const DPoint start{double{src.x} - data.origin_x, double{src.y} - data.origin_z};
   const std::uint32_t count = nav.poly_first[src_poly + 1] - nav.poly_first[src_poly];
   expand_all(kNoNode, src_poly, count, start, kNoNode, 0.0);
+  for (std::uint32_t k = 0; k < nodes_.size(); ++k) heap_.push_back(entry(k));
+  std::make_heap(heap_.begin(), heap_.end(), later);
 }
 
-void AnyAngleSearch::push_successor(std::uint32_t parent, std::uint32_t slot, double lo,
-                                    double hi, DPoint root, std::uint32_t root_id, double g) {
+void AnyAngleSearch::push_successor(std::uint32_t parent, std::uint32_t slot, double lo, double hi,
+                                    DPoint root, std::uint32_t root_id, double g) {
   if (lo > hi) return;
   const std::uint32_t next_poly = nav_->poly_neighbors[slot];
   if (next_poly == mesh::kNoPoly || !filter_->enterable(next_poly)) return;
-  if (root_id != kNoNode) {
+  // note: a polygon whose only neighbour is the one left leads nowhere but to a goal in it
+  if (data_->dead_end[next_poly] != 0 && next_poly != dst_poly_) return;
+  // note: a successor keeping its parent's root and cost was checked with that parent
+  const bool turned = parent == kNoNode || nodes_[parent].root_id != root_id;
+  if (root_id != kNoNode && turned) {
     if (root_generation_[root_id] != generation_) {
       root_generation_[root_id] = generation_;
       root_g_[root_id] = g;
@@ -250,26 +287,15 @@ void AnyAngleSearch::push_successor(std::uint32_t parent, std::uint32_t slot, do
   node.root = root;
   node.left = hi >= 1.0 ? b : lerp(a, b, hi);
   node.right = lo <= 0.0 ? a : lerp(a, b, lo);
-  node.ends = static_cast<std::uint8_t>((hi >= 1.0 ? kLeftVertex : 0) |
-                                        (lo <= 0.0 ? kRightVertex : 0));
+  node.ends =
+      static_cast<std::uint8_t>((hi >= 1.0 ? kLeftVertex : 0) | (lo <= 0.0 ? kRightVertex : 0));
   node.g = g;
-  node.f = g + via_segment(root, node.left, node.right, goal_);
   node.root_id = root_id;
   node.poly = next_poly;
   node.edge = twin - nav_->poly_first[next_poly];
   node.arc = data_->slot_arc[slot];
   node.parent = parent;
-  const auto index = static_cast<std::uint32_t>(nodes_.size());
-  const double to_goal = distance_to_segment(goal_, node.left, node.right);
-  if (to_goal < best_distance_) {
-    best_distance_ = to_goal;
-    best_node_ = index;
-  }
   nodes_.push_back(node);
-  heap_.push_back({node.f, index});
-  std::push_heap(heap_.begin(), heap_.end(), [](const HeapEntry& x, const HeapEntry& y) {
-    return x.f > y.f || (x.f == y.f && x.node > y.node);
-  });
 }
 
 void AnyAngleSearch::expand_all(std::uint32_t parent, std::uint32_t poly, std::uint32_t skip,
@@ -332,7 +358,8 @@ void AnyAngleSearch::expand(std::uint32_t n) {
   for (std::uint32_t j = 1; j < count; ++j) {
     const std::uint32_t k = (node.edge + j) % count;
     const std::uint32_t slot = first + k;
-    if (nav_->poly_neighbors[slot] == mesh::kNoPoly) continue;
+    const std::uint32_t beyond = nav_->poly_neighbors[slot];
+    if (beyond == mesh::kNoPoly || (data_->dead_end[beyond] != 0 && beyond != dst_poly_)) continue;
     const DPoint u = vertex(slot);
     const DPoint w = vertex(slot_of(q, k + 1));
     // sides of the edge's ends against the lines r -> R (>= 0: left of it, inside) and
@@ -358,40 +385,67 @@ void AnyAngleSearch::expand(std::uint32_t n) {
 std::uint32_t AnyAngleSearch::step(std::uint32_t budget) {
   std::uint32_t done = 0;
   if (finished_) return done;
-  const auto later = [](const HeapEntry& x, const HeapEntry& y) {
-    return x.f > y.f || (x.f == y.f && x.node > y.node);
-  };
-  while (!heap_.empty() && done < budget) {
-    std::pop_heap(heap_.begin(), heap_.end(), later);
-    const std::uint32_t n = heap_.back().node;
-    heap_.pop_back();
-    const Node& node = nodes_[n];
-    if (node.root_id != kNoNode && root_generation_[node.root_id] == generation_ &&
-        node.g > root_g_[node.root_id] + prune_slack(node.g)) {
-      continue;
-    }
-    if (node.poly == dst_poly_) {
-      reached_ = true;
-      final_node_ = n;
-      length_ = node.f;
-      break;
+  // note: a node with a single successor outside the goal polygon hands it straight on (no heap
+  // round trip); a handed-on node is expanded before the next pop, also across sliced calls, so
+  // every frontier node is on the heap whenever one is popped
+  while (done < budget && (resume_ != kNoNode || !heap_.empty())) {
+    std::uint32_t n = resume_;
+    if (n != kNoNode) {
+      resume_ = kNoNode;
+    } else {
+      std::pop_heap(heap_.begin(), heap_.end(), later);
+      n = heap_.back().node;
+      heap_.pop_back();
+      const Node& node = nodes_[n];
+      if (node.root_id != kNoNode && root_generation_[node.root_id] == generation_ &&
+          node.g > root_g_[node.root_id] + prune_slack(node.g)) {
+        continue;
+      }
+      if (node.poly == dst_poly_) {
+        reached_ = true;
+        final_node_ = n;
+        length_ = node.f;
+        break;
+      }
     }
     if (expanded_ == max_nodes_) {
       out_of_nodes_ = true;
+      partial_node_ = n;
       break;
     }
     ++expanded_;
     ++done;
+    const auto before = static_cast<std::uint32_t>(nodes_.size());
     expand(n);
+    const auto after = static_cast<std::uint32_t>(nodes_.size());
+    if (after == before + 1 && nodes_[before].poly != dst_poly_) {
+      resume_ = before;
+      continue;
+    }
+    for (std::uint32_t k = before; k < after; ++k) {
+      heap_.push_back(entry(k));
+      std::push_heap(heap_.begin(), heap_.end(), later);
+    }
   }
-  if (!reached_ && !out_of_nodes_ && !heap_.empty()) return done;  // paused
+  if (!reached_ && !out_of_nodes_ && (resume_ != kNoNode || !heap_.empty())) return done;
   finished_ = true;
+  if (out_of_nodes_) {
+    // the reached interval nearest the goal (the first such node)
+    double best = std::numeric_limits<double>::infinity();
+    for (std::uint32_t k = 0; k < nodes_.size(); ++k) {
+      const double d = distance_to_segment(goal_, nodes_[k].left, nodes_[k].right);
+      if (d < best) {
+        best = d;
+        partial_node_ = k;
+      }
+    }
+  }
   return done;
 }
 
 void AnyAngleSearch::path_arcs(std::vector<std::uint32_t>& arcs) const {
   const std::size_t from = arcs.size();
-  std::uint32_t n = reached_ ? final_node_ : (out_of_nodes_ ? best_node_ : kNoNode);
+  std::uint32_t n = reached_ ? final_node_ : (out_of_nodes_ ? partial_node_ : kNoNode);
   while (n != kNoNode) {
     arcs.push_back(nodes_[n].arc);
     n = nodes_[n].parent;

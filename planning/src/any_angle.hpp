@@ -41,7 +41,10 @@ struct AnyAngleMesh {
   std::vector<std::uint32_t> slot_twin;
   std::vector<std::uint32_t> slot_arc;
   std::vector<std::uint32_t> slot_fan;
-  std::vector<std::uint8_t> fan_open;  ///< per fan: it meets the mesh boundary (a corner)
+  std::vector<DPoint> slot_point;         ///< the slot's vertex (vertices[poly_vertices[slot]])
+  std::vector<std::uint8_t> slot_corner;  ///< fan_open of the slot's fan
+  std::vector<std::uint8_t> fan_open;     ///< per fan: it meets the mesh boundary (a corner)
+  std::vector<std::uint8_t> dead_end;     ///< per polygon: at most one neighbour
   [[nodiscard]] std::size_t fan_count() const { return fan_open.size(); }
 };
 
@@ -58,7 +61,8 @@ class AnyAngleSearch {
              std::uint32_t src_poly, Vec2 src, std::uint32_t dst_poly, Vec2 dst,
              bool every_vertex_a_corner, std::uint32_t max_nodes);
   /// Runs at most `budget` expansions; returns the expansions done. finished() once the goal
-  /// polygon is reached, the node limit is hit or the open list runs empty.
+  /// polygon is reached, the node limit is hit or the open list runs empty. The same pops and
+  /// expansions happen whatever the budgets of the calls.
   std::uint32_t step(std::uint32_t budget);
   [[nodiscard]] bool finished() const { return finished_; }
   [[nodiscard]] bool reached() const { return reached_; }
@@ -76,7 +80,7 @@ class AnyAngleSearch {
     DPoint left;   ///< interval end at the entry edge's first vertex side
     DPoint right;  ///< interval end at the entry edge's second vertex side
     double g = 0.0;
-    double f = 0.0;
+    double f = 0.0;                   ///< g + h, set when the node goes on the heap
     std::uint32_t root_id = kNoNode;  ///< fan of the root vertex; kNoNode for the start
     std::uint32_t poly = 0;           ///< the polygon entered
     std::uint32_t edge = 0;           ///< entry edge index in poly (vertex edge is `left`'s end)
@@ -85,9 +89,12 @@ class AnyAngleSearch {
     std::uint8_t ends = 0;  ///< kLeftVertex | kRightVertex: the end is the edge's vertex
   };
   struct HeapEntry {
-    double f;
+    std::int64_t key;
+    double g;
     std::uint32_t node;
   };
+  [[nodiscard]] HeapEntry entry(std::uint32_t k);
+  static bool later(const HeapEntry& x, const HeapEntry& y);
   static constexpr std::uint8_t kLeftVertex = 1;
   static constexpr std::uint8_t kRightVertex = 2;
 
@@ -95,15 +102,14 @@ class AnyAngleSearch {
   /// Successors on every edge of `poly` but `skip` (all visible from a root on its boundary).
   void expand_all(std::uint32_t parent, std::uint32_t poly, std::uint32_t skip, DPoint root,
                   std::uint32_t root_id, double g);
-  /// A successor on the part [lo, hi] of edge `slot` (parameter from its first vertex).
-  void push_successor(std::uint32_t parent, std::uint32_t slot, double lo, double hi,
-                      DPoint root, std::uint32_t root_id, double g);
+  /// A successor on the part [lo, hi] of edge `slot` (parameter from its first vertex), appended
+  /// to nodes_ (step() puts it on the heap).
+  void push_successor(std::uint32_t parent, std::uint32_t slot, double lo, double hi, DPoint root,
+                      std::uint32_t root_id, double g);
   [[nodiscard]] bool corner(std::uint32_t slot) const {
-    return every_corner_ || data_->fan_open[data_->slot_fan[slot]] != 0;
+    return every_corner_ || data_->slot_corner[slot] != 0;
   }
-  [[nodiscard]] DPoint vertex(std::uint32_t slot) const {
-    return data_->vertices[nav_->poly_vertices[slot]];
-  }
+  [[nodiscard]] DPoint vertex(std::uint32_t slot) const { return data_->slot_point[slot]; }
   [[nodiscard]] std::uint32_t slot_of(std::uint32_t poly, std::uint32_t k) const {
     const std::uint32_t first = nav_->poly_first[poly];
     const std::uint32_t count = nav_->poly_first[poly + 1] - first;
@@ -128,8 +134,8 @@ class AnyAngleSearch {
   std::uint32_t max_nodes_ = 0;
   std::uint32_t expanded_ = 0;
   std::uint32_t final_node_ = kNoNode;
-  std::uint32_t best_node_ = kNoNode;  ///< the node whose interval is nearest the goal
-  double best_distance_ = std::numeric_limits<double>::infinity();
+  std::uint32_t partial_node_ = kNoNode;  ///< out of nodes: the interval nearest the goal
+  std::uint32_t resume_ = kNoNode;        ///< a single successor to expand before the next pop
   double length_ = 0.0;
   bool every_corner_ = false;
   bool finished_ = true;

@@ -290,10 +290,11 @@ Result<Planner> Planner::create(std::shared_ptr<const mesh::NavMesh> shared_mesh
   }
   impl->rtree = Rtree(boxes.begin(), boxes.end());
   impl->any_angle = detail::build_any_angle_mesh(mesh, impl->graph);
-  for (std::uint32_t p = 0; p < mesh.polygon_count(); ++p) {
-    impl->area_present[mesh.poly_area[p]] = 1;
-    impl->flag_values.push_back(mesh.poly_flags[p]);
-  }
+  impl->area_ids = mesh.poly_area;
+  impl->flag_values = mesh.poly_flags;
+  std::sort(impl->area_ids.begin(), impl->area_ids.end());
+  impl->area_ids.erase(std::unique(impl->area_ids.begin(), impl->area_ids.end()),
+                       impl->area_ids.end());
   std::sort(impl->flag_values.begin(), impl->flag_values.end());
   impl->flag_values.erase(std::unique(impl->flag_values.begin(), impl->flag_values.end()),
                           impl->flag_values.end());

@@ -4,7 +4,6 @@
 #pragma once
 
 #include <algorithm>
-#include <array>
 #include <boost/geometry.hpp>
 #include <boost/geometry/index/rtree.hpp>
 #include <cstdint>
@@ -66,9 +65,9 @@ struct Planner::Impl {
   Rtree rtree;
   /// The exact walking search's fans, twins and arcs per polygon slot.
   detail::AnyAngleMesh any_angle;
-  /// The area ids of the mesh's polygons (1 = some polygon has it) and their distinct flag
-  /// values, sorted: whether a query's filter prices every polygon alike or excludes some.
-  std::array<std::uint8_t, 256> area_present{};
+  /// The distinct area ids and flag values of the mesh's polygons, sorted: whether a query's filter
+  /// prices every polygon alike or excludes some.
+  std::vector<std::uint8_t> area_ids;
   std::vector<std::uint16_t> flag_values;
 
   /// locate() without input checks; false when nothing qualifies.

@@ -416,8 +416,7 @@ bool exact_applies(const Planner::Impl& impl, const QueryOptions& options, std::
                    std::uint32_t dst, float& cost, bool& corners) {
   float common = std::numeric_limits<float>::quiet_NaN();
   bool excludes = false;
-  for (std::size_t a = 0; a < impl.area_present.size(); ++a) {
-    if (impl.area_present[a] == 0) continue;
+  for (const std::uint8_t a : impl.area_ids) {
     const float c = options.area_costs[a];
     if (!std::isfinite(c)) {
       excludes = true;
@@ -438,10 +437,15 @@ bool exact_applies(const Planner::Impl& impl, const QueryOptions& options, std::
     }
   }
   if (crouch_present && options.crouch && options.crouch_cost != 1.0F) return false;
-  // note: an excluded start polygon is left at unit cost
-  const detail::Filter filter(options, *impl.mesh, src, dst);
-  if (std::isnan(common)) common = filter.cost(src);
-  if (filter.cost(src) != common || filter.cost(dst) != common) return false;
+  // note: an excluded start polygon is left at unit cost (as detail::Filter::cost)
+  const auto cost_of = [&](std::uint32_t p) {
+    const float c = options.area_costs[impl.mesh->poly_area[p]];
+    const float area = std::isfinite(c) ? c : 1.0F;
+    return (impl.mesh->poly_flags[p] & mesh::kPolyFlagCrouch) != 0 ? area * options.crouch_cost
+                                                                   : area;
+  };
+  if (std::isnan(common)) common = cost_of(src);
+  if (cost_of(src) != common || cost_of(dst) != common) return false;
   cost = common;
   corners = excludes;
   return true;

@@ -196,7 +196,8 @@ TEST_SUITE("plan.exact") {
     // one island, but an excluded area cuts it: no path, as the portal search says
     auto cut = test::grid_navmesh(6, 3, 1.0F, [](int, int) { return true; });
     for (const mesh::PolyId p : cut.polygon_ids()) {
-      if (std::fabs(mesh::polygon_center(cut, p).x - 3.5F) < 0.1F) cut.poly_area[mesh::index(p)] = 2;
+      if (std::fabs(mesh::polygon_center(cut, p).x - 3.5F) < 0.1F)
+        cut.poly_area[mesh::index(p)] = 2;
     }
     plan::QueryOptions options = exact_search();
     options.area_costs[2] = std::numeric_limits<float>::infinity();
@@ -220,8 +221,9 @@ TEST_SUITE("plan.exact") {
     const plan::Path expected = path_on(cut, {0.5F, 0.0F, 2.6F}, {6.5F, 0.0F, 2.4F});
     REQUIRE(expected.status == plan::PathStatus::Found);
     const plan::ExactReference reference(cut);
-    const auto exact = reference.shortest_path(xz(expected.points.front()), expected.corridor.front(),
-                                               xz(expected.points.back()), expected.corridor.back());
+    const auto exact =
+        reference.shortest_path(xz(expected.points.front()), expected.corridor.front(),
+                                xz(expected.points.back()), expected.corridor.back());
     REQUIRE(exact.has_value());
     CHECK(path.length == doctest::Approx(exact->length).epsilon(1e-6));
     CHECK(expected.length == doctest::Approx(exact->length).epsilon(1e-6));
@@ -252,8 +254,9 @@ TEST_SUITE("plan.exact") {
         if (!nav) return;
         Tally tally;
         compare_pairs(*nav, plan::random_points(*nav, 240, 17), tally);
-        MESSAGE(std::string(file) << " " << config << ": " << tally.found << " found, " << tally.no_path
-                     << " no path, worst relative difference " << tally.worst);
+        MESSAGE(std::string(file) << " " << config << ": " << tally.found << " found, "
+                                  << tally.no_path << " no path, worst relative difference "
+                                  << tally.worst);
         CHECK(tally.found > 20);
       }
     }
