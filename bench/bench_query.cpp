@@ -46,6 +46,8 @@ void query_scene(const std::string& scene, const TriangleMesh& mesh, const Build
   if (options.max_nodes > 0) query_options.max_nodes = options.max_nodes;
   if (options.crossing == "line") query_options.crossing = plan::CrossingPoint::ClosestToLine;
   if (options.crossing == "toward-goal") query_options.crossing = plan::CrossingPoint::TowardGoal;
+  if (options.walk_search == "exact") query_options.walk_search = plan::WalkSearch::Exact;
+  if (options.walk_search == "portals") query_options.walk_search = plan::WalkSearch::Portals;
   auto planner = plan::Planner::create(navmesh);
   if (!planner) {
     record_failure(scene + ": " + planner.error().message);
@@ -66,6 +68,7 @@ void query_scene(const std::string& scene, const TriangleMesh& mesh, const Build
   std::size_t found = 0;
   std::size_t partial = 0;  // the node limit was reached (the goal is on the start's island)
   std::size_t no_path = 0;
+  double expanded = 0.0;
   ContentHasher lengths;
   for (std::size_t i = 0; i < n; ++i) {
     const double c0 = thread_cpu_us();
@@ -78,6 +81,7 @@ void query_scene(const std::string& scene, const TriangleMesh& mesh, const Build
       ++found;
       us_found.push_back(us[i]);
       cpu_us_found.push_back(c1 - c0);
+      expanded += path.nodes_expanded;
     }
     if (status.ok() && path.status == plan::PathStatus::Partial) ++partial;
     if (status.ok() && path.status == plan::PathStatus::NoPath) ++no_path;
@@ -97,7 +101,8 @@ void query_scene(const std::string& scene, const TriangleMesh& mesh, const Build
   extra << " us_median=" << s.median << " us_p99=" << s.p99 << " found_us_median=" << f.median
         << " found_us_mean=" << f.mean << " found_us_p99=" << f.p99
         << " found_cpu_us_median=" << summarize(cpu_us_found).median
-        << " found_cpu_us_p99=" << summarize(cpu_us_found).p99;
+        << " found_cpu_us_p99=" << summarize(cpu_us_found).p99
+        << " found_expanded_mean=" << (found > 0 ? expanded / static_cast<double>(found) : 0.0);
   report.add({scene, config.name, "query_walk", 1, ms, hash_to_hex(lengths.digest()), extra.str()});
 
   // optimality gap on a subset: the exact reference is far slower than the planner

@@ -50,6 +50,9 @@ struct Options {
   int tile_size = 0;
   /// The query suite's A* node limit (QueryOptions::max_nodes; 0 = the default, 65536).
   std::uint32_t max_nodes = 0;
+  /// The query suite's walking search: exact (any-angle) or portals (A* + funnel); empty for
+  /// the library's default.
+  std::string walk_search;
   std::vector<int> steps{1, 2, 4, 6, 8, 10, 12, 14, 16};  ///< jump sample steps
   bool check_links = true;  ///< run the exact soundness checker on every generated link set
   /// Random pairs from which the jump-query suite picks the queries whose step-1 path jumps.

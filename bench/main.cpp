@@ -58,6 +58,10 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(0, 4096));
   app.add_option("--max-nodes", options.max_nodes,
                  "Query suite: the A* node limit (0 = the default, 65536)");
+  app.add_option("--walk-search", options.walk_search,
+                 "Walking search of the query suite: exact (any-angle) or portals (A* over portal "
+                 "crossings, then the funnel); the library's default when not given")
+      ->check(CLI::IsMember({"exact", "portals"}));
   app.add_option("--terrain", options.terrain_sizes, "terrain:N sizes")->delimiter(',');
   app.add_option("--shared", options.shared_dir, "The shared/ folder with meshes/");
   app.add_option("--csv", csv_path, "Also write the CSV to this file");

@@ -289,6 +289,15 @@ Result<Planner> Planner::create(std::shared_ptr<const mesh::NavMesh> shared_mesh
         RtreeBox(RtreePoint(b.min.x, b.min.y, b.min.z), RtreePoint(b.max.x, b.max.y, b.max.z)), p);
   }
   impl->rtree = Rtree(boxes.begin(), boxes.end());
+  impl->any_angle = detail::build_any_angle_mesh(mesh, impl->graph);
+  impl->area_ids = mesh.poly_area;
+  impl->flag_values = mesh.poly_flags;
+  std::sort(impl->area_ids.begin(), impl->area_ids.end());
+  impl->area_ids.erase(std::unique(impl->area_ids.begin(), impl->area_ids.end()),
+                       impl->area_ids.end());
+  std::sort(impl->flag_values.begin(), impl->flag_values.end());
+  impl->flag_values.erase(std::unique(impl->flag_values.begin(), impl->flag_values.end()),
+                          impl->flag_values.end());
   return Planner(std::move(impl));
 }
 

@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "any_angle.hpp"
 #include "leapnav/planning/query.hpp"
 
 namespace leapnav::plan {
@@ -62,6 +63,12 @@ struct Planner::Impl {
   std::vector<Vec2> arc_right;
   std::vector<Vec2> arc_mid;
   Rtree rtree;
+  /// The exact walking search's fans, twins and arcs per polygon slot.
+  detail::AnyAngleMesh any_angle;
+  /// The distinct area ids and flag values of the mesh's polygons, sorted: whether a query's filter
+  /// prices every polygon alike or excludes some.
+  std::vector<std::uint8_t> area_ids;
+  std::vector<std::uint16_t> flag_values;
 
   /// locate() without input checks; false when nothing qualifies.
   bool locate(Vec3 point, Vec3 extent, Location& out) const;

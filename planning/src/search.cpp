@@ -194,6 +194,12 @@ struct NavQuery::Scratch {
   Search run;
   std::optional<detail::Filter> filter;
   Outcome outcome;
+  /// The exact walking search (WalkSearch::Exact where it applies): whether the running search
+  /// is one, the uniform cost of the polygons it crosses, and whether it may turn at any vertex.
+  detail::AnyAngleSearch exact;
+  bool use_exact = false;
+  bool exact_corners = false;
+  float exact_cost = 1.0F;
 
   /// Starts an A* from src (in polygon src_poly) to dst; jump arcs are taken only when `jumps`.
   void start_search(const Planner::Impl& impl, std::uint32_t src_poly, Vec2 src,
@@ -202,6 +208,7 @@ struct NavQuery::Scratch {
   /// ends, run.finished is set and `arcs` holds the arcs of the path found (or, out of nodes, of
   /// the path to the reached node nearest dst), in search order.
   std::uint32_t step_search(const Planner::Impl& impl, std::uint32_t budget);
+  std::uint32_t step_exact(const Planner::Impl& impl, std::uint32_t budget);
   void relax(const Planner::Impl& impl, std::uint32_t a, std::uint32_t parent, Vec2 from,
              float g_from);
   [[nodiscard]] bool jump_allowed(const Planner::Impl& impl, std::uint32_t a) const {
@@ -334,6 +341,11 @@ void NavQuery::Scratch::start_search(const Planner::Impl& impl, std::uint32_t sr
     run.finished = true;
     return;
   }
+  if (use_exact) {
+    exact.start(*impl.mesh, impl.any_angle, *filter, src_poly, src, dst_poly, dst, exact_corners,
+                options.max_nodes);
+    return;
+  }
   if (++generation == 0) {
     for (auto& node : nodes) node.generation = 0;
     for (auto& entry : entries) entry.generation = 0;
@@ -364,6 +376,7 @@ std::uint32_t NavQuery::Scratch::step_search(const Planner::Impl& impl, std::uin
   Node& goal_state = nodes[run.goal_node];
   std::uint32_t done = 0;
   if (run.finished) return done;
+  if (use_exact) return step_exact(impl, budget);
   // note: the budget is checked before a pop, so a paused search resumes with exactly the pop
   // sequence an uninterrupted one has
   while (!heap.empty() && done < budget) {
@@ -428,6 +441,70 @@ std::uint32_t NavQuery::Scratch::step_search(const Planner::Impl& impl, std::uin
   if (outcome.reached) outcome.cost = goal_state.g;
   return done;
 }
+
+std::uint32_t NavQuery::Scratch::step_exact(const Planner::Impl& impl, std::uint32_t budget) {
+  const std::uint32_t done = exact.step(budget);
+  outcome.expanded = exact.expanded();
+  if (!exact.finished()) return done;
+  if (!exact.reached() && !exact.out_of_nodes()) {
+    // note: the islands said the goal is reachable (or the filter excludes polygons): the
+    // portal A* confirms a NoPath, and answers should the exact search ever miss a way through
+    use_exact = false;
+    start_search(impl, run.src_poly, run.src, run.dst_poly, run.dst);
+    return done + (done < budget ? step_search(impl, budget - done) : 0);
+  }
+  run.finished = true;
+  outcome.reached = exact.reached();
+  outcome.out_of_nodes = exact.out_of_nodes();
+  exact.path_arcs(arcs);
+  if (outcome.reached) outcome.cost = static_cast<float>(exact.length()) * exact_cost;
+  return done;
+}
+
+namespace {
+
+/// Whether WalkSearch::Exact answers a walking query with these options: every polygon the
+/// path may cross costs the same (`cost`). `corners` is set when the filter excludes polygons.
+bool exact_applies(const Planner::Impl& impl, const QueryOptions& options, std::uint32_t src,
+                   std::uint32_t dst, float& cost, bool& corners) {
+  float common = std::numeric_limits<float>::quiet_NaN();
+  bool excludes = false;
+  for (const std::uint8_t a : impl.area_ids) {
+    const float c = options.area_costs[a];
+    if (!std::isfinite(c)) {
+      excludes = true;
+    } else if (std::isnan(common)) {
+      common = c;
+    } else if (c != common) {
+      return false;
+    }
+  }
+  bool crouch_present = false;
+  for (const std::uint16_t flags : impl.flag_values) {
+    const bool crouch = (flags & mesh::kPolyFlagCrouch) != 0;
+    crouch_present = crouch_present || crouch;
+    const auto user = static_cast<std::uint16_t>(flags & ~mesh::kPolyFlagCrouch);
+    if ((flags & options.exclude_flags) != 0 || (crouch && !options.crouch) ||
+        (user != 0 && (user & options.include_flags) == 0)) {
+      excludes = true;
+    }
+  }
+  if (crouch_present && options.crouch && options.crouch_cost != 1.0F) return false;
+  // note: an excluded start polygon is left at unit cost (as detail::Filter::cost)
+  const auto cost_of = [&](std::uint32_t p) {
+    const float c = options.area_costs[impl.mesh->poly_area[p]];
+    const float area = std::isfinite(c) ? c : 1.0F;
+    return (impl.mesh->poly_flags[p] & mesh::kPolyFlagCrouch) != 0 ? area * options.crouch_cost
+                                                                   : area;
+  };
+  if (std::isnan(common)) common = cost_of(src);
+  if (cost_of(src) != common || cost_of(dst) != common) return false;
+  cost = common;
+  corners = excludes;
+  return true;
+}
+
+}  // namespace
 
 NavQuery::NavQuery(const Planner& planner)
     : planner_(planner.impl_), scratch_(std::make_unique<Scratch>()) {
@@ -498,6 +575,9 @@ Status NavQuery::begin_path(Vec3 start, Vec3 goal, const QueryOptions& options) 
   // query and its reverse search identically and their paths are mirror images (equal lengths);
   // only a Partial result is searched again in the requested direction. Jump arcs are directed,
   // so with jumps the search runs forwards.
+  s.use_exact =
+      options.walk_search == WalkSearch::Exact && !s.jumps &&
+      exact_applies(impl, s.options, start_poly, goal_poly, s.exact_cost, s.exact_corners);
   s.swapped = !s.jumps && start_poly > goal_poly;
   const Vec2 s2 = xz(s.from.point);
   const Vec2 g2 = xz(s.to.point);

@@ -58,6 +58,8 @@ TEST_SUITE("plan.filter") {
       CAPTURE(c);
       plan::QueryOptions options;
       options.area_costs[2] = c;
+      // note: the costs above are the portal A*'s (with c excluded the exact search applies)
+      options.walk_search = plan::WalkSearch::Portals;
       auto path = query.find_path({0.5F, 0.0F, 0.5F}, {4.5F, 0.0F, 0.5F}, options);
       REQUIRE(path.ok());
       REQUIRE(path->status == plan::PathStatus::Found);

@@ -27,6 +27,9 @@ void check_level(const char* file, std::uint64_t seed) {
   plan::NavQuery query(planner);
   const auto points = plan::random_points(*nav, 600, seed);
   REQUIRE(points.size() == 600);
+  // note: the portal A*'s own invariants (any_angle_test.cpp checks the default, exact search)
+  plan::QueryOptions portals;
+  portals.walk_search = plan::WalkSearch::Portals;
   int found = 0;
   int no_path = 0;
   double excess_sum = 0.0;
@@ -35,7 +38,7 @@ void check_level(const char* file, std::uint64_t seed) {
     const auto& a = points[i];
     const auto& b = points[i + 1];
     plan::Path path;
-    REQUIRE(query.find_path(a.point, b.point, {}, path).ok());
+    REQUIRE(query.find_path(a.point, b.point, portals, path).ok());
     // a sampled point lies on its polygon, but an overlapping polygon may be as near
     REQUIRE(path.status != plan::PathStatus::StartNotOnMesh);
     REQUIRE(path.status != plan::PathStatus::GoalNotOnMesh);
@@ -55,7 +58,7 @@ void check_level(const char* file, std::uint64_t seed) {
         test::arc_graph_dijkstra(*nav, planner.graph(), path, plan::QueryOptions{}.crossing);
     CHECK(query.last_search_cost() == doctest::Approx(dijkstra).epsilon(1e-5));
     plan::Path back;
-    REQUIRE(query.find_path(b.point, a.point, {}, back).ok());
+    REQUIRE(query.find_path(b.point, a.point, portals, back).ok());
     REQUIRE(back.status == plan::PathStatus::Found);
     CHECK(back.length == doctest::Approx(path.length).epsilon(1e-4));
     const auto exact = reference.shortest_path(xz(path.points.front()), path.corridor.front(),
@@ -80,8 +83,8 @@ void check_level(const char* file, std::uint64_t seed) {
   for (std::size_t i = 0; i + 1 < points.size(); i += 2) {
     requests.push_back({points[i].point, points[i + 1].point});
   }
-  const auto one = plan::find_paths(planner, requests, {}, 1);
-  const auto two = plan::find_paths(planner, requests, {}, 2);
+  const auto one = plan::find_paths(planner, requests, portals, 1);
+  const auto two = plan::find_paths(planner, requests, portals, 2);
   REQUIRE(one.size() == two.size());
   for (std::size_t i = 0; i < one.size(); ++i) {
     REQUIRE(one[i].ok());

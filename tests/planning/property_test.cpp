@@ -67,12 +67,14 @@ TEST_SUITE("planning.properties") {
       const plan::ExactReference reference(nav);
       const auto points = plan::random_points(nav, 80, seed);
       REQUIRE(points.size() == 80);
+      plan::QueryOptions portals;
+      portals.walk_search = plan::WalkSearch::Portals;
       for (std::size_t i = 0; i + 1 < points.size(); i += 2) {
         const auto& a = points[i];
         const auto& b = points[i + 1];
         ++pairs;
         plan::Path path;
-        REQUIRE(query.find_path(a.point, b.point, {}, path).ok());
+        REQUIRE(query.find_path(a.point, b.point, portals, path).ok());
         const bool same_island = planner.island(a.poly) == planner.island(b.poly);
         if (!same_island) {
           CHECK(path.status == plan::PathStatus::NoPath);
@@ -91,7 +93,7 @@ TEST_SUITE("planning.properties") {
         CHECK(query.last_search_cost() == doctest::Approx(dijkstra).epsilon(1e-5));
         // reversed
         plan::Path back;
-        REQUIRE(query.find_path(b.point, a.point, {}, back).ok());
+        REQUIRE(query.find_path(b.point, a.point, portals, back).ok());
         REQUIRE(back.status == plan::PathStatus::Found);
         CHECK(back.length == doctest::Approx(path.length).epsilon(1e-4));
         // exact reference: never shorter than the true shortest path
@@ -119,6 +121,7 @@ TEST_SUITE("planning.properties") {
     plan::NavQuery query(*planner);
     plan::QueryOptions options;
     options.crossing = plan::CrossingPoint::ClosestToLine;
+    options.walk_search = plan::WalkSearch::Portals;
     const auto points = plan::random_points(nav, 60, 5);
     for (std::size_t i = 0; i + 1 < points.size(); i += 2) {
       plan::Path path;
@@ -141,7 +144,9 @@ TEST_SUITE("planning.properties") {
       REQUIRE(planner.ok());
       plan::NavQuery query(*planner);
       const plan::ExactReference reference(nav);
-      plan::QueryOptions toward;
+      plan::QueryOptions midpoints;
+      midpoints.walk_search = plan::WalkSearch::Portals;
+      plan::QueryOptions toward = midpoints;
       toward.crossing = plan::CrossingPoint::TowardGoal;
       const auto points = plan::random_points(nav, 80, seed + 40);
       for (std::size_t i = 0; i + 1 < points.size(); i += 2) {
@@ -149,7 +154,7 @@ TEST_SUITE("planning.properties") {
         const auto& b = points[i + 1];
         plan::Path mid;
         plan::Path path;
-        REQUIRE(query.find_path(a.point, b.point, {}, mid).ok());
+        REQUIRE(query.find_path(a.point, b.point, midpoints, mid).ok());
         REQUIRE(query.find_path(a.point, b.point, toward, path).ok());
         CHECK(path.status == mid.status);
         if (path.status != plan::PathStatus::Found) continue;

@@ -206,6 +206,12 @@ TEST_SUITE("plan.sliced") {
       plan::QueryOptions tight;
       tight.max_nodes = 40;
       compare_random(*planner, tight, 40, 22, counts);
+      // the exact search, also cut short by the node limit
+      plan::QueryOptions exact;
+      exact.walk_search = plan::WalkSearch::Exact;
+      compare_random(*planner, exact, 150, 25, counts);
+      exact.max_nodes = 20;
+      compare_random(*planner, exact, 40, 26, counts);
       // areas 0/1 at random, area 1 costs 2.5
       std::mt19937 rng(23);
       for (auto& area : nav.poly_area) area = static_cast<std::uint8_t>(rng() % 2);

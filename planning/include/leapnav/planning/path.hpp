@@ -92,6 +92,18 @@ enum class CrossingPoint : std::uint8_t {
   TowardGoal,
 };
 
+/// How a walking query searches the mesh.
+enum class WalkSearch : std::uint8_t {
+  /// The exact shortest path in xz (an any-angle search over the polygons, Polyanya), for
+  /// queries it applies to: walking only (QueryOptions::jumps and ledge_links off, or no usable
+  /// link) and every polygon the path may cross costing the same (equal area costs of the
+  /// allowed areas; a crouch cost of 1 when crouch polygons may be entered). Other queries use
+  /// Portals. `crossing` plays no part.
+  Exact,
+  /// A* over portal crossing points (`crossing`), then the funnel over the corridor found.
+  Portals,
+};
+
 /// The default jump cost [units: m]: a jump is taken only when it saves more than 4 m of walking
 /// (about the 1 s a take-off and a landing take at a 4 m/s run), so short detours around a gap or
 /// down a ramp are walked and jumps are kept for real shortcuts.
@@ -108,8 +120,13 @@ struct QueryOptions {
   /// Half size of the box searched around the start and the goal for a polygon [units: m]
   /// [range: >= 0, finite].
   Vec3 search_extent{2.0F, 4.0F, 2.0F};
-  /// Largest number of A* node expansions before returning a Partial path [range: >= 1].
+  /// Largest number of A* node expansions before returning a Partial path [range: >= 1]. For
+  /// WalkSearch::Exact a node is an interval of a polygon edge seen from a root point, and an
+  /// expansion projects it through the polygon beyond; a Partial path then ends in the polygon
+  /// of the reached interval nearest the goal.
   std::uint32_t max_nodes = 65536;
+  /// The search of walking queries (see WalkSearch).
+  WalkSearch walk_search = WalkSearch::Portals;
   CrossingPoint crossing = CrossingPoint::Midpoint;
   /// Plan over jump links when the Planner has them. Off (or no links, or no allowed link in
   /// the set) gives exactly the walk-only planner's paths.

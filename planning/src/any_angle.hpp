@@ -1,0 +1,146 @@
+// Internal: exact any-angle walking search over the navmesh's polygons, after Polyanya (Cui,
+// Harabor, Grastien, "Compromise-free Pathfinding on a Navigation Mesh", IJCAI 2017). A search
+// node is a root (the start or a corner vertex where the path last turned) and an interval of a
+// polygon edge seen from it, entering the polygon across that edge; expanding it projects the
+// interval through the polygon onto its other edges (observable successors keep the root; the
+// parts hidden behind an interval end that is a corner get that corner as their root), and
+// h = the shortest distance from the root through the interval to the goal. Everything is
+// walked by adjacency only (stacked floors never meet), in xz, in double precision relative to
+// a mesh origin. A corner is decided per polygon-vertex incidence: the polygons around a vertex
+// connected to each other across shared edges form a fan, and the vertex is a corner of that
+// fan when the fan meets the mesh boundary.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include "filter.hpp"
+#include "leapnav/mesh/navmesh.hpp"
+#include "leapnav/planning/graph.hpp"
+
+namespace leapnav::plan::detail {
+
+inline constexpr std::uint32_t kNoNode = 0xFFFFFFFFU;
+
+/// A point in xz, relative to AnyAngleMesh's origin [units: m].
+struct DPoint {
+  double x = 0.0;
+  double z = 0.0;
+};
+
+/// The per-mesh data of the any-angle search: built once with the Planner.
+struct AnyAngleMesh {
+  double origin_x = 0.0;
+  double origin_z = 0.0;
+  /// How far a root may lie inside a polygon's edge line and still count as on it [units: m].
+  double tolerance = 0.0;
+  std::vector<DPoint> vertices;  ///< mesh vertices in xz relative to the origin
+  /// Per slot of NavMesh::poly_vertices: the same edge's slot in the neighbour (kNoNode on the
+  /// boundary), the walk arc that crosses it, and the fan of the slot's vertex.
+  std::vector<std::uint32_t> slot_twin;
+  std::vector<std::uint32_t> slot_arc;
+  std::vector<std::uint32_t> slot_fan;
+  std::vector<DPoint> slot_point;         ///< the slot's vertex (vertices[poly_vertices[slot]])
+  std::vector<std::uint8_t> slot_corner;  ///< fan_open of the slot's fan
+  std::vector<std::uint8_t> fan_open;     ///< per fan: it meets the mesh boundary (a corner)
+  std::vector<std::uint8_t> dead_end;     ///< per polygon: at most one neighbour
+  [[nodiscard]] std::size_t fan_count() const { return fan_open.size(); }
+};
+
+/// Builds the fans, twins and arcs of `mesh` (which must pass mesh::validate) for `graph`.
+[[nodiscard]] AnyAngleMesh build_any_angle_mesh(const mesh::NavMesh& mesh, const NavGraph& graph);
+
+/// One any-angle search at a time; buffers are kept between searches.
+class AnyAngleSearch {
+ public:
+  /// Starts a search from `src` (xz, in polygon src_poly) to `dst` (in dst_poly, != src_poly).
+  /// `every_vertex_a_corner` lets the path turn at any vertex (needed when the filter excludes
+  /// polygons, whose edges then act as walls).
+  void start(const mesh::NavMesh& nav, const AnyAngleMesh& data, const Filter& filter,
+             std::uint32_t src_poly, Vec2 src, std::uint32_t dst_poly, Vec2 dst,
+             bool every_vertex_a_corner, std::uint32_t max_nodes);
+  /// Runs at most `budget` expansions; returns the expansions done. finished() once the goal
+  /// polygon is reached, the node limit is hit or the open list runs empty. The same pops and
+  /// expansions happen whatever the budgets of the calls.
+  std::uint32_t step(std::uint32_t budget);
+  [[nodiscard]] bool finished() const { return finished_; }
+  [[nodiscard]] bool reached() const { return reached_; }
+  [[nodiscard]] bool out_of_nodes() const { return out_of_nodes_; }
+  [[nodiscard]] std::uint32_t expanded() const { return expanded_; }
+  /// The shortest path's xz length (reached only) [units: m].
+  [[nodiscard]] double length() const { return length_; }
+  /// Appends the walk arcs of the path found (or, out of nodes, of the path to the reached node
+  /// nearest the goal), in search order.
+  void path_arcs(std::vector<std::uint32_t>& arcs) const;
+
+ private:
+  struct Node {
+    DPoint root;
+    DPoint left;   ///< interval end at the entry edge's first vertex side
+    DPoint right;  ///< interval end at the entry edge's second vertex side
+    double g = 0.0;
+    double f = 0.0;                   ///< g + h, set when the node goes on the heap
+    std::uint32_t root_id = kNoNode;  ///< fan of the root vertex; kNoNode for the start
+    std::uint32_t poly = 0;           ///< the polygon entered
+    std::uint32_t edge = 0;           ///< entry edge index in poly (vertex edge is `left`'s end)
+    std::uint32_t arc = kNoNode;      ///< the walk arc crossed
+    std::uint32_t parent = kNoNode;
+    std::uint8_t ends = 0;  ///< kLeftVertex | kRightVertex: the end is the edge's vertex
+  };
+  struct HeapEntry {
+    std::int64_t key;
+    double g;
+    std::uint32_t node;
+  };
+  [[nodiscard]] HeapEntry entry(std::uint32_t k);
+  static bool later(const HeapEntry& x, const HeapEntry& y);
+  static constexpr std::uint8_t kLeftVertex = 1;
+  static constexpr std::uint8_t kRightVertex = 2;
+
+  void expand(std::uint32_t n);
+  /// Successors on every edge of `poly` but `skip` (all visible from a root on its boundary).
+  void expand_all(std::uint32_t parent, std::uint32_t poly, std::uint32_t skip, DPoint root,
+                  std::uint32_t root_id, double g);
+  /// A successor on the part [lo, hi] of edge `slot` (parameter from its first vertex), appended
+  /// to nodes_ (step() puts it on the heap).
+  void push_successor(std::uint32_t parent, std::uint32_t slot, double lo, double hi, DPoint root,
+                      std::uint32_t root_id, double g);
+  [[nodiscard]] bool corner(std::uint32_t slot) const {
+    return every_corner_ || data_->slot_corner[slot] != 0;
+  }
+  [[nodiscard]] DPoint vertex(std::uint32_t slot) const { return data_->slot_point[slot]; }
+  [[nodiscard]] std::uint32_t slot_of(std::uint32_t poly, std::uint32_t k) const {
+    const std::uint32_t first = nav_->poly_first[poly];
+    const std::uint32_t count = nav_->poly_first[poly + 1] - first;
+    return first + k % count;
+  }
+
+  const mesh::NavMesh* nav_ = nullptr;
+  const AnyAngleMesh* data_ = nullptr;
+  const Filter* filter_ = nullptr;
+  std::vector<Node> nodes_;
+  std::vector<HeapEntry> heap_;
+  std::vector<double> root_g_;
+  std::vector<std::uint32_t> root_generation_;
+  /// Per polygon: the root that last saw all of it (expand_all) and at what cost, so that a
+  /// root on a vertex does not circle its fan forever.
+  std::vector<std::uint32_t> whole_root_;
+  std::vector<double> whole_g_;
+  std::vector<std::uint32_t> whole_generation_;
+  std::uint32_t generation_ = 0;
+  DPoint goal_;
+  std::uint32_t dst_poly_ = 0;
+  std::uint32_t max_nodes_ = 0;
+  std::uint32_t expanded_ = 0;
+  std::uint32_t final_node_ = kNoNode;
+  std::uint32_t partial_node_ = kNoNode;  ///< out of nodes: the interval nearest the goal
+  std::uint32_t resume_ = kNoNode;        ///< a single successor to expand before the next pop
+  double length_ = 0.0;
+  bool every_corner_ = false;
+  bool finished_ = true;
+  bool reached_ = false;
+  bool out_of_nodes_ = false;
+};
+
+}  // namespace leapnav::plan::detail

@@ -1,0 +1,361 @@
+// The exact walking search (plan::WalkSearch::Exact, the default): path lengths equal the
+// visibility-graph reference (plan::ExactReference) on closed-form scenes, random small meshes
+// (grids with holes and diagonal splits, and jittered copies with no collinear vertices), stacked
+// floors and the real levels; it keeps the Path contract (corridor, Partial, NoPath, heights) and
+// falls back to the portal A* exactly where costs differ.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "leapnav/planning/query.hpp"
+#include "leapnav/planning/reference.hpp"
+#include "leapnav/planning/sample.hpp"
+#include "planning/planning_checks.hpp"
+#include "planning/scenes.hpp"
+#include "support/shared_level.hpp"
+
+using namespace leapnav;
+
+namespace {
+
+constexpr double kRelative = 1e-4;
+
+/// Default options with the exact search (whatever the library's default is).
+plan::QueryOptions exact_search() {
+  plan::QueryOptions options;
+  options.walk_search = plan::WalkSearch::Exact;
+  return options;
+}
+
+/// A path's length against the reference's, for points sampled on the mesh.
+struct Tally {
+  int found = 0;
+  int no_path = 0;
+  double worst = 0.0;  ///< largest |length / exact - 1|
+};
+
+void compare_pairs(const mesh::NavMesh& nav, const std::vector<plan::MeshPoint>& points,
+                   Tally& tally) {
+  auto planner = plan::Planner::create(nav);
+  REQUIRE(planner.ok());
+  plan::NavQuery query(*planner);
+  const plan::ExactReference reference(nav);
+  for (std::size_t i = 0; i + 1 < points.size(); i += 2) {
+    const auto& a = points[i];
+    const auto& b = points[i + 1];
+    plan::Path path;
+    REQUIRE(query.find_path(a.point, b.point, exact_search(), path).ok());
+    if (path.status == plan::PathStatus::NoPath) {
+      CHECK_FALSE(reference.shortest_path(xz(a.point), a.poly, xz(b.point), b.poly));
+      ++tally.no_path;
+      continue;
+    }
+    REQUIRE(path.status == plan::PathStatus::Found);
+    ++tally.found;
+    CHECK(test::path_inside_corridor(nav, path, 1e-3F));
+    const auto exact = reference.shortest_path(xz(path.points.front()), path.corridor.front(),
+                                               xz(path.points.back()), path.corridor.back());
+    REQUIRE(exact.has_value());
+    CAPTURE(i);
+    CHECK(path.length == doctest::Approx(exact->length).epsilon(kRelative).scale(1.0));
+    CHECK(query.last_search_cost() == doctest::Approx(path.length).epsilon(kRelative).scale(1.0));
+    if (exact->length > 1e-3) {
+      tally.worst = std::max(tally.worst, std::fabs(path.length / exact->length - 1.0));
+    }
+  }
+}
+
+/// A grid navmesh whose inner vertices are moved by up to `amount` cells (no three collinear).
+mesh::NavMesh jittered(mesh::NavMesh nav, float amount, std::uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> u(-amount, amount);
+  float max_x = 0.0F;
+  float max_z = 0.0F;
+  for (const Vec3& v : nav.vertices) {
+    max_x = std::max(max_x, v.x);
+    max_z = std::max(max_z, v.z);
+  }
+  for (Vec3& v : nav.vertices) {
+    const float dx = u(rng);
+    const float dz = u(rng);
+    if (v.x > 0.0F && v.x < max_x) v.x += dx;
+    if (v.z > 0.0F && v.z < max_z) v.z += dz;
+  }
+  return nav;
+}
+
+/// The U of cells: columns 0 and 4 of rows 0-4 and row 0, in a 5 x 5 grid of 1 m cells.
+bool in_u(int i, int j) {
+  return i == 0 || i == 4 || j == 0;
+}
+
+plan::Path path_on(const mesh::NavMesh& nav, Vec3 a, Vec3 b,
+                   const plan::QueryOptions& options = exact_search()) {
+  auto path = plan::find_path(nav, a, b, options);
+  REQUIRE(path.ok());
+  return *path;
+}
+
+}  // namespace
+
+TEST_SUITE("plan.exact") {
+  TEST_CASE("a U-shaped corridor: the path turns at the two inner corners, of closed-form length") {
+    for (const bool split : {false, true}) {
+      CAPTURE(split);
+      const auto nav = test::grid_navmesh(5, 5, 1.0F, in_u, [&](int, int) { return split; });
+      REQUIRE(mesh::validate(nav).ok());
+      const plan::Path path = path_on(nav, {0.5F, 0.0F, 4.5F}, {4.5F, 0.0F, 4.5F});
+      REQUIRE(path.status == plan::PathStatus::Found);
+      const double expected = 2.0 * std::sqrt(0.25 + 12.25) + 3.0;
+      CHECK(path.length == doctest::Approx(expected).epsilon(1e-6));
+      REQUIRE(path.points.size() == 4);
+      CHECK(xz(path.points[1]) == Vec2{1.0F, 1.0F});
+      CHECK(xz(path.points[2]) == Vec2{4.0F, 1.0F});
+      const plan::ExactReference reference(nav);
+      const auto exact = reference.shortest_path(xz(path.points.front()), path.corridor.front(),
+                                                 xz(path.points.back()), path.corridor.back());
+      REQUIRE(exact.has_value());
+      CHECK(exact->length == doctest::Approx(expected).epsilon(1e-6));
+    }
+  }
+
+  TEST_CASE("a room with four pillars: around a pillar row at the closed-form length") {
+    const auto pillar = [](int i, int j) { return (i == 2 || i == 5) && (j == 2 || j == 5); };
+    const auto nav = test::grid_navmesh(8, 8, 1.0F, [&](int i, int j) { return !pillar(i, j); });
+    REQUIRE(mesh::validate(nav).ok());
+    // along z = 2.5 both pillars of the row block the line: two corners of each are grazed
+    const plan::Path path = path_on(nav, {0.5F, 0.0F, 2.5F}, {7.5F, 0.0F, 2.5F});
+    REQUIRE(path.status == plan::PathStatus::Found);
+    CHECK(path.length == doctest::Approx(2.0 * std::sqrt(2.5) + 4.0).epsilon(1e-6));
+    // a slanted line between the pillar rows is straight
+    const plan::Path diagonal = path_on(nav, {0.5F, 0.0F, 3.6F}, {7.5F, 0.0F, 4.3F});
+    REQUIRE(diagonal.status == plan::PathStatus::Found);
+    CHECK(diagonal.length == doctest::Approx(std::sqrt(49.49)).epsilon(1e-6));
+    CHECK(diagonal.points.size() == 2);
+    Tally tally;
+    compare_pairs(nav, plan::random_points(nav, 200, 7), tally);
+    CHECK(tally.found == 100);
+  }
+
+  TEST_CASE("a bridge over a floor: each floor's paths ignore the other floor's polygons") {
+    // the U at y = 0 and, not connected to it, a bridge at y = 3 over its gap and bottom row
+    const auto floor = test::grid_navmesh(5, 5, 1.0F, in_u);
+    const auto bridge = test::grid_navmesh(
+        1, 7, 1.0F, [](int, int) { return true; }, {}, [](float, float) { return 3.0F; }, 2.0F,
+        -1.0F);
+    const auto offset = static_cast<std::uint32_t>(floor.vertices.size());
+    std::vector<Vec3> vertices = floor.vertices;
+    vertices.insert(vertices.end(), bridge.vertices.begin(), bridge.vertices.end());
+    std::vector<std::vector<std::uint32_t>> polygons;
+    for (const mesh::NavMesh* part : {&floor, &bridge}) {
+      const std::uint32_t shift = part == &floor ? 0 : offset;
+      for (const mesh::PolyId p : part->polygon_ids()) {
+        std::vector<std::uint32_t> poly;
+        for (const std::uint32_t v : part->polygon(p)) poly.push_back(v + shift);
+        polygons.push_back(poly);
+      }
+    }
+    const auto nav = test::make_navmesh(vertices, polygons);
+    REQUIRE(mesh::validate(nav).ok());
+    const plan::Path u = path_on(nav, {0.5F, 0.0F, 4.5F}, {4.5F, 0.0F, 4.5F});
+    REQUIRE(u.status == plan::PathStatus::Found);
+    CHECK(u.length == doctest::Approx(2.0 * std::sqrt(12.5) + 3.0).epsilon(1e-6));
+    for (const Vec3& p : u.points) CHECK(p.y == doctest::Approx(0.0F));
+    const plan::Path over = path_on(nav, {2.5F, 3.0F, -0.5F}, {2.5F, 3.0F, 5.5F});
+    REQUIRE(over.status == plan::PathStatus::Found);
+    CHECK(over.length == doctest::Approx(6.0).epsilon(1e-6));
+    CHECK(over.points.size() == 2);
+    for (const Vec3& p : over.points) CHECK(p.y == doctest::Approx(3.0F));
+    // from the floor to the bridge there is no way
+    CHECK(path_on(nav, {0.5F, 0.0F, 0.5F}, {2.5F, 3.0F, 2.5F}).status == plan::PathStatus::NoPath);
+    Tally tally;
+    compare_pairs(nav, plan::random_points(nav, 300, 3), tally);
+    CHECK(tally.found > 50);
+    CHECK(tally.no_path > 20);
+  }
+
+  TEST_CASE("start and goal in one polygon, start == goal, and an unreachable goal") {
+    const auto nav = test::grid_navmesh(6, 3, 1.0F, [](int i, int) { return i != 3; });
+    const plan::Path same = path_on(nav, {0.2F, 0.0F, 0.2F}, {0.8F, 0.0F, 0.9F});
+    REQUIRE(same.status == plan::PathStatus::Found);
+    CHECK(same.points.size() == 2);
+    CHECK(same.length == doctest::Approx(std::hypot(0.6, 0.7)).epsilon(1e-6));
+    CHECK(same.corridor.size() == 1);
+    const plan::Path zero = path_on(nav, {1.5F, 0.0F, 1.5F}, {1.5F, 0.0F, 1.5F});
+    REQUIRE(zero.status == plan::PathStatus::Found);
+    CHECK(zero.length == 0.0);
+    // column 3 is missing: two islands
+    const plan::Path none = path_on(nav, {0.5F, 0.0F, 0.5F}, {5.5F, 0.0F, 0.5F});
+    CHECK(none.status == plan::PathStatus::NoPath);
+    CHECK(none.points.empty());
+    // one island, but an excluded area cuts it: no path, as the portal search says
+    auto cut = test::grid_navmesh(6, 3, 1.0F, [](int, int) { return true; });
+    for (const mesh::PolyId p : cut.polygon_ids()) {
+      if (std::fabs(mesh::polygon_center(cut, p).x - 3.5F) < 0.1F)
+        cut.poly_area[mesh::index(p)] = 2;
+    }
+    plan::QueryOptions options = exact_search();
+    options.area_costs[2] = std::numeric_limits<float>::infinity();
+    const plan::Path blocked = path_on(cut, {0.5F, 0.0F, 0.5F}, {5.5F, 0.0F, 0.5F}, options);
+    CHECK(blocked.status == plan::PathStatus::NoPath);
+  }
+
+  TEST_CASE("an excluded area is a wall: the path turns at its corners, at the reference length") {
+    // 7 x 5 cells; the block of columns 2-4, rows 1-3 excluded by area: around it, as if cut out
+    auto nav = test::grid_navmesh(7, 5, 1.0F, [](int, int) { return true; });
+    auto cut = test::grid_navmesh(
+        7, 5, 1.0F, [](int i, int j) { return !(i >= 2 && i <= 4 && j >= 1 && j <= 3); });
+    for (const mesh::PolyId p : nav.polygon_ids()) {
+      const Vec3 c = mesh::polygon_center(nav, p);
+      if (c.x > 2.0F && c.x < 5.0F && c.z > 1.0F && c.z < 4.0F) nav.poly_area[mesh::index(p)] = 2;
+    }
+    plan::QueryOptions options = exact_search();
+    options.area_costs[2] = std::numeric_limits<float>::infinity();
+    const plan::Path path = path_on(nav, {0.5F, 0.0F, 2.6F}, {6.5F, 0.0F, 2.4F}, options);
+    REQUIRE(path.status == plan::PathStatus::Found);
+    const plan::Path expected = path_on(cut, {0.5F, 0.0F, 2.6F}, {6.5F, 0.0F, 2.4F});
+    REQUIRE(expected.status == plan::PathStatus::Found);
+    const plan::ExactReference reference(cut);
+    const auto exact =
+        reference.shortest_path(xz(expected.points.front()), expected.corridor.front(),
+                                xz(expected.points.back()), expected.corridor.back());
+    REQUIRE(exact.has_value());
+    CHECK(path.length == doctest::Approx(exact->length).epsilon(1e-6));
+    CHECK(expected.length == doctest::Approx(exact->length).epsilon(1e-6));
+  }
+
+  TEST_CASE("random grids with holes and splits, plain and jittered: lengths equal brute force") {
+    Tally tally;
+    for (std::uint32_t seed = 1; seed <= 8; ++seed) {
+      CAPTURE(seed);
+      const auto grid = test::random_grid_navmesh(9, 9, 0.3F, seed);
+      REQUIRE(mesh::validate(grid).ok());
+      compare_pairs(grid, plan::random_points(grid, 60, seed), tally);
+      const auto moved = jittered(grid, 0.2F, seed);
+      REQUIRE(mesh::validate(moved).ok());
+      compare_pairs(moved, plan::random_points(moved, 60, seed + 100), tally);
+    }
+    MESSAGE("random grids: " << tally.found << " found, " << tally.no_path
+                             << " no path, worst relative difference " << tally.worst);
+    CHECK(tally.found > 300);
+  }
+
+  TEST_CASE("the real levels: lengths equal the exact reference in both configurations") {
+    for (const char* file : {"dungeon.obj", "nav_test.obj"}) {
+      for (const char* config : {"default", "thesis"}) {
+        CAPTURE(std::string(file));
+        CAPTURE(std::string(config));
+        const auto nav = test::build_shared_navmesh(file, config);
+        if (!nav) return;
+        Tally tally;
+        compare_pairs(*nav, plan::random_points(*nav, 240, 17), tally);
+        MESSAGE(std::string(file) << " " << config << ": " << tally.found << " found, "
+                                  << tally.no_path << " no path, worst relative difference "
+                                  << tally.worst);
+        CHECK(tally.found > 20);
+      }
+    }
+  }
+
+  TEST_CASE("deterministic: repeated, reversed and batched queries agree") {
+    const auto nav = jittered(test::random_grid_navmesh(10, 10, 0.25F, 5), 0.2F, 5);
+    auto planner = plan::Planner::create(nav);
+    REQUIRE(planner.ok());
+    plan::NavQuery query(*planner);
+    const auto points = plan::random_points(nav, 120, 9);
+    std::vector<plan::PathRequest> requests;
+    for (std::size_t i = 0; i + 1 < points.size(); i += 2) {
+      requests.push_back({points[i].point, points[i + 1].point});
+      plan::Path first;
+      plan::Path again;
+      plan::Path back;
+      REQUIRE(query.find_path(points[i].point, points[i + 1].point, exact_search(), first).ok());
+      REQUIRE(query.find_path(points[i].point, points[i + 1].point, exact_search(), again).ok());
+      REQUIRE(query.find_path(points[i + 1].point, points[i].point, exact_search(), back).ok());
+      CHECK(first.points == again.points);
+      CHECK(first.corridor == again.corridor);
+      CHECK(back.status == first.status);
+      CHECK(back.length == doctest::Approx(first.length).epsilon(1e-6));
+    }
+    const auto one = plan::find_paths(*planner, requests, exact_search(), 1);
+    const auto two = plan::find_paths(*planner, requests, exact_search(), 2);
+    for (std::size_t i = 0; i < one.size(); ++i) {
+      REQUIRE(one[i].ok());
+      REQUIRE(two[i].ok());
+      CHECK(one[i]->points == two[i]->points);
+    }
+  }
+
+  TEST_CASE("a node limit gives a Partial path from the start toward the goal") {
+    const auto nav = test::random_grid_navmesh(12, 12, 0.2F, 4);
+    auto planner = plan::Planner::create(nav);
+    REQUIRE(planner.ok());
+    plan::NavQuery query(*planner);
+    const auto points = plan::random_points(nav, 200, 21);
+    int partial = 0;
+    for (std::size_t i = 0; i + 1 < points.size(); i += 2) {
+      plan::QueryOptions options = exact_search();
+      options.max_nodes = 3;
+      plan::Path path;
+      REQUIRE(query.find_path(points[i].point, points[i + 1].point, options, path).ok());
+      CHECK(path.nodes_expanded <= 3);
+      if (path.status != plan::PathStatus::Partial) continue;
+      ++partial;
+      CHECK(path.corridor.front() == points[i].poly);
+      CHECK(path.points.front() == points[i].point);
+      CHECK(test::path_inside_corridor(nav, path, 1e-4F));
+      CHECK(distance(xz(path.points.back()), xz(points[i + 1].point)) <=
+            distance(xz(points[i].point), xz(points[i + 1].point)) + 1e-4F);
+    }
+    CHECK(partial > 10);
+  }
+
+  TEST_CASE("unequal costs fall back to the portal A*: the same path as WalkSearch::Portals") {
+    auto nav = test::random_grid_navmesh(10, 10, 0.2F, 8);
+    for (const mesh::PolyId p : nav.polygon_ids()) {
+      if (mesh::index(p) % 5 == 0) nav.poly_area[mesh::index(p)] = 3;
+      if (mesh::index(p) % 7 == 0) nav.poly_flags[mesh::index(p)] = mesh::kPolyFlagCrouch;
+    }
+    auto planner = plan::Planner::create(nav);
+    REQUIRE(planner.ok());
+    plan::NavQuery query(*planner);
+    plan::QueryOptions area = exact_search();
+    area.area_costs[3] = 2.5F;
+    plan::QueryOptions crouch = exact_search();
+    crouch.crouch_cost = 1.5F;
+    plan::QueryOptions uniform = exact_search();
+    uniform.area_costs.fill(2.0F);
+    const auto points = plan::random_points(nav, 100, 2);
+    int exact_shorter = 0;
+    for (std::size_t i = 0; i + 1 < points.size(); i += 2) {
+      const Vec3 a = points[i].point;
+      const Vec3 b = points[i + 1].point;
+      for (plan::QueryOptions options : {area, crouch}) {
+        plan::Path fallback;
+        plan::Path portals;
+        REQUIRE(query.find_path(a, b, options, fallback).ok());
+        options.walk_search = plan::WalkSearch::Portals;
+        REQUIRE(query.find_path(a, b, options, portals).ok());
+        CHECK(fallback.points == portals.points);
+        CHECK(fallback.search_cost == portals.search_cost);
+      }
+      // equal costs everywhere: exact, its search cost the length times the cost
+      plan::Path exact;
+      REQUIRE(query.find_path(a, b, uniform, exact).ok());
+      if (exact.status != plan::PathStatus::Found) continue;
+      CHECK(exact.search_cost == doctest::Approx(2.0 * exact.length).epsilon(kRelative));
+      plan::Path portals;
+      plan::QueryOptions options = uniform;
+      options.walk_search = plan::WalkSearch::Portals;
+      REQUIRE(query.find_path(a, b, options, portals).ok());
+      CHECK(exact.length <= portals.length + 1e-5);
+      if (exact.length < portals.length - 1e-4) ++exact_shorter;
+    }
+    CHECK(exact_shorter > 0);
+  }
+}
