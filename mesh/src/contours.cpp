@@ -251,6 +251,36 @@ struct LoopDraft {
   std::vector<std::pair<ContourVertex, ContourVertex>> portal_ends;
 };
 
+// Tiles: an outer loop that meets the grid edge and lost more than a quarter of its area to
+// simplification keeps every corner of its walls. Such a loop is a thin strip of floor cut off
+// by the tile edge (one cell deep along it, say): its walls run from the tile edge back to the
+// tile edge, and Douglas-Peucker with a tolerance above the strip's depth cuts it to a sliver
+// or nothing, where the one-tile build, whose region goes on past the tile edge, keeps it.
+// note: only wall corners (no region across either edge) are added, so the portal chains the
+// neighbouring regions share are simplified as before
+void keep_thin_tile_walls(const RawLoop& raw_loop, std::vector<char>& keep) {
+  const Loop& raw = raw_loop.vertices;
+  const std::size_t n = raw.size();
+  if (std::none_of(raw_loop.grid_edge.begin(), raw_loop.grid_edge.end(),
+                   [](char side) { return side != 0; })) {
+    return;
+  }
+  const std::int64_t raw_area = detail::doubled_area(raw);
+  if (raw_area <= 0) return;
+  Loop simplified;
+  for (const std::size_t i : kept_indices(keep)) simplified.push_back(raw[i]);
+  if (simplified.size() >= 3 && detail::doubled_area(simplified) * 4 >= raw_area * 3) return;
+  for (std::size_t i = 0; i < n; ++i) {
+    const ContourVertex& prev = raw[(i + n - 1) % n];
+    const ContourVertex& next = raw[(i + 1) % n];
+    if (keep[i] != kDropped || prev.neighbor_region != kNoRegion ||
+        raw[i].neighbor_region != kNoRegion || detail::orient(prev, raw[i], next) == 0) {
+      continue;
+    }
+    keep[i] = kKept;
+  }
+}
+
 // Douglas-Peucker between anchors, then long border edges split (see the file comment).
 LoopDraft draft_loop(RawLoop raw_loop, const Inputs& in) {
   LoopDraft draft;
@@ -305,6 +335,7 @@ LoopDraft draft_loop(RawLoop raw_loop, const Inputs& in) {
       split = true;
     }
   }
+  if (in.keep_grid_edges) keep_thin_tile_walls(raw_loop, keep);
   for (const std::size_t i : kept_indices(keep)) draft.simplified.push_back(raw[i]);
   draft.has_change = any_change;
   if (any_change) {

@@ -62,12 +62,17 @@ TriangleMesh sub_mesh(const TriangleMesh& mesh, std::span<const std::uint32_t> t
 }
 
 // Removes (area kNullArea, distance 0) the connected walkable areas of one area id with fewer
-// than min_cells spans that touch no open edge of the field: an edge of the bordered rectangle
-// that is not an edge of the world grid, beyond which the area may go on.
+// than min_cells spans that come within `margin` columns of no open edge of the field: an edge
+// of the bordered rectangle that is not an edge of the world grid, beyond which the area may go
+// on. The margin is needed because the field's own edge eats into the floor: an edge span misses
+// its outer neighbour (the ledge filter drops it, erosion then takes the agent radius), so a
+// floor that goes on past an open edge can end up to radius + 1 columns short of it here.
 void remove_closed_islands(voxel::CompactHeightfield& field, const TileRect& outer,
-                           const GridSpec& world, int min_cells) {
+                           const GridSpec& world, int min_cells, int margin) {
   if (min_cells <= 0) return;
   const GridSpec& grid = field.grid;
+  const int last_x = grid.width - 1 - margin;
+  const int last_z = grid.depth - 1 - margin;
   const bool open_x0 = outer.x0 > 0;
   const bool open_z0 = outer.z0 > 0;
   const bool open_x1 = outer.x1 < world.width;
@@ -89,8 +94,8 @@ void remove_closed_islands(voxel::CompactHeightfield& field, const TileRect& out
       const std::uint32_t s = group[k];
       const int x = static_cast<int>(span_column[s] % static_cast<std::uint32_t>(grid.width));
       const int z = static_cast<int>(span_column[s] / static_cast<std::uint32_t>(grid.width));
-      open = open || (open_x0 && x == 0) || (open_z0 && z == 0) ||
-             (open_x1 && x == grid.width - 1) || (open_z1 && z == grid.depth - 1);
+      open = open || (open_x0 && x <= margin) || (open_z0 && z <= margin) ||
+             (open_x1 && x >= last_x) || (open_z1 && z >= last_z);
       for (int dir = 0; dir < 4; ++dir) {
         if (field.spans[s].neighbor[static_cast<std::size_t>(dir)] == voxel::kNotConnected)
           continue;
@@ -210,7 +215,11 @@ Result<TileMesh> build_tile(const TriangleMesh& mesh, std::span<const std::uint3
     LEAPNAV_TRY_ASSIGN(voxel::VoxelOutput voxels,
                        voxel::voxelize_on_grid(part, layout.rect_grid(outer), config, ctx));
     voxels.solid = {};
-    remove_closed_islands(voxels.compact, outer, layout.grid, params.min_region_cells);
+    // note: one column more than the radius + 1 the edge can take; keeping a closed island
+    // the one-tile build would remove costs a few cells of floor, removing an open one cuts a
+    // floor in two at the tile edge
+    remove_closed_islands(voxels.compact, outer, layout.grid, params.min_region_cells,
+                          params.walkable_radius + 2);
     const TileRect local{inner.x0 - outer.x0, inner.z0 - outer.z0, inner.x1 - outer.x0,
                          inner.z1 - outer.z0};
     field = crop(voxels.compact, local, layout.rect_grid(inner));
