@@ -378,9 +378,15 @@ Result<TileLinks> build_tile_jump_links(const TriangleMesh& mesh,
   return out;
 }
 
-Result<TiledLinks> build_tiled_jump_links(const TriangleMesh& mesh, const mesh::NavMesh& navmesh,
-                                          const mesh::TileLayout& layout,
-                                          const TiledLinkOptions& options, BuildContext& ctx) {
+namespace {
+
+// build_tiled_jump_links with reuse: engaged entries of `tile_links` are taken as given, the
+// others built; with `keep` every tile's links are left in `tile_links` (copied into the join),
+// otherwise they are moved into the join.
+Result<TiledLinks> build_tiled_impl(const TriangleMesh& mesh, const mesh::NavMesh& navmesh,
+                                    const mesh::TileLayout& layout, const TiledLinkOptions& options,
+                                    std::vector<std::optional<TileLinks>>& tile_links, bool keep,
+                                    BuildContext& ctx) {
   LEAPNAV_TRY(validate(options));
   if (layout.tile_size <= 0 || layout.tile_count() == 0)
     return make_error(ErrorCode::InvalidArgument, "tiled jump links: the layout has no tiles");
@@ -388,6 +394,10 @@ Result<TiledLinks> build_tiled_jump_links(const TriangleMesh& mesh, const mesh::
     return make_error(ErrorCode::InvalidArgument,
                       "tiled jump links: the navmesh was not built on the layout's grid");
   const std::size_t tile_count = layout.tile_count();
+  if (tile_links.size() != tile_count)
+    return make_error(ErrorCode::InvalidArgument,
+                      "tiled jump links: " + std::to_string(tile_links.size()) +
+                          " reused tile entries for " + std::to_string(tile_count) + " tiles");
   const PolygonTiles tiles = polygon_tiles(navmesh, layout);
   const int reach = jump_reach_cells(options.jumps, navmesh.config.agent, layout.grid.cell_size);
 
@@ -402,8 +412,18 @@ Result<TiledLinks> build_tiled_jump_links(const TriangleMesh& mesh, const mesh::
     mesh::TileLayout padded = layout;
     padded.border = layout.border + reach;
     std::vector<std::vector<std::uint32_t>> triangles = mesh::tile_triangles(mesh, padded);
-    parallel_for(ctx.threads(), 0, tile_count, 1, [&](std::size_t t0, std::size_t t1) {
-      for (std::size_t t = t0; t < t1; ++t) {
+    std::vector<std::size_t> todo;
+    for (std::size_t t = 0; t < tile_count; ++t) {
+      if (tile_links[t]) {
+        slots[t].result.emplace(std::move(*tile_links[t]));
+        tile_links[t].reset();
+      } else {
+        todo.push_back(t);
+      }
+    }
+    parallel_for(ctx.threads(), 0, todo.size(), 1, [&](std::size_t i0, std::size_t i1) {
+      for (std::size_t i = i0; i < i1; ++i) {
+        const std::size_t t = todo[i];
         Slot& slot = slots[t];
         if (ctx.cancelled()) {
           slot.result.emplace(make_error(ErrorCode::Cancelled,
@@ -442,6 +462,7 @@ Result<TiledLinks> build_tiled_jump_links(const TriangleMesh& mesh, const mesh::
     out.cross_tile_links += links.cross_tile_links;
     out.max_search_columns = std::max(out.max_search_columns, links.search_columns);
     out.set.links.insert(out.set.links.end(), links.set.links.begin(), links.set.links.end());
+    if (keep) tile_links[t].emplace(std::move(links));
     slot = {};
   }
   // note: polygons are numbered in tile order and each tile's links are sorted by (start, land,
@@ -463,6 +484,24 @@ Result<TiledLinks> build_tiled_jump_links(const TriangleMesh& mesh, const mesh::
     }
   }
   return out;
+}
+
+}  // namespace
+
+Result<TiledLinks> build_tiled_jump_links(const TriangleMesh& mesh, const mesh::NavMesh& navmesh,
+                                          const mesh::TileLayout& layout,
+                                          const TiledLinkOptions& options, BuildContext& ctx) {
+  std::vector<std::optional<TileLinks>> none(layout.tile_count());
+  return build_tiled_impl(mesh, navmesh, layout, options, none, false, ctx);
+}
+
+Result<TiledLinks> build_tiled_jump_links_reusing(const TriangleMesh& mesh,
+                                                  const mesh::NavMesh& navmesh,
+                                                  const mesh::TileLayout& layout,
+                                                  const TiledLinkOptions& options,
+                                                  std::vector<std::optional<TileLinks>>& tile_links,
+                                                  BuildContext& ctx) {
+  return build_tiled_impl(mesh, navmesh, layout, options, tile_links, true, ctx);
 }
 
 }  // namespace leapnav::jump

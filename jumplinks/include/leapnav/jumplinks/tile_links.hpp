@@ -12,6 +12,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -100,5 +101,17 @@ struct TiledLinks {
                                                         const mesh::TileLayout& layout,
                                                         const TiledLinkOptions& options,
                                                         BuildContext& ctx);
+
+/// build_tiled_jump_links for an incremental rebuild: `tile_links` has one entry per tile; an
+/// engaged entry is taken as that tile's links (polygon ids of `navmesh`, as build_tile_jump_links
+/// would give them), an empty one is built. On success every entry holds its tile's links, so the
+/// caller can keep them for the next rebuild; the set, stats and timers are those of
+/// build_tiled_jump_links when the reused entries equal what it would build. On error the entries
+/// are unspecified. Errors: those of build_tiled_jump_links; InvalidArgument for a wrong entry
+/// count.
+[[nodiscard]] Result<TiledLinks> build_tiled_jump_links_reusing(
+    const TriangleMesh& mesh, const mesh::NavMesh& navmesh, const mesh::TileLayout& layout,
+    const TiledLinkOptions& options, std::vector<std::optional<TileLinks>>& tile_links,
+    BuildContext& ctx);
 
 }  // namespace leapnav::jump

@@ -1,0 +1,86 @@
+// Jump links in incremental tiled rebuilds (the mesh side is mesh/tile_cache.hpp): a tiled link
+// build keeps, per tile, the tile's links (polygon ids of the stitched mesh they were built on),
+// that mesh's polygon-to-tile map and a hash of each tile's stitched polygons. After the tiles R
+// an edit touches are rebuilt and stitched again, the links of every tile whose link search
+// rectangle (link_search_rect) overlaps a tile of R, or a tile whose stitched polygons changed
+// (stitching can change a neighbour of R), are built again; the other tiles keep theirs, with
+// polygon ids mapped to the new numbering (polygons are numbered in tile order, so a tile whose
+// polygons did not change keeps them in the same order). The join is build_tiled_jump_links',
+// so the set equals a full tiled link build on the new mesh bit for bit
+// (tests/jumplinks/tile_links_rebuild_test.cpp).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "leapnav/core/context.hpp"
+#include "leapnav/core/result.hpp"
+#include "leapnav/core/triangle_mesh.hpp"
+#include "leapnav/jumplinks/tile_links.hpp"
+#include "leapnav/mesh/navmesh.hpp"
+#include "leapnav/mesh/tiles.hpp"
+
+namespace leapnav::jump {
+
+/// The link working data of a tiled build. Plain data.
+struct TileLinksCache {
+  TiledLinkOptions options;  ///< the options every tile's links were built with
+  mesh::TileLayout layout;   ///< the layout they were built on
+  PolygonTiles polygons;     ///< polygon_tiles of the stitched mesh the links refer to
+  /// Per tile, tile_polygon_hash of that mesh.
+  std::vector<std::uint64_t> polygon_hashes;
+  /// Per tile, build_tile_jump_links' output (ids of that mesh).
+  std::vector<TileLinks> tiles;
+};
+
+/// A hash of what the links of other tiles read of tile `tile`'s stitched polygons: their count
+/// and, in order, vertex positions, neighbours (as the neighbour's tile and rank in it, so a
+/// renumbering elsewhere leaves it alone), region, area, flags, bounds and height patch.
+[[nodiscard]] std::uint64_t tile_polygon_hash(const mesh::NavMesh& navmesh,
+                                              const PolygonTiles& tiles, std::size_t tile);
+
+/// Sizes match the layout, every link starts in its tile and refers to polygons of `polygons`,
+/// the options are valid. The message names the first offender.
+[[nodiscard]] Status validate(const TileLinksCache& cache);
+
+/// A tiled link build and the cache that rebuilds it.
+struct CachedTiledLinks {
+  TiledLinks links;
+  TileLinksCache cache;
+};
+
+/// build_tiled_jump_links (same set, stats and timers) that also returns the cache.
+[[nodiscard]] Result<CachedTiledLinks> build_tiled_jump_links_cached(
+    const TriangleMesh& mesh, const mesh::NavMesh& navmesh, const mesh::TileLayout& layout,
+    const TiledLinkOptions& options, BuildContext& ctx);
+
+/// What a link rebuild did.
+struct LinkRebuildStats {
+  std::uint64_t tiles = 0;
+  std::uint64_t tiles_relinked = 0;          ///< tiles whose links were built again
+  std::uint64_t tiles_reused = 0;            ///< tiles whose links were remapped
+  std::uint64_t tiles_polygons_changed = 0;  ///< tiles whose stitched polygons changed
+  bool layout_changed = false;               ///< another layout: every tile relinked
+  double links_ms = 0.0;                     ///< the whole call
+};
+
+/// The links of `navmesh` (the stitched mesh of a rebuild with `layout`, on the new geometry
+/// `mesh`) after the tiles `rebuilt` (ascending or not; mesh::RebuildStats lists what
+/// rebuild_tiled_navmesh rebuilt: the touched tiles and those whose fingerprint changed) were
+/// built again: tiles within link reach of a rebuilt tile or of a tile whose stitched polygons
+/// changed get new links, the others keep the cached ones remapped. Equals
+/// build_tiled_jump_links(mesh, navmesh, layout, cache.options) bit for bit provided `rebuilt`
+/// holds every tile whose triangles changed. On success the cache describes the new mesh; on
+/// error it is unchanged. Errors: InvalidArgument for a bad cache (validate) or a tile number out
+/// of range, Internal when a kept link refers to a tile whose polygons changed, those of
+/// build_tile_jump_links.
+[[nodiscard]] Result<TiledLinks> rebuild_tiled_jump_links(const TriangleMesh& mesh,
+                                                          const mesh::NavMesh& navmesh,
+                                                          const mesh::TileLayout& layout,
+                                                          std::span<const std::size_t> rebuilt,
+                                                          TileLinksCache& cache, BuildContext& ctx,
+                                                          LinkRebuildStats* stats = nullptr);
+
+}  // namespace leapnav::jump
