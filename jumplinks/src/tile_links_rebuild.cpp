@@ -63,8 +63,7 @@ std::uint64_t tile_polygon_hash(const mesh::NavMesh& navmesh, const PolygonTiles
       if (n == mesh::kNoPoly) {
         h.add_pod(std::uint64_t{0xFFFFFFFFFFFFFFFFULL});
       } else {
-        h.add_pod((static_cast<std::uint64_t>(tiles.poly_tile[n]) << 32U) |
-                  rank_in_tile(tiles, n));
+        h.add_pod((static_cast<std::uint64_t>(tiles.poly_tile[n]) << 32U) | rank_in_tile(tiles, n));
       }
     }
     h.add_pod(static_cast<std::uint32_t>(navmesh.poly_region[p]));
@@ -87,14 +86,15 @@ std::uint64_t tile_polygon_hash(const mesh::NavMesh& navmesh, const PolygonTiles
 Status validate(const TileLinksCache& cache) {
   LEAPNAV_TRY(validate(cache.options));
   const std::size_t count = cache.layout.tile_count();
-  if (count == 0) return make_error(ErrorCode::InvalidArgument, "link cache: the layout has no tiles");
+  if (count == 0)
+    return make_error(ErrorCode::InvalidArgument, "link cache: the layout has no tiles");
   if (cache.tiles.size() != count || cache.polygon_hashes.size() != count ||
       cache.polygons.tile_first.size() != count + 1)
     return make_error(ErrorCode::InvalidArgument,
                       "link cache: " + std::to_string(cache.tiles.size()) + " tile link sets, " +
                           std::to_string(cache.polygon_hashes.size()) + " polygon hashes and " +
-                          std::to_string(cache.polygons.tile_first.size()) +
-                          " tile offsets for " + std::to_string(count) + " tiles");
+                          std::to_string(cache.polygons.tile_first.size()) + " tile offsets for " +
+                          std::to_string(count) + " tiles");
   const std::size_t polys = cache.polygons.poly_tile.size();
   if (cache.polygons.tile_first.back() != cache.polygons.tile_polys.size() ||
       cache.polygons.tile_polys.size() != polys)
@@ -136,6 +136,41 @@ Result<CachedTiledLinks> build_tiled_jump_links_cached(const TriangleMesh& mesh,
   return out;
 }
 
+Result<TileLinksCache> tile_links_cache_from_set(const mesh::NavMesh& navmesh,
+                                                 const mesh::TileLayout& layout,
+                                                 const JumpLinkSet& set,
+                                                 const TiledLinkOptions& options) {
+  LEAPNAV_TRY(validate(options));
+  if (!(set.configs == options.jumps.jumps))
+    return make_error(ErrorCode::InvalidArgument,
+                      "link cache: the link set's jump configurations differ from the options'");
+  TileLinksCache cache;
+  cache.options = options;
+  cache.layout = layout;
+  cache.polygons = polygon_tiles(navmesh, layout);
+  const std::size_t count = layout.tile_count();
+  cache.polygon_hashes.resize(count);
+  cache.tiles.resize(count);
+  for (std::size_t t = 0; t < count; ++t)
+    cache.polygon_hashes[t] = tile_polygon_hash(navmesh, cache.polygons, t);
+  for (const JumpLink& link : set.links) {
+    if (link.start_poly >= navmesh.polygon_count() || link.land_poly >= navmesh.polygon_count())
+      return make_error(ErrorCode::InvalidArgument,
+                        "link cache: a link refers to polygon " +
+                            std::to_string(std::max(link.start_poly, link.land_poly)) + " of " +
+                            std::to_string(navmesh.polygon_count()));
+    cache.tiles[cache.polygons.poly_tile[link.start_poly]].set.links.push_back(link);
+  }
+  for (TileLinks& tile : cache.tiles) {
+    tile.set.quantum = set.quantum;
+    for (const JumpLink& link : tile.set.links) {
+      if (cache.polygons.poly_tile[link.land_poly] != cache.polygons.poly_tile[link.start_poly])
+        ++tile.cross_tile_links;
+    }
+  }
+  return cache;
+}
+
 Result<TiledLinks> rebuild_tiled_jump_links(const TriangleMesh& mesh, const mesh::NavMesh& navmesh,
                                             const mesh::TileLayout& layout,
                                             std::span<const std::size_t> rebuilt,
@@ -146,9 +181,9 @@ Result<TiledLinks> rebuild_tiled_jump_links(const TriangleMesh& mesh, const mesh
   const std::size_t count = layout.tile_count();
   for (const std::size_t t : rebuilt) {
     if (t >= count)
-      return make_error(ErrorCode::InvalidArgument,
-                        "link rebuild: rebuilt tile " + std::to_string(t) + " of " +
-                            std::to_string(count) + " tiles");
+      return make_error(ErrorCode::InvalidArgument, "link rebuild: rebuilt tile " +
+                                                        std::to_string(t) + " of " +
+                                                        std::to_string(count) + " tiles");
   }
   const bool layout_changed = !same_layout(layout, cache.layout);
   PolygonTiles polygons = polygon_tiles(navmesh, layout);
@@ -167,8 +202,8 @@ Result<TiledLinks> rebuild_tiled_jump_links(const TriangleMesh& mesh, const mesh
       }
     }
   }
-  const int reach = jump_reach_cells(cache.options.jumps, navmesh.config.agent,
-                                     layout.grid.cell_size);
+  const int reach =
+      jump_reach_cells(cache.options.jumps, navmesh.config.agent, layout.grid.cell_size);
   std::vector<std::optional<TileLinks>> tiles(count);
   std::uint64_t relinked = 0;
   if (!layout_changed) {
@@ -202,9 +237,9 @@ Result<TiledLinks> rebuild_tiled_jump_links(const TriangleMesh& mesh, const mesh
         link.start_poly = remap[link.start_poly];
         link.land_poly = remap[link.land_poly];
         if (link.start_poly == kUnmapped || link.land_poly == kUnmapped)
-          return make_error(ErrorCode::Internal,
-                            "link rebuild: a kept link of tile " + std::to_string(t) +
-                                " refers to a tile whose polygons changed");
+          return make_error(ErrorCode::Internal, "link rebuild: a kept link of tile " +
+                                                     std::to_string(t) +
+                                                     " refers to a tile whose polygons changed");
       }
       for (std::uint32_t& land : kept.set.group_land_poly) land = remap[land];
       tiles[t].emplace(std::move(kept));

@@ -48,8 +48,8 @@ TriangleMesh with_box(const TriangleMesh& scene, Vec3 lo, Vec3 hi) {
   TriangleMesh out = scene;
   const auto base = static_cast<std::uint32_t>(out.vertices.size());
   for (int k = 0; k < 8; ++k) {
-    out.vertices.push_back({(k & 1) != 0 ? hi.x : lo.x, (k & 2) != 0 ? hi.y : lo.y,
-                            (k & 4) != 0 ? hi.z : lo.z});
+    out.vertices.push_back(
+        {(k & 1) != 0 ? hi.x : lo.x, (k & 2) != 0 ? hi.y : lo.y, (k & 4) != 0 ? hi.z : lo.z});
   }
   // faces as quads of corner bits, outward winding is irrelevant to voxelization here but kept
   const int quads[6][4] = {{0, 1, 3, 2}, {4, 6, 7, 5}, {0, 4, 5, 1},
@@ -104,7 +104,8 @@ void check_same_cache(const TileLinksCache& a, const TileLinksCache& b) {
   CHECK(a.polygons.poly_tile == b.polygons.poly_tile);
   CHECK(a.polygons.tile_polys == b.polygons.tile_polys);
   REQUIRE(a.tiles.size() == b.tiles.size());
-  for (std::size_t t = 0; t < a.tiles.size(); ++t) CHECK(a.tiles[t].set.links == b.tiles[t].set.links);
+  for (std::size_t t = 0; t < a.tiles.size(); ++t)
+    CHECK(a.tiles[t].set.links == b.tiles[t].set.links);
 }
 
 // Tiles whose input fingerprint differs between two caches of the same layout.
@@ -169,8 +170,8 @@ void check_edit(const EditCase& c, int threads) {
   CHECK(added.tiles_reused > 0);
   CHECK(added.tiles_relinked + added.tiles_reused == added.tiles);
   MESSAGE(std::string(c.spec) << ": box added, " << added.tiles_relinked << " of " << added.tiles
-                 << " tiles relinked, " << added.tiles_polygons_changed
-                 << " with changed polygons");
+                              << " tiles relinked, " << added.tiles_polygons_changed
+                              << " with changed polygons");
   const LinkRebuildStats removed = rebuild_and_check(state, scene, box, options, threads);
   CHECK(removed.tiles_reused > 0);
 }
@@ -196,6 +197,49 @@ TEST_SUITE("jumplinks.tile_rebuild") {
     check_edit({"gap:5.75", kJumpC2, {7.0F, 1.0F, 1.8F}, {7.6F, 2.4F, 2.4F}}, 2);
   }
 
+  TEST_CASE("a link cache made from a joined set (as a file keeps it) rebuilds to the full links") {
+    auto loaded = io::load_scene("builtin:gap:1.25");
+    REQUIRE(loaded.ok());
+    const TriangleMesh scene = with_box(with_box(*loaded, {0.0F, 1.0F, 0.0F}, {0.5F, 4.0F, 0.5F}),
+                                        {17.25F, 0.0F, 0.0F}, {40.0F, 1.0F, 6.0F});
+    const TiledLinkOptions options = link_options(kJumpC1);
+    Full state = build_full(scene, options);
+    auto from_set = tile_links_cache_from_set(state.mesh.output.navmesh, state.mesh.output.layout,
+                                              state.links.links.set, options);
+    REQUIRE(from_set.ok());
+    CHECK(validate(*from_set).ok());
+    REQUIRE(from_set->tiles.size() == state.links.cache.tiles.size());
+    for (std::size_t t = 0; t < from_set->tiles.size(); ++t)
+      CHECK(from_set->tiles[t].set.links == state.links.cache.tiles[t].set.links);
+    CHECK(from_set->polygon_hashes == state.links.cache.polygon_hashes);
+    state.links.cache = std::move(from_set).value();
+    const Vec3 lo{7.2F, 1.0F, 3.6F};
+    const Vec3 hi{7.7F, 2.4F, 4.4F};
+    AABB box;
+    box.extend(lo);
+    box.extend(hi);
+    const TriangleMesh edited = with_box(scene, lo, hi);
+    BuildContext ctx;
+    const std::vector<std::uint64_t> before = state.mesh.cache.fingerprints;
+    auto mesh_out = mesh::rebuild_tiled_navmesh(edited, state.mesh.cache, box, ctx);
+    REQUIRE(mesh_out.ok());
+    const std::vector<std::size_t> rebuilt = changed_tiles(before, state.mesh.cache.fingerprints);
+    LinkRebuildStats stats;
+    auto links = rebuild_tiled_jump_links(edited, mesh_out->navmesh, mesh_out->layout, rebuilt,
+                                          state.links.cache, ctx, &stats);
+    REQUIRE(links.ok());
+    CHECK(stats.tiles_reused > 0);
+    const Full full = build_full(edited, options);
+    CHECK(links->set.links == full.links.links.set.links);
+    CHECK(links->set.poly_first == full.links.links.set.poly_first);
+    CHECK(content_hash(links->set) == content_hash(full.links.links.set));
+    // a set with other configurations is refused
+    TiledLinkOptions other = link_options(kJumpC2);
+    CHECK(!tile_links_cache_from_set(state.mesh.output.navmesh, state.mesh.output.layout,
+                                     full.links.links.set, other)
+               .ok());
+  }
+
   TEST_CASE("a link cache that does not fit the layout or holds foreign links is refused") {
     auto scene = io::load_scene("builtin:gap:1.25");
     REQUIRE(scene.ok());
@@ -218,13 +262,13 @@ TEST_SUITE("jumplinks.tile_rebuild") {
     // a rebuild with a bad cache fails and leaves the cache alone
     BuildContext ctx;
     const std::vector<std::size_t> rebuilt{0};
-    auto out = rebuild_tiled_jump_links(*scene, state.mesh.output.navmesh,
-                                        state.mesh.output.layout, rebuilt, bad, ctx);
+    auto out = rebuild_tiled_jump_links(*scene, state.mesh.output.navmesh, state.mesh.output.layout,
+                                        rebuilt, bad, ctx);
     CHECK(!out.ok());
     const std::vector<std::size_t> out_of_range{state.mesh.output.layout.tile_count()};
-    auto out2 = rebuild_tiled_jump_links(*scene, state.mesh.output.navmesh,
-                                         state.mesh.output.layout, out_of_range,
-                                         state.links.cache, ctx);
+    auto out2 =
+        rebuild_tiled_jump_links(*scene, state.mesh.output.navmesh, state.mesh.output.layout,
+                                 out_of_range, state.links.cache, ctx);
     REQUIRE(!out2.ok());
     CHECK(out2.error().message.find("rebuilt tile") != std::string::npos);
   }

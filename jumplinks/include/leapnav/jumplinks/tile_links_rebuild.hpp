@@ -56,6 +56,17 @@ struct CachedTiledLinks {
     const TriangleMesh& mesh, const mesh::NavMesh& navmesh, const mesh::TileLayout& layout,
     const TiledLinkOptions& options, BuildContext& ctx);
 
+/// The cache of a tiled link set read back from a file: `set` is the joined set
+/// build_tiled_jump_links made on `navmesh` with `layout` and `options` (a .lnav keeps its links
+/// and configurations exactly); its links are split by start tile. The per-tile counters are
+/// zero (a file does not keep them), so a rebuild from this cache gives the full build's links and
+/// index, and counters of the relinked tiles only. Errors: InvalidArgument when the set's
+/// configurations differ from the options' or a link refers to a polygon `navmesh` lacks.
+[[nodiscard]] Result<TileLinksCache> tile_links_cache_from_set(const mesh::NavMesh& navmesh,
+                                                               const mesh::TileLayout& layout,
+                                                               const JumpLinkSet& set,
+                                                               const TiledLinkOptions& options);
+
 /// What a link rebuild did.
 struct LinkRebuildStats {
   std::uint64_t tiles = 0;
