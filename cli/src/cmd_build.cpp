@@ -17,6 +17,7 @@
 #include "leapnav/mesh/build.hpp"
 #include "leapnav/mesh/tile_cache.hpp"
 #include "leapnav/mesh/tiles.hpp"
+#include "tile_link_sidecar.hpp"
 
 namespace leapnav::cli {
 
@@ -104,6 +105,11 @@ int run_tiled_build(const TriangleMesh& mesh, const BuildConfig& config,
     file.links = std::move(tiled_links->set);
   }
   if (auto s = io::save_nav_file(file, output); !s) return report(s.error());
+  if (!cache_path.empty()) {
+    // the link options beside the cache, so `rebuild` regenerates the links the same way
+    TileLinkSidecar sidecar{links, ledge_links, mesh::content_hash(file.navmesh)};
+    if (auto s = save_sidecar(sidecar, sidecar_path(cache_path)); !s) return report(s.error());
+  }
   const std::string hash = hash_to_hex(mesh::content_hash(file.navmesh));
   const mesh::TileLayout& layout = out->layout;
   const std::uint64_t jump_bytes = file.links ? io::jump_link_file_bytes(*file.links) : 0;
@@ -269,13 +275,12 @@ void register_build_command(CLI::App& root, Registry& registry) {
          }
          if (options->tiles.tile_size != 0) {
            if (auto s = mesh::validate(options->tiles, *config); !s) return report(s.error());
-           if (!options->cache.empty() && (!jump_options.jumps.empty() || options->ledge_links ||
-                                           !options->links_file.empty())) {
+           if (!options->cache.empty() && !options->links_file.empty()) {
              return report(make_error(
                  ErrorCode::InvalidArgument,
                  "--cache " + options->cache +
-                     ": incremental rebuilds are walk-only for now; a tile cache cannot be "
-                     "written with --jump, --ledge-links or --links"));
+                     ": incremental rebuilds do not regenerate authored links yet; a tile cache "
+                     "cannot be written with --links"));
            }
            jump::TiledLinkOptions links;
            links.jumps = jump_options;

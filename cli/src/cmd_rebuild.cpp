@@ -3,15 +3,21 @@
 // from the new scene (mesh::rebuild_tiled_navmesh), writes the new .lnav and the updated cache
 // (both atomically), with optional stats JSON.
 #include <chrono>
+#include <filesystem>
 #include <iostream>
+#include <optional>
 #include <sstream>
+#include <vector>
 
 #include "common.hpp"
 #include "leapnav/core/hash.hpp"
 #include "leapnav/io/config_file.hpp"
 #include "leapnav/io/navmesh_file.hpp"
 #include "leapnav/io/tile_cache_file.hpp"
+#include "leapnav/jumplinks/tile_links_rebuild.hpp"
+#include "leapnav/ledgelinks/ledge_links.hpp"
 #include "leapnav/mesh/tile_cache.hpp"
+#include "tile_link_sidecar.hpp"
 
 namespace leapnav::cli {
 
@@ -118,10 +124,32 @@ void register_rebuild_command(CLI::App& root, Registry& registry) {
          auto old = io::load_nav_file(options->old_nav, limit);
          if (!old) return report(old.error());
          const std::string& cache_name = options->cache;
-         if (old->links || old->ledges) {
-           return report(
-               make_error(ErrorCode::InvalidArgument,
-                          options->old_nav + ": carries links; tiled rebuilds are walk-only"));
+         // the link options beside the cache (build --cache with --jump / --ledge-links)
+         const std::filesystem::path side_path = sidecar_path(options->cache);
+         std::optional<TileLinkSidecar> side;
+         if (std::filesystem::exists(side_path)) {
+           auto read = load_sidecar(side_path, limit);
+           if (!read) return report(read.error());
+           side = std::move(read).value();
+         }
+         const bool side_jumps = side && !side->links.jumps.jumps.empty();
+         const bool side_ledges = side && side->ledge_links;
+         if (old->links.has_value() != side_jumps || old->ledges.has_value() != side_ledges) {
+           return report(make_error(
+               ErrorCode::InvalidArgument,
+               options->old_nav + ": " + (old->links ? "carries jump links" : "has no jump links") +
+                   " and " + (old->ledges ? "ledge links" : "no ledge links") + ", but " +
+                   side_path.string() +
+                   (side ? " says " + std::string(side_jumps ? "with" : "without") +
+                               " jump links and " + (side_ledges ? "with" : "without") +
+                               " ledge links"
+                         : " is missing (the cache was written without link data)") +
+                   "; build again with --cache and the same link options"));
+         }
+         if (side && side->navmesh_hash != cache->navmesh_hash) {
+           return report(make_error(ErrorCode::InvalidArgument,
+                                    side_path.string() + ": written for another navmesh than " +
+                                        cache_name + "; build again with --cache"));
          }
          if (!same_stored_config(old->navmesh.config, cache->config)) {
            return report(make_error(ErrorCode::InvalidArgument,
@@ -137,7 +165,17 @@ void register_rebuild_command(CLI::App& root, Registry& registry) {
                                         options->old_nav + " (hash " + hash_to_hex(old_hash) +
                                         "); build again with --cache"));
          }
+         std::optional<jump::TileLinksCache> link_cache;
+         if (side_jumps) {
+           auto made = jump::tile_links_cache_from_set(old->navmesh, cache->layout, *old->links,
+                                                       side->links);
+           if (!made)
+             return report(
+                 make_error(made.error().code, options->old_nav + ": " + made.error().message));
+           link_cache = std::move(made).value();
+         }
          old->navmesh = {};
+         old->links.reset();
          if (options->tile_size >= 0 && options->tile_size != cache->layout.tile_size) {
            return report(make_error(ErrorCode::InvalidArgument,
                                     cache_name + ": built with tiles of " +
@@ -161,22 +199,59 @@ void register_rebuild_command(CLI::App& root, Registry& registry) {
          configure_context(ctx, opt);
          mesh::RebuildStats rs;
          Clock::time_point at = Clock::now();
+         const std::vector<std::uint64_t> old_fingerprints = cache->fingerprints;
+         // note: the cache is saved only after everything succeeded, so an error leaves the
+         // file as it was
          auto out = mesh::rebuild_tiled_navmesh(*mesh, *cache, *box, ctx, &rs);
          if (!out) return report(out.error());
          const double rebuild_ms = ms_since(at);
-         at = Clock::now();
          io::NavFile file{std::move(out->navmesh), std::nullopt};
+         jump::LinkRebuildStats ls;
+         double links_ms = 0.0;
+         if (side_ledges) {
+           at = Clock::now();
+           auto ledges = ledge::build_ledge_links(file.navmesh, &*mesh, {}, ctx);
+           if (!ledges) return report(ledges.error());
+           file.ledges = std::move(ledges).value();
+           links_ms += ms_since(at);
+         }
+         if (link_cache) {
+           at = Clock::now();
+           // the tiles whose input changed (every tile when the layout changed: then the link
+           // rebuild relinks all by itself)
+           std::vector<std::size_t> changed_tiles;
+           if (old_fingerprints.size() == cache->fingerprints.size()) {
+             for (std::size_t t = 0; t < old_fingerprints.size(); ++t) {
+               if (old_fingerprints[t] != cache->fingerprints[t]) changed_tiles.push_back(t);
+             }
+           }
+           auto links = jump::rebuild_tiled_jump_links(*mesh, file.navmesh, out->layout,
+                                                       changed_tiles, *link_cache, ctx, &ls);
+           if (!links) return report(links.error());
+           file.links = std::move(links->set);
+           links_ms += ms_since(at);
+         }
+         at = Clock::now();
          if (auto s = io::save_nav_file(file, options->output); !s) return report(s.error());
          const double write_ms = ms_since(at);
          at = Clock::now();
          if (auto s = io::save_tile_cache(*cache, options->cache); !s) return report(s.error());
+         if (side) {
+           side->navmesh_hash = cache->navmesh_hash;
+           if (auto s = save_sidecar(*side, side_path); !s) return report(s.error());
+         }
          const double cache_write_ms = ms_since(at);
          const std::string hash = hash_to_hex(cache->navmesh_hash);
          std::cout << opt.scene << ": rebuilt " << rs.tiles_rebuilt << " of " << rs.tiles
                    << " tiles (" << rs.tiles_reused << " reused"
                    << (rs.layout_changed ? "; the world grid changed" : "") << "), "
-                   << out->stats.polygons << " polygons, hash " << hash << " -> " << options->output
-                   << '\n';
+                   << out->stats.polygons << " polygons";
+         if (file.links) {
+           std::cout << ", " << file.links->links.size() << " jump links (" << ls.tiles_relinked
+                     << " tiles relinked, " << ls.tiles_reused << " reused)";
+         }
+         if (file.ledges) std::cout << ", " << file.ledges->links.size() << " ledge links";
+         std::cout << ", hash " << hash << " -> " << options->output << '\n';
          if (!opt.stats_path.empty()) {
            nlohmann::json stats;
            stats["scene"] = opt.scene;
@@ -193,6 +268,13 @@ void register_rebuild_command(CLI::App& root, Registry& registry) {
            stats["regions"] = out->stats.regions;
            stats["portal_edges"] = out->stitch.portal_edges;
            stats["hash"] = hash;
+           if (file.links) {
+             stats["jump_links"] = file.links->links.size();
+             stats["tiles_relinked"] = ls.tiles_relinked;
+             stats["tiles_links_reused"] = ls.tiles_reused;
+             stats["tiles_polygons_changed"] = ls.tiles_polygons_changed;
+           }
+           if (file.ledges) stats["ledge_links"] = file.ledges->links.size();
            nlohmann::json times;
            times["load"] = load_ms;
            times["assign"] = rs.assign_ms;
@@ -201,6 +283,7 @@ void register_rebuild_command(CLI::App& root, Registry& registry) {
            times["tile_stages"] = rs.tile_stage_ms;
            times["stitch"] = rs.stitch_ms;
            times["rebuild"] = rebuild_ms;
+           times["links"] = links_ms;
            times["write"] = write_ms;
            times["cache_write"] = cache_write_ms;
            times["total"] = ms_since(start);

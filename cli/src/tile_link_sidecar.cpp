@@ -1,0 +1,75 @@
+// The `F.links` file of a tile cache (tile_link_sidecar.hpp): JSON with the jump configurations
+// (h, d, max_fall), step, epsilon, link set, detour, runs, ledge links and the navmesh hash.
+#include "tile_link_sidecar.hpp"
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "leapnav/core/hash.hpp"
+#include "leapnav/io/file_io.hpp"
+
+namespace leapnav::cli {
+
+std::filesystem::path sidecar_path(const std::filesystem::path& cache) {
+  std::filesystem::path out = cache;
+  out += ".links";
+  return out;
+}
+
+Status save_sidecar(const TileLinkSidecar& sidecar, const std::filesystem::path& path) {
+  nlohmann::json j;
+  nlohmann::json jumps = nlohmann::json::array();
+  for (const jump::JumpConfig& c : sidecar.links.jumps.jumps)
+    jumps.push_back({c.height, c.distance, c.max_fall});
+  j["jumps"] = jumps;
+  j["step"] = sidecar.links.jumps.step;
+  j["epsilon"] = sidecar.links.jumps.epsilon;
+  j["link_set"] = sidecar.links.compact ? "compact" : "full";
+  j["detour"] = sidecar.links.compact_options.detour;
+  j["runs"] = sidecar.links.compact_options.runs;
+  j["ledge_links"] = sidecar.ledge_links;
+  j["navmesh_hash"] = hash_to_hex(sidecar.navmesh_hash);
+  return io::write_file_atomic(path, j.dump(2) + "\n");
+}
+
+Result<TileLinkSidecar> load_sidecar(const std::filesystem::path& path, std::uint64_t max_bytes) {
+  LEAPNAV_TRY_ASSIGN(const std::string text, read_file(path, max_bytes));
+  const std::string name = path.string();
+  auto bad = [&](const std::string& why) {
+    return make_error(ErrorCode::CorruptFile, name + ": " + why);
+  };
+  const nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) return bad("not a JSON object");
+  for (const char* key :
+       {"jumps", "step", "epsilon", "link_set", "detour", "runs", "ledge_links", "navmesh_hash"}) {
+    if (!j.contains(key)) return bad(std::string("has no '") + key + "'");
+  }
+  TileLinkSidecar out;
+  try {
+    for (const nlohmann::json& c : j.at("jumps")) {
+      if (!c.is_array() || c.size() != 3) return bad("'jumps' holds an entry that is not [h, d, f]");
+      out.links.jumps.jumps.push_back({c[0].get<float>(), c[1].get<float>(), c[2].get<float>()});
+    }
+    out.links.jumps.step = j.at("step").get<int>();
+    out.links.jumps.epsilon = j.at("epsilon").get<float>();
+    const std::string set = j.at("link_set").get<std::string>();
+    if (set != "compact" && set != "full") return bad("'link_set' is not compact or full");
+    out.links.compact = set == "compact";
+    out.links.compact_options.detour = j.at("detour").get<float>();
+    out.links.compact_options.runs = j.at("runs").get<bool>();
+    out.ledge_links = j.at("ledge_links").get<bool>();
+    const std::string hash = j.at("navmesh_hash").get<std::string>();
+    std::size_t used = 0;
+    out.navmesh_hash = std::stoull(hash, &used, 16);
+    if (used != hash.size()) return bad("'navmesh_hash' is not hexadecimal");
+  } catch (const std::exception&) {
+    return bad("a field has the wrong type");
+  }
+  if (!out.links.jumps.jumps.empty()) {
+    if (auto s = jump::validate(out.links); !s)
+      return make_error(ErrorCode::InvalidArgument, name + ": " + s.error().message);
+  }
+  return out;
+}
+
+}  // namespace leapnav::cli
