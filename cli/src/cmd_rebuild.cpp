@@ -1,7 +1,9 @@
 // `leapnav rebuild`: an incremental tiled build. Loads the tile cache a `build --tile-size N
-// --cache` wrote, checks it against the old .lnav, rebuilds the tiles the changed box touches
-// from the new scene (mesh::rebuild_tiled_navmesh), writes the new .lnav and the updated cache
-// (both atomically), with optional stats JSON.
+// --cache` wrote (and its link options, F.links, when the build had jump or ledge links), checks
+// them against the old .lnav, rebuilds the tiles the changed box touches from the new scene
+// (mesh::rebuild_tiled_navmesh), regenerates the jump links of the tiles within reach of them
+// (jump::rebuild_tiled_jump_links, the others' links taken from the old .lnav) and the ledge
+// links, writes the new .lnav and the updated cache (both atomically), with optional stats JSON.
 #include <chrono>
 #include <filesystem>
 #include <iostream>
@@ -217,10 +219,12 @@ void register_rebuild_command(CLI::App& root, Registry& registry) {
          }
          if (link_cache) {
            at = Clock::now();
-           // the tiles whose input changed (every tile when the layout changed: then the link
-           // rebuild relinks all by itself)
+           // the tiles the box touches and those whose input changed (every tile when the
+           // layout changed: then the link rebuild relinks all by itself); the fingerprints alone
+           // would do for correctness, the box makes the relinked set the one the user named
            std::vector<std::size_t> changed_tiles;
-           if (old_fingerprints.size() == cache->fingerprints.size()) {
+           if (!rs.layout_changed && old_fingerprints.size() == cache->fingerprints.size()) {
+             changed_tiles = mesh::tiles_touching(out->layout, *box);
              for (std::size_t t = 0; t < old_fingerprints.size(); ++t) {
                if (old_fingerprints[t] != cache->fingerprints[t]) changed_tiles.push_back(t);
              }
