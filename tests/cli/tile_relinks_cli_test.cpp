@@ -42,7 +42,7 @@ std::string write_gap(const std::string& name, bool crate) {
   b.add_box({0, 1, 0}, {0.5F, 4, 0.5F});
   b.add_box({24, 1, 0}, {28, 2.5F, 6});  // a 1.5 m block: drop links from its top
   if (crate) b.add_box({7.2F, 1, 3.6F}, {7.7F, 2.4F, 4.4F});
-  const std::string path = temp_path(name);
+  std::string path = temp_path(name);
   REQUIRE(leapnav::io::write_obj(b.take(), path).ok());
   return path;
 }
