@@ -47,7 +47,8 @@ Result<TileLinkSidecar> load_sidecar(const std::filesystem::path& path, std::uin
   TileLinkSidecar out;
   try {
     for (const nlohmann::json& c : j.at("jumps")) {
-      if (!c.is_array() || c.size() != 3) return bad("'jumps' holds an entry that is not [h, d, f]");
+      if (!c.is_array() || c.size() != 3)
+        return bad("'jumps' holds an entry that is not [h, d, f]");
       out.links.jumps.jumps.push_back({c[0].get<float>(), c[1].get<float>(), c[2].get<float>()});
     }
     out.links.jumps.step = j.at("step").get<int>();

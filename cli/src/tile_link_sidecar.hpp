@@ -23,7 +23,8 @@ struct TileLinkSidecar {
 [[nodiscard]] std::filesystem::path sidecar_path(const std::filesystem::path& cache);
 
 /// Writes atomically; IoError naming the path when it cannot.
-[[nodiscard]] Status save_sidecar(const TileLinkSidecar& sidecar, const std::filesystem::path& path);
+[[nodiscard]] Status save_sidecar(const TileLinkSidecar& sidecar,
+                                  const std::filesystem::path& path);
 
 /// Reads and checks it (every field present and of its type, options valid); CorruptFile /
 /// InvalidArgument naming the path.

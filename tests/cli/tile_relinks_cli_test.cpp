@@ -33,8 +33,9 @@ std::string read_all(const std::string& path) {
 }
 
 // Two 1 m high platforms 6 m wide with a 5.75 m gap between x = 8 and 13.75 (the C2 gap scene),
-// the far one running to x = 40 with a 1.5 m block on it; a 4 m pillar fixes the world's height; when `crate`, a 1.4 m
-// crate on the near platform's edge at z = 3.6..4.4 (on the 4 m tile line of 16-cell tiles).
+// the far one running to x = 40 with a 1.5 m block on it; a 4 m pillar fixes the world's height;
+// when `crate`, a 1.4 m crate on the near platform's edge at z = 3.6..4.4 (on the 4 m tile line of
+// 16-cell tiles).
 std::string write_gap(const std::string& name, bool crate) {
   leapnav::io::SceneBuilder b("gap");
   b.add_box({0, 0, 0}, {8, 1, 6});
@@ -95,8 +96,8 @@ TEST_SUITE("cli.tile_relinks") {
     const std::string scene = write_gap("walk.obj", false);
     const std::string cache = temp_path("walk.cache");
     const std::string walk_nav = temp_path("walk.lnav");
-    REQUIRE(run_cli("build " + scene + " --config thesis --tile-size 16 --cache " + cache +
-                    " -o " + walk_nav)
+    REQUIRE(run_cli("build " + scene + " --config thesis --tile-size 16 --cache " + cache + " -o " +
+                    walk_nav)
                 .exit_code == 0);
     // the same navmesh with links, built without a cache
     const std::string linked = temp_path("linked.lnav");
