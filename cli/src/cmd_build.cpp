@@ -286,6 +286,7 @@ void register_build_command(CLI::App& root, Registry& registry) {
            links.jumps = jump_options;
            links.compact = options->link_set == "compact";
            links.compact_options.detour = options->detour;
+           links.compact_options.runs = !options->no_link_runs;
            return run_tiled_build(*mesh, *config, options->tiles, links, options->ledge_links,
                                   options->links_file, opt, options->output, options->cache, ctx);
          }

@@ -72,6 +72,10 @@ TEST_SUITE("cli.tiles") {
     CHECK(check.exit_code == 0);
     CHECK(check.output.find(" 0 failing") != std::string::npos);
     CHECK(check.output.find(" 0 links checked") == std::string::npos);
+    // --no-link-runs reaches the tiled build too: the same links in more bytes
+    const auto plain = run_cli("build builtin:gap:5.75" + options + "--no-link-runs -o " + two);
+    REQUIRE(plain.exit_code == 0);
+    CHECK(read_all(two).size() > read_all(one).size());
   }
 
   TEST_CASE("ledge links are built on a tiled mesh; a missing --links file is bad input") {
