@@ -297,6 +297,47 @@ TEST_SUITE("plan.exact") {
     CHECK(tally.found > 40);
   }
 
+  TEST_CASE("the reference never passes between polygons through a lone shared vertex") {
+    // two fans meet only at the vertex (0, 0): fan A covers directions 180-315 degrees, fan B
+    // 0-135 (each 135 degrees, 270 together); no edge joins them, so there is no path from A to B
+    const mesh::NavMesh nav = test::make_navmesh(
+        {{0, 0, 0}, {-2, 0, 0}, {-2, 0, -2}, {2, 0, -2}, {2, 0, 0}, {2, 0, 2}, {-2, 0, 2}},
+        {{0, 1, 2}, {0, 2, 3}, {0, 4, 5}, {0, 5, 6}});
+    REQUIRE(mesh::validate(nav).ok());
+    const plan::ExactReference reference(nav);
+    CHECK(reference.reflex_vertex_count() == 0);  // neither fan is reflex on its own
+    CHECK_FALSE(
+        reference.shortest_path({-1.5F, -0.5F}, mesh::PolyId{0}, {0.5F, 1.5F}, mesh::PolyId{3}));
+    CHECK(path_on(nav, {-1.5F, 0.0F, -0.5F}, {0.5F, 0.0F, 1.5F}).status ==
+          plan::PathStatus::NoPath);
+    plan::QueryOptions portals;
+    portals.walk_search = plan::WalkSearch::Portals;
+    CHECK(path_on(nav, {-1.5F, 0.0F, -0.5F}, {0.5F, 0.0F, 1.5F}, portals).status ==
+          plan::PathStatus::NoPath);
+    // within one fan the vertex is an ordinary point of the mesh
+    const auto within =
+        reference.shortest_path({-1.5F, -0.5F}, mesh::PolyId{0}, {1.0F, -1.5F}, mesh::PolyId{1});
+    REQUIRE(within.has_value());
+    CHECK(within->length == doctest::Approx(std::hypot(2.5, 1.0)));
+    // a reflex fan at a pinch: fan A widened to 225 degrees by a third triangle (315-45), so
+    // its corner at (0, 0) bends paths within A, and fan B (90-135) stays out of reach
+    const mesh::NavMesh wide = test::make_navmesh(
+        {{0, 0, 0}, {-2, 0, 0}, {-2, 0, -2}, {2, 0, -2}, {2, 0, 2}, {0, 0, 2}, {-2, 0, 2}},
+        {{0, 1, 2}, {0, 2, 3}, {0, 3, 4}, {0, 5, 6}});
+    REQUIRE(mesh::validate(wide).ok());
+    const plan::ExactReference wide_reference(wide);
+    CHECK(wide_reference.reflex_vertex_count() == 1);
+    const auto bent = wide_reference.shortest_path({-1.5F, -0.5F}, mesh::PolyId{0}, {1.5F, 1.0F},
+                                                   mesh::PolyId{2});
+    REQUIRE(bent.has_value());
+    CHECK(bent->length == doctest::Approx(std::hypot(1.5, 0.5) + std::hypot(1.5, 1.0)));
+    CHECK_FALSE(wide_reference.shortest_path({-1.5F, -0.5F}, mesh::PolyId{0}, {-0.5F, 1.5F},
+                                             mesh::PolyId{3}));
+    const plan::Path exact_bent = path_on(wide, {-1.5F, 0.0F, -0.5F}, {1.5F, 0.0F, 1.0F});
+    REQUIRE(exact_bent.status == plan::PathStatus::Found);
+    CHECK(exact_bent.length == doctest::Approx(bent->length));
+  }
+
   TEST_CASE("the real levels: lengths equal the exact reference in both configurations") {
     for (const char* file : {"dungeon.obj", "nav_test.obj"}) {
       for (const char* config : {"default", "thesis"}) {
