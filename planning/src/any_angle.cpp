@@ -349,8 +349,25 @@ void AnyAngleSearch::expand(std::uint32_t n) {
     }
     return;
   }
+  const double tolerance = data_->tolerance;
+  // note: an interval that has shrunk to a corner vertex (a cone boundary through that corner)
+  // goes on only by turning there; the corner on its edge sees all of q
+  if (node.ends != 0 && dist(node.left, node.right) <= tolerance) {
+    const std::uint32_t at = (node.ends & kLeftVertex) != 0 ? left_slot : right_slot;
+    if (corner(at)) {
+      expand_all(n, q, node.edge, vertex(at), data_->slot_fan[at], node.g + dist(r, vertex(at)));
+      return;
+    }
+  }
   const DPoint to_right = node.right - r;
   const DPoint to_left = node.left - r;
+  // note: a vertex within the tolerance of a cone boundary lies on it: rounding must not push a
+  // corner that the boundary passes through out of the cone (the path would lose its turn there)
+  const double right_limit = tolerance * std::sqrt(dot(to_right, to_right));
+  const double left_limit = tolerance * std::sqrt(dot(to_left, to_left));
+  const auto snap = [](double value, double limit) {
+    return std::fabs(value) <= limit ? 0.0 : value;
+  };
   const bool turn_right = (node.ends & kRightVertex) != 0 && corner(right_slot);
   const bool turn_left = (node.ends & kLeftVertex) != 0 && corner(left_slot);
   const double g_right = turn_right ? node.g + dist(r, b) : 0.0;
@@ -364,10 +381,10 @@ void AnyAngleSearch::expand(std::uint32_t n) {
     const DPoint w = vertex(slot_of(q, k + 1));
     // sides of the edge's ends against the lines r -> R (>= 0: left of it, inside) and
     // r -> L (<= 0: right of it, inside)
-    const double right_u = cross(to_right, u - r);
-    const double right_w = cross(to_right, w - r);
-    const double left_u = cross(to_left, u - r);
-    const double left_w = cross(to_left, w - r);
+    const double right_u = snap(cross(to_right, u - r), right_limit);
+    const double right_w = snap(cross(to_right, w - r), right_limit);
+    const double left_u = snap(cross(to_left, u - r), left_limit);
+    const double left_w = snap(cross(to_left, w - r), left_limit);
     const Range inside_right = at_least_zero(right_u, right_w);
     if (turn_right) {
       const Range hidden = below_zero(right_u, right_w);

@@ -1,6 +1,9 @@
-// Exact shortest walking paths for reference: a visibility graph over reflex boundary vertices
-// (interior angle over the incident polygons above 180 degrees) plus start and goal, Dijkstra on
-// it. Visibility of a segment: clip it against the current convex polygon (Cyrus-Beck, with a
+// Exact shortest walking paths for reference: a visibility graph over reflex boundary corners
+// plus start and goal, Dijkstra on it. A corner is a fan of a vertex (the polygons around it joined
+// across the edges they share there) that meets the boundary with an interior angle above 180
+// degrees: a vertex two polygons share without a shared edge (a pinch) is one corner per fan, and
+// a path never passes from one fan to the other through it, as the mesh's adjacency does not.
+// Visibility of a segment: clip it against the current convex polygon (Cyrus-Beck, with a
 // tolerance), and where it leaves, continue into the neighbour across the edge it leaves by (at a
 // vertex, around the vertex across shared edges); it is visible when it ends in an accepted
 // polygon.
@@ -44,36 +47,84 @@ ExactReference::ExactReference(const mesh::NavMesh& mesh, float tolerance)
     : mesh_(&mesh), tolerance_(tolerance) {
   const std::size_t vertex_count = mesh.vertices.size();
   const std::size_t polygons = mesh.polygon_count();
-  vertex_poly_first_.assign(vertex_count + 1, 0);
-  for (const std::uint32_t v : mesh.poly_vertices) ++vertex_poly_first_[v + 1];
-  for (std::size_t v = 0; v < vertex_count; ++v) vertex_poly_first_[v + 1] += vertex_poly_first_[v];
-  vertex_polys_.resize(mesh.poly_vertices.size());
-  std::vector<std::uint32_t> fill(vertex_poly_first_.begin(), vertex_poly_first_.end() - 1);
-  std::vector<double> angle(vertex_count, 0.0);
-  std::vector<std::uint8_t> boundary(vertex_count, 0);
+  // incidences (vertex, polygon) grouped by vertex: the polygon, the vertex's position in it
+  std::vector<std::uint32_t> first(vertex_count + 1, 0);
+  for (const std::uint32_t v : mesh.poly_vertices) ++first[v + 1];
+  for (std::size_t v = 0; v < vertex_count; ++v) first[v + 1] += first[v];
+  std::vector<std::uint32_t> slot(mesh.poly_vertices.size());
+  std::vector<std::uint32_t> fill(first.begin(), first.end() - 1);
   for (std::uint32_t p = 0; p < polygons; ++p) {
-    const std::uint32_t first = mesh.poly_first[p];
-    const std::uint32_t last = mesh.poly_first[p + 1];
-    const std::uint32_t count = last - first;
-    for (std::uint32_t k = 0; k < count; ++k) {
-      const std::uint32_t v = mesh.poly_vertices[first + k];
-      vertex_polys_[fill[v]++] = p;
-      const Vec3 prev = mesh.vertices[mesh.poly_vertices[first + (k + count - 1) % count]];
+    for (std::uint32_t s = mesh.poly_first[p]; s < mesh.poly_first[p + 1]; ++s) {
+      slot[fill[mesh.poly_vertices[s]]++] = s;
+    }
+  }
+  std::vector<std::uint32_t> slot_poly(mesh.poly_vertices.size());
+  for (std::uint32_t p = 0; p < polygons; ++p) {
+    for (std::uint32_t s = mesh.poly_first[p]; s < mesh.poly_first[p + 1]; ++s) slot_poly[s] = p;
+  }
+  // fans: the polygons around a vertex joined across the edges they share at it (a path passes
+  // between polygons only across a shared edge, never through a lone shared vertex)
+  std::vector<std::uint32_t> parent;
+  const auto find = [&parent](std::uint32_t x) {
+    while (parent[x] != x) x = parent[x] = parent[parent[x]];
+    return x;
+  };
+  std::vector<std::uint32_t> members;
+  for (std::uint32_t v = 0; v < vertex_count; ++v) {
+    const std::uint32_t n = first[v + 1] - first[v];
+    if (n == 0) continue;
+    parent.resize(n);
+    for (std::uint32_t i = 0; i < n; ++i) parent[i] = i;
+    const auto local = [&](std::uint32_t p) {
+      for (std::uint32_t i = 0; i < n; ++i) {
+        if (slot_poly[slot[first[v] + i]] == p) return i;
+      }
+      return n;
+    };
+    std::vector<double> angle(n, 0.0);
+    std::vector<std::uint8_t> boundary(n, 0);
+    for (std::uint32_t i = 0; i < n; ++i) {
+      const std::uint32_t s = slot[first[v] + i];
+      const std::uint32_t p = slot_poly[s];
+      const std::uint32_t pf = mesh.poly_first[p];
+      const std::uint32_t count = mesh.poly_first[p + 1] - pf;
+      const std::uint32_t k = s - pf;
+      const std::uint32_t prev_slot = pf + (k + count - 1) % count;
+      const Vec3 prev = mesh.vertices[mesh.poly_vertices[prev_slot]];
       const Vec3 here = mesh.vertices[v];
-      const Vec3 next = mesh.vertices[mesh.poly_vertices[first + (k + 1) % count]];
+      const Vec3 next = mesh.vertices[mesh.poly_vertices[pf + (k + 1) % count]];
       const double ax = static_cast<double>(prev.x) - here.x;
       const double az = static_cast<double>(prev.z) - here.z;
       const double bx = static_cast<double>(next.x) - here.x;
       const double bz = static_cast<double>(next.z) - here.z;
-      angle[v] += std::atan2(std::fabs(ax * bz - az * bx), ax * bx + az * bz);
-      if (mesh.poly_neighbors[first + k] == mesh::kNoPoly) {
-        boundary[v] = 1;
-        boundary[mesh.poly_vertices[first + (k + 1) % count]] = 1;
+      angle[i] = std::atan2(std::fabs(ax * bz - az * bx), ax * bx + az * bz);
+      // the two edges at v: from v (slot s) and into v (slot prev_slot)
+      for (const std::uint32_t e : {s, prev_slot}) {
+        const std::uint32_t q = mesh.poly_neighbors[e];
+        if (q == mesh::kNoPoly) {
+          boundary[i] = 1;
+          continue;
+        }
+        const std::uint32_t j = local(q);
+        if (j < n && find(i) != find(j)) parent[find(i)] = find(j);
       }
     }
-  }
-  for (std::uint32_t v = 0; v < vertex_count; ++v) {
-    if (boundary[v] != 0 && angle[v] > std::numbers::pi + 1e-6) reflex_.push_back(v);
+    for (std::uint32_t root = 0; root < n; ++root) {
+      if (find(root) != root) continue;
+      double fan_angle = 0.0;
+      bool open = false;
+      members.clear();
+      for (std::uint32_t i = 0; i < n; ++i) {
+        if (find(i) != root) continue;
+        fan_angle += angle[i];
+        open = open || boundary[i] != 0;
+        members.push_back(slot_poly[slot[first[v] + i]]);
+      }
+      if (!open || fan_angle <= std::numbers::pi + 1e-6) continue;
+      reflex_.push_back(v);
+      node_polys_.insert(node_polys_.end(), members.begin(), members.end());
+      node_poly_first_.push_back(static_cast<std::uint32_t>(node_polys_.size()));
+    }
   }
 
   // visibility between reflex vertices (symmetric: computed once per pair)
@@ -83,9 +134,9 @@ ExactReference::ExactReference(const mesh::NavMesh& mesh, float tolerance)
   for (std::uint32_t i = 0; i < r; ++i) {
     for (std::uint32_t j = i + 1; j < r; ++j) {
       const std::uint32_t vj = reflex_[j];
-      targets.assign(vertex_polys_.begin() + vertex_poly_first_[vj],
-                     vertex_polys_.begin() + vertex_poly_first_[vj + 1]);
-      if (!visible_from_vertex(reflex_[i], xz(mesh.vertices[vj]), targets)) continue;
+      targets.assign(node_polys_.begin() + node_poly_first_[j],
+                     node_polys_.begin() + node_poly_first_[j + 1]);
+      if (!visible_from_node(i, xz(mesh.vertices[vj]), targets)) continue;
       const double length = std::sqrt(dist2(xz(mesh.vertices[reflex_[i]]), xz(mesh.vertices[vj])));
       adjacency[i].emplace_back(j, length);
       adjacency[j].emplace_back(i, length);
@@ -175,14 +226,14 @@ bool ExactReference::walk(Vec2 a, std::uint32_t from, Vec2 b, const Accept& acce
   return false;
 }
 
-bool ExactReference::visible_from_vertex(std::uint32_t vertex, Vec2 b,
-                                         const std::vector<std::uint32_t>& targets) const {
-  const Vec2 a = xz(mesh_->vertices[vertex]);
+bool ExactReference::visible_from_node(std::uint32_t node, Vec2 b,
+                                       const std::vector<std::uint32_t>& targets) const {
+  const Vec2 a = xz(mesh_->vertices[reflex_[node]]);
   const auto accept = [&](std::uint32_t p) {
     return std::find(targets.begin(), targets.end(), p) != targets.end();
   };
-  for (std::uint32_t k = vertex_poly_first_[vertex]; k < vertex_poly_first_[vertex + 1]; ++k) {
-    if (walk(a, vertex_polys_[k], b, accept)) return true;
+  for (std::uint32_t k = node_poly_first_[node]; k < node_poly_first_[node + 1]; ++k) {
+    if (walk(a, node_polys_[k], b, accept)) return true;
   }
   return false;
 }
@@ -210,8 +261,7 @@ std::optional<ExactReference::ShortestPath> ExactReference::shortest_path(
   std::vector<std::uint8_t> to_goal(r, 0);
   const std::vector<std::uint32_t> goal_targets{gp};
   for (std::uint32_t i = 0; i < r; ++i) {
-    const std::uint32_t v = reflex_[i];
-    to_goal[i] = visible_from_vertex(v, goal, goal_targets) ? 1 : 0;
+    to_goal[i] = visible_from_node(i, goal, goal_targets) ? 1 : 0;
   }
   using Entry = std::pair<double, std::uint32_t>;
   std::priority_queue<Entry, std::vector<Entry>, std::greater<>> open;
@@ -219,8 +269,8 @@ std::optional<ExactReference::ShortestPath> ExactReference::shortest_path(
     const std::uint32_t v = reflex_[i];
     const Vec2 pv = xz(mesh.vertices[v]);
     const auto accept_vertex = [&](std::uint32_t p) {
-      for (std::uint32_t k = vertex_poly_first_[v]; k < vertex_poly_first_[v + 1]; ++k) {
-        if (vertex_polys_[k] == p) return true;
+      for (std::uint32_t k = node_poly_first_[i]; k < node_poly_first_[i + 1]; ++k) {
+        if (node_polys_[k] == p) return true;
       }
       return false;
     };

@@ -12,6 +12,9 @@
 #include <string>
 #include <vector>
 
+#include "leapnav/core/context.hpp"
+#include "leapnav/io/scenes.hpp"
+#include "leapnav/mesh/build.hpp"
 #include "leapnav/planning/query.hpp"
 #include "leapnav/planning/reference.hpp"
 #include "leapnav/planning/sample.hpp"
@@ -99,6 +102,25 @@ plan::Path path_on(const mesh::NavMesh& nav, Vec3 a, Vec3 b,
   auto path = plan::find_path(nav, a, b, options);
   REQUIRE(path.ok());
   return *path;
+}
+
+/// The polygons of `nav` with a vertex in [x0, x1] x [z0, z1], as a navmesh of their own
+/// (adjacency from shared edges; the cut edges become walls). All vertices are kept, so the
+/// search works relative to the same mesh centre (the same rounding).
+mesh::NavMesh cut_out(const mesh::NavMesh& nav, float x0, float x1, float z0, float z1) {
+  const auto inside = [&](std::uint32_t v) {
+    const Vec3& p = nav.vertices[v];
+    return p.x >= x0 && p.x <= x1 && p.z >= z0 && p.z <= z1;
+  };
+  std::vector<std::vector<std::uint32_t>> polygons;
+  for (const mesh::PolyId p : nav.polygon_ids()) {
+    const auto verts = nav.polygon(p);
+    if (std::any_of(verts.begin(), verts.end(), inside))
+      polygons.emplace_back(verts.begin(), verts.end());
+  }
+  mesh::NavMesh cut = test::make_navmesh(nav.vertices, polygons);
+  cut.config.poly.max_verts_per_poly = nav.config.poly.max_verts_per_poly;
+  return cut;
 }
 
 }  // namespace
@@ -243,6 +265,77 @@ TEST_SUITE("plan.exact") {
     MESSAGE("random grids: " << tally.found << " found, " << tally.no_path
                              << " no path, worst relative difference " << tally.worst);
     CHECK(tally.found > 300);
+  }
+
+  TEST_CASE("a cone boundary through a corner keeps the turn there (terrain:6 thesis, cut out)") {
+    // note: on this patch the cone of the root (125, 100) narrows so that its boundary passes
+    // exactly through the corner (166.25, 70); rounding put that corner outside the cone, the
+    // turn there was lost and the path came out 0.9 % longer (93.91 m against 93.00 m)
+    auto terrain = io::builtin_scene("terrain:6");
+    REQUIRE(terrain.ok());
+    auto config = named_config("thesis");
+    REQUIRE(config.ok());
+    BuildContext ctx;
+    const auto built = mesh::build_navmesh(*terrain, *config, ctx);
+    REQUIRE(built.ok());
+    const mesh::NavMesh nav = cut_out(built->navmesh, 112.0F, 190.0F, 40.0F, 108.0F);
+    REQUIRE(mesh::validate(nav).ok());
+    const Vec3 a{184.652F, 3.43F, 44.823F};
+    const Vec3 b{118.536F, -0.07F, 103.822F};
+    const plan::Path path = path_on(nav, a, b);
+    REQUIRE(path.status == plan::PathStatus::Found);
+    const plan::ExactReference reference(nav);
+    const auto exact = reference.shortest_path(xz(path.points.front()), path.corridor.front(),
+                                               xz(path.points.back()), path.corridor.back());
+    REQUIRE(exact.has_value());
+    CHECK(path.length == doctest::Approx(exact->length).epsilon(kRelative).scale(1.0));
+    // and the whole patch: random pairs against the reference
+    Tally tally;
+    compare_pairs(nav, plan::random_points(nav, 160, 5), tally);
+    MESSAGE("terrain:6 thesis patch: " << nav.polygon_count() << " polygons, " << tally.found
+                                       << " found, worst relative difference " << tally.worst);
+    CHECK(tally.found > 40);
+  }
+
+  TEST_CASE("the reference never passes between polygons through a lone shared vertex") {
+    // two fans meet only at the vertex (0, 0): fan A covers directions 180-315 degrees, fan B
+    // 0-135 (each 135 degrees, 270 together); no edge joins them, so there is no path from A to B
+    const mesh::NavMesh nav = test::make_navmesh(
+        {{0, 0, 0}, {-2, 0, 0}, {-2, 0, -2}, {2, 0, -2}, {2, 0, 0}, {2, 0, 2}, {-2, 0, 2}},
+        {{0, 1, 2}, {0, 2, 3}, {0, 4, 5}, {0, 5, 6}});
+    REQUIRE(mesh::validate(nav).ok());
+    const plan::ExactReference reference(nav);
+    CHECK(reference.reflex_vertex_count() == 0);  // neither fan is reflex on its own
+    CHECK_FALSE(
+        reference.shortest_path({-1.5F, -0.5F}, mesh::PolyId{0}, {0.5F, 1.5F}, mesh::PolyId{3}));
+    CHECK(path_on(nav, {-1.5F, 0.0F, -0.5F}, {0.5F, 0.0F, 1.5F}).status ==
+          plan::PathStatus::NoPath);
+    plan::QueryOptions portals;
+    portals.walk_search = plan::WalkSearch::Portals;
+    CHECK(path_on(nav, {-1.5F, 0.0F, -0.5F}, {0.5F, 0.0F, 1.5F}, portals).status ==
+          plan::PathStatus::NoPath);
+    // within one fan the vertex is an ordinary point of the mesh
+    const auto within =
+        reference.shortest_path({-1.5F, -0.5F}, mesh::PolyId{0}, {1.0F, -1.5F}, mesh::PolyId{1});
+    REQUIRE(within.has_value());
+    CHECK(within->length == doctest::Approx(std::hypot(2.5, 1.0)));
+    // a reflex fan at a pinch: fan A widened to 225 degrees by a third triangle (315-45), so
+    // its corner at (0, 0) bends paths within A, and fan B (90-135) stays out of reach
+    const mesh::NavMesh wide = test::make_navmesh(
+        {{0, 0, 0}, {-2, 0, 0}, {-2, 0, -2}, {2, 0, -2}, {2, 0, 2}, {0, 0, 2}, {-2, 0, 2}},
+        {{0, 1, 2}, {0, 2, 3}, {0, 3, 4}, {0, 5, 6}});
+    REQUIRE(mesh::validate(wide).ok());
+    const plan::ExactReference wide_reference(wide);
+    CHECK(wide_reference.reflex_vertex_count() == 1);
+    const auto bent = wide_reference.shortest_path({-1.5F, -0.5F}, mesh::PolyId{0}, {1.5F, 1.0F},
+                                                   mesh::PolyId{2});
+    REQUIRE(bent.has_value());
+    CHECK(bent->length == doctest::Approx(std::hypot(1.5, 0.5) + std::hypot(1.5, 1.0)));
+    CHECK_FALSE(wide_reference.shortest_path({-1.5F, -0.5F}, mesh::PolyId{0}, {-0.5F, 1.5F},
+                                             mesh::PolyId{3}));
+    const plan::Path exact_bent = path_on(wide, {-1.5F, 0.0F, -0.5F}, {1.5F, 0.0F, 1.0F});
+    REQUIRE(exact_bent.status == plan::PathStatus::Found);
+    CHECK(exact_bent.length == doctest::Approx(bent->length));
   }
 
   TEST_CASE("the real levels: lengths equal the exact reference in both configurations") {
