@@ -172,8 +172,9 @@ Result<Heightfield> rasterize_window(const TriangleMesh& mesh, const TriangleAre
   if (mesh.triangles.size() > 0xFFFFFFFFULL)
     return make_error(ErrorCode::InvalidArgument, "rasterize: more than 2^32 triangles");
   const std::size_t columns = static_cast<std::size_t>(grid.column_count());
-  const std::size_t band_count = static_cast<std::size_t>(
-      floor_div(window.z0 + grid.depth - 1, kBandRows) - floor_div(window.z0, kBandRows) + 1);
+  const int window_bands =
+      floor_div(window.z0 + grid.depth - 1, kBandRows) - floor_div(window.z0, kBandRows) + 1;
+  const auto band_count = static_cast<std::size_t>(window_bands);
   LEAPNAV_TRY(ctx.check_memory(
       "rasterize: column tables",
       (columns + 1) * sizeof(std::uint32_t) * 2 +
