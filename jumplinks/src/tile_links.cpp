@@ -330,8 +330,11 @@ Result<TileLinks> build_tile_jump_links(const TriangleMesh& mesh,
   mesh::NavMesh sub = polygon_subset(navmesh, polys);
   JumpLinkSet set;
   {
-    LEAPNAV_TRY_ASSIGN(const voxel::VoxelOutput voxels,
-                       voxel::voxelize_on_grid(part, layout.rect_grid(rect), navmesh.config, ctx));
+    LEAPNAV_TRY_ASSIGN(
+        const voxel::VoxelOutput voxels,
+        voxel::voxelize_window(
+            part, voxel::GridWindow{layout.grid, rect.x0, rect.z0, rect.width(), rect.depth()},
+            navmesh.config, ctx));
     {
       auto timer = ctx.scoped_timer("jump_span_map");
       map_spans(sub, polys, tiles, layout, rect, voxels.compact);

@@ -212,8 +212,11 @@ Result<TileMesh> build_tile(const TriangleMesh& mesh, std::span<const std::uint3
   voxel::CompactHeightfield field;
   {
     const TriangleMesh part = sub_mesh(mesh, triangles, mesh.name + " " + tile_name(layout, tile));
-    LEAPNAV_TRY_ASSIGN(voxel::VoxelOutput voxels,
-                       voxel::voxelize_on_grid(part, layout.rect_grid(outer), config, ctx));
+    LEAPNAV_TRY_ASSIGN(
+        voxel::VoxelOutput voxels,
+        voxel::voxelize_window(
+            part, voxel::GridWindow{layout.grid, outer.x0, outer.z0, outer.width(), outer.depth()},
+            config, ctx));
     voxels.solid = {};
     // note: one column more than the radius + 1 the edge can take; keeping a closed island
     // the one-tile build would remove costs a few cells of floor, removing an open one cuts a

@@ -227,4 +227,48 @@ TEST_SUITE("voxel.rasterize") {
       CHECK(many.spans == one.spans);
     }
   }
+
+  TEST_CASE("a window of the grid, also past its edges, gets the whole grid's spans per column") {
+    // random boxes, ramps and floors over a floor wider than the grid, and boxes with walls on
+    // the cell planes of a grid whose origin is not 0; windows cut rows inside the fixed bands
+    // and reach past every edge of the grid
+    const VoxelParams params = test_params(8, 4, 0);
+    GridSpec grid = test_grid(34, 34, 80, 0.3F, 0.1F);
+    grid.origin = {0.9F, 0.0F, 0.9F};
+    for (std::uint32_t seed = 1; seed <= 4; ++seed) {
+      TriangleMesh mesh = random_scene(seed);
+      // boxes with their walls on cell planes, as demo's
+      for (int k = 0; k < 8; ++k) {
+        const float x = 0.9F + 0.3F * static_cast<float>(4 * k + 1);
+        const float z = 0.9F + 0.3F * static_cast<float>(3 * k + 2);
+        add_box(mesh, {x, 0.0F, z}, {x + 0.3F * static_cast<float>(k + 2), 1.5F, z + 1.2F});
+      }
+      BuildContext ctx;
+      const auto areas = mark_walkable_triangles(mesh, params, ctx);
+      REQUIRE(areas.ok());
+      const auto whole = rasterize(mesh, *areas, grid, params, ctx);
+      REQUIRE(whole.ok());
+      for (const int x0 : {-5, 0, 7, 29}) {
+        for (const int z0 : {-6, 0, 13, 30}) {
+          CAPTURE(seed);
+          CAPTURE(x0);
+          CAPTURE(z0);
+          const GridWindow window{grid, x0, z0, 11, 19};
+          const auto part = rasterize_window(mesh, *areas, window, params, ctx);
+          REQUIRE(part.ok());
+          CHECK(part->grid == window.grid());
+          int differing = 0;
+          int compared = 0;
+          for (int z = std::max(z0, 0); z < std::min(z0 + 19, grid.depth); ++z) {
+            for (int x = std::max(x0, 0); x < std::min(x0 + 11, grid.width); ++x) {
+              ++compared;
+              differing += column_spans(*whole, x, z) != column_spans(*part, x - x0, z - z0);
+            }
+          }
+          CHECK(compared > 0);
+          CHECK(differing == 0);
+        }
+      }
+    }
+  }
 }

@@ -119,8 +119,14 @@ constexpr std::size_t kTriangleChunk = 4096;
 // Columns with more fragments are sorted with std::sort, shorter ones by insertion.
 constexpr std::ptrdiff_t kInsertionSortMax = 16;
 
-// The cells a triangle's bounding box touches: -1 marks "starts before the grid", depth or
-// width "ends after it"; last_row < first_row: the triangle misses the grid.
+// floor(a / b) for b > 0.
+int floor_div(int a, int b) {
+  return a >= 0 ? a / b : -((-a + b - 1) / b);
+}
+
+// The world cells a triangle's bounding box touches: one before the window's first row or
+// column (or before world row or column 0 when the window starts after it) marks "starts
+// before", the window's end "ends after it"; last_row < first_row: the triangle misses the window.
 struct TriangleCells {
   int first_row = 0;
   int last_row = -1;
@@ -130,15 +136,31 @@ struct TriangleCells {
 
 }  // namespace
 
+GridSpec GridWindow::grid() const {
+  GridSpec out = world;
+  out.origin = world.corner_to_world(x0, 0.0, z0);
+  out.width = width;
+  out.depth = depth;
+  return out;
+}
+
 Result<Heightfield> rasterize(const TriangleMesh& mesh, const TriangleAreas& areas,
                               const GridSpec& grid, const VoxelParams& params, BuildContext& ctx) {
+  return rasterize_window(mesh, areas, GridWindow{grid, 0, 0, grid.width, grid.depth}, params, ctx);
+}
+
+Result<Heightfield> rasterize_window(const TriangleMesh& mesh, const TriangleAreas& areas,
+                                     const GridWindow& window, const VoxelParams& params,
+                                     BuildContext& ctx) {
   if (areas.area.size() != mesh.triangles.size())
     return make_error(ErrorCode::InvalidArgument,
                       "rasterize: " + std::to_string(areas.area.size()) + " triangle areas for " +
                           std::to_string(mesh.triangles.size()) + " triangles");
-  if (grid.width <= 0 || grid.depth <= 0 || grid.height <= 0 || grid.height > kMaxGridHeight ||
-      !(grid.cell_size > 0.0F) || !(grid.cell_height > 0.0F))
+  const GridSpec& world = window.world;
+  if (window.width <= 0 || window.depth <= 0 || world.height <= 0 ||
+      world.height > kMaxGridHeight || !(world.cell_size > 0.0F) || !(world.cell_height > 0.0F))
     return make_error(ErrorCode::InvalidArgument, "rasterize: the grid is empty or invalid");
+  const GridSpec grid = window.grid();
   for (const auto& tri : mesh.triangles) {
     for (const std::uint32_t index : tri) {
       if (index >= mesh.vertices.size())
@@ -150,8 +172,9 @@ Result<Heightfield> rasterize(const TriangleMesh& mesh, const TriangleAreas& are
   if (mesh.triangles.size() > 0xFFFFFFFFULL)
     return make_error(ErrorCode::InvalidArgument, "rasterize: more than 2^32 triangles");
   const std::size_t columns = static_cast<std::size_t>(grid.column_count());
-  const std::size_t band_count =
-      (static_cast<std::size_t>(grid.depth) + kBandRows - 1) / static_cast<std::size_t>(kBandRows);
+  const int window_bands =
+      floor_div(window.z0 + grid.depth - 1, kBandRows) - floor_div(window.z0, kBandRows) + 1;
+  const auto band_count = static_cast<std::size_t>(window_bands);
   LEAPNAV_TRY(ctx.check_memory(
       "rasterize: column tables",
       (columns + 1) * sizeof(std::uint32_t) * 2 +
@@ -159,9 +182,10 @@ Result<Heightfield> rasterize(const TriangleMesh& mesh, const TriangleAreas& are
 
   const float cs = grid.cell_size;
   const float ch = grid.cell_height;
-  const Vec3 origin = grid.origin;
-  // note: triangles are clipped in grid-relative coordinates (vertex minus origin, taken in double
-  // and rounded once), so the cell planes r * cs are as exact far from the world origin as near it
+  const Vec3 origin = world.origin;
+  // note: triangles are clipped in world-grid coordinates (vertex minus the world grid's origin,
+  // taken in double and rounded once), so the cell planes r * cs are as exact far from the world
+  // origin as near it, and a window (a tile) clips at the very planes of the whole grid
   const auto relative = [&origin](Vec3 v) {
     return Vec3{static_cast<float>(double{v.x} - double{origin.x}),
                 static_cast<float>(double{v.y} - double{origin.y}),
@@ -170,6 +194,19 @@ Result<Heightfield> rasterize(const TriangleMesh& mesh, const TriangleAreas& are
   const int width = grid.width;
   const int depth = grid.depth;
   const int height = grid.height;
+  // the window in world columns and rows: [wx0, wx1) x [wz0, wz1)
+  const int wx0 = window.x0;
+  const int wz0 = window.z0;
+  const int wx1 = wx0 + width;
+  const int wz1 = wz0 + depth;
+  // note: the whole grid clips columns from column 0 (or the triangle's first column) on, and
+  // rows from the first row of each fixed band of kBandRows world rows; a window starts its
+  // clipping at the same planes and drops the cells before it, so each cell's clipped polygon is
+  // computed by the same float operations as in the whole grid. Cells at negative world columns
+  // or rows (a window over the grid's edge) restart at the window's own first column.
+  const int column_lo = std::min(wx0, 0);
+  const int row_lo = std::min(wz0, 0);
+  const int first_band_index = floor_div(wz0, kBandRows);
   const float top_world = static_cast<float>(height) * ch;
   const float inverse_cs = 1.0F / cs;
   const int climb = params.walkable_climb;
@@ -190,11 +227,14 @@ Result<Heightfield> rasterize(const TriangleMesh& mesh, const TriangleAreas& are
       const float z1 = box.max.z / cs;
       const float y0 = box.min.y;
       const float y1 = box.max.y;
-      if (!(x1 >= 0.0F && z1 >= 0.0F && x0 < static_cast<float>(width) &&
-            z0 < static_cast<float>(depth) && y1 >= 0.0F && y0 <= top_world))
+      // note: one column of margin: the box divides by cs, the clipping multiplies by 1 / cs,
+      // and a wall on the window's first plane may fall on either side by one rounding
+      if (!(x1 >= static_cast<float>(wx0 - 1) && z1 >= static_cast<float>(wz0) &&
+            x0 < static_cast<float>(wx1 + 1) && z0 < static_cast<float>(wz1) && y1 >= 0.0F &&
+            y0 <= top_world))
         continue;
-      cells[t] = {floor_clamped(z0, -1, depth - 1), floor_clamped(z1, -1, depth),
-                  floor_clamped(x0, -1, width - 1), floor_clamped(x1, -1, width)};
+      cells[t] = {floor_clamped(z0, row_lo - 1, wz1 - 1), floor_clamped(z1, row_lo - 1, wz1),
+                  floor_clamped(x0, column_lo - 1, wx1 - 1), floor_clamped(x1, column_lo - 1, wx1)};
     }
   });
 
@@ -204,9 +244,19 @@ Result<Heightfield> rasterize(const TriangleMesh& mesh, const TriangleAreas& are
   const std::size_t triangle_chunks = chunk_count(0, cells.size(), triangle_chunk);
   const auto for_bands = [&](const TriangleCells& c, auto&& visit) {
     if (c.last_row < c.first_row) return;
-    for (int b = std::max(c.first_row, 0) / kBandRows;
-         b <= std::min(c.last_row, depth - 1) / kBandRows; ++b)
+    for (int b = floor_div(std::max(c.first_row, wz0), kBandRows) - first_band_index;
+         b <= floor_div(std::min(c.last_row, wz1 - 1), kBandRows) - first_band_index; ++b)
       visit(static_cast<std::size_t>(b));
+  };
+  // band b: world rows [first, last], clipping restarts at world row `restart`
+  struct BandRows {
+    int restart;
+    int first;
+    int last;
+  };
+  const auto band_rows = [&](std::size_t b) {
+    const int restart = (first_band_index + static_cast<int>(b)) * kBandRows;
+    return BandRows{restart, std::max(restart, wz0), std::min(restart + kBandRows, wz1) - 1};
   };
   LEAPNAV_TRY(ctx.check_memory("rasterize: triangle counts per band",
                                triangle_chunks * band_count * sizeof(std::size_t)));
@@ -240,15 +290,16 @@ Result<Heightfield> rasterize(const TriangleMesh& mesh, const TriangleAreas& are
   std::vector<std::size_t> band_estimate(band_count, 0);
   std::size_t largest_estimate = 0;
   for (std::size_t b = 0; b < band_count; ++b) {
-    const int band_first = static_cast<int>(b) * kBandRows;
-    const int band_last = std::min(depth, band_first + kBandRows) - 1;
+    const BandRows rows = band_rows(b);
+    const int band_first = rows.first;
+    const int band_last = rows.last;
     std::size_t estimate = 0;
     for (std::size_t k = band_start[b]; k < band_start[b + 1]; ++k) {
       const TriangleCells& range = cells[band_triangles[k]];
       const int rows_in_band =
           std::min(range.last_row, band_last) - std::max(range.first_row, band_first) + 1;
       const int columns_in_grid =
-          std::min(range.last_column, width - 1) - std::max(range.first_column, 0) + 1;
+          std::min(range.last_column, wx1 - 1) - std::max(range.first_column, wx0) + 1;
       estimate += static_cast<std::size_t>(std::max(rows_in_band, 0)) *
                   static_cast<std::size_t>(std::max(columns_in_grid, 0));
     }
@@ -278,14 +329,16 @@ Result<Heightfield> rasterize(const TriangleMesh& mesh, const TriangleAreas& are
     std::vector<std::uint32_t> fill;
     Poly<3> row_buffers[2];
     Poly<2> cell_buffers[2];
+    Poly<2> outside_buffers[2];
     for (std::size_t b = b0; b < b1; ++b) {
       if (cancelled.load(std::memory_order_relaxed) || ctx.cancelled()) {
         cancelled.store(true, std::memory_order_relaxed);
         return;
       }
       if (over_limit.load(std::memory_order_relaxed)) return;
-      const int band_first = static_cast<int>(b) * kBandRows;
-      const int band_last = std::min(depth, band_first + kBandRows) - 1;
+      const BandRows rows = band_rows(b);
+      const int band_first = rows.first;
+      const int band_last = rows.last;
       const std::size_t local_columns =
           static_cast<std::size_t>(band_last - band_first + 1) * static_cast<std::size_t>(width);
       fragments.clear();
@@ -293,12 +346,12 @@ Result<Heightfield> rasterize(const TriangleMesh& mesh, const TriangleAreas& are
       const auto emit = [&](int r, int c, float min_y, float max_y, std::uint64_t area) {
         const float low = min_y;
         const float high = max_y;
-        if (high < 0.0F || low > top_world) return;
+        if (high < 0.0F || low > top_world || c < wx0 || c >= wx1) return;
         const int bottom = floor_clamped(low / ch, 0, height - 1);
         const int top = ceil_clamped(high / ch, bottom + 1, height);
         const std::uint64_t column =
             static_cast<std::uint64_t>(r - band_first) * static_cast<std::uint64_t>(width) +
-            static_cast<std::uint64_t>(c);
+            static_cast<std::uint64_t>(c - wx0);
         fragments.push_back(column << kColumnShift | std::uint64_t(bottom) << 24 |
                             std::uint64_t(top) << 8 | area);
       };
@@ -313,7 +366,7 @@ Result<Heightfield> rasterize(const TriangleMesh& mesh, const TriangleAreas& are
         const Vec3 p1v = relative(mesh.vertices[tri[1]]);
         const Vec3 p2v = relative(mesh.vertices[tri[2]]);
         if (range.first_row == range.last_row && range.first_column == range.last_column &&
-            range.first_row >= 0 && range.first_column >= 0) {
+            range.first_row >= row_lo && range.first_column >= column_lo) {
           // note: inside one cell, clipping would return the triangle itself
           emit(range.first_row, range.first_column, std::min({p0v.y, p1v.y, p2v.y}),
                std::max({p0v.y, p1v.y, p2v.y}), area);
@@ -329,11 +382,11 @@ Result<Heightfield> rasterize(const TriangleMesh& mesh, const TriangleAreas& are
           poly->v[i][2] = corners[i].z;
         }
         int r = range.first_row;
-        if (r < band_first) {
+        if (r < rows.restart) {
           split_poly<3, 2>(
-              *poly, [](float, float) {}, *rest, static_cast<float>(band_first) * cs);
+              *poly, [](float, float) {}, *rest, static_cast<float>(rows.restart) * cs);
           std::swap(poly, rest);
-          r = band_first;
+          r = rows.restart;
         }
         const int r_last = std::min(range.last_row, band_last);
         for (; r <= r_last && poly->count >= 3; ++r) {
@@ -349,32 +402,43 @@ Result<Heightfield> rasterize(const TriangleMesh& mesh, const TriangleAreas& are
             split_poly<3, 2>(*poly, outline, *rest, static_cast<float>(r + 1) * cs);
             std::swap(poly, rest);
           }
-          if (line->count < 3) continue;
+          // note: rows before the window are clipped only to reach its rows by the same steps
+          if (line->count < 3 || r < band_first) continue;
           // note: the column range only bounds the loop; the planes decide what goes where
           const float c0 = outline.min_x * inverse_cs;
           const float c1 = outline.max_x * inverse_cs;
-          if (c1 < 0.0F || c0 >= static_cast<float>(width)) continue;
-          int c = floor_clamped(c0, -1, width - 1);
-          const int c_end = floor_clamped(c1, -1, width);
-          const int c_last = std::min(c_end, width - 1);
-          if (c < 0) {
-            split_poly<2, 0>(
-                *line, [](float, float) {}, *line_rest, 0.0F);
-            std::swap(line, line_rest);
-            c = 0;
-          }
-          for (; c <= c_last && line->count >= 3; ++c) {
-            CellRange cell{0, kHuge, -kHuge};
-            if (c == c_end) {
-              for (int i = 0; i < line->count; ++i) cell(line->v[i][0], line->v[i][1]);
-              line->count = 0;
-            } else {
-              split_poly<2, 0>(*line, cell, *line_rest, static_cast<float>(c + 1) * cs);
-              std::swap(line, line_rest);
+          if (c1 < static_cast<float>(wx0) || c0 >= static_cast<float>(wx1)) continue;
+          // clips `cells` into the columns [lo, hi), from the plane lo on (or from its first
+          // column), and emits the cells inside the window
+          const auto clip_columns = [&](Poly<2>* cells_left, Poly<2>* cells_rest, int lo, int hi) {
+            int c = floor_clamped(c0, lo - 1, hi - 1);
+            const int c_end = floor_clamped(c1, lo - 1, hi);
+            const int c_last = std::min(c_end, hi - 1);
+            if (c < lo) {
+              split_poly<2, 0>(
+                  *cells_left, [](float, float) {}, *cells_rest, static_cast<float>(lo) * cs);
+              std::swap(cells_left, cells_rest);
+              c = lo;
             }
-            if (cell.count < 3) continue;
-            emit(r, c, cell.min_y, cell.max_y, area);
+            for (; c <= c_last && cells_left->count >= 3; ++c) {
+              CellRange cell{0, kHuge, -kHuge};
+              if (c == c_end) {
+                for (int i = 0; i < cells_left->count; ++i)
+                  cell(cells_left->v[i][0], cells_left->v[i][1]);
+                cells_left->count = 0;
+              } else {
+                split_poly<2, 0>(*cells_left, cell, *cells_rest, static_cast<float>(c + 1) * cs);
+                std::swap(cells_left, cells_rest);
+              }
+              if (cell.count < 3 || c < wx0) continue;
+              emit(r, c, cell.min_y, cell.max_y, area);
+            }
+          };
+          if (wx0 < 0 && c0 < 0.0F) {
+            outside_buffers[0] = *line;
+            clip_columns(&outside_buffers[0], &outside_buffers[1], wx0, std::min(wx1, 0));
           }
+          if (c1 >= 0.0F && wx1 > 0) clip_columns(line, line_rest, 0, wx1);
         }
       }
 
@@ -469,7 +533,7 @@ Result<Heightfield> rasterize(const TriangleMesh& mesh, const TriangleAreas& are
     for (std::size_t b = b0; b < b1; ++b) {
       std::uint32_t running = band_first_span[b];
       std::size_t column =
-          b * static_cast<std::size_t>(kBandRows) * static_cast<std::size_t>(width);
+          static_cast<std::size_t>(band_rows(b).first - wz0) * static_cast<std::size_t>(width);
       for (const std::uint32_t count : bands[b].counts) {
         out.column_first[column++] = running;
         running += count;

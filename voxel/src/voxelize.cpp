@@ -30,6 +30,11 @@ Result<VoxelOutput> voxelize(const TriangleMesh& mesh, const BuildConfig& config
 
 Result<VoxelOutput> voxelize_on_grid(const TriangleMesh& mesh, const GridSpec& grid,
                                      const BuildConfig& config, BuildContext& ctx) {
+  return voxelize_window(mesh, GridWindow{grid, 0, 0, grid.width, grid.depth}, config, ctx);
+}
+
+Result<VoxelOutput> voxelize_window(const TriangleMesh& mesh, const GridWindow& window,
+                                    const BuildConfig& config, BuildContext& ctx) {
   LEAPNAV_TRY(validate(config));
   LEAPNAV_TRY(validate(mesh));
   if (mesh.triangles.empty())
@@ -45,7 +50,7 @@ Result<VoxelOutput> voxelize_on_grid(const TriangleMesh& mesh, const GridSpec& g
     LEAPNAV_TRY_ASSIGN(const TriangleAreas areas, mark_walkable_triangles(mesh, params, ctx));
     out.stats.walkable_triangles = areas.walkable;
     out.stats.degenerate_triangles = areas.degenerate;
-    LEAPNAV_TRY_ASSIGN(out.solid, rasterize(mesh, areas, grid, params, ctx));
+    LEAPNAV_TRY_ASSIGN(out.solid, rasterize_window(mesh, areas, window, params, ctx));
   }
   out.stats.spans = out.solid.spans.size();
   {

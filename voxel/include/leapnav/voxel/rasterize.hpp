@@ -28,4 +28,28 @@ namespace leapnav::voxel {
                                             const GridSpec& grid, const VoxelParams& params,
                                             BuildContext& ctx);
 
+/// A window of whole columns of a larger grid (a tile with its border): world columns
+/// [x0, x0 + width) and rows [z0, z0 + depth) of `world`; they may reach past its edges.
+struct GridWindow {
+  GridSpec world;
+  int x0 = 0;
+  int z0 = 0;
+  int width = 0;
+  int depth = 0;
+  /// The window as a grid of its own: `world` with origin at corner (x0, z0) (corner_to_world)
+  /// and the window's width and depth.
+  [[nodiscard]] GridSpec grid() const;
+};
+
+/// rasterize() into a window of a grid: every column of the window inside `window.world` gets
+/// exactly the spans rasterize(mesh, areas, window.world, ...) gives that column (triangles are
+/// clipped in world-grid coordinates at the world grid's planes, by the same steps), so tiles
+/// rasterize as the whole grid does. Columns past the world grid's edges get the geometry there.
+/// The result's grid is window.grid(). rasterize(grid) is this with the whole grid as window.
+/// Same errors as rasterize.
+[[nodiscard]] Result<Heightfield> rasterize_window(const TriangleMesh& mesh,
+                                                   const TriangleAreas& areas,
+                                                   const GridWindow& window,
+                                                   const VoxelParams& params, BuildContext& ctx);
+
 }  // namespace leapnav::voxel

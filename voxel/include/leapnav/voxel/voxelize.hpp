@@ -9,6 +9,7 @@
 #include "leapnav/core/result.hpp"
 #include "leapnav/core/triangle_mesh.hpp"
 #include "leapnav/voxel/heightfield.hpp"
+#include "leapnav/voxel/rasterize.hpp"
 
 namespace leapnav::voxel {
 
@@ -45,5 +46,14 @@ struct VoxelOutput {
 /// make_grid(mesh.bounds(), ...). Same timers and errors as voxelize.
 [[nodiscard]] Result<VoxelOutput> voxelize_on_grid(const TriangleMesh& mesh, const GridSpec& grid,
                                                    const BuildConfig& config, BuildContext& ctx);
+
+/// The voxel stage on a window of a grid (a tile with its border): rasterized with
+/// rasterize_window, so each column inside window.world gets the spans the whole grid's
+/// rasterization gives it; the filters, erosion and distance field then run on the window alone.
+/// voxelize_on_grid(mesh, grid, ...) is this with the whole grid as window. Same timers and
+/// errors as voxelize.
+[[nodiscard]] Result<VoxelOutput> voxelize_window(const TriangleMesh& mesh,
+                                                  const GridWindow& window,
+                                                  const BuildConfig& config, BuildContext& ctx);
 
 }  // namespace leapnav::voxel
