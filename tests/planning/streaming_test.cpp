@@ -204,8 +204,9 @@ TEST_SUITE("plan.streaming") {
     CHECK(found->unloaded_tile == plan::kNoTile);
   }
 
-  TEST_CASE("random queries never cross an unloaded tile and find a path exactly when one exists "
-            "over loaded polygons") {
+  TEST_CASE(
+      "random queries never cross an unloaded tile and find a path exactly when one exists "
+      "over loaded polygons") {
     auto made = plan::Planner::create(tiled_floor());
     REQUIRE(made.ok());
     plan::Planner planner = *made;
