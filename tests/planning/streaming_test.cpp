@@ -15,8 +15,10 @@
 
 #include "leapnav/core/config.hpp"
 #include "leapnav/core/context.hpp"
+#include "leapnav/io/jump_scenes.hpp"
 #include "leapnav/io/navmesh_file.hpp"
 #include "leapnav/io/scene_builder.hpp"
+#include "leapnav/jumplinks/tile_links.hpp"
 #include "leapnav/mesh/tiles.hpp"
 #include "leapnav/planning/query.hpp"
 
@@ -252,6 +254,52 @@ TEST_SUITE("plan.streaming") {
                   << " with an end in an unloaded tile");
     CHECK(found > 0);
     CHECK(in_unloaded > 0);
+  }
+}
+
+TEST_SUITE("plan.streaming") {
+  TEST_CASE("a jump into an unloaded tile is never taken") {
+    const TriangleMesh scene = io::gap_scene(1.0F);
+    const BuildConfig config = *named_config("thesis");
+    BuildContext ctx;
+    auto built = mesh::build_tiled_navmesh(scene, config, mesh::TileConfig{16, -1}, ctx);
+    REQUIRE(built.ok());
+    jump::TiledLinkOptions options;
+    options.jumps.jumps = {jump::kJumpC1};
+    options.jumps.step = 1;
+    options.compact = false;
+    auto links = jump::build_tiled_jump_links(scene, built->navmesh, built->layout, options, ctx);
+    REQUIRE(links.ok());
+    REQUIRE_FALSE(links->set.links.empty());
+    auto made = plan::Planner::create(built->navmesh, &links->set);
+    REQUIRE(made.ok());
+    plan::Planner planner = *made;
+    const Vec3 start{2.0F, io::kJumpFloorTop, 3.0F};
+    const Vec3 goal{io::kJumpPlatformLength + 1.0F + 7.5F, io::kJumpFloorTop, 3.0F};
+    plan::NavQuery query(planner);
+    auto before = query.find_path(start, goal);
+    REQUIRE(before.ok());
+    REQUIRE(before->status == plan::PathStatus::Found);
+    REQUIRE(before->jump_count > 0);
+    std::uint32_t land = plan::kNoTile;
+    for (const plan::PathSegment& seg : before->segments) {
+      if (seg.kind == plan::SegmentKind::Jump)
+        land = planner.tile_of(before->corridor[seg.corridor_last]);
+    }
+    REQUIRE(land != plan::kNoTile);
+    REQUIRE(land != planner.tile_of(before->corridor.back()));
+    REQUIRE(planner.unload_tile(land).ok());
+    auto after = query.find_path(start, goal);
+    REQUIRE(after.ok());
+    check_loaded(planner, *after);
+    CHECK_FALSE(same_path(*before, *after));
+    MESSAGE("with the landing tile unloaded: " << plan::to_string(after->status) << ", "
+                                               << after->jump_count << " jumps");
+    if (after->status == plan::PathStatus::NoPath) CHECK(after->blocked_by_unloaded_tiles);
+    REQUIRE(planner.load_tile(land).ok());
+    auto again = query.find_path(start, goal);
+    REQUIRE(again.ok());
+    CHECK(same_path(*before, *again));
   }
 }
 
