@@ -4,7 +4,8 @@
 // link group's representative landing point), then the simple stupid funnel over the corridor's
 // portals, or with jumps the modified funnel per sub-corridor with a greedy link choice. A Planner
 // is immutable and shared between threads; each thread queries through its own NavQuery, which
-// owns the search buffers (no allocation per query once they have grown).
+// owns the search buffers (no allocation per query once they have grown). The one mutable part
+// is the loaded/unloaded flag per tile of a tiled mesh (Planner::unload_tile), atomic.
 #pragma once
 
 #include <cstdint>
