@@ -11,6 +11,7 @@
 #include <iostream>
 #include <map>
 #include <sstream>
+#include <vector>
 
 #include "common.hpp"
 #include "leapnav/io/navmesh_file.hpp"
@@ -103,6 +104,9 @@ nlohmann::json path_json(const plan::Path& path) {
   }
   j["polygons"] = nlohmann::json::array();
   for (const mesh::PolyId p : path.corridor) j["polygons"].push_back(mesh::index(p));
+  // note: only when tiles are unloaded, so other outputs stay as they were
+  if (path.blocked_by_unloaded_tiles) j["blocked_by_unloaded_tiles"] = true;
+  if (path.unloaded_tile != plan::kNoTile) j["unloaded_tile"] = path.unloaded_tile;
   return j;
 }
 
@@ -151,6 +155,7 @@ void register_path_commands(CLI::App& root, Registry& registry) {
     bool json = false;
     double max_memory_mib = 0.0;
     JumpQueryOptions jumps;
+    std::vector<std::uint32_t> unload_tiles;
   };
   auto path = std::make_shared<PathOptions>();
   CLI::App* path_app = root.add_subcommand("path", "Plan a path between two points on a navmesh");
@@ -158,6 +163,10 @@ void register_path_commands(CLI::App& root, Registry& registry) {
   path_app->add_option("--from", path->from, "Start point x,y,z [units: m]")->required();
   path_app->add_option("--to", path->to, "Goal point x,y,z [units: m]")->required();
   path_app->add_flag("--json", path->json, "Print the path as JSON");
+  path_app
+      ->add_option("--unload-tiles", path->unload_tiles,
+                   "Tiles (indices of a tiled build) to unload before the query: i,j,...")
+      ->delimiter(',');
   add_jump_query_options(*path_app, path->jumps);
   add_max_memory_option(*path_app, path->max_memory_mib);
   registry.push_back(
@@ -176,6 +185,10 @@ void register_path_commands(CLI::App& root, Registry& registry) {
          if (!nav) return report(nav.error());
          auto planner = planner_for(*nav);
          if (!planner) return report(planner.error());
+         for (const std::uint32_t t : path->unload_tiles) {
+           if (Status s = planner->unload_tile(t); !s.ok())
+             return report(make_error(s.error().code, path->file + ": " + s.error().message));
+         }
          plan::NavQuery query(*planner);
          auto result = query.find_path(*start, *goal, query_options(path->jumps));
          if (!result) return report(result.error());
@@ -185,6 +198,11 @@ void register_path_commands(CLI::App& root, Registry& registry) {
            std::cout << plan::to_string(result->status) << ": length " << result->length << " m, "
                      << result->points.size() << " points, " << result->corridor.size()
                      << " polygons, " << result->jump_count << " jumps\n";
+           if (result->unloaded_tile != plan::kNoTile) {
+             std::cout << "  start or goal in unloaded tile " << result->unloaded_tile << '\n';
+           } else if (result->blocked_by_unloaded_tiles) {
+             std::cout << "  blocked by unloaded tiles\n";
+           }
            for (const plan::PathSegment& seg : result->segments) {
              if (seg.kind == plan::SegmentKind::Jump) {
                std::cout << "  jump (link " << seg.link << ", h " << seg.jump_height << " m, d "

@@ -55,6 +55,9 @@ constexpr std::uint32_t kTagLedgeLinks = navmesh_chunk_tag("ldge");
 /// Bytes of one stored ledge link: u8 kind, u32 source and destination polygon, 4 points, cost.
 constexpr std::size_t kLedgeLinkBytes = 1 + 4 + 4 + 12 * 4 + 4;
 constexpr std::uint32_t kTagAgent = navmesh_chunk_tag("agnt");
+/// Tiled builds only: NavMesh::tile_poly_first (u64 count, then count u32). Lower case, so
+/// readers that predate it skip it.
+constexpr std::uint32_t kTagTiles = navmesh_chunk_tag("tile");
 constexpr std::array<std::uint32_t, 6> kRequired = {kTagConfig,   kTagGrid,    kTagVertices,
                                                     kTagPolygons, kTagHeights, kTagSpans};
 constexpr std::array<std::uint32_t, 4> kOptional = {kTagJumpConfigs, kTagJumpLinks,
@@ -348,6 +351,10 @@ class Decoder {
           return in_chunk(tag, std::to_string(payload.remaining()) + " unexpected trailing bytes");
         continue;
       }
+      if (tag == kTagTiles) {
+        LEAPNAV_TRY(read_tiles(payload));
+        continue;
+      }
       if (tag == kTagAgent) {
         LEAPNAV_TRY(read_agent(payload));
         continue;
@@ -426,6 +433,21 @@ class Decoder {
     if (tag == kTagPolygons) return read_polygons(r);
     if (tag == kTagHeights) return read_heights(r);
     return read_spans(r);
+  }
+
+  // per-tile polygon ranges; mesh::validate checks them against the polygons
+  Status read_tiles(ByteReader& r) {
+    if (seen_tiles_) return in_chunk(kTagTiles, "appears twice");
+    seen_tiles_ = true;
+    std::uint64_t count = 0;
+    if (!r.u64(count)) return in_chunk(kTagTiles, "too short");
+    if (count < 2 || count > r.remaining() / 4 || r.remaining() != count * 4)
+      return in_chunk(kTagTiles, std::to_string(count) + " tile entries in a payload of " +
+                                     std::to_string(r.remaining()) + " bytes");
+    if (!read_array(r, count, nav_.tile_poly_first,
+                    [](ByteReader& rr, std::uint32_t& v) { return rr.u32(v); }))
+      return in_chunk(kTagTiles, "too short");
+    return {};
   }
 
   // the agent options beside CONF's fields, applied once every chunk is read
@@ -894,6 +916,7 @@ class Decoder {
   NavMesh nav_;
   std::array<bool, kRequired.size()> seen_{};
   bool seen_compact_heights_ = false;  ///< the heights came from "HGTC"
+  bool seen_tiles_ = false;            ///< a "tile" chunk was read
   std::array<bool, kOptional.size()> seen_optional_{};
   std::array<bool, 2> seen_ledge_{};  ///< "lagt", "ldge"
   ledge::LedgeLinkSet ledges_;
@@ -1134,6 +1157,14 @@ std::vector<std::byte> encode(const NavMesh& m, const jump::JumpLinkSet* links,
   for (const std::uint16_t v : m.span_y) w.u16(v);
   for (const std::uint32_t v : m.span_poly) w.u32(v);
   w.end_chunk(at);
+
+  // note: only for tiled builds, so other files stay as they were
+  if (!m.tile_poly_first.empty()) {
+    at = w.begin_chunk(kTagTiles);
+    w.u64(m.tile_poly_first.size());
+    for (const std::uint32_t v : m.tile_poly_first) w.u32(v);
+    w.end_chunk(at);
+  }
 
   if (links != nullptr && links->quantum != 0.0F) {
     encode_lattice_best(w, *links);

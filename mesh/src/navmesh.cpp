@@ -258,6 +258,18 @@ Status validate(const NavMesh& mesh) {
   if (mesh.poly_neighbors.size() != mesh.poly_vertices.size()) {
     return fail("poly_neighbors and poly_vertices differ in size");
   }
+  if (!mesh.tile_poly_first.empty()) {
+    const auto& t = mesh.tile_poly_first;
+    if (t.size() < 2) return fail("tile_poly_first has fewer than 2 entries");
+    if (t.front() != 0) return fail("tile_poly_first[0] is not 0");
+    if (t.back() != count) {
+      return fail("tile_poly_first ends at " + std::to_string(t.back()) + ", not at the " +
+                  std::to_string(count) + " polygons");
+    }
+    for (std::size_t i = 1; i < t.size(); ++i) {
+      if (t[i] < t[i - 1]) return fail("tile_poly_first decreases at tile " + std::to_string(i));
+    }
+  }
   if (mesh.poly_region.size() != count || mesh.poly_area.size() != count ||
       mesh.poly_flags.size() != count || mesh.poly_bounds.size() != count) {
     return fail("per-polygon arrays differ in size from the polygon count");

@@ -465,6 +465,16 @@ Result<NavMesh> stitch_tiles(std::span<const TileMesh> tiles, const TileLayout& 
     result.poly_first.push_back(static_cast<std::uint32_t>(result.poly_vertices.size()));
   }
   st.portal_edges /= 2;
+  // the polygons stay in tile order (tiles concatenated, a split polygon's pieces in place)
+  result.tile_poly_first.assign(tiles.size() + 1, 0);
+  for (std::size_t p = 0; p < final_tile.size(); ++p) {
+    if (p > 0 && final_tile[p] < final_tile[p - 1])
+      return make_error(ErrorCode::Internal,
+                        "stitch: polygon " + std::to_string(p) + " is out of tile order");
+    ++result.tile_poly_first[final_tile[p] + 1];
+  }
+  for (std::size_t t = 0; t < tiles.size(); ++t)
+    result.tile_poly_first[t + 1] += result.tile_poly_first[t];
   if (Status status = validate(result); !status.ok())
     return make_error(ErrorCode::Internal, "stitch: " + std::move(status).error().message);
   return result;

@@ -5,8 +5,10 @@
 #pragma once
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdint>
+#include <vector>
 
 #include "leapnav/core/result.hpp"
 #include "leapnav/mesh/navmesh.hpp"
@@ -41,12 +43,32 @@ namespace leapnav::plan::detail {
   return {};
 }
 
+/// Which tiles of a tiled mesh are loaded (Planner::load_tile / unload_tile): one atomic flag per
+/// tile, written by those calls and read by queries, so they may run concurrently.
+struct TileState {
+  explicit TileState(const std::vector<std::uint32_t>& tile_poly_first)
+      : poly_tile(tile_poly_first.back()), unloaded(tile_poly_first.size() - 1) {
+    for (std::size_t t = 0; t + 1 < tile_poly_first.size(); ++t) {
+      for (std::uint32_t p = tile_poly_first[t]; p < tile_poly_first[t + 1]; ++p)
+        poly_tile[p] = static_cast<std::uint32_t>(t);
+    }
+  }
+  [[nodiscard]] bool poly_unloaded(std::uint32_t p) const {
+    return unloaded[poly_tile[p]].load(std::memory_order_relaxed) != 0;
+  }
+
+  std::vector<std::uint32_t> poly_tile;             ///< per polygon, its tile
+  std::vector<std::atomic<std::uint8_t>> unloaded;  ///< per tile, 1 when unloaded
+  std::atomic<std::uint32_t> unloaded_count{0};     ///< tiles unloaded
+};
+
 class Filter {
  public:
-  /// `src` and `dst` (the search's end polygons) may always be entered.
+  /// `src` and `dst` (the search's end polygons) may always be entered, unless their tile is
+  /// unloaded: no polygon of an unloaded tile (`tiles`, null when untiled) is ever entered.
   Filter(const QueryOptions& options, const mesh::NavMesh& nav, std::uint32_t src,
-         std::uint32_t dst)
-      : options_(options), nav_(nav), src_(src), dst_(dst) {
+         std::uint32_t dst, const TileState* tiles = nullptr)
+      : options_(options), nav_(nav), src_(src), dst_(dst), tiles_(tiles) {
     float smallest = 1.0F;
     for (const float c : options.area_costs) smallest = std::min(smallest, c);
     scale = smallest * std::min(1.0F, options.crouch_cost);
@@ -60,8 +82,14 @@ class Filter {
     return (nav_.poly_flags[p] & mesh::kPolyFlagCrouch) != 0 ? area * options_.crouch_cost : area;
   }
   [[nodiscard]] bool enterable(std::uint32_t p) const {
+    if (tiles_ != nullptr && tiles_->poly_unloaded(p)) {
+      refused_unloaded_ = true;
+      return false;
+    }
     return p == src_ || p == dst_ || passes(options_, nav_, p);
   }
+  /// Whether enterable() has refused a polygon of an unloaded tile since construction.
+  [[nodiscard]] bool refused_unloaded() const { return refused_unloaded_; }
 
   float scale = 1.0F;  ///< multiplies the straight-line heuristic
 
@@ -70,6 +98,9 @@ class Filter {
   const mesh::NavMesh& nav_;
   std::uint32_t src_;
   std::uint32_t dst_;
+  const TileState* tiles_;
+  // note: mutable, set by the const enterable() the searches call (one query's filter, one thread)
+  mutable bool refused_unloaded_ = false;
 };
 
 }  // namespace leapnav::plan::detail

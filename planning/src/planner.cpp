@@ -295,6 +295,8 @@ Result<Planner> Planner::create(std::shared_ptr<const mesh::NavMesh> shared_mesh
   std::sort(impl->area_ids.begin(), impl->area_ids.end());
   impl->area_ids.erase(std::unique(impl->area_ids.begin(), impl->area_ids.end()),
                        impl->area_ids.end());
+  if (!mesh.tile_poly_first.empty())
+    impl->tiles = std::make_shared<detail::TileState>(mesh.tile_poly_first);
   std::sort(impl->flag_values.begin(), impl->flag_values.end());
   impl->flag_values.erase(std::unique(impl->flag_values.begin(), impl->flag_values.end()),
                           impl->flag_values.end());
@@ -394,6 +396,55 @@ std::shared_ptr<const mesh::NavMesh> borrow(const mesh::NavMesh& mesh) {
 Result<std::optional<Location>> locate(const mesh::NavMesh& mesh, Vec3 point, Vec3 search_extent) {
   LEAPNAV_TRY_ASSIGN(Planner planner, Planner::create(borrow(mesh)));
   return planner.locate(point, search_extent);
+}
+
+}  // namespace leapnav::plan
+
+namespace leapnav::plan {
+
+std::uint32_t Planner::tile_count() const {
+  return impl_->tiles ? static_cast<std::uint32_t>(impl_->tiles->unloaded.size()) : 0;
+}
+
+std::uint32_t Planner::tile_of(mesh::PolyId p) const {
+  if (!impl_->tiles || mesh::index(p) >= impl_->tiles->poly_tile.size()) return kNoTile;
+  return impl_->tiles->poly_tile[mesh::index(p)];
+}
+
+bool Planner::tile_loaded(std::uint32_t tile) const {
+  return tile < tile_count() && impl_->tiles->unloaded[tile].load(std::memory_order_relaxed) == 0;
+}
+
+namespace {
+
+Status set_tile(detail::TileState* tiles, std::uint32_t tile, bool unload, const char* what) {
+  const std::size_t count = tiles != nullptr ? tiles->unloaded.size() : 0;
+  if (tile >= count) {
+    return make_error(ErrorCode::InvalidArgument,
+                      std::string(what) + ": tile " + std::to_string(tile) + " out of range (" +
+                          (tiles != nullptr ? std::to_string(count) + " tiles"
+                                            : std::string("the mesh has no tiles")) +
+                          ")");
+  }
+  const std::uint8_t want = unload ? 1 : 0;
+  if (tiles->unloaded[tile].exchange(want) != want) {
+    if (unload) {
+      tiles->unloaded_count.fetch_add(1);
+    } else {
+      tiles->unloaded_count.fetch_sub(1);
+    }
+  }
+  return {};
+}
+
+}  // namespace
+
+Status Planner::unload_tile(std::uint32_t tile) {
+  return set_tile(impl_->tiles.get(), tile, true, "unload_tile");
+}
+
+Status Planner::load_tile(std::uint32_t tile) {
+  return set_tile(impl_->tiles.get(), tile, false, "load_tile");
 }
 
 }  // namespace leapnav::plan

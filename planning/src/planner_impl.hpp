@@ -69,6 +69,9 @@ struct Planner::Impl {
   /// prices every polygon alike or excludes some.
   std::vector<std::uint8_t> area_ids;
   std::vector<std::uint16_t> flag_values;
+  /// Tiled meshes only (NavMesh::tile_poly_first not empty): which tiles are loaded. Shared by
+  /// the planner's copies and queries; the pointer is fixed, the flags change.
+  std::shared_ptr<detail::TileState> tiles;
 
   /// locate() without input checks; false when nothing qualifies.
   bool locate(Vec3 point, Vec3 extent, Location& out) const;

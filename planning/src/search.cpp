@@ -177,6 +177,7 @@ struct NavQuery::Scratch {
   Location to;
   /// Set when the query is answered before any search (ends off the mesh, no path possible).
   std::optional<PathStatus> early;
+  std::uint32_t early_tile = kNoTile;  ///< with an early NoPath: the unloaded tile of an end
   bool jumps = false;
   bool swapped = false;  ///< the running search goes from the goal to the start
 
@@ -326,7 +327,7 @@ void NavQuery::Scratch::relax(const Planner::Impl& impl, std::uint32_t a, std::u
 void NavQuery::Scratch::start_search(const Planner::Impl& impl, std::uint32_t src_poly, Vec2 src,
                                      std::uint32_t dst_poly, Vec2 dst) {
   const NavGraph& graph = impl.graph;
-  filter.emplace(options, *impl.mesh, src_poly, dst_poly);
+  filter.emplace(options, *impl.mesh, src_poly, dst_poly, impl.tiles.get());
   outcome = {};
   arcs.clear();
   heap.clear();
@@ -549,6 +550,7 @@ Status NavQuery::begin_path(Vec3 start, Vec3 goal, const QueryOptions& options) 
   s.options.jump_configs = impl.allowed_configs(options);
   s.options.jumps = true;
   s.early.reset();
+  s.early_tile = kNoTile;
   s.phase = Scratch::Phase::Done;
   if (!impl.locate(start, options.search_extent, s.from)) {
     s.early = PathStatus::StartNotOnMesh;
@@ -560,6 +562,15 @@ Status NavQuery::begin_path(Vec3 start, Vec3 goal, const QueryOptions& options) 
   }
   const std::uint32_t start_poly = mesh::index(s.from.poly);
   const std::uint32_t goal_poly = mesh::index(s.to.poly);
+  if (impl.tiles) {
+    for (const std::uint32_t p : {start_poly, goal_poly}) {
+      if (impl.tiles->poly_unloaded(p)) {
+        s.early = PathStatus::NoPath;
+        s.early_tile = impl.tiles->poly_tile[p];
+        return {};
+      }
+    }
+  }
   if (!detail::passes(options, *impl.mesh, goal_poly)) {
     s.early = PathStatus::NoPath;
     return {};
@@ -578,6 +589,8 @@ Status NavQuery::begin_path(Vec3 start, Vec3 goal, const QueryOptions& options) 
   s.use_exact =
       options.walk_search == WalkSearch::Exact && !s.jumps &&
       exact_applies(impl, s.options, start_poly, goal_poly, s.exact_cost, s.exact_corners);
+  // note: unloaded tiles exclude polygons, so the exact search may turn at any vertex
+  if (s.use_exact && impl.tiles && impl.tiles->unloaded_count.load() != 0) s.exact_corners = true;
   s.swapped = !s.jumps && start_poly > goal_poly;
   const Vec2 s2 = xz(s.from.point);
   const Vec2 g2 = xz(s.to.point);
@@ -630,6 +643,8 @@ Status NavQuery::finish_path(Path& out) {
   s.phase = Scratch::Phase::Idle;
   if (s.early) {
     out.status = *s.early;
+    out.unloaded_tile = s.early_tile;
+    out.blocked_by_unloaded_tiles = s.early_tile != kNoTile;
     return {};
   }
   const Planner::Impl& impl = *planner_;
@@ -644,6 +659,7 @@ Status NavQuery::finish_path(Path& out) {
   out.nodes_expanded = outcome.expanded;
   if (!outcome.reached && !outcome.out_of_nodes) {
     out.status = PathStatus::NoPath;
+    out.blocked_by_unloaded_tiles = s.filter && s.filter->refused_unloaded();
     return {};
   }
   // corridor and portals as walked from the start

@@ -49,6 +49,33 @@ TEST_SUITE("cli.tiles") {
     CHECK(path.output.find("found") != std::string::npos);
   }
 
+  TEST_CASE("path --unload-tiles reports an end in an unloaded tile; a bad tile is bad input") {
+    const std::string file = temp_path("city_unload.lnav");
+    REQUIRE(run_cli("build builtin:city:2 --tile-size 32 -o " + file).exit_code == 0);
+    const std::string query = "path " + file + " --from 36,0.2,36 --to 76,0.2,76";
+    const auto bad = run_cli(query + " --unload-tiles 100000");
+    INFO(bad.output);
+    CHECK(bad.exit_code == 1);
+    CHECK(bad.output.find("tile 100000 out of range") != std::string::npos);
+    CHECK(bad.output.find("city_unload.lnav") != std::string::npos);
+    // the message gives the tile count: unload every tile
+    const auto at = bad.output.find(" tiles)");
+    REQUIRE(at != std::string::npos);
+    const auto open = bad.output.rfind('(', at);
+    const int count = std::stoi(bad.output.substr(open + 1, at - open - 1));
+    REQUIRE(count > 1);
+    std::string all;
+    for (int t = 0; t < count; ++t) all += (t == 0 ? "" : ",") + std::to_string(t);
+    const auto cut = run_cli(query + " --unload-tiles " + all);
+    INFO(cut.output);
+    CHECK(cut.exit_code == 0);
+    CHECK(cut.output.find("no_path") != std::string::npos);
+    CHECK(cut.output.find("start or goal in unloaded tile") != std::string::npos);
+    const auto json = run_cli(query + " --json --unload-tiles " + all);
+    CHECK(json.output.find("\"blocked_by_unloaded_tiles\":true") != std::string::npos);
+    CHECK(json.output.find("\"unloaded_tile\":") != std::string::npos);
+  }
+
   TEST_CASE("a tile size out of range is bad input naming --tile-size") {
     const auto run = run_cli("build builtin:city:1 --tile-size 8 -o " + temp_path("bad.lnav"));
     CHECK(run.exit_code == 1);

@@ -111,6 +111,12 @@ struct NavMesh {
   std::vector<std::uint16_t> span_y;  ///< the span's floor height, for lookups without the field
   std::vector<std::uint32_t> span_poly;
 
+  /// Tiled builds only (empty otherwise), CSR: the polygons of tile t (TileLayout's tile index)
+  /// are [tile_poly_first[t], tile_poly_first[t + 1]); the stitched mesh keeps its polygons in
+  /// tile order. Size tile count + 1, from 0 to polygon_count(), non-decreasing. Planners read
+  /// it to load and unload tiles (plan::Planner::unload_tile).
+  std::vector<std::uint32_t> tile_poly_first;
+
   [[nodiscard]] std::size_t polygon_count() const {
     return poly_first.empty() ? 0 : poly_first.size() - 1;
   }

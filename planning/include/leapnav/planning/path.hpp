@@ -162,6 +162,9 @@ struct QueryOptions {
   /// its land polygon passes the filter.
 };
 
+/// No tile (Path::unloaded_tile, Planner::tile_of on a mesh without tiles).
+inline constexpr std::uint32_t kNoTile = 0xFFFFFFFFU;
+
 /// A path on the mesh. Empty (no points, no segments) unless the status is Found or Partial.
 struct Path {
   PathStatus status = PathStatus::NoPath;
@@ -184,6 +187,14 @@ struct Path {
   double search_cost = 0.0;
   std::uint32_t nodes_expanded = 0;  ///< A* expansions this query used
   std::uint32_t jump_count = 0;      ///< number of Jump segments
+  /// NoPath only, with tiles unloaded (Planner::unload_tile): true when the start's or the
+  /// goal's polygon lies in an unloaded tile, or when the search was refused entry to a polygon of
+  /// an unloaded tile and found no other way (with those tiles loaded a path may exist; the
+  /// start and goal are in one island of the whole mesh).
+  bool blocked_by_unloaded_tiles = false;
+  /// NoPath only: the unloaded tile holding the start's polygon, or else the goal's; kNoTile
+  /// when both lie in loaded tiles.
+  std::uint32_t unloaded_tile = kNoTile;
 
   void clear() {
     status = PathStatus::NoPath;
@@ -195,6 +206,8 @@ struct Path {
     search_cost = 0.0;
     nodes_expanded = 0;
     jump_count = 0;
+    blocked_by_unloaded_tiles = false;
+    unloaded_tile = kNoTile;
   }
 };
 

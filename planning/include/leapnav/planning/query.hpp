@@ -4,7 +4,8 @@
 // link group's representative landing point), then the simple stupid funnel over the corridor's
 // portals, or with jumps the modified funnel per sub-corridor with a greedy link choice. A Planner
 // is immutable and shared between threads; each thread queries through its own NavQuery, which
-// owns the search buffers (no allocation per query once they have grown).
+// owns the search buffers (no allocation per query once they have grown). The one mutable part
+// is the loaded/unloaded flag per tile of a tiled mesh (Planner::unload_tile), atomic.
 #pragma once
 
 #include <cstdint>
@@ -92,6 +93,27 @@ class Planner {
   /// the box. Ties go to the lower polygon id. nullopt when no polygon qualifies. Errors on
   /// non-finite input or a negative extent. Safe to call from several threads at once.
   [[nodiscard]] Result<std::optional<Location>> locate(Vec3 point, Vec3 extent) const;
+
+  /// Streaming, for meshes from a tiled build (mesh::NavMesh::tile_poly_first): tiles are
+  /// unloaded and loaded by their index in the build's TileLayout; all start loaded. A query never
+  /// enters a polygon of an unloaded tile, by walking or by any link (jump, ledge, ladder); a
+  /// start or goal whose polygon lies in an unloaded tile gets PathStatus::NoPath with
+  /// Path::unloaded_tile naming the tile, and a search cut off only by unloaded tiles reports
+  /// Path::blocked_by_unloaded_tiles. The state is shared by this planner's copies and their
+  /// NavQuery objects. Thread safety: one atomic flag per tile, so load_tile and unload_tile may
+  /// run concurrently with queries and with each other; a query running while a tile changes may
+  /// see it either way. Unloading frees no memory: the stitched mesh keeps every tile's polygons
+  /// (see docs/tiles.md, "Streaming").
+  /// The number of tiles (0 for a mesh without tiles).
+  [[nodiscard]] std::uint32_t tile_count() const;
+  /// The tile of polygon p (kNoTile for a mesh without tiles).
+  [[nodiscard]] std::uint32_t tile_of(mesh::PolyId p) const;
+  /// Whether the tile is loaded (false for an index >= tile_count()).
+  [[nodiscard]] bool tile_loaded(std::uint32_t tile) const;
+  /// Unloads (load_tile: loads again) a tile; unloading an unloaded tile or loading a loaded one
+  /// does nothing. InvalidArgument for an index >= tile_count() (naming it and the count).
+  Status unload_tile(std::uint32_t tile);
+  Status load_tile(std::uint32_t tile);
 
   /// The planning data (defined in the library's sources only).
   struct Impl;
