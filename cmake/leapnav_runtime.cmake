@@ -59,7 +59,9 @@ set(leapnav_public_headers
   planning/include/leapnav/planning/sample.hpp
   planning/include/leapnav/planning/spatial.hpp
   voxel/include/leapnav/voxel/heightfield.hpp
+  voxel/include/leapnav/voxel/rasterize.hpp
   voxel/include/leapnav/voxel/voxelize.hpp
+  voxel/include/leapnav/voxel/walkable.hpp
   include/leapnav/leapnav.hpp)
 foreach(header ${leapnav_public_headers})
   string(REGEX REPLACE "^.*include/leapnav/" "" relative ${header})
