@@ -22,40 +22,6 @@ namespace leapnav::jump {
 
 namespace {
 
-std::string tile_name(const mesh::TileLayout& layout, std::size_t tile) {
-  const auto tiles_x = static_cast<std::size_t>(layout.tiles_x);
-  return "tile (" + std::to_string(tile % tiles_x) + ", " + std::to_string(tile / tiles_x) + ")";
-}
-
-// The listed triangles of `mesh` with only the vertices they use (ascending index order).
-TriangleMesh triangle_subset(const TriangleMesh& mesh, std::span<const std::uint32_t> triangles,
-                             std::string name) {
-  TriangleMesh out;
-  out.name = std::move(name);
-  out.area_volumes = mesh.area_volumes;
-  std::vector<std::uint32_t> used;
-  used.reserve(triangles.size() * 3);
-  for (const std::uint32_t t : triangles) {
-    for (const std::uint32_t v : mesh.triangles[t]) used.push_back(v);
-  }
-  std::sort(used.begin(), used.end());
-  used.erase(std::unique(used.begin(), used.end()), used.end());
-  out.vertices.reserve(used.size());
-  for (const std::uint32_t v : used) out.vertices.push_back(mesh.vertices[v]);
-  out.triangles.reserve(triangles.size());
-  if (!mesh.areas.empty()) out.areas.reserve(triangles.size());
-  for (const std::uint32_t t : triangles) {
-    std::array<std::uint32_t, 3> tri{};
-    for (std::size_t k = 0; k < 3; ++k) {
-      const auto it = std::lower_bound(used.begin(), used.end(), mesh.triangles[t][k]);
-      tri[k] = static_cast<std::uint32_t>(it - used.begin());
-    }
-    out.triangles.push_back(tri);
-    if (!mesh.areas.empty()) out.areas.push_back(mesh.areas[t]);
-  }
-  return out;
-}
-
 // The polygons `polys` (ascending ids of `nav`) as a mesh of their own on the same grid: local id
 // k is polys[k]; neighbours outside the list become boundary edges; no span map.
 mesh::NavMesh polygon_subset(const mesh::NavMesh& nav, std::span<const std::uint32_t> polys) {
@@ -325,8 +291,8 @@ Result<TileLinks> build_tile_jump_links(const TriangleMesh& mesh,
     std::sort(polys.begin(), polys.end());
   }
   out.search_polygons = polys.size();
-  const TriangleMesh part =
-      triangle_subset(mesh, triangles, mesh.name + " " + tile_name(layout, tile) + " links");
+  const TriangleMesh part = mesh::triangle_subset(
+      mesh, triangles, mesh.name + " " + mesh::tile_name(layout, tile) + " links");
   mesh::NavMesh sub = polygon_subset(navmesh, polys);
   JumpLinkSet set;
   {
@@ -364,7 +330,7 @@ Result<TileLinks> build_tile_jump_links(const TriangleMesh& mesh,
     link.start_poly = polys[link.start_poly];
     link.land_poly = polys[link.land_poly];
     if (tiles.poly_tile[link.start_poly] != tile) {
-      return make_error(ErrorCode::Internal, "tiled jump links: " + tile_name(layout, tile) +
+      return make_error(ErrorCode::Internal, "tiled jump links: " + mesh::tile_name(layout, tile) +
                                                  ": a link starts in polygon " +
                                                  std::to_string(link.start_poly) +
                                                  " of another tile");
@@ -429,8 +395,8 @@ Result<TiledLinks> build_tiled_impl(const TriangleMesh& mesh, const mesh::NavMes
         const std::size_t t = todo[i];
         Slot& slot = slots[t];
         if (ctx.cancelled()) {
-          slot.result.emplace(make_error(ErrorCode::Cancelled,
-                                         "cancelled before the links of " + tile_name(layout, t)));
+          slot.result.emplace(make_error(
+              ErrorCode::Cancelled, "cancelled before the links of " + mesh::tile_name(layout, t)));
           continue;
         }
         BuildContext tile_ctx;
@@ -455,7 +421,7 @@ Result<TiledLinks> build_tiled_impl(const TriangleMesh& mesh, const mesh::NavMes
   for (std::size_t t = 0; t < tile_count; ++t) {
     Slot& slot = slots[t];
     for (std::string& warning : slot.warnings)
-      ctx.warn(tile_name(layout, t) + " links: " + warning);
+      ctx.warn(mesh::tile_name(layout, t) + " links: " + warning);
     for (const auto& [stage, ms] : slot.timings) ctx.add_time("tile_links:" + stage, ms);
     if (!slot.result->ok()) return std::move(*slot.result).error();
     TileLinks& links = slot.result->value();

@@ -25,42 +25,6 @@ namespace leapnav::mesh {
 
 namespace {
 
-std::string tile_name(const TileLayout& layout, std::size_t tile) {
-  const std::size_t tiles_x = static_cast<std::size_t>(layout.tiles_x);
-  return "tile (" + std::to_string(tile % tiles_x) + ", " + std::to_string(tile / tiles_x) + ")";
-}
-
-// The listed triangles of `mesh` with only the vertices they use (in ascending index order).
-// note: the lookup is a sorted list, not a table over all the world's vertices, so a tile costs
-// what its own triangles cost
-TriangleMesh sub_mesh(const TriangleMesh& mesh, std::span<const std::uint32_t> triangles,
-                      std::string name) {
-  TriangleMesh out;
-  out.name = std::move(name);
-  out.area_volumes = mesh.area_volumes;
-  std::vector<std::uint32_t> used;
-  used.reserve(triangles.size() * 3);
-  for (const std::uint32_t t : triangles) {
-    for (const std::uint32_t v : mesh.triangles[t]) used.push_back(v);
-  }
-  std::sort(used.begin(), used.end());
-  used.erase(std::unique(used.begin(), used.end()), used.end());
-  out.vertices.reserve(used.size());
-  for (const std::uint32_t v : used) out.vertices.push_back(mesh.vertices[v]);
-  out.triangles.reserve(triangles.size());
-  if (!mesh.areas.empty()) out.areas.reserve(triangles.size());
-  for (const std::uint32_t t : triangles) {
-    std::array<std::uint32_t, 3> tri{};
-    for (std::size_t k = 0; k < 3; ++k) {
-      const auto it = std::lower_bound(used.begin(), used.end(), mesh.triangles[t][k]);
-      tri[k] = static_cast<std::uint32_t>(it - used.begin());
-    }
-    out.triangles.push_back(tri);
-    if (!mesh.areas.empty()) out.areas.push_back(mesh.areas[t]);
-  }
-  return out;
-}
-
 // Removes (area kNullArea, distance 0) the connected walkable areas of one area id with fewer
 // than min_cells spans that come within `margin` columns of no open edge of the field: an edge
 // of the bordered rectangle that is not an edge of the world grid, beyond which the area may go
@@ -211,7 +175,8 @@ Result<TileMesh> build_tile(const TriangleMesh& mesh, std::span<const std::uint3
   const TileRect inner = layout.interior(tile);
   voxel::CompactHeightfield field;
   {
-    const TriangleMesh part = sub_mesh(mesh, triangles, mesh.name + " " + tile_name(layout, tile));
+    const TriangleMesh part =
+        triangle_subset(mesh, triangles, mesh.name + " " + tile_name(layout, tile));
     LEAPNAV_TRY_ASSIGN(
         voxel::VoxelOutput voxels,
         voxel::voxelize_window(

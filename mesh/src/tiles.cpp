@@ -1,10 +1,16 @@
 // The tile layout of a tiled build: square tiles of tile_size columns over the world grid, each
 // voxelized with a border of columns around it (Recast's tile border: agent radius + 3 cells, so
 // that erosion and the filters see the same neighbourhood as one big grid), and the assignment
-// of triangles to the tiles whose bordered rectangle their xz bounds overlap.
+// of triangles to the tiles whose bordered rectangle their xz bounds overlap, and a tile's input
+// mesh (those triangles with only the vertices they use).
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <cstdint>
+#include <span>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "leapnav/mesh/tiles.hpp"
 
@@ -119,6 +125,39 @@ std::vector<std::vector<std::uint32_t>> tile_triangles(const TriangleMesh& mesh,
         out[tile].push_back(static_cast<std::uint32_t>(t));
       }
     }
+  }
+  return out;
+}
+
+std::string tile_name(const TileLayout& layout, std::size_t tile) {
+  const std::size_t tiles_x = static_cast<std::size_t>(layout.tiles_x);
+  return "tile (" + std::to_string(tile % tiles_x) + ", " + std::to_string(tile / tiles_x) + ")";
+}
+
+TriangleMesh triangle_subset(const TriangleMesh& mesh, std::span<const std::uint32_t> triangles,
+                             std::string name) {
+  TriangleMesh out;
+  out.name = std::move(name);
+  out.area_volumes = mesh.area_volumes;
+  std::vector<std::uint32_t> used;
+  used.reserve(triangles.size() * 3);
+  for (const std::uint32_t t : triangles) {
+    for (const std::uint32_t v : mesh.triangles[t]) used.push_back(v);
+  }
+  std::sort(used.begin(), used.end());
+  used.erase(std::unique(used.begin(), used.end()), used.end());
+  out.vertices.reserve(used.size());
+  for (const std::uint32_t v : used) out.vertices.push_back(mesh.vertices[v]);
+  out.triangles.reserve(triangles.size());
+  if (!mesh.areas.empty()) out.areas.reserve(triangles.size());
+  for (const std::uint32_t t : triangles) {
+    std::array<std::uint32_t, 3> tri{};
+    for (std::size_t k = 0; k < 3; ++k) {
+      const auto it = std::lower_bound(used.begin(), used.end(), mesh.triangles[t][k]);
+      tri[k] = static_cast<std::uint32_t>(it - used.begin());
+    }
+    out.triangles.push_back(tri);
+    if (!mesh.areas.empty()) out.areas.push_back(mesh.areas[t]);
   }
   return out;
 }

@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "leapnav/core/config.hpp"
@@ -78,6 +79,17 @@ struct TileLayout {
 /// bordered rectangle, ascending.
 [[nodiscard]] std::vector<std::vector<std::uint32_t>> tile_triangles(const TriangleMesh& mesh,
                                                                      const TileLayout& layout);
+
+/// The listed triangles of `mesh` (with their area ids and the mesh's area volumes) and only the
+/// vertices they use, renumbered in ascending index order, named `name`. A tile's input: the
+/// lookup is a sorted list, not a table over all the world's vertices, so a tile costs what its
+/// own triangles cost.
+[[nodiscard]] TriangleMesh triangle_subset(const TriangleMesh& mesh,
+                                           std::span<const std::uint32_t> triangles,
+                                           std::string name);
+
+/// "tile (x, z)": a tile's position for messages.
+[[nodiscard]] std::string tile_name(const TileLayout& layout, std::size_t tile);
 
 /// One tile's part of the navmesh, in the world grid: vertices at world grid corners
 /// (GridSpec::corner_to_world of layout.grid), height patches in world columns, grid = the
