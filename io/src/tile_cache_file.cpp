@@ -8,6 +8,7 @@
 #include <string>
 #include <utility>
 
+#include "byte_reader.hpp"
 #include "leapnav/core/hash.hpp"
 #include "leapnav/io/config_file.hpp"
 #include "leapnav/io/navmesh_file.hpp"
@@ -47,51 +48,7 @@ class Writer {
   std::vector<std::byte> out_;
 };
 
-class Reader {
- public:
-  explicit Reader(std::span<const std::byte> data) : data_(data) {}
-  [[nodiscard]] std::size_t remaining() const { return data_.size() - pos_; }
-  bool u32(std::uint32_t& v) { return get(v); }
-  bool u64(std::uint64_t& v) { return get(v); }
-  bool i32(std::int32_t& v) {
-    std::uint32_t u = 0;
-    if (!get(u)) return false;
-    v = static_cast<std::int32_t>(u);
-    return true;
-  }
-  bool f32(float& v) {
-    std::uint32_t u = 0;
-    if (!get(u)) return false;
-    v = std::bit_cast<float>(u);
-    return true;
-  }
-  bool f64(double& v) {
-    std::uint64_t u = 0;
-    if (!get(u)) return false;
-    v = std::bit_cast<double>(u);
-    return true;
-  }
-  // n <= remaining() checked by the caller
-  std::span<const std::byte> take(std::size_t n) {
-    const auto out = data_.subspan(pos_, n);
-    pos_ += n;
-    return out;
-  }
-
- private:
-  template <class T>
-  bool get(T& v) {
-    if (remaining() < sizeof(T)) return false;
-    std::uint64_t acc = 0;
-    for (std::size_t i = 0; i < sizeof(T); ++i)
-      acc |= static_cast<std::uint64_t>(std::to_integer<unsigned>(data_[pos_ + i])) << (8U * i);
-    v = static_cast<T>(acc);
-    pos_ += sizeof(T);
-    return true;
-  }
-  std::span<const std::byte> data_;
-  std::size_t pos_ = 0;
-};
+using Reader = detail::ByteReader;
 
 }  // namespace
 
