@@ -28,11 +28,6 @@ double ms_since(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
-std::string tile_label(const TileLayout& layout, std::size_t tile) {
-  const auto tiles_x = static_cast<std::size_t>(layout.tiles_x);
-  return "tile (" + std::to_string(tile % tiles_x) + ", " + std::to_string(tile / tiles_x) + ")";
-}
-
 // The cheap part of validate(TileCache): sizes and layout, no per-tile mesh checks.
 Status check_shape(const TileCache& cache) {
   const TileLayout& layout = cache.layout;
@@ -79,7 +74,7 @@ Result<std::vector<TileMesh>> build_tile_list(
         const std::size_t t = list[i];
         if (ctx.cancelled()) {
           slot.result.emplace(
-              make_error(ErrorCode::Cancelled, "cancelled before " + tile_label(layout, t)));
+              make_error(ErrorCode::Cancelled, "cancelled before " + tile_name(layout, t)));
           continue;
         }
         BuildContext tile_ctx;
@@ -96,7 +91,7 @@ Result<std::vector<TileMesh>> build_tile_list(
   for (std::size_t i = 0; i < list.size(); ++i) {
     Slot& slot = slots[i];
     for (std::string& warning : slot.warnings)
-      ctx.warn(tile_label(layout, list[i]) + ": " + warning);
+      ctx.warn(tile_name(layout, list[i]) + ": " + warning);
     for (const auto& [stage, ms] : slot.timings) {
       ctx.add_time("tile:" + stage, ms);
       if (stage_ms != nullptr) *stage_ms += ms;
@@ -171,7 +166,7 @@ Status validate(const TileCache& cache) {
   LEAPNAV_TRY(check_shape(cache));
   for (std::size_t t = 0; t < cache.tiles.size(); ++t) {
     const NavMesh& nav = cache.tiles[t].mesh;
-    const std::string where = "tile cache: " + tile_label(cache.layout, t);
+    const std::string where = "tile cache: " + tile_name(cache.layout, t);
     if (!(nav.grid == cache.layout.grid))
       return make_error(ErrorCode::InvalidArgument, where + ": its mesh is not on the world grid");
     if (!(nav.config == cache.config)) {
@@ -302,8 +297,7 @@ Result<TiledBuildOutput> rebuild_tiled_navmesh(const TriangleMesh& mesh, TileCac
       if (rebuild[t] == 0 && assigned.fingerprints[t] != cache.fingerprints[t]) {
         rebuild[t] = 1;
         ++st.tiles_outside_changed;
-        ctx.warn(tile_label(layout, t) +
-                 ": its triangles changed outside the changed box; rebuilt");
+        ctx.warn(tile_name(layout, t) + ": its triangles changed outside the changed box; rebuilt");
       }
       if (rebuild[t] != 0) list.push_back(t);
     }
