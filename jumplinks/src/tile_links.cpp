@@ -73,15 +73,6 @@ mesh::NavMesh polygon_subset(const mesh::NavMesh& nav, std::span<const std::uint
   return out;
 }
 
-std::int64_t floor_div(std::int64_t a, std::int64_t b) {
-  const std::int64_t q = a / b;
-  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
-}
-std::int64_t ceil_div(std::int64_t a, std::int64_t b) {
-  const std::int64_t q = a / b;
-  return (a % b != 0 && ((a < 0) == (b < 0))) ? q + 1 : q;
-}
-
 // The span -> polygon map of `sub` (polygons `polys` of the stitched mesh) over `open`, the
 // heightfield of columns `rect` of the world grid: a polygon claims, in the columns of its own
 // tile whose (min x, min z) corner its closed outline contains (exact integer test on grid
@@ -127,21 +118,7 @@ void map_spans(mesh::NavMesh& sub, std::span<const std::uint32_t> polys, const P
     z1 = std::min(z1, cz1);
     for (std::int64_t z = z0; z <= z1; ++z) {
       // the closed polygon's corners on row z form one interval [lo, hi] (convex polygon)
-      std::int64_t lo = x0;
-      std::int64_t hi = x1;
-      for (std::size_t e = 0; e < poly.size() && lo <= hi; ++e) {
-        const auto& a = corners[poly[e]];
-        const auto& b = corners[poly[(e + 1) % poly.size()]];
-        const std::int64_t dz = std::int64_t{b[1]} - a[1];
-        const std::int64_t rhs = (std::int64_t{b[0]} - a[0]) * (z - a[1]);
-        if (dz == 0) {
-          if (rhs < 0) hi = lo - 1;
-        } else if (dz > 0) {
-          hi = std::min(hi, a[0] + floor_div(rhs, dz));
-        } else {
-          lo = std::max(lo, a[0] + ceil_div(rhs, dz));
-        }
-      }
+      const auto [lo, hi] = mesh::polygon_row_columns(corners, poly, z, x0, x1);
       for (std::int64_t x = lo; x <= hi; ++x) {
         const std::size_t column =
             grid.column_index(static_cast<int>(x - rect.x0), static_cast<int>(z - rect.z0));

@@ -25,6 +25,28 @@ std::int64_t ceil_div(std::int64_t a, std::int64_t b) {
 
 }  // namespace
 
+std::pair<std::int64_t, std::int64_t> polygon_row_columns(
+    std::span<const std::array<std::int32_t, 2>> corners, std::span<const std::uint32_t> poly,
+    std::int64_t z, std::int64_t x0, std::int64_t x1) {
+  std::int64_t lo = x0;
+  std::int64_t hi = x1;
+  for (std::size_t e = 0; e < poly.size() && lo <= hi; ++e) {
+    const auto& a = corners[poly[e]];
+    const auto& b = corners[poly[(e + 1) % poly.size()]];
+    // inside edge a->b: (b.x - a.x) * (z - a.z) - (x - a.x) * (b.z - a.z) >= 0
+    const std::int64_t dz = std::int64_t{b[1]} - a[1];
+    const std::int64_t rhs = (std::int64_t{b[0]} - a[0]) * (z - a[1]);
+    if (dz == 0) {
+      if (rhs < 0) hi = lo - 1;
+    } else if (dz > 0) {
+      hi = std::min(hi, a[0] + floor_div(rhs, dz));
+    } else {
+      lo = std::max(lo, a[0] + ceil_div(rhs, dz));
+    }
+  }
+  return {lo, hi};
+}
+
 Result<SpanMap> build_span_map(const NavMesh& polygons, const voxel::CompactHeightfield& field,
                                const RegionField& regions, BuildContext& ctx) {
   const GridSpec& grid = field.grid;
@@ -82,22 +104,7 @@ Result<SpanMap> build_span_map(const NavMesh& polygons, const voxel::CompactHeig
         z1 = std::min(z1, grid.depth - 1);
         for (std::int32_t z = z0; z <= z1; ++z) {
           // the closed polygon's corners on row z form one interval [lo, hi] (convex polygon)
-          std::int64_t lo = x0;
-          std::int64_t hi = x1;
-          for (std::size_t e = 0; e < poly.size() && lo <= hi; ++e) {
-            const auto& a = corners[poly[e]];
-            const auto& b = corners[poly[(e + 1) % poly.size()]];
-            // inside edge a->b: (b.x - a.x) * (z - a.z) - (x - a.x) * (b.z - a.z) >= 0
-            const std::int64_t dz = std::int64_t{b[1]} - a[1];
-            const std::int64_t rhs = (std::int64_t{b[0]} - a[0]) * (std::int64_t{z} - a[1]);
-            if (dz == 0) {
-              if (rhs < 0) hi = lo - 1;
-            } else if (dz > 0) {
-              hi = std::min(hi, a[0] + floor_div(rhs, dz));
-            } else {
-              lo = std::max(lo, a[0] + ceil_div(rhs, dz));
-            }
-          }
+          const auto [lo, hi] = polygon_row_columns(corners, poly, z, x0, x1);
           for (std::int64_t xl = lo; xl <= hi; ++xl) {
             const auto x = static_cast<std::int32_t>(xl);
             const std::size_t column = grid.column_index(x, z);

@@ -7,6 +7,8 @@
 
 #include <array>
 #include <cstdint>
+#include <span>
+#include <utility>
 #include <vector>
 
 #include "leapnav/core/config.hpp"
@@ -42,5 +44,12 @@ std::size_t compact_flat_patches(NavMesh& mesh);
 
 /// The integer grid-corner coordinates (x, z) of every NavMesh vertex (rounded from world units).
 [[nodiscard]] std::vector<std::array<std::int32_t, 2>> vertex_grid_corners(const NavMesh& mesh);
+
+/// The columns x of row z, within [x0, x1], whose corner (x, z) lies in the closed convex polygon
+/// `poly` (CCW, vertex ids into `corners`): the interval [first, second], empty when first >
+/// second. Exact in integers.
+[[nodiscard]] std::pair<std::int64_t, std::int64_t> polygon_row_columns(
+    std::span<const std::array<std::int32_t, 2>> corners, std::span<const std::uint32_t> poly,
+    std::int64_t z, std::int64_t x0, std::int64_t x1);
 
 }  // namespace leapnav::mesh
