@@ -103,8 +103,91 @@ Result<std::vector<TileMesh>> build_tile_list(
   return out;
 }
 
-// Stitches the cache's tiles into `out` with build_tiled_navmesh's stats.
-Status stitch_into(const TileCache& cache, TiledBuildOutput& out, BuildContext& ctx) {
+// The tiles of the 3 x 3 block around `tile` that exist (itself included).
+std::vector<std::size_t> block(const TileLayout& layout, std::size_t tile) {
+  const auto nx = static_cast<std::size_t>(layout.tiles_x);
+  const auto nz = static_cast<std::size_t>(layout.tiles_z);
+  const std::size_t tx = tile % nx;
+  const std::size_t tz = tile / nx;
+  std::vector<std::size_t> out;
+  for (std::size_t z = tz == 0 ? 0 : tz - 1; z <= tz + 1 && z < nz; ++z) {
+    for (std::size_t x = tx == 0 ? 0 : tx - 1; x <= tx + 1 && x < nx; ++x)
+      out.push_back(z * nx + x);
+  }
+  return out;
+}
+
+// Makes the stitch pieces of the tiles marked in `changed` and of their neighbours (every tile
+// when `changed` is null or the cache has no pieces) and links those and their neighbours, tiles
+// in parallel. A piece depends on its block's tile meshes only, a link on its block's pieces, so
+// the others stay valid. On error the pieces are dropped (they are derived data).
+Status update_pieces(TileCache& cache, const std::vector<char>* changed, BuildContext& ctx,
+                     RebuildStats* st) {
+  const Clock::time_point start = Clock::now();
+  const TileLayout& layout = cache.layout;
+  const std::size_t n = layout.tile_count();
+  std::vector<std::size_t> make_list;
+  std::vector<std::size_t> link_list;
+  if (changed == nullptr || cache.pieces.size() != n) {
+    cache.pieces.assign(n, {});
+    for (std::size_t t = 0; t < n; ++t) make_list.push_back(t);
+    link_list = make_list;
+  } else {
+    std::vector<char> make(n, 0);
+    for (std::size_t t = 0; t < n; ++t) {
+      if ((*changed)[t] == 0) continue;
+      for (const std::size_t u : block(layout, t)) make[u] = 1;
+    }
+    std::vector<char> link(n, 0);
+    for (std::size_t t = 0; t < n; ++t) {
+      if (make[t] == 0) continue;
+      make_list.push_back(t);
+      for (const std::size_t u : block(layout, t)) link[u] = 1;
+    }
+    for (std::size_t t = 0; t < n; ++t) {
+      if (link[t] != 0) link_list.push_back(t);
+    }
+  }
+  std::vector<std::optional<Status>> made(make_list.size());
+  parallel_for(ctx.threads(), 0, make_list.size(), 1, [&](std::size_t i0, std::size_t i1) {
+    for (std::size_t i = i0; i < i1; ++i) {
+      Result<StitchPiece> piece = stitch_piece(cache.tiles, layout, cache.config, make_list[i]);
+      if (!piece.ok()) {
+        made[i].emplace(std::move(piece).error());
+        continue;
+      }
+      cache.pieces[make_list[i]] = std::move(piece.value());
+      made[i].emplace();
+    }
+  });
+  for (std::optional<Status>& status : made) {
+    if (!status->ok()) {
+      cache.pieces.clear();
+      return std::move(*status);
+    }
+  }
+  std::vector<std::optional<Status>> linked(link_list.size());
+  parallel_for(ctx.threads(), 0, link_list.size(), 1, [&](std::size_t i0, std::size_t i1) {
+    for (std::size_t i = i0; i < i1; ++i)
+      linked[i].emplace(link_piece(cache.pieces, layout, link_list[i]));
+  });
+  for (std::optional<Status>& status : linked) {
+    if (!status->ok()) {
+      cache.pieces.clear();
+      return std::move(*status);
+    }
+  }
+  if (st != nullptr) {
+    st->pieces_stitched = make_list.size();
+    st->pieces_linked = link_list.size();
+    st->pieces_ms = ms_since(start);
+  }
+  return {};
+}
+
+// Splices the cache's linked pieces into `out` with build_tiled_navmesh's stats.
+Status stitch_into(const TileCache& cache, TiledBuildOutput& out, BuildContext& ctx,
+                   RebuildStats* st) {
   out.layout = cache.layout;
   out.stats = {};
   for (const TileMesh& tile : cache.tiles) {
@@ -112,12 +195,15 @@ Status stitch_into(const TileCache& cache, TiledBuildOutput& out, BuildContext& 
     out.stats.walkable_area += tile.stats.walkable_area;
   }
   LEAPNAV_TRY(ctx.check_cancel("stitch"));
-  {
-    auto timer = ctx.scoped_timer("stitch");
-    out.stitch = {};
-    LEAPNAV_TRY_ASSIGN(out.navmesh,
-                       stitch_tiles(cache.tiles, cache.layout, cache.config, &out.stitch));
-  }
+  Clock::time_point start = Clock::now();
+  out.stitch = {};
+  LEAPNAV_TRY_ASSIGN(out.navmesh, splice_pieces(cache.tiles, cache.pieces, cache.layout,
+                                                cache.config, &out.stitch));
+  if (st != nullptr) st->splice_ms = ms_since(start);
+  start = Clock::now();
+  if (Status status = validate(out.navmesh); !status.ok())
+    return make_error(ErrorCode::Internal, "stitch: " + std::move(status).error().message);
+  if (st != nullptr) st->validate_ms = ms_since(start);
   const NavMesh& nav = out.navmesh;
   out.stats.polygons = nav.polygon_count();
   out.stats.vertices = nav.vertices.size();
@@ -256,7 +342,11 @@ Result<CachedTiledBuild> build_tiled_navmesh_cached(const TriangleMesh& mesh,
                                                   config, ctx, nullptr));
   assigned.triangles = {};
   cache.fingerprints = std::move(assigned.fingerprints);
-  LEAPNAV_TRY(stitch_into(cache, out.output, ctx));
+  {
+    auto timer = ctx.scoped_timer("stitch");
+    LEAPNAV_TRY(update_pieces(cache, nullptr, ctx, nullptr));
+    LEAPNAV_TRY(stitch_into(cache, out.output, ctx, nullptr));
+  }
   cache.navmesh_hash = content_hash(out.output.navmesh);
   return out;
 }
@@ -286,12 +376,12 @@ Result<TiledBuildOutput> rebuild_tiled_navmesh(const TriangleMesh& mesh, TileCac
   st.tiles = tile_count;
   st.layout_changed = !same_layout(layout, cache.layout);
   std::vector<std::size_t> list;
+  std::vector<char> rebuild(tile_count, 0);
   if (st.layout_changed) {
     list.resize(tile_count);
     for (std::size_t t = 0; t < tile_count; ++t) list[t] = t;
     ctx.warn("tile cache: the new geometry gives another world grid; every tile is rebuilt");
   } else {
-    std::vector<char> rebuild(tile_count, 0);
     for (const std::size_t t : tiles_touching(layout, changed)) rebuild[t] = 1;
     for (std::size_t t = 0; t < tile_count; ++t) {
       if (rebuild[t] == 0 && assigned.fingerprints[t] != cache.fingerprints[t]) {
@@ -321,6 +411,7 @@ Result<TiledBuildOutput> rebuild_tiled_navmesh(const TriangleMesh& mesh, TileCac
   if (st.layout_changed) {
     next.tiles = std::move(built);
   } else {
+    next.pieces = std::move(cache.pieces);
     next.tiles.resize(tile_count);
     std::size_t k = 0;
     for (std::size_t t = 0; t < tile_count; ++t) {
@@ -333,7 +424,12 @@ Result<TiledBuildOutput> rebuild_tiled_navmesh(const TriangleMesh& mesh, TileCac
   }
   start = Clock::now();
   TiledBuildOutput out;
-  Status stitched = stitch_into(next, out, ctx);
+  Status stitched;
+  {
+    auto timer = ctx.scoped_timer("stitch");
+    stitched = update_pieces(next, st.layout_changed ? nullptr : &rebuild, ctx, &st);
+    if (stitched.ok()) stitched = stitch_into(next, out, ctx, &st);
+  }
   st.stitch_ms = ms_since(start);
   if (!st.layout_changed && !stitched.ok()) {
     // give the reused tiles back, so the cache is unchanged on error
@@ -341,11 +437,28 @@ Result<TiledBuildOutput> rebuild_tiled_navmesh(const TriangleMesh& mesh, TileCac
       if (!std::binary_search(list.begin(), list.end(), t))
         cache.tiles[t] = std::move(next.tiles[t]);
     }
+    cache.pieces.clear();  // derived data; prepare_stitch_pieces or the next rebuild makes them
   }
   LEAPNAV_TRY(std::move(stitched));
+  start = Clock::now();
   next.navmesh_hash = content_hash(out.navmesh);
+  st.hash_ms = ms_since(start);
   cache = std::move(next);
   return out;
+}
+
+Status prepare_stitch_pieces(TileCache& cache, BuildContext& ctx) {
+  LEAPNAV_TRY(check_shape(cache));
+  if (cache.pieces.size() == cache.layout.tile_count()) return {};
+  TileCache work;
+  work.config = cache.config;
+  work.layout = cache.layout;
+  work.tiles = std::move(cache.tiles);
+  Status status = update_pieces(work, nullptr, ctx, nullptr);
+  cache.tiles = std::move(work.tiles);
+  LEAPNAV_TRY(std::move(status));
+  cache.pieces = std::move(work.pieces);
+  return {};
 }
 
 }  // namespace leapnav::mesh

@@ -5,7 +5,13 @@
 // (2) each border edge gets the other side's vertices that lie strictly inside it near its
 // height (straight corners), (3) adjacency pairs edges with the same two vertices, (4) inserted
 // vertices no portal needs are dropped, (5) polygons past max_verts_per_poly are cut along
-// diagonals into convex pieces. Sequential and in tile order: deterministic.
+// diagonals into convex pieces. Everything at a point or an edge on a tile line involves only the
+// tiles that meet there, so each tile's piece is computed from its 3 x 3 neighbourhood (only the
+// neighbours' polygons that touch the tile's closed rectangle take part), with the same steps in
+// the same order as one global pass over the world would take them; ids into other tiles are
+// resolved afterwards (link_piece) and the pieces are concatenated (splice_pieces). Vertex and
+// polygon ids keep the global order (tile, index in the tile), so weld roots, edge pairing and
+// the kept vertices are those of the global pass. Deterministic; pieces are independent.
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -166,77 +172,107 @@ std::vector<std::vector<std::uint32_t>> split_convex(std::vector<std::uint32_t> 
   return pieces;
 }
 
+Corner corner_of(const Vec3& v, const GridSpec& grid) {
+  const double cs = grid.cell_size;
+  const double ch = grid.cell_height;
+  return {static_cast<std::int32_t>(std::lround((double{v.x} - double{grid.origin.x}) / cs)),
+          static_cast<std::int32_t>(std::lround((double{v.y} - double{grid.origin.y}) / ch)),
+          static_cast<std::int32_t>(std::lround((double{v.z} - double{grid.origin.z}) / cs))};
+}
+
+// The tiles of the 3 x 3 block around `tile` (itself included) that exist, ascending.
+std::vector<std::size_t> neighbourhood(const TileLayout& layout, std::size_t tile) {
+  const auto nx = static_cast<std::size_t>(layout.tiles_x);
+  const auto nz = static_cast<std::size_t>(layout.tiles_z);
+  const std::size_t tx = tile % nx;
+  const std::size_t tz = tile / nx;
+  std::vector<std::size_t> out;
+  for (std::size_t z = tz == 0 ? 0 : tz - 1; z <= tz + 1 && z < nz; ++z) {
+    for (std::size_t x = tx == 0 ? 0 : tx - 1; x <= tx + 1 && x < nx; ++x)
+      out.push_back(z * nx + x);
+  }
+  return out;
+}
+
+std::uint64_t vertex_key(std::uint32_t tile, std::uint32_t vertex) {
+  return (std::uint64_t{tile} << 32U) | vertex;
+}
+
 }  // namespace
 
-Result<NavMesh> stitch_tiles(std::span<const TileMesh> tiles, const TileLayout& layout,
-                             const BuildConfig& config, StitchStats* stats) {
+Result<StitchPiece> stitch_piece(std::span<const TileMesh> tiles, const TileLayout& layout,
+                                 const BuildConfig& config, std::size_t tile) {
   if (tiles.size() != layout.tile_count())
     return make_error(ErrorCode::InvalidArgument,
                       "stitch: " + std::to_string(tiles.size()) + " tile meshes for " +
                           std::to_string(layout.tile_count()) + " tiles");
-  StitchStats local_stats;
-  StitchStats& st = stats != nullptr ? *stats : local_stats;
-  st = {};
+  if (tile >= tiles.size())
+    return make_error(ErrorCode::InvalidArgument,
+                      "stitch: tile " + std::to_string(tile) + " is outside the layout");
   const GridSpec& grid = layout.grid;
   const VoxelParams params = derive_voxel_params(config);
   // note: border corners take each side's own floor, which differ by up to a step
   const std::int32_t tolerance = params.walkable_climb + 1;
+  const auto center = static_cast<std::uint32_t>(tile);
+  const TileRect own = layout.interior(tile);
 
-  // concatenate the tiles
+  // the block: the tile whole, and the neighbours' polygons with a corner on its closed rectangle
+  // (every vertex and edge the tile's lines involve), ids in global order
   std::vector<Vec3> vertices;
   std::vector<Corner> corners;
   std::vector<std::uint32_t> vertex_tile;
+  std::vector<std::uint32_t> vertex_local;
   std::vector<std::vector<std::uint32_t>> polys;
-  std::vector<std::vector<std::uint32_t>> tile_neighbors;
+  std::vector<std::vector<char>> open_edge;  // the edge has no neighbour in its tile
   std::vector<std::uint32_t> poly_tile;
-  NavMesh out;
-  out.config = config;
-  out.grid = grid;
-  const double cs = grid.cell_size;
-  const double ch = grid.cell_height;
-  for (std::size_t t = 0; t < tiles.size(); ++t) {
-    const NavMesh& m = tiles[t].mesh;
+  std::vector<std::uint32_t> poly_local;
+  std::uint32_t center_vertex_base = 0;
+  std::vector<Corner> tile_corners;
+  std::vector<std::uint32_t> to_block;
+  for (const std::size_t u : neighbourhood(layout, tile)) {
+    const NavMesh& m = tiles[u].mesh;
     if (!(m.grid == grid))
       return make_error(ErrorCode::InvalidArgument,
-                        "stitch: tile " + std::to_string(t) + " is not on the layout's grid");
-    const auto vertex_base = static_cast<std::uint32_t>(vertices.size());
-    const auto poly_base = static_cast<std::uint32_t>(polys.size());
-    const auto sample_base = static_cast<std::uint32_t>(out.height_samples.size());
-    for (const Vec3& v : m.vertices) {
-      vertices.push_back(v);
-      corners.push_back(
-          {static_cast<std::int32_t>(std::lround((double{v.x} - double{grid.origin.x}) / cs)),
-           static_cast<std::int32_t>(std::lround((double{v.y} - double{grid.origin.y}) / ch)),
-           static_cast<std::int32_t>(std::lround((double{v.z} - double{grid.origin.z}) / cs))});
-      vertex_tile.push_back(static_cast<std::uint32_t>(t));
-    }
-    for (std::uint32_t p = 0; p < m.polygon_count(); ++p) {
-      std::vector<std::uint32_t> poly;
-      std::vector<std::uint32_t> nbs;
-      for (const std::uint32_t v : m.polygon(PolyId{p})) poly.push_back(vertex_base + v);
-      for (const std::uint32_t q : m.neighbors(PolyId{p}))
-        nbs.push_back(q == kNoPoly ? kNoPoly : poly_base + q);
-      polys.push_back(std::move(poly));
-      tile_neighbors.push_back(std::move(nbs));
-      poly_tile.push_back(static_cast<std::uint32_t>(t));
-      out.poly_region.push_back(m.poly_region[p]);
-      out.poly_area.push_back(m.poly_area[p]);
-      out.poly_flags.push_back(m.poly_flags[p]);
-      out.poly_bounds.push_back(m.poly_bounds[p]);
-      if (!m.height_patches.empty()) {
-        HeightPatch patch = m.height_patches[p];
-        patch.first += sample_base;
-        out.height_patches.push_back(patch);
+                        "stitch: tile " + std::to_string(u) + " is not on the layout's grid");
+    const bool is_center = u == tile;
+    tile_corners.resize(m.vertices.size());
+    for (std::size_t v = 0; v < m.vertices.size(); ++v)
+      tile_corners[v] = corner_of(m.vertices[v], grid);
+    std::vector<char> take(m.polygon_count(), is_center ? 1 : 0);
+    to_block.assign(m.vertices.size(), is_center ? 0U : kNoPoly);
+    if (!is_center) {
+      for (std::uint32_t p = 0; p < m.polygon_count(); ++p) {
+        for (const std::uint32_t v : m.polygon(PolyId{p})) {
+          const Corner& c = tile_corners[v];
+          if (c.x >= own.x0 && c.x <= own.x1 && c.z >= own.z0 && c.z <= own.z1) take[p] = 1;
+        }
+        if (take[p] == 0) continue;
+        for (const std::uint32_t v : m.polygon(PolyId{p})) to_block[v] = 0;
       }
     }
-    if (m.height_patches.empty() && m.polygon_count() > 0 && !out.height_patches.empty())
-      return make_error(ErrorCode::InvalidArgument,
-                        "stitch: tile " + std::to_string(t) + " has no height patches");
-    out.height_samples.insert(out.height_samples.end(), m.height_samples.begin(),
-                              m.height_samples.end());
+    if (is_center) center_vertex_base = static_cast<std::uint32_t>(vertices.size());
+    for (std::uint32_t v = 0; v < m.vertices.size(); ++v) {
+      if (to_block[v] == kNoPoly) continue;
+      to_block[v] = static_cast<std::uint32_t>(vertices.size());
+      vertices.push_back(m.vertices[v]);
+      corners.push_back(tile_corners[v]);
+      vertex_tile.push_back(static_cast<std::uint32_t>(u));
+      vertex_local.push_back(v);
+    }
+    for (std::uint32_t p = 0; p < m.polygon_count(); ++p) {
+      if (take[p] == 0) continue;
+      std::vector<std::uint32_t> poly;
+      std::vector<char> open;
+      for (const std::uint32_t v : m.polygon(PolyId{p})) poly.push_back(to_block[v]);
+      for (const std::uint32_t q : m.neighbors(PolyId{p})) open.push_back(q == kNoPoly ? 1 : 0);
+      polys.push_back(std::move(poly));
+      open_edge.push_back(std::move(open));
+      poly_tile.push_back(static_cast<std::uint32_t>(u));
+      poly_local.push_back(p);
+    }
   }
-  if (!out.height_patches.empty() && out.height_patches.size() != polys.size())
-    return make_error(ErrorCode::InvalidArgument, "stitch: some tiles have no height patches");
+  StitchPiece piece;
+  StitchStats& st = piece.stats;
 
   // the boundary edges that lie on a line between two tiles
   std::vector<BorderEdge> border;
@@ -244,7 +280,7 @@ Result<NavMesh> stitch_tiles(std::span<const TileMesh> tiles, const TileLayout& 
     const TileRect r = layout.interior(poly_tile[p]);
     const auto& poly = polys[p];
     for (std::uint32_t k = 0; k < poly.size(); ++k) {
-      if (tile_neighbors[p][k] != kNoPoly) continue;
+      if (open_edge[p][k] == 0) continue;
       const Corner& a = corners[poly[k]];
       const Corner& b = corners[poly[(k + 1) % poly.size()]];
       if (a.x == b.x) {
@@ -256,6 +292,7 @@ Result<NavMesh> stitch_tiles(std::span<const TileMesh> tiles, const TileLayout& 
       }
     }
   }
+  open_edge = {};
   std::sort(border.begin(), border.end(), [](const BorderEdge& x, const BorderEdge& y) {
     return std::tie(x.axis, x.coord, x.side, x.poly, x.slot) <
            std::tie(y.axis, y.coord, y.side, y.poly, y.slot);
@@ -297,13 +334,15 @@ Result<NavMesh> stitch_tiles(std::span<const TileMesh> tiles, const TileLayout& 
 
   // (1) weld the two sides' vertices at each corner, nearest heights first; every pair within
   // the tolerance is tried, so where four tiles meet at a corner their vertices end up in one set
-  // whichever diagonal pairs first
+  // whichever diagonal pairs first. The sets at one point never reach another point, and every
+  // vertex at a point of the tile's rectangle is in the block, so these sets are the world's.
   Welder welder(vertex_tile);
   struct WeldPair {
     std::int32_t dy;
     std::uint32_t low, high;
   };
   std::vector<WeldPair> pairs;
+  std::vector<std::uint32_t> welded;  // one vertex of each successful union
   for (const auto& [begin, end] : lines) {
     const std::vector<EndPoint> low = endpoints(begin, end, 0, {});
     const std::vector<EndPoint> high = endpoints(begin, end, 1, {});
@@ -324,13 +363,17 @@ Result<NavMesh> stitch_tiles(std::span<const TileMesh> tiles, const TileLayout& 
         return std::tie(x.dy, x.low, x.high) < std::tie(y.dy, y.low, y.high);
       });
       for (const WeldPair& pair : pairs) {
-        if (welder.unite(pair.low, pair.high)) ++st.welded_vertices;
+        if (welder.unite(pair.low, pair.high)) welded.push_back(pair.low);
       }
       l0 = l1;
     }
   }
   std::vector<std::uint32_t> rep(vertices.size());
   for (std::uint32_t v = 0; v < rep.size(); ++v) rep[v] = welder.find(v);
+  // note: a union is counted by the tile that keeps the set's vertex (its root)
+  for (const std::uint32_t v : welded) {
+    if (vertex_tile[rep[v]] == center) ++st.welded_vertices;
+  }
 
   // (2) insert the other side's vertices into each border edge
   std::vector<std::vector<std::vector<std::uint32_t>>> inserted(polys.size());
@@ -390,7 +433,9 @@ Result<NavMesh> stitch_tiles(std::span<const TileMesh> tiles, const TileLayout& 
   }
   inserted = {};
 
-  // (3) adjacency, then (4) drop inserted vertices between two boundary edges
+  // (3) adjacency, then (4) drop inserted vertices between two boundary edges. An edge pairs only
+  // with edges of the same two vertices, which lie on the same tile line: the block's polygons
+  // on the tile's lines are complete, so the tile's edges pair as in the world.
   {
     const auto neighbors = adjacency(polys);
     for (std::size_t p = 0; p < polys.size(); ++p) {
@@ -399,82 +444,230 @@ Result<NavMesh> stitch_tiles(std::span<const TileMesh> tiles, const TileLayout& 
       for (std::size_t k = 0; k < n; ++k) {
         const bool needed = neighbors[p][(k + n - 1) % n] != kNoPoly || neighbors[p][k] != kNoPoly;
         if (is_inserted[p][k] == 0 || needed) kept.push_back(polys[p][k]);
-        if (is_inserted[p][k] != 0 && needed) ++st.inserted_corners;
+        if (is_inserted[p][k] != 0 && needed && poly_tile[p] == center) ++st.inserted_corners;
       }
       polys[p] = std::move(kept);
     }
   }
   is_inserted = {};
 
-  // (5) split polygons past the vertex limit; pieces share their polygon's height patch
+  // (5) split the tile's polygons past the vertex limit (the neighbours' polygons stay whole:
+  // a cut never runs along a tile line, so their edges there are the same)
   const auto max_verts = static_cast<std::size_t>(config.poly.max_verts_per_poly);
   std::vector<std::vector<std::uint32_t>> final_polys;
-  NavMesh result;
-  result.config = config;
-  result.grid = grid;
-  result.height_samples = std::move(out.height_samples);
   std::vector<std::uint32_t> final_tile;
-  for (std::size_t p = 0; p < polys.size(); ++p) {
+  std::vector<std::uint32_t> final_source;
+  std::uint32_t first = kNoPoly;
+  for (std::uint32_t p = 0; p < polys.size(); ++p) {
     std::vector<std::vector<std::uint32_t>> pieces;
-    if (polys[p].size() > max_verts) {
+    if (poly_tile[p] == center && polys[p].size() > max_verts) {
       pieces = split_convex(polys[p], max_verts, corners);
       if (pieces.empty())
-        return make_error(ErrorCode::Internal, "stitch: polygon " + std::to_string(p) +
-                                                   " of tile " + std::to_string(poly_tile[p]) +
+        return make_error(ErrorCode::Internal, "stitch: polygon " + std::to_string(poly_local[p]) +
+                                                   " of tile " + std::to_string(tile) +
                                                    " could not be cut to " +
                                                    std::to_string(max_verts) + " vertices");
       ++st.split_polygons;
     } else {
       pieces.push_back(std::move(polys[p]));
     }
-    for (auto& piece : pieces) {
-      AABB bounds;
-      for (const std::uint32_t v : piece) bounds.extend(vertices[v]);
-      bounds.min.y = std::min(bounds.min.y, out.poly_bounds[p].min.y);
-      bounds.max.y = std::max(bounds.max.y, out.poly_bounds[p].max.y);
-      result.poly_region.push_back(out.poly_region[p]);
-      result.poly_area.push_back(out.poly_area[p]);
-      result.poly_flags.push_back(out.poly_flags[p]);
-      result.poly_bounds.push_back(bounds);
-      if (!out.height_patches.empty()) result.height_patches.push_back(out.height_patches[p]);
+    for (auto& part : pieces) {
+      if (poly_tile[p] == center && first == kNoPoly)
+        first = static_cast<std::uint32_t>(final_polys.size());
       final_tile.push_back(poly_tile[p]);
-      final_polys.push_back(std::move(piece));
+      final_source.push_back(p);
+      final_polys.push_back(std::move(part));
     }
   }
   polys = {};
   const auto neighbors = adjacency(final_polys);
 
-  // keep the vertices in use, in their order
-  std::vector<std::uint32_t> new_index(vertices.size(), kNoPoly);
-  for (const auto& poly : final_polys) {
-    for (const std::uint32_t v : poly) new_index[v] = 0;
-  }
-  for (std::uint32_t v = 0; v < vertices.size(); ++v) {
-    if (new_index[v] == kNoPoly) continue;
-    new_index[v] = static_cast<std::uint32_t>(result.vertices.size());
-    result.vertices.push_back(vertices[v]);
-  }
-  result.poly_first.push_back(0);
-  for (std::size_t p = 0; p < final_polys.size(); ++p) {
-    for (std::size_t k = 0; k < final_polys[p].size(); ++k) {
-      result.poly_vertices.push_back(new_index[final_polys[p][k]]);
+  // the tile's part
+  const NavMesh& m = tiles[tile].mesh;
+  piece.poly_first.push_back(0);
+  for (std::uint32_t p = first; p < final_polys.size() && final_tile[p] == center; ++p) {
+    const auto& poly = final_polys[p];
+    const std::uint32_t src = poly_local[final_source[p]];
+    AABB bounds;
+    for (std::size_t k = 0; k < poly.size(); ++k) {
+      const std::uint32_t v = poly[k];
+      const std::uint32_t w = poly[(k + 1) % poly.size()];
+      bounds.extend(vertices[v]);
+      piece.vertex_tile.push_back(vertex_tile[v]);
+      piece.vertex_local.push_back(vertex_local[v]);
       const std::uint32_t q = neighbors[p][k];
-      result.poly_neighbors.push_back(q);
-      if (q != kNoPoly && final_tile[q] != final_tile[p]) ++st.portal_edges;
+      if (q == kNoPoly) {
+        piece.neighbor_local.push_back(kNoPoly);
+      } else if (final_tile[q] == center) {
+        piece.neighbor_local.push_back(q - first);
+      } else {
+        const std::uint64_t ka = vertex_key(vertex_tile[v], vertex_local[v]);
+        const std::uint64_t kb = vertex_key(vertex_tile[w], vertex_local[w]);
+        piece.cross.push_back({static_cast<std::uint32_t>(piece.neighbor_local.size()),
+                               final_tile[q], std::min(ka, kb), std::max(ka, kb)});
+        piece.neighbor_local.push_back(StitchPiece::kCrossTile);
+      }
     }
-    result.poly_first.push_back(static_cast<std::uint32_t>(result.poly_vertices.size()));
+    bounds.min.y = std::min(bounds.min.y, m.poly_bounds[src].min.y);
+    bounds.max.y = std::max(bounds.max.y, m.poly_bounds[src].max.y);
+    piece.bounds.push_back(bounds);
+    piece.source_poly.push_back(src);
+    piece.poly_first.push_back(static_cast<std::uint32_t>(piece.vertex_tile.size()));
+  }
+  st.portal_edges = piece.cross.size();
+  // kept: the tile's vertices that are their set's root and used by the tile's own polygons
+  // (a root is never used only through another tile: roots of welded sets are border edge
+  // corners, and inserted vertices are roots)
+  std::vector<char> used(m.vertices.size(), 0);
+  for (const std::uint32_t v : m.poly_vertices) used[v] = 1;
+  piece.vertex_rank.assign(m.vertices.size(), kNoPoly);
+  for (std::uint32_t v = 0; v < m.vertices.size(); ++v) {
+    const std::uint32_t b = center_vertex_base + v;
+    if (used[v] == 0 || rep[b] != b) continue;
+    piece.vertex_rank[v] = static_cast<std::uint32_t>(piece.kept.size());
+    piece.kept.push_back(v);
+  }
+  return piece;
+}
+
+Status link_piece(std::span<StitchPiece> pieces, const TileLayout& layout, std::size_t tile) {
+  if (pieces.size() != layout.tile_count() || tile >= pieces.size())
+    return make_error(ErrorCode::InvalidArgument,
+                      "stitch: " + std::to_string(pieces.size()) + " pieces for " +
+                          std::to_string(layout.tile_count()) + " tiles");
+  StitchPiece& piece = pieces[tile];
+  const std::size_t corners = piece.vertex_tile.size();
+  piece.vertex_rank_ref.resize(corners);
+  piece.neighbor_tile.resize(corners);
+  piece.neighbor_poly.resize(corners);
+  for (std::size_t k = 0; k < corners; ++k) {
+    const std::uint32_t owner = piece.vertex_tile[k];
+    const std::vector<std::uint32_t>& ranks = pieces[owner].vertex_rank;
+    const std::uint32_t local = piece.vertex_local[k];
+    if (local >= ranks.size() || ranks[local] == kNoPoly)
+      return make_error(ErrorCode::Internal, "stitch: tile " + std::to_string(tile) +
+                                                 " uses vertex " + std::to_string(local) +
+                                                 " of tile " + std::to_string(owner) +
+                                                 ", which that tile does not keep");
+    piece.vertex_rank_ref[k] = ranks[local];
+    const std::uint32_t q = piece.neighbor_local[k];
+    piece.neighbor_tile[k] = q == kNoPoly ? kNoPoly : static_cast<std::uint32_t>(tile);
+    piece.neighbor_poly[k] = q;
+  }
+  for (const StitchPiece::Cross& c : piece.cross) {
+    const StitchPiece& other = pieces[c.tile];
+    const auto match = std::find_if(other.cross.begin(), other.cross.end(), [&](const auto& o) {
+      return o.tile == tile && o.a == c.a && o.b == c.b;
+    });
+    if (match == other.cross.end())
+      return make_error(ErrorCode::Internal, "stitch: a portal of tile " + std::to_string(tile) +
+                                                 " has no partner in tile " +
+                                                 std::to_string(c.tile));
+    const auto poly =
+        std::upper_bound(other.poly_first.begin(), other.poly_first.end(), match->edge) -
+        other.poly_first.begin() - 1;
+    piece.neighbor_tile[c.edge] = c.tile;
+    piece.neighbor_poly[c.edge] = static_cast<std::uint32_t>(poly);
+  }
+  return {};
+}
+
+Result<NavMesh> splice_pieces(std::span<const TileMesh> tiles, std::span<const StitchPiece> pieces,
+                              const TileLayout& layout, const BuildConfig& config,
+                              StitchStats* stats) {
+  const std::size_t n = layout.tile_count();
+  if (tiles.size() != n || pieces.size() != n)
+    return make_error(ErrorCode::InvalidArgument,
+                      "stitch: " + std::to_string(tiles.size()) + " tile meshes and " +
+                          std::to_string(pieces.size()) + " pieces for " + std::to_string(n) +
+                          " tiles");
+  StitchStats local_stats;
+  StitchStats& st = stats != nullptr ? *stats : local_stats;
+  st = {};
+  std::vector<std::uint32_t> vertex_base(n + 1, 0);
+  std::vector<std::uint32_t> poly_base(n + 1, 0);
+  std::size_t corner_count = 0;
+  std::size_t sample_count = 0;
+  bool patches = false;
+  for (std::size_t t = 0; t < n; ++t) {
+    const StitchPiece& piece = pieces[t];
+    if (piece.neighbor_poly.size() != piece.vertex_tile.size() || piece.poly_first.empty())
+      return make_error(ErrorCode::InvalidArgument,
+                        "stitch: the piece of tile " + std::to_string(t) + " is not linked");
+    vertex_base[t + 1] = vertex_base[t] + static_cast<std::uint32_t>(piece.kept.size());
+    poly_base[t + 1] = poly_base[t] + static_cast<std::uint32_t>(piece.source_poly.size());
+    corner_count += piece.vertex_tile.size();
+    sample_count += tiles[t].mesh.height_samples.size();
+    patches = patches || !tiles[t].mesh.height_patches.empty();
+    st.welded_vertices += piece.stats.welded_vertices;
+    st.inserted_corners += piece.stats.inserted_corners;
+    st.portal_edges += piece.stats.portal_edges;
+    st.split_polygons += piece.stats.split_polygons;
   }
   st.portal_edges /= 2;
-  // the polygons stay in tile order (tiles concatenated, a split polygon's pieces in place)
-  result.tile_poly_first.assign(tiles.size() + 1, 0);
-  for (std::size_t p = 0; p < final_tile.size(); ++p) {
-    if (p > 0 && final_tile[p] < final_tile[p - 1])
-      return make_error(ErrorCode::Internal,
-                        "stitch: polygon " + std::to_string(p) + " is out of tile order");
-    ++result.tile_poly_first[final_tile[p] + 1];
+  NavMesh out;
+  out.config = config;
+  out.grid = layout.grid;
+  out.vertices.reserve(vertex_base[n]);
+  out.poly_first.reserve(poly_base[n] + 1);
+  out.poly_vertices.reserve(corner_count);
+  out.poly_neighbors.reserve(corner_count);
+  out.poly_region.reserve(poly_base[n]);
+  out.poly_area.reserve(poly_base[n]);
+  out.poly_flags.reserve(poly_base[n]);
+  out.poly_bounds.reserve(poly_base[n]);
+  if (patches) out.height_patches.reserve(poly_base[n]);
+  out.height_samples.reserve(sample_count);
+  out.poly_first.push_back(0);
+  for (std::size_t t = 0; t < n; ++t) {
+    const StitchPiece& piece = pieces[t];
+    const NavMesh& m = tiles[t].mesh;
+    if (patches && m.height_patches.empty() && !piece.source_poly.empty())
+      return make_error(ErrorCode::InvalidArgument,
+                        "stitch: tile " + std::to_string(t) + " has no height patches");
+    for (const std::uint32_t v : piece.kept) out.vertices.push_back(m.vertices[v]);
+    const std::size_t corners = piece.vertex_tile.size();
+    for (std::size_t k = 0; k < corners; ++k) {
+      out.poly_vertices.push_back(vertex_base[piece.vertex_tile[k]] + piece.vertex_rank_ref[k]);
+      const std::uint32_t q = piece.neighbor_tile[k];
+      out.poly_neighbors.push_back(q == kNoPoly ? kNoPoly : poly_base[q] + piece.neighbor_poly[k]);
+    }
+    const auto corner_base = static_cast<std::uint32_t>(out.poly_first.back());
+    const auto sample_base = static_cast<std::uint32_t>(out.height_samples.size());
+    for (std::size_t p = 0; p < piece.source_poly.size(); ++p) {
+      const std::uint32_t src = piece.source_poly[p];
+      out.poly_first.push_back(corner_base + piece.poly_first[p + 1]);
+      out.poly_region.push_back(m.poly_region[src]);
+      out.poly_area.push_back(m.poly_area[src]);
+      out.poly_flags.push_back(m.poly_flags[src]);
+      out.poly_bounds.push_back(piece.bounds[p]);
+      if (patches) {
+        HeightPatch patch = m.height_patches[src];
+        patch.first += sample_base;
+        out.height_patches.push_back(patch);
+      }
+    }
+    out.height_samples.insert(out.height_samples.end(), m.height_samples.begin(),
+                              m.height_samples.end());
   }
-  for (std::size_t t = 0; t < tiles.size(); ++t)
-    result.tile_poly_first[t + 1] += result.tile_poly_first[t];
+  out.tile_poly_first = std::move(poly_base);
+  return out;
+}
+
+Result<NavMesh> stitch_tiles(std::span<const TileMesh> tiles, const TileLayout& layout,
+                             const BuildConfig& config, StitchStats* stats) {
+  if (tiles.size() != layout.tile_count())
+    return make_error(ErrorCode::InvalidArgument,
+                      "stitch: " + std::to_string(tiles.size()) + " tile meshes for " +
+                          std::to_string(layout.tile_count()) + " tiles");
+  std::vector<StitchPiece> pieces(tiles.size());
+  for (std::size_t t = 0; t < tiles.size(); ++t) {
+    LEAPNAV_TRY_ASSIGN(pieces[t], stitch_piece(tiles, layout, config, t));
+  }
+  for (std::size_t t = 0; t < tiles.size(); ++t) {
+    LEAPNAV_TRY(link_piece(pieces, layout, t));
+  }
+  LEAPNAV_TRY_ASSIGN(NavMesh result, splice_pieces(tiles, pieces, layout, config, stats));
   if (Status status = validate(result); !status.ok())
     return make_error(ErrorCode::Internal, "stitch: " + std::move(status).error().message);
   return result;

@@ -30,7 +30,15 @@ struct TileCache {
   std::vector<TileMesh> tiles;
   /// content_hash of the navmesh stitch_tiles makes of `tiles`.
   std::uint64_t navmesh_hash = 0;
+  /// Per tile, its linked stitch piece (stitch_piece + link_piece of `tiles`), or empty: derived
+  /// data (not saved with the cache), made again by prepare_stitch_pieces.
+  std::vector<StitchPiece> pieces;
 };
+
+/// Fills cache.pieces from cache.tiles when they are missing (a cache read from a file): one
+/// stitch_piece and link_piece per tile, tiles in parallel on ctx.threads(). Errors: those of
+/// stitch_piece and link_piece; the cache is unchanged on error.
+[[nodiscard]] Status prepare_stitch_pieces(TileCache& cache, BuildContext& ctx);
 
 /// Sizes match the layout (fingerprints and tiles one per tile), the layout is one that
 /// make_tile_layout gives for its grid, and every tile mesh lies on layout.grid, carries
@@ -78,8 +86,17 @@ struct RebuildStats {
   double assign_ms = 0.0;       ///< triangle-to-tile assignment and fingerprints of every tile
   double fingerprint_ms = 0.0;  ///< of assign_ms, hashing every tile's input
   double tiles_ms = 0.0;        ///< wall time of the tile builds
-  double stitch_ms = 0.0;       ///< stitching every tile
-  double tile_stage_ms = 0.0;   ///< the rebuilt tiles' stage times, summed (thread time)
+  double stitch_ms = 0.0;       ///< stitching: pieces, links, splice and checks (below)
+  /// Of stitch_ms: the pieces made again (the rebuilt tiles and their neighbours; every tile
+  /// when the cache had none), linked again (those and their neighbours), the splice of all
+  /// pieces into the navmesh, validate(NavMesh) of the result.
+  std::uint64_t pieces_stitched = 0;
+  std::uint64_t pieces_linked = 0;
+  double pieces_ms = 0.0;
+  double splice_ms = 0.0;
+  double validate_ms = 0.0;
+  double hash_ms = 0.0;        ///< the new navmesh's area sum and content hash
+  double tile_stage_ms = 0.0;  ///< the rebuilt tiles' stage times, summed (thread time)
 };
 
 /// Rebuilds after an edit inside `changed` (world units; finite, min <= max): with the cache's

@@ -116,6 +116,7 @@ struct StitchStats {
   std::uint64_t inserted_corners = 0;  ///< vertices inserted into border edges and kept
   std::uint64_t portal_edges = 0;      ///< edge pairs connecting polygons of different tiles
   std::uint64_t split_polygons = 0;    ///< polygons split because insertions passed max vertices
+  friend bool operator==(const StitchStats&, const StitchStats&) = default;
 };
 
 /// Joins tile meshes (one per tile of `layout`, in tile order) into one NavMesh on the world
@@ -130,6 +131,72 @@ struct StitchStats {
 [[nodiscard]] Result<NavMesh> stitch_tiles(std::span<const TileMesh> tiles,
                                            const TileLayout& layout, const BuildConfig& config,
                                            StitchStats* stats = nullptr);
+
+/// One tile's share of the stitched navmesh. Stitching is local: what happens at a tile line
+/// involves only the tiles that meet there, so a tile's piece is a function of its own tile mesh
+/// and those of its 8 neighbours (stitch_piece), the ids it refers to in neighbouring pieces
+/// are resolved from the 4 edge neighbours' and 8 neighbours' pieces (link_piece), and the
+/// navmesh is the pieces concatenated in tile order with id offsets (splice_pieces). A rebuild
+/// recomputes the pieces of the changed tiles and their neighbours, links those and their
+/// neighbours, and splices: the same functions as a full stitch, so the same bytes. Plain data.
+struct StitchPiece {
+  /// Per vertex of the tile mesh: its index among the tile's kept vertices, or kNoPoly when it
+  /// was welded to a vertex of an earlier tile (or is unused). Kept vertices keep their order.
+  std::vector<std::uint32_t> vertex_rank;
+  std::vector<std::uint32_t> kept;  ///< the kept vertices (tile mesh indices), ascending
+  /// The tile's stitched polygons, CSR; a split polygon's pieces in place.
+  std::vector<std::uint32_t> poly_first;
+  /// Per polygon corner: the tile owning the vertex and the vertex's index in that tile's mesh.
+  std::vector<std::uint32_t> vertex_tile;
+  std::vector<std::uint32_t> vertex_local;
+  /// Per polygon edge: the polygon of this piece across it, kNoPoly on a boundary, kCrossTile
+  /// when it is a polygon of another tile (see `cross`).
+  std::vector<std::uint32_t> neighbor_local;
+  std::vector<std::uint32_t> source_poly;  ///< per polygon: the tile mesh polygon it comes from
+  std::vector<AABB> bounds;                ///< per polygon
+  /// Portal edges to other tiles: the edge (index into neighbor_local), the tile across and the
+  /// edge's two vertices as tile << 32 | vertex, smaller first.
+  struct Cross {
+    std::uint32_t edge = 0;
+    std::uint32_t tile = 0;
+    std::uint64_t a = 0;
+    std::uint64_t b = 0;
+    friend bool operator==(const Cross&, const Cross&) = default;
+  };
+  std::vector<Cross> cross;
+  /// This tile's share of the counts: welds into sets whose kept vertex is this tile's,
+  /// insertions and splits of its polygons, and its portal edges (each pair counted by both
+  /// sides; splice_pieces halves the sum).
+  StitchStats stats;
+  /// Filled by link_piece, per polygon corner / edge: the vertex as (tile, kept index) and the
+  /// neighbour as (tile, polygon of that tile's piece); kNoPoly tile on a boundary.
+  std::vector<std::uint32_t> vertex_rank_ref;
+  std::vector<std::uint32_t> neighbor_tile;
+  std::vector<std::uint32_t> neighbor_poly;
+  static constexpr std::uint32_t kCrossTile = kNoPoly - 1;
+  friend bool operator==(const StitchPiece&, const StitchPiece&) = default;
+};
+
+/// The stitched piece of tile `tile` (see StitchPiece): welds, corner insertions, portals and
+/// splits of stitch_tiles for this tile's polygons, from the tile meshes of the tile and its 8
+/// neighbours only. Errors: InvalidArgument when the tile's mesh is not on the layout's grid;
+/// Internal when a polygon cannot be cut to max_verts_per_poly.
+[[nodiscard]] Result<StitchPiece> stitch_piece(std::span<const TileMesh> tiles,
+                                               const TileLayout& layout, const BuildConfig& config,
+                                               std::size_t tile);
+
+/// Resolves piece `tile`'s references into its neighbours' pieces (their stitch_piece results,
+/// all present in `pieces`). Internal error when a portal has no partner across.
+[[nodiscard]] Status link_piece(std::span<StitchPiece> pieces, const TileLayout& layout,
+                                std::size_t tile);
+
+/// The navmesh of linked pieces (one per tile, in tile order) and their tile meshes; the counts
+/// summed. Does not run validate(NavMesh) (stitch_tiles does). Errors: InvalidArgument when
+/// sizes do not match or some tiles have height patches and others not.
+[[nodiscard]] Result<NavMesh> splice_pieces(std::span<const TileMesh> tiles,
+                                            std::span<const StitchPiece> pieces,
+                                            const TileLayout& layout, const BuildConfig& config,
+                                            StitchStats* stats = nullptr);
 
 /// What a tiled build hands on.
 struct TiledBuildOutput {
