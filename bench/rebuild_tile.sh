@@ -15,14 +15,15 @@ for box in "505,$ylo,505,510,$yhi,510" "200,$ylo,200,205,$yhi,205" "795,$ylo,300
 import json, statistics, sys
 d, runs, scene, box, same = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5]
 rows = [json.load(open(f"{d}/s{i}.json")) for i in range(1, runs + 1)]
-keys = ["load", "assign", "fingerprints", "tiles", "tile_stages", "stitch", "rebuild", "write", "cache_write", "total"]
+keys = ["load", "pieces_load", "assign", "fingerprints", "tiles", "tile_stages", "stitch", "stitch_pieces", "splice", "validate", "hash", "rebuild", "write", "cache_write", "total"]
+keys = [k for k in keys if k in rows[0]["times_ms"]]
 med = {k: statistics.median(r["times_ms"][k] for r in rows) for k in keys}
 stages = {}
 for r in rows:
     for k, v in r["timings_ms"].items():
         if k.startswith("tile:"):
             stages.setdefault(k[5:], []).append(v)
-print(f"{scene} box {box}: rebuilt {rows[0]['tiles_rebuilt']} reused {rows[0]['tiles_reused']} ({same}); median ms " +
+print(f"{scene} box {box}: rebuilt {rows[0]['tiles_rebuilt']} reused {rows[0]['tiles_reused']} pieces {rows[0].get('pieces_stitched', '-')}/{rows[0].get('pieces_linked', '-')} ({same}); median ms " +
       ", ".join(f"{k} {med[k]:.2f}" for k in keys))
 print("   stages: " + ", ".join(f"{k} {statistics.median(v):.3f}" for k, v in stages.items()))
 PY
