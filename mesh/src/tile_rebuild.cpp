@@ -213,16 +213,102 @@ Status stitch_into(const TileCache& cache, TiledBuildOutput& out, BuildContext& 
   return {};
 }
 
-// The layout, per-tile triangles and fingerprints of `mesh`.
+// Fingerprints: each triangle is hashed once (its three vertices' bits and area id, five words
+// through splitmix64's finalizer), and a tile's fingerprint chains the hashes of its triangles in
+// list order, starting from its bordered rectangle and ending with the count and the hash of the
+// mesh's area volumes. One pass over the triangles gives every tile's fingerprint.
+std::uint64_t mix(std::uint64_t x) {
+  x ^= x >> 30U;
+  x *= 0xbf58476d1ce4e5b9ULL;
+  x ^= x >> 27U;
+  x *= 0x94d049bb133111ebULL;
+  x ^= x >> 31U;
+  return x;
+}
+
+std::uint64_t triangle_hash(const TriangleMesh& mesh, std::size_t t) {
+  std::array<std::uint32_t, 10> w{};
+  std::size_t k = 0;
+  for (const std::uint32_t v : mesh.triangles[t]) {
+    const Vec3& p = mesh.vertices[v];
+    w[k++] = std::bit_cast<std::uint32_t>(p.x);
+    w[k++] = std::bit_cast<std::uint32_t>(p.y);
+    w[k++] = std::bit_cast<std::uint32_t>(p.z);
+  }
+  w[k] = mesh.areas.empty() ? kMaxAreaId : mesh.areas[t];
+  std::uint64_t h = 0x6a09e667f3bcc909ULL;
+  for (std::size_t i = 0; i < w.size(); i += 2)
+    h = mix(h + (std::uint64_t{w[i]} | (std::uint64_t{w[i + 1]} << 32U)));
+  return h;
+}
+
+std::uint64_t fingerprint_start(const TileLayout& layout, std::size_t tile) {
+  const TileRect r = layout.bordered(tile);
+  std::uint64_t h = 0x3c6ef372fe94f82bULL;
+  for (const int v : {r.x0, r.z0, r.x1, r.z1}) h = mix(h + static_cast<std::uint32_t>(v));
+  return h;
+}
+
+std::uint64_t fingerprint_step(std::uint64_t fingerprint, std::uint64_t triangle) {
+  return mix(fingerprint + triangle + 0x9e3779b97f4a7c15ULL);
+}
+
+std::uint64_t volumes_hash(const TriangleMesh& mesh) {
+  // note: volumes are few and mark spans anywhere; any change to them changes every tile
+  ContentHasher h;
+  h.add_pod(static_cast<std::uint64_t>(mesh.area_volumes.size()));
+  for (const AreaVolume& volume : mesh.area_volumes) {
+    h.add_pod(static_cast<std::uint64_t>(volume.polygon.size()));
+    for (const Vec2 c : volume.polygon) {
+      h.add_pod(c.x);
+      h.add_pod(c.y);
+    }
+    h.add_pod(volume.min_y);
+    h.add_pod(volume.max_y);
+    h.add_pod(volume.area);
+  }
+  return h.digest();
+}
+
+std::uint64_t fingerprint_end(std::uint64_t fingerprint, std::size_t count, std::uint64_t volumes) {
+  return mix(mix(fingerprint + count) ^ volumes);
+}
+
+// The layout, every tile's fingerprint and the triangles of the wanted tiles of `mesh`.
 struct Assignment {
   TileLayout layout;
-  std::vector<std::vector<std::uint32_t>> triangles;
+  std::vector<std::vector<std::uint32_t>> triangles;  ///< per tile; filled for wanted tiles
   std::vector<std::uint64_t> fingerprints;
-  double fingerprint_ms = 0.0;  ///< of the assignment's time, the fingerprints
+  std::vector<char> collected;  ///< per tile: `triangles` is filled
+  double fingerprint_ms = 0.0;  ///< of the assignment's time, the pass over the triangles
 };
 
+// Also the triangles of the tiles marked in `want` (a second pass, when some are missing).
+void collect(const TriangleMesh& mesh, const std::vector<char>& want, Assignment& out) {
+  std::vector<char> missing(want.size(), 0);
+  bool any = false;
+  for (std::size_t t = 0; t < want.size(); ++t) {
+    missing[t] = want[t] != 0 && out.collected[t] == 0 ? 1 : 0;
+    any = any || missing[t] != 0;
+  }
+  if (!any) return;
+  std::vector<std::uint32_t> tiles;
+  for (std::size_t t = 0; t < mesh.triangles.size(); ++t) {
+    tiles.clear();
+    triangle_tiles(mesh, out.layout, t, tiles);
+    for (const std::uint32_t u : tiles) {
+      if (missing[u] != 0) out.triangles[u].push_back(static_cast<std::uint32_t>(t));
+    }
+  }
+  for (std::size_t t = 0; t < want.size(); ++t) {
+    if (missing[t] != 0) out.collected[t] = 1;
+  }
+}
+
+// Every tile's fingerprint and the triangles of the tiles touching `changed` (all tiles when
+// null), in one pass over the triangles.
 Result<Assignment> assign(const TriangleMesh& mesh, const BuildConfig& config,
-                          const TileConfig& tiles) {
+                          const TileConfig& tiles, const AABB* changed) {
   LEAPNAV_TRY(validate(mesh));
   if (mesh.triangles.empty())
     return make_error(ErrorCode::EmptyInput, mesh.name + ": the mesh has no triangles");
@@ -231,12 +317,33 @@ Result<Assignment> assign(const TriangleMesh& mesh, const BuildConfig& config,
                      make_grid(mesh.bounds(), params.cell_size, params.cell_height));
   Assignment out;
   LEAPNAV_TRY_ASSIGN(out.layout, make_tile_layout(grid, tiles, config));
-  out.triangles = tile_triangles(mesh, out.layout);
+  const std::size_t n = out.layout.tile_count();
+  std::vector<char> want(n, changed == nullptr ? 1 : 0);
+  if (changed != nullptr) {
+    for (const std::size_t t : tiles_touching(out.layout, *changed)) want[t] = 1;
+  }
   const Clock::time_point start = Clock::now();
-  out.fingerprints.resize(out.layout.tile_count());
-  for (std::size_t t = 0; t < out.fingerprints.size(); ++t)
-    out.fingerprints[t] = tile_fingerprint(mesh, out.triangles[t], out.layout, t);
+  out.triangles.resize(n);
+  out.fingerprints.resize(n);
+  std::vector<std::uint64_t> counts(n, 0);
+  for (std::size_t t = 0; t < n; ++t) out.fingerprints[t] = fingerprint_start(out.layout, t);
+  std::vector<std::uint32_t> list;
+  for (std::size_t t = 0; t < mesh.triangles.size(); ++t) {
+    list.clear();
+    triangle_tiles(mesh, out.layout, t, list);
+    if (list.empty()) continue;
+    const std::uint64_t h = triangle_hash(mesh, t);
+    for (const std::uint32_t u : list) {
+      out.fingerprints[u] = fingerprint_step(out.fingerprints[u], h);
+      ++counts[u];
+      if (want[u] != 0) out.triangles[u].push_back(static_cast<std::uint32_t>(t));
+    }
+  }
+  const std::uint64_t volumes = volumes_hash(mesh);
+  for (std::size_t t = 0; t < n; ++t)
+    out.fingerprints[t] = fingerprint_end(out.fingerprints[t], counts[t], volumes);
   out.fingerprint_ms = ms_since(start);
+  out.collected = std::move(want);
   return out;
 }
 
@@ -270,36 +377,9 @@ Status validate(const TileCache& cache) {
 
 std::uint64_t tile_fingerprint(const TriangleMesh& mesh, std::span<const std::uint32_t> triangles,
                                const TileLayout& layout, std::size_t tile) {
-  ContentHasher h;
-  const TileRect r = layout.bordered(tile);
-  for (const int v : {r.x0, r.z0, r.x1, r.z1}) h.add_pod(static_cast<std::int64_t>(v));
-  h.add_pod(static_cast<std::uint64_t>(triangles.size()));
-  // note: one 40-byte record per triangle (five whole words): the hasher's fast path
-  std::array<std::uint32_t, 10> record{};
-  for (const std::uint32_t t : triangles) {
-    std::size_t k = 0;
-    for (const std::uint32_t v : mesh.triangles[t]) {
-      const Vec3& p = mesh.vertices[v];
-      record[k++] = std::bit_cast<std::uint32_t>(p.x);
-      record[k++] = std::bit_cast<std::uint32_t>(p.y);
-      record[k++] = std::bit_cast<std::uint32_t>(p.z);
-    }
-    record[k] = mesh.areas.empty() ? kMaxAreaId : mesh.areas[t];
-    h.add_bytes(record.data(), sizeof(record));
-  }
-  // note: volumes are few and mark spans anywhere; any change to them changes every tile
-  h.add_pod(static_cast<std::uint64_t>(mesh.area_volumes.size()));
-  for (const AreaVolume& volume : mesh.area_volumes) {
-    h.add_pod(static_cast<std::uint64_t>(volume.polygon.size()));
-    for (const Vec2 c : volume.polygon) {
-      h.add_pod(c.x);
-      h.add_pod(c.y);
-    }
-    h.add_pod(volume.min_y);
-    h.add_pod(volume.max_y);
-    h.add_pod(volume.area);
-  }
-  return h.digest();
+  std::uint64_t h = fingerprint_start(layout, tile);
+  for (const std::uint32_t t : triangles) h = fingerprint_step(h, triangle_hash(mesh, t));
+  return fingerprint_end(h, triangles.size(), volumes_hash(mesh));
 }
 
 std::vector<std::size_t> tiles_touching(const TileLayout& layout, const AABB& changed) {
@@ -331,7 +411,7 @@ Result<CachedTiledBuild> build_tiled_navmesh_cached(const TriangleMesh& mesh,
     return make_error(ErrorCode::InvalidArgument,
                       "tiles: a tile cache needs a tiled build (tile_size 0 has no tiles)");
   }
-  LEAPNAV_TRY_ASSIGN(Assignment assigned, assign(mesh, config, tiles));
+  LEAPNAV_TRY_ASSIGN(Assignment assigned, assign(mesh, config, tiles, nullptr));
   CachedTiledBuild out;
   TileCache& cache = out.cache;
   cache.config = config;
@@ -370,7 +450,7 @@ Result<TiledBuildOutput> rebuild_tiled_navmesh(const TriangleMesh& mesh, TileCac
 
   Clock::time_point start = Clock::now();
   const TileConfig tile_config{cache.layout.tile_size, cache.layout.border};
-  LEAPNAV_TRY_ASSIGN(Assignment assigned, assign(mesh, cache.config, tile_config));
+  LEAPNAV_TRY_ASSIGN(Assignment assigned, assign(mesh, cache.config, tile_config, &changed));
   const TileLayout& layout = assigned.layout;
   const std::size_t tile_count = layout.tile_count();
   st.tiles = tile_count;
@@ -392,6 +472,8 @@ Result<TiledBuildOutput> rebuild_tiled_navmesh(const TriangleMesh& mesh, TileCac
       if (rebuild[t] != 0) list.push_back(t);
     }
   }
+  if (st.layout_changed) std::fill(rebuild.begin(), rebuild.end(), 1);
+  collect(mesh, rebuild, assigned);
   st.assign_ms = ms_since(start);
   st.fingerprint_ms = assigned.fingerprint_ms;
 

@@ -93,38 +93,46 @@ Result<TileLayout> make_tile_layout(const GridSpec& grid, const TileConfig& tile
   return layout;
 }
 
-std::vector<std::vector<std::uint32_t>> tile_triangles(const TriangleMesh& mesh,
-                                                       const TileLayout& layout) {
-  std::vector<std::vector<std::uint32_t>> out(layout.tile_count());
+void triangle_tiles(const TriangleMesh& mesh, const TileLayout& layout, std::size_t triangle,
+                    std::vector<std::uint32_t>& out) {
   const GridSpec& grid = layout.grid;
   const double cs = grid.cell_size;
   const int ts = layout.tile_size;
   const int b = layout.border;
-  for (std::size_t t = 0; t < mesh.triangles.size(); ++t) {
-    const auto& tri = mesh.triangles[t];
-    const Vec3& a = mesh.vertices[tri[0]];
-    const Vec3& v1 = mesh.vertices[tri[1]];
-    const Vec3& v2 = mesh.vertices[tri[2]];
-    // note: one cell of slack on each side; the rasterizer skips what lies outside a tile
-    const int cx0 = column_of(std::min({a.x, v1.x, v2.x}), grid.origin.x, cs) - 1;
-    const int cx1 = column_of(std::max({a.x, v1.x, v2.x}), grid.origin.x, cs) + 1;
-    const int cz0 = column_of(std::min({a.z, v1.z, v2.z}), grid.origin.z, cs) - 1;
-    const int cz1 = column_of(std::max({a.z, v1.z, v2.z}), grid.origin.z, cs) + 1;
-    // tile tx's bordered columns are [tx ts - b, (tx + 1) ts + b)
-    const int tx0 = std::max(0, floor_div(cx0 - b, ts) - 1);
-    const int tx1 = std::min(layout.tiles_x - 1, floor_div(cx1 + b, ts));
-    const int tz0 = std::max(0, floor_div(cz0 - b, ts) - 1);
-    const int tz1 = std::min(layout.tiles_z - 1, floor_div(cz1 + b, ts));
-    for (int tz = tz0; tz <= tz1; ++tz) {
-      for (int tx = tx0; tx <= tx1; ++tx) {
-        const std::size_t tile =
-            static_cast<std::size_t>(tx) +
-            static_cast<std::size_t>(tz) * static_cast<std::size_t>(layout.tiles_x);
-        const TileRect r = layout.bordered(tile);
-        if (cx1 < r.x0 || cx0 >= r.x1 || cz1 < r.z0 || cz0 >= r.z1) continue;
-        out[tile].push_back(static_cast<std::uint32_t>(t));
-      }
+  const auto& tri = mesh.triangles[triangle];
+  const Vec3& a = mesh.vertices[tri[0]];
+  const Vec3& v1 = mesh.vertices[tri[1]];
+  const Vec3& v2 = mesh.vertices[tri[2]];
+  // note: one cell of slack on each side; the rasterizer skips what lies outside a tile
+  const int cx0 = column_of(std::min({a.x, v1.x, v2.x}), grid.origin.x, cs) - 1;
+  const int cx1 = column_of(std::max({a.x, v1.x, v2.x}), grid.origin.x, cs) + 1;
+  const int cz0 = column_of(std::min({a.z, v1.z, v2.z}), grid.origin.z, cs) - 1;
+  const int cz1 = column_of(std::max({a.z, v1.z, v2.z}), grid.origin.z, cs) + 1;
+  // tile tx's bordered columns are [tx ts - b, (tx + 1) ts + b)
+  const int tx0 = std::max(0, floor_div(cx0 - b, ts) - 1);
+  const int tx1 = std::min(layout.tiles_x - 1, floor_div(cx1 + b, ts));
+  const int tz0 = std::max(0, floor_div(cz0 - b, ts) - 1);
+  const int tz1 = std::min(layout.tiles_z - 1, floor_div(cz1 + b, ts));
+  for (int tz = tz0; tz <= tz1; ++tz) {
+    for (int tx = tx0; tx <= tx1; ++tx) {
+      const std::size_t tile =
+          static_cast<std::size_t>(tx) +
+          static_cast<std::size_t>(tz) * static_cast<std::size_t>(layout.tiles_x);
+      const TileRect r = layout.bordered(tile);
+      if (cx1 < r.x0 || cx0 >= r.x1 || cz1 < r.z0 || cz0 >= r.z1) continue;
+      out.push_back(static_cast<std::uint32_t>(tile));
     }
+  }
+}
+
+std::vector<std::vector<std::uint32_t>> tile_triangles(const TriangleMesh& mesh,
+                                                       const TileLayout& layout) {
+  std::vector<std::vector<std::uint32_t>> out(layout.tile_count());
+  std::vector<std::uint32_t> tiles;
+  for (std::size_t t = 0; t < mesh.triangles.size(); ++t) {
+    tiles.clear();
+    triangle_tiles(mesh, layout, t, tiles);
+    for (const std::uint32_t tile : tiles) out[tile].push_back(static_cast<std::uint32_t>(t));
   }
   return out;
 }

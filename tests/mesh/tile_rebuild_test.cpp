@@ -119,6 +119,26 @@ TEST_SUITE("mesh.tile_rebuild") {
     CHECK(mesh::validate(cached.cache).ok());
   }
 
+  TEST_CASE("the one-pass fingerprints of a build are tile_fingerprint of each tile's triangles") {
+    const TriangleMesh scene = room({kBoxA, kBoxC});
+    const mesh::CachedTiledBuild cached = build_cached(scene, 32);
+    const auto triangles = mesh::tile_triangles(scene, cached.cache.layout);
+    REQUIRE(triangles.size() == cached.cache.fingerprints.size());
+    for (std::size_t t = 0; t < triangles.size(); ++t) {
+      CHECK(cached.cache.fingerprints[t] ==
+            mesh::tile_fingerprint(scene, triangles[t], cached.cache.layout, t));
+    }
+    // a different triangle order or one triangle less is another fingerprint
+    std::vector<std::uint32_t> list = triangles[0];
+    REQUIRE(list.size() >= 2);
+    std::swap(list[0], list[1]);
+    CHECK(mesh::tile_fingerprint(scene, list, cached.cache.layout, 0) !=
+          cached.cache.fingerprints[0]);
+    list.pop_back();
+    CHECK(mesh::tile_fingerprint(scene, list, cached.cache.layout, 0) !=
+          cached.cache.fingerprints[0]);
+  }
+
   TEST_CASE("adding a box inside one tile rebuilds that tile only and equals the full build") {
     mesh::CachedTiledBuild cached = build_cached(room({kBoxA}), 32);
     const mesh::RebuildStats stats =
@@ -284,7 +304,7 @@ TEST_SUITE("mesh.tile_rebuild") {
     REQUIRE_FALSE(r.ok());
     CHECK(r.error().code == ErrorCode::CorruptFile);
     std::vector<std::byte> newer = bytes;
-    newer[4] = std::byte{2};
+    newer[4] = static_cast<std::byte>(io::kTileCacheFormatVersion + 1);
     r = io::decode_tile_cache(newer, "a.cache");
     REQUIRE_FALSE(r.ok());
     CHECK(r.error().code == ErrorCode::UnsupportedVersion);

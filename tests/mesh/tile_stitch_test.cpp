@@ -111,7 +111,8 @@ TEST_SUITE("mesh.tile_stitch") {
       REQUIRE(piece.ok());
       pieces[t] = std::move(piece).value();
     }
-    for (std::size_t t = 0; t < tiles.size(); ++t) REQUIRE(mesh::link_piece(pieces, layout, t).ok());
+    for (std::size_t t = 0; t < tiles.size(); ++t)
+      REQUIRE(mesh::link_piece(pieces, layout, t).ok());
     for (std::size_t t = 0; t < tiles.size(); ++t) {
       if (pieces[t] == cache.pieces[t]) continue;
       INFO("tile " << t << " changed with tile " << changed);

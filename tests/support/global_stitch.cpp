@@ -1,13 +1,13 @@
 // The reference for mesh::stitch_tiles: the stitch as one pass over the whole world (the
 // library's implementation before stitching became per tile, kept as the oracle the per-tile
-// pieces are checked against). Stitching tile meshes into one NavMesh (portal matching in the manner of Detour's external
-// links, but producing shared edges so the mesh stays an ordinary NavMesh). Works on integer grid
-// corners, so every test is exact: on each line between two tiles, (1) vertices of the two sides
-// at one corner within the height tolerance are welded (union-find, never two of one tile),
-// (2) each border edge gets the other side's vertices that lie strictly inside it near its
-// height (straight corners), (3) adjacency pairs edges with the same two vertices, (4) inserted
-// vertices no portal needs are dropped, (5) polygons past max_verts_per_poly are cut along
-// diagonals into convex pieces. Sequential and in tile order: deterministic.
+// pieces are checked against). Stitching tile meshes into one NavMesh (portal matching in the
+// manner of Detour's external links, but producing shared edges so the mesh stays an ordinary
+// NavMesh). Works on integer grid corners, so every test is exact: on each line between two tiles,
+// (1) vertices of the two sides at one corner within the height tolerance are welded (union-find,
+// never two of one tile), (2) each border edge gets the other side's vertices that lie strictly
+// inside it near its height (straight corners), (3) adjacency pairs edges with the same two
+// vertices, (4) inserted vertices no portal needs are dropped, (5) polygons past max_verts_per_poly
+// are cut along diagonals into convex pieces. Sequential and in tile order: deterministic.
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -173,7 +173,7 @@ std::vector<std::vector<std::uint32_t>> split_convex(std::vector<std::uint32_t> 
 }  // namespace
 
 Result<NavMesh> stitch_tiles_global(std::span<const TileMesh> tiles, const TileLayout& layout,
-                             const BuildConfig& config, StitchStats* stats) {
+                                    const BuildConfig& config, StitchStats* stats) {
   if (tiles.size() != layout.tile_count())
     return make_error(ErrorCode::InvalidArgument,
                       "stitch: " + std::to_string(tiles.size()) + " tile meshes for " +

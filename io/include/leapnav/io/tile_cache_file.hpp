@@ -34,7 +34,9 @@
 namespace leapnav::io {
 
 /// The format version this code writes and the only one it reads.
-inline constexpr std::uint32_t kTileCacheFormatVersion = 1;
+// note: version 2: tile fingerprints chain per-triangle hashes (version 1 caches would look
+// changed everywhere)
+inline constexpr std::uint32_t kTileCacheFormatVersion = 2;
 
 /// The cache as bytes (the layout above).
 [[nodiscard]] std::vector<std::byte> encode_tile_cache(const mesh::TileCache& cache);

@@ -75,6 +75,10 @@ struct TileLayout {
 [[nodiscard]] Result<TileLayout> make_tile_layout(const GridSpec& grid, const TileConfig& tiles,
                                                   const BuildConfig& config);
 
+/// The tiles tile_triangles lists triangle `triangle` for, ascending, appended to `out`.
+void triangle_tiles(const TriangleMesh& mesh, const TileLayout& layout, std::size_t triangle,
+                    std::vector<std::uint32_t>& out);
+
 /// For each tile, the indices of the triangles whose xz bounds (widened by one cell) overlap its
 /// bordered rectangle, ascending.
 [[nodiscard]] std::vector<std::vector<std::uint32_t>> tile_triangles(const TriangleMesh& mesh,
