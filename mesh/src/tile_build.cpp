@@ -311,7 +311,8 @@ Result<TiledBuildOutput> build_tiled_navmesh(const TriangleMesh& mesh, const Bui
   LEAPNAV_TRY(ctx.check_cancel("stitch"));
   {
     auto timer = ctx.scoped_timer("stitch");
-    LEAPNAV_TRY_ASSIGN(out.navmesh, stitch_tiles(built, layout, config, &out.stitch));
+    LEAPNAV_TRY_ASSIGN(out.navmesh,
+                       stitch_tiles(built, layout, config, &out.stitch, ctx.threads()));
   }
   built = {};
   const NavMesh& nav = out.navmesh;

@@ -17,11 +17,13 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <span>
 #include <string>
 #include <tuple>
 #include <utility>
 #include <vector>
 
+#include "leapnav/core/parallel.hpp"
 #include "leapnav/mesh/tiles.hpp"
 
 namespace leapnav::mesh {
@@ -68,22 +70,24 @@ class Welder {
     a = find(a);
     b = find(b);
     if (a == b) return false;
-    const std::vector<std::uint32_t> ta = tiles_of(a);
-    const std::vector<std::uint32_t> tb = tiles_of(b);
+    const std::span<const std::uint32_t> ta = tiles_of(a);
+    const std::span<const std::uint32_t> tb = tiles_of(b);
     for (const std::uint32_t t : ta) {
       if (std::find(tb.begin(), tb.end(), t) != tb.end()) return false;
     }
+    std::vector<std::uint32_t> joined(ta.begin(), ta.end());
+    joined.insert(joined.end(), tb.begin(), tb.end());
     if (b < a) std::swap(a, b);
     parent_[b] = a;
-    tiles_[a] = ta;
-    tiles_[a].insert(tiles_[a].end(), tb.begin(), tb.end());
+    tiles_[a] = std::move(joined);
     tiles_[b].clear();
     return true;
   }
 
  private:
-  std::vector<std::uint32_t> tiles_of(std::uint32_t root) const {
-    return tiles_[root].empty() ? std::vector<std::uint32_t>{tile_[root]} : tiles_[root];
+  std::span<const std::uint32_t> tiles_of(std::uint32_t root) const {
+    return tiles_[root].empty() ? std::span<const std::uint32_t>(&tile_[root], 1)
+                                : std::span<const std::uint32_t>(tiles_[root]);
   }
   std::vector<std::uint32_t> tile_;
   std::vector<std::uint32_t> parent_;
@@ -228,7 +232,12 @@ Result<StitchPiece> stitch_piece(std::span<const TileMesh> tiles, const TileLayo
   std::vector<std::uint32_t> poly_local;
   std::uint32_t center_vertex_base = 0;
   std::vector<Corner> tile_corners;
+  std::vector<char> have_corner;
   std::vector<std::uint32_t> to_block;
+  const double own_min_x = double{grid.origin.x} + double(own.x0 - 1) * double{grid.cell_size};
+  const double own_max_x = double{grid.origin.x} + double(own.x1 + 1) * double{grid.cell_size};
+  const double own_min_z = double{grid.origin.z} + double(own.z0 - 1) * double{grid.cell_size};
+  const double own_max_z = double{grid.origin.z} + double(own.z1 + 1) * double{grid.cell_size};
   for (const std::size_t u : neighbourhood(layout, tile)) {
     const NavMesh& m = tiles[u].mesh;
     if (!(m.grid == grid))
@@ -236,13 +245,25 @@ Result<StitchPiece> stitch_piece(std::span<const TileMesh> tiles, const TileLayo
                         "stitch: tile " + std::to_string(u) + " is not on the layout's grid");
     const bool is_center = u == tile;
     tile_corners.resize(m.vertices.size());
-    for (std::size_t v = 0; v < m.vertices.size(); ++v)
-      tile_corners[v] = corner_of(m.vertices[v], grid);
     std::vector<char> take(m.polygon_count(), is_center ? 1 : 0);
     to_block.assign(m.vertices.size(), is_center ? 0U : kNoPoly);
-    if (!is_center) {
+    if (is_center) {
+      for (std::size_t v = 0; v < m.vertices.size(); ++v)
+        tile_corners[v] = corner_of(m.vertices[v], grid);
+    } else {
+      have_corner.assign(m.vertices.size(), 0);
       for (std::uint32_t p = 0; p < m.polygon_count(); ++p) {
+        // note: vertices lie on grid corners, so a polygon whose bounds stay a cell away from
+        // the rectangle has no corner on it
+        const AABB& bounds = m.poly_bounds[p];
+        if (bounds.max.x < own_min_x || bounds.min.x > own_max_x || bounds.max.z < own_min_z ||
+            bounds.min.z > own_max_z)
+          continue;
         for (const std::uint32_t v : m.polygon(PolyId{p})) {
+          if (have_corner[v] == 0) {
+            tile_corners[v] = corner_of(m.vertices[v], grid);
+            have_corner[v] = 1;
+          }
           const Corner& c = tile_corners[v];
           if (c.x >= own.x0 && c.x <= own.x1 && c.z >= own.z0 && c.z <= own.z1) take[p] = 1;
         }
@@ -655,18 +676,28 @@ Result<NavMesh> splice_pieces(std::span<const TileMesh> tiles, std::span<const S
 }
 
 Result<NavMesh> stitch_tiles(std::span<const TileMesh> tiles, const TileLayout& layout,
-                             const BuildConfig& config, StitchStats* stats) {
+                             const BuildConfig& config, StitchStats* stats, int threads) {
   if (tiles.size() != layout.tile_count())
     return make_error(ErrorCode::InvalidArgument,
                       "stitch: " + std::to_string(tiles.size()) + " tile meshes for " +
                           std::to_string(layout.tile_count()) + " tiles");
   std::vector<StitchPiece> pieces(tiles.size());
-  for (std::size_t t = 0; t < tiles.size(); ++t) {
-    LEAPNAV_TRY_ASSIGN(pieces[t], stitch_piece(tiles, layout, config, t));
-  }
-  for (std::size_t t = 0; t < tiles.size(); ++t) {
-    LEAPNAV_TRY(link_piece(pieces, layout, t));
-  }
+  std::vector<Status> made(tiles.size());
+  parallel_for(threads, 0, tiles.size(), 16, [&](std::size_t t0, std::size_t t1) {
+    for (std::size_t t = t0; t < t1; ++t) {
+      Result<StitchPiece> piece = stitch_piece(tiles, layout, config, t);
+      if (piece.ok()) {
+        pieces[t] = std::move(piece).value();
+      } else {
+        made[t] = std::move(piece).error();
+      }
+    }
+  });
+  for (Status& status : made) LEAPNAV_TRY(std::move(status));
+  parallel_for(threads, 0, tiles.size(), 16, [&](std::size_t t0, std::size_t t1) {
+    for (std::size_t t = t0; t < t1; ++t) made[t] = link_piece(pieces, layout, t);
+  });
+  for (Status& status : made) LEAPNAV_TRY(std::move(status));
   LEAPNAV_TRY_ASSIGN(NavMesh result, splice_pieces(tiles, pieces, layout, config, stats));
   if (Status status = validate(result); !status.ok())
     return make_error(ErrorCode::Internal, "stitch: " + std::move(status).error().message);

@@ -130,11 +130,13 @@ struct StitchStats {
 /// that tolerance of its height; edges that then share both vertices become portals (adjacency as
 /// in build_polygons). Inserted vertices not needed by a portal are dropped again; a polygon left
 /// with more than poly.max_verts_per_poly vertices is cut along diagonals into convex pieces that
-/// share its height patch. Polygons stay in tile order. Errors: InvalidArgument when the tile
-/// meshes do not match the layout; Internal when the result fails validate().
+/// share its height patch. Polygons stay in tile order. Computed tile by tile (stitch_piece,
+/// link_piece, splice_pieces; tiles in parallel on `threads`, the same bytes for any count).
+/// Errors: InvalidArgument when the tile meshes do not match the layout; Internal when the
+/// result fails validate().
 [[nodiscard]] Result<NavMesh> stitch_tiles(std::span<const TileMesh> tiles,
                                            const TileLayout& layout, const BuildConfig& config,
-                                           StitchStats* stats = nullptr);
+                                           StitchStats* stats = nullptr, int threads = 1);
 
 /// One tile's share of the stitched navmesh. Stitching is local: what happens at a tile line
 /// involves only the tiles that meet there, so a tile's piece is a function of its own tile mesh
