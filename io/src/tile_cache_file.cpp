@@ -50,6 +50,66 @@ class Writer {
 
 using Reader = detail::ByteReader;
 
+void put_u32s(Writer& w, const std::vector<std::uint32_t>& v) {
+  w.u64(v.size());
+  for (const std::uint32_t x : v) w.u32(x);
+}
+
+bool get_u32s(Reader& r, std::vector<std::uint32_t>& v) {
+  std::uint64_t n = 0;
+  if (!r.u64(n) || n > r.remaining() / 4) return false;
+  v.resize(static_cast<std::size_t>(n));
+  for (std::uint32_t& x : v) {
+    if (!r.u32(x)) return false;
+  }
+  return true;
+}
+
+// A linked stitch piece (mesh::StitchPiece): its arrays, counts and portals.
+void put_piece(Writer& w, const mesh::StitchPiece& p) {
+  for (const auto* v :
+       {&p.vertex_rank, &p.kept, &p.poly_first, &p.vertex_tile, &p.vertex_local, &p.neighbor_local,
+        &p.source_poly, &p.vertex_rank_ref, &p.neighbor_tile, &p.neighbor_poly})
+    put_u32s(w, *v);
+  w.u64(p.bounds.size());
+  for (const AABB& b : p.bounds) {
+    for (const float f : {b.min.x, b.min.y, b.min.z, b.max.x, b.max.y, b.max.z}) w.f32(f);
+  }
+  w.u64(p.cross.size());
+  for (const mesh::StitchPiece::Cross& c : p.cross) {
+    w.u32(c.edge);
+    w.u32(c.tile);
+    w.u64(c.a);
+    w.u64(c.b);
+  }
+  for (const std::uint64_t n : {p.stats.welded_vertices, p.stats.inserted_corners,
+                                p.stats.portal_edges, p.stats.split_polygons})
+    w.u64(n);
+}
+
+bool get_piece(Reader& r, mesh::StitchPiece& p) {
+  for (auto* v :
+       {&p.vertex_rank, &p.kept, &p.poly_first, &p.vertex_tile, &p.vertex_local, &p.neighbor_local,
+        &p.source_poly, &p.vertex_rank_ref, &p.neighbor_tile, &p.neighbor_poly}) {
+    if (!get_u32s(r, *v)) return false;
+  }
+  std::uint64_t n = 0;
+  if (!r.u64(n) || n > r.remaining() / 24) return false;
+  p.bounds.resize(static_cast<std::size_t>(n));
+  for (AABB& b : p.bounds) {
+    if (!(r.f32(b.min.x) && r.f32(b.min.y) && r.f32(b.min.z) && r.f32(b.max.x) && r.f32(b.max.y) &&
+          r.f32(b.max.z)))
+      return false;
+  }
+  if (!r.u64(n) || n > r.remaining() / 24) return false;
+  p.cross.resize(static_cast<std::size_t>(n));
+  for (mesh::StitchPiece::Cross& c : p.cross) {
+    if (!(r.u32(c.edge) && r.u32(c.tile) && r.u64(c.a) && r.u64(c.b))) return false;
+  }
+  return r.u64(p.stats.welded_vertices) && r.u64(p.stats.inserted_corners) &&
+         r.u64(p.stats.portal_edges) && r.u64(p.stats.split_polygons);
+}
+
 }  // namespace
 
 std::vector<std::byte> encode_tile_cache(const mesh::TileCache& cache) {
@@ -78,6 +138,12 @@ std::vector<std::byte> encode_tile_cache(const mesh::TileCache& cache) {
     const std::vector<std::byte> mesh_bytes = encode_navmesh(tile.mesh);
     w.u64(mesh_bytes.size());
     w.bytes(mesh_bytes);
+  }
+  // the stitch pieces (derived data, saved so a rebuild need not make them all again)
+  const bool pieces = cache.pieces.size() == cache.tiles.size();
+  w.u64(pieces ? 1 : 0);
+  if (pieces) {
+    for (const mesh::StitchPiece& piece : cache.pieces) put_piece(w, piece);
   }
   w.patch_u64(8, w.out().size() + kChecksumSize);
   ContentHasher h;
@@ -174,6 +240,17 @@ Result<mesh::TileCache> decode_tile_cache(std::span<const std::byte> data,
     // note: the tile's CONF chunk holds the fields a navmesh file keeps; the cache's JSON holds
     // all of them, and every tile was built with it
     tile.mesh.config = cache.config;
+  }
+  std::uint64_t pieces = 0;
+  if (!r.u64(pieces) || pieces > 1) return corrupt("truncated stitch pieces");
+  if (pieces == 1) {
+    cache.pieces.resize(cache.tiles.size());
+    for (std::size_t t = 0; t < cache.pieces.size(); ++t) {
+      if (!get_piece(r, cache.pieces[t]))
+        return corrupt("stitch piece of tile " + std::to_string(t) + ": truncated");
+    }
+    if (Status s = mesh::check_stitch_pieces(cache); !s.ok())
+      return corrupt(std::move(s).error().message);
   }
   if (r.remaining() != 0)
     return corrupt(std::to_string(r.remaining()) + " bytes after the last tile");

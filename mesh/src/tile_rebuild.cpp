@@ -354,9 +354,64 @@ bool same_layout(const TileLayout& a, const TileLayout& b) {
 
 }  // namespace
 
+Status check_stitch_pieces(const TileCache& cache) {
+  if (cache.pieces.empty()) return {};
+  const std::size_t n = cache.tiles.size();
+  if (cache.pieces.size() != n)
+    return make_error(ErrorCode::InvalidArgument,
+                      "tile cache: " + std::to_string(cache.pieces.size()) + " stitch pieces for " +
+                          std::to_string(n) + " tiles");
+  for (std::size_t t = 0; t < n; ++t) {
+    const StitchPiece& p = cache.pieces[t];
+    const NavMesh& m = cache.tiles[t].mesh;
+    const auto bad = [&](const std::string& what) {
+      return make_error(ErrorCode::InvalidArgument,
+                        "tile cache: stitch piece of " + tile_name(cache.layout, t) + ": " + what);
+    };
+    if (p.vertex_rank.size() != m.vertices.size()) return bad("vertex ranks");
+    for (std::size_t k = 0; k < p.kept.size(); ++k) {
+      if (p.kept[k] >= m.vertices.size() || p.vertex_rank[p.kept[k]] != k ||
+          (k > 0 && p.kept[k] <= p.kept[k - 1]))
+        return bad("kept vertices");
+    }
+    std::size_t ranked = 0;
+    for (const std::uint32_t r : p.vertex_rank) ranked += r == kNoPoly ? 0 : 1;
+    if (ranked != p.kept.size()) return bad("vertex ranks");
+    const std::size_t polys = p.source_poly.size();
+    const std::size_t corners = p.vertex_tile.size();
+    if (p.poly_first.size() != polys + 1 || p.poly_first.front() != 0 ||
+        p.poly_first.back() != corners || p.bounds.size() != polys)
+      return bad("polygon offsets");
+    for (std::size_t q = 0; q < polys; ++q) {
+      if (p.poly_first[q + 1] < p.poly_first[q] + 3) return bad("polygon offsets");
+      if (p.source_poly[q] >= m.polygon_count()) return bad("source polygons");
+    }
+    for (const auto* v : {&p.vertex_local, &p.neighbor_local, &p.vertex_rank_ref, &p.neighbor_tile,
+                          &p.neighbor_poly}) {
+      if (v->size() != corners) return bad("corner arrays");
+    }
+    for (std::size_t k = 0; k < corners; ++k) {
+      const std::uint32_t owner = p.vertex_tile[k];
+      if (owner >= n || p.vertex_local[k] >= cache.pieces[owner].vertex_rank.size() ||
+          cache.pieces[owner].vertex_rank[p.vertex_local[k]] != p.vertex_rank_ref[k])
+        return bad("vertex references");
+      const std::uint32_t q = p.neighbor_tile[k];
+      if (q != kNoPoly && (q >= n || p.neighbor_poly[k] >= cache.pieces[q].source_poly.size()))
+        return bad("neighbour references");
+      const std::uint32_t l = p.neighbor_local[k];
+      if (l != kNoPoly && l != StitchPiece::kCrossTile && l >= polys) return bad("neighbours");
+    }
+    for (const StitchPiece::Cross& c : p.cross) {
+      if (c.edge >= corners || c.tile >= n) return bad("portals");
+    }
+  }
+  return {};
+}
+
 Status validate(const TileCache& cache) {
   LEAPNAV_TRY(validate(cache.config));
   LEAPNAV_TRY(check_shape(cache));
+  LEAPNAV_TRY(check_stitch_pieces(cache));
   for (std::size_t t = 0; t < cache.tiles.size(); ++t) {
     const NavMesh& nav = cache.tiles[t].mesh;
     const std::string where = "tile cache: " + tile_name(cache.layout, t);

@@ -13,6 +13,7 @@
 #include "leapnav/io/navmesh_file.hpp"
 #include "leapnav/io/obj.hpp"
 #include "leapnav/io/scenes.hpp"
+#include "leapnav/io/tile_cache_file.hpp"
 #include "leapnav/mesh/tile_cache.hpp"
 #include "leapnav/mesh/tiles.hpp"
 #include "support/global_stitch.hpp"
@@ -126,5 +127,35 @@ TEST_SUITE("mesh.tile_stitch") {
     REQUIRE(spliced.ok());
     REQUIRE(oracle.ok());
     CHECK(io::encode_navmesh(spliced.value()) == io::encode_navmesh(oracle.value()));
+  }
+}
+
+TEST_SUITE("mesh.tile_stitch") {
+  TEST_CASE(
+      "the cache file keeps the stitch pieces, and pieces with ids out of range are refused") {
+    const mesh::TileCache cache = cached(builtin("city:3"), 32);
+    REQUIRE(mesh::check_stitch_pieces(cache).ok());
+    auto decoded = io::decode_tile_cache(io::encode_tile_cache(cache), "c.cache");
+    REQUIRE(decoded.ok());
+    CHECK(decoded.value().pieces == cache.pieces);
+    // a piece whose id is off by one, in each kind of reference
+    std::size_t t = 0;
+    while (t < cache.pieces.size() && cache.pieces[t].cross.empty()) ++t;
+    REQUIRE(t < cache.pieces.size());
+    const mesh::StitchPiece::Cross cross = cache.pieces[t].cross.front();
+    std::vector<mesh::TileCache> broken(5, cache);
+    ++broken[0].pieces[t].vertex_rank_ref.front();
+    broken[1].pieces[t].neighbor_poly[cross.edge] =
+        static_cast<std::uint32_t>(cache.pieces[cross.tile].source_poly.size());
+    broken[2].pieces[t].kept.push_back(1000000);
+    broken[3].pieces[t].source_poly.front() =
+        static_cast<std::uint32_t>(cache.tiles[t].mesh.polygon_count());
+    broken[4].pieces.pop_back();
+    for (const mesh::TileCache& b : broken) {
+      const Status s = mesh::check_stitch_pieces(b);
+      REQUIRE_FALSE(s.ok());
+      CHECK(s.error().message.find("stitch piece") != std::string::npos);
+      CHECK_FALSE(mesh::validate(b).ok());
+    }
   }
 }

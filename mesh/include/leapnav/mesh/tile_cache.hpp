@@ -31,9 +31,15 @@ struct TileCache {
   /// content_hash of the navmesh stitch_tiles makes of `tiles`.
   std::uint64_t navmesh_hash = 0;
   /// Per tile, its linked stitch piece (stitch_piece + link_piece of `tiles`), or empty: derived
-  /// data (not saved with the cache), made again by prepare_stitch_pieces.
+  /// data (saved with the cache; prepare_stitch_pieces makes them when missing).
   std::vector<StitchPiece> pieces;
 };
+
+/// When cache.pieces is not empty: one piece per tile, and every id in them in range and
+/// consistent (kept vertices, ranks and references against the tiles' meshes and the pieces
+/// they point into, CSR offsets, portals), so splice_pieces reads only valid indices. The
+/// message names the tile. Linear in the pieces' size.
+[[nodiscard]] Status check_stitch_pieces(const TileCache& cache);
 
 /// Fills cache.pieces from cache.tiles when they are missing (a cache read from a file): one
 /// stitch_piece and link_piece per tile, tiles in parallel on ctx.threads(). Errors: those of
