@@ -113,14 +113,20 @@ void triangle_tiles(const TriangleMesh& mesh, const TileLayout& layout, std::siz
   const int tx1 = std::min(layout.tiles_x - 1, floor_div(cx1 + b, ts));
   const int tz0 = std::max(0, floor_div(cz0 - b, ts) - 1);
   const int tz1 = std::min(layout.tiles_z - 1, floor_div(cz1 + b, ts));
+  // note: a bordered rectangle is a product of column and row ranges, so each axis is tested on
+  // its own (as TileLayout::bordered computes them)
+  const auto overlaps = [&](int t, int c0, int c1, int extent) {
+    const int r0 = std::max(0, t * ts - b);
+    const int r1 = std::min(extent, std::min(extent, (t + 1) * ts) + b);
+    return !(c1 < r0 || c0 >= r1);
+  };
   for (int tz = tz0; tz <= tz1; ++tz) {
+    if (!overlaps(tz, cz0, cz1, grid.depth)) continue;
     for (int tx = tx0; tx <= tx1; ++tx) {
-      const std::size_t tile =
-          static_cast<std::size_t>(tx) +
-          static_cast<std::size_t>(tz) * static_cast<std::size_t>(layout.tiles_x);
-      const TileRect r = layout.bordered(tile);
-      if (cx1 < r.x0 || cx0 >= r.x1 || cz1 < r.z0 || cz0 >= r.z1) continue;
-      out.push_back(static_cast<std::uint32_t>(tile));
+      if (!overlaps(tx, cx0, cx1, grid.width)) continue;
+      out.push_back(static_cast<std::uint32_t>(static_cast<std::size_t>(tx) +
+                                               static_cast<std::size_t>(tz) *
+                                                   static_cast<std::size_t>(layout.tiles_x)));
     }
   }
 }

@@ -4,6 +4,8 @@
 // block, which is what lets a rebuild recompute only the pieces around the rebuilt tiles.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <string>
 #include <utility>
 #include <vector>
@@ -157,5 +159,44 @@ TEST_SUITE("mesh.tile_stitch") {
       CHECK(s.error().message.find("stitch piece") != std::string::npos);
       CHECK_FALSE(mesh::validate(b).ok());
     }
+  }
+}
+
+TEST_SUITE("mesh.tile_stitch") {
+  TEST_CASE("triangle_tiles lists exactly the tiles whose bordered rectangle a triangle reaches") {
+    const TriangleMesh scene = builtin("city:2");
+    const mesh::TileCache cache = cached(scene, 16);
+    const mesh::TileLayout& layout = cache.layout;
+    const GridSpec& g = layout.grid;
+    std::vector<std::uint32_t> listed;
+    std::size_t pairs = 0;
+    for (std::size_t t = 0; t < scene.triangles.size(); ++t) {
+      listed.clear();
+      mesh::triangle_tiles(scene, layout, t, listed);
+      // brute force over every tile with TileLayout::bordered, columns widened by one
+      float x0 = 1e30F, x1 = -1e30F, z0 = 1e30F, z1 = -1e30F;
+      for (const std::uint32_t v : scene.triangles[t]) {
+        x0 = std::min(x0, scene.vertices[v].x);
+        x1 = std::max(x1, scene.vertices[v].x);
+        z0 = std::min(z0, scene.vertices[v].z);
+        z1 = std::max(z1, scene.vertices[v].z);
+      }
+      const auto col = [&](float v, float origin) {
+        return static_cast<int>(std::floor((double{v} - double{origin}) / double{g.cell_size}));
+      };
+      const int cx0 = col(x0, g.origin.x) - 1;
+      const int cx1 = col(x1, g.origin.x) + 1;
+      const int cz0 = col(z0, g.origin.z) - 1;
+      const int cz1 = col(z1, g.origin.z) + 1;
+      std::vector<std::uint32_t> expected;
+      for (std::size_t u = 0; u < layout.tile_count(); ++u) {
+        const mesh::TileRect r = layout.bordered(u);
+        if (cx1 < r.x0 || cx0 >= r.x1 || cz1 < r.z0 || cz0 >= r.z1) continue;
+        expected.push_back(static_cast<std::uint32_t>(u));
+      }
+      CHECK(listed == expected);
+      pairs += listed.size();
+    }
+    CHECK(pairs > scene.triangles.size());  // border triangles reach several tiles
   }
 }
