@@ -22,6 +22,16 @@ void ContentHasher::add_bytes(const void* data, std::size_t size) {
   const auto* bytes = static_cast<const unsigned char*>(data);
   total_ += size;
   std::size_t i = 0;
+  // note: complete a pending word byte by byte first, so a long run after an odd-sized value
+  // still takes the word path below (the bytes fold in the same order either way)
+  for (; pending_bytes_ != 0 && i < size; ++i) {
+    pending_ |= static_cast<std::uint64_t>(bytes[i]) << (8U * pending_bytes_);
+    if (++pending_bytes_ == 8) {
+      state_ = mix(state_ ^ pending_) + 0x9E3779B97F4A7C15ULL;
+      pending_ = 0;
+      pending_bytes_ = 0;
+    }
+  }
   if (pending_bytes_ == 0) {
     // note: the fast path folds whole words; it gives the same result as the byte loop below.
     for (; i + 8 <= size; i += 8) {

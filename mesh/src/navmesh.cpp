@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -182,30 +183,25 @@ std::uint64_t content_hash(const NavMesh& mesh) {
   h.add_pod(static_cast<std::int64_t>(g.width));
   h.add_pod(static_cast<std::int64_t>(g.depth));
   h.add_pod(static_cast<std::int64_t>(g.height));
+  // note: the arrays go in whole (the same bytes as value by value: Vec3 and AABB are packed
+  // floats), which the hasher folds a word at a time
+  static_assert(sizeof(Vec3) == 3 * sizeof(float) && sizeof(AABB) == 2 * sizeof(Vec3));
   h.add_pod(static_cast<std::uint64_t>(mesh.vertices.size()));
-  for (const Vec3& v : mesh.vertices) {
-    h.add_pod(v.x);
-    h.add_pod(v.y);
-    h.add_pod(v.z);
-  }
+  h.add_bytes(mesh.vertices.data(), mesh.vertices.size() * sizeof(Vec3));
   add_polygons(h, mesh);
   h.add_pod(static_cast<std::uint64_t>(mesh.poly_bounds.size()));
-  for (const AABB& b : mesh.poly_bounds) {
-    for (const Vec3 v : {b.min, b.max}) {
-      h.add_pod(v.x);
-      h.add_pod(v.y);
-      h.add_pod(v.z);
-    }
-  }
+  h.add_bytes(mesh.poly_bounds.data(), mesh.poly_bounds.size() * sizeof(AABB));
   add_height_patches(h, mesh);
   h.add_pod(static_cast<std::uint64_t>(mesh.height_samples.size()));
-  for (const float s : mesh.height_samples) {
-    // note: every NaN hashes alike, whatever its payload
-    if (std::isnan(s)) {
-      h.add_pod(std::uint32_t{0x7FC00000U});
-    } else {
-      h.add_pod(s);
+  // note: every NaN hashes alike, whatever its payload
+  std::array<float, 1024> chunk{};
+  for (std::size_t i = 0; i < mesh.height_samples.size(); i += chunk.size()) {
+    const std::size_t n = std::min(chunk.size(), mesh.height_samples.size() - i);
+    for (std::size_t k = 0; k < n; ++k) {
+      const float s = mesh.height_samples[i + k];
+      chunk[k] = std::isnan(s) ? std::bit_cast<float>(std::uint32_t{0x7FC00000U}) : s;
     }
+    h.add_bytes(chunk.data(), n * sizeof(float));
   }
   h.add_vector(mesh.span_column_first);
   h.add_vector(mesh.span_y);

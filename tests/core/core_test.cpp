@@ -229,3 +229,30 @@ TEST_SUITE("core.memory") {
     CHECK(v[9] == 9U);
   }
 }
+
+TEST_SUITE("core.hash") {
+  TEST_CASE("ContentHasher digests a byte stream the same however it is cut into calls") {
+    std::vector<unsigned char> bytes(200);
+    for (std::size_t i = 0; i < bytes.size(); ++i)
+      bytes[i] = static_cast<unsigned char>((i * 37U + 11U) & 0xFFU);
+    ContentHasher whole;
+    whole.add_bytes(bytes.data(), bytes.size());
+    // reference: one byte per call (the byte loop only)
+    ContentHasher single;
+    for (const unsigned char b : bytes) single.add_bytes(&b, 1);
+    CHECK(single.digest() == whole.digest());
+    for (const std::size_t first : {1U, 3U, 4U, 7U, 9U, 13U}) {
+      for (const std::size_t second : {2U, 5U, 8U, 61U}) {
+        ContentHasher cut;
+        cut.add_bytes(bytes.data(), first);
+        cut.add_bytes(bytes.data() + first, second);
+        cut.add_bytes(bytes.data() + first + second, bytes.size() - first - second);
+        CHECK(cut.digest() == whole.digest());
+      }
+    }
+    ContentHasher other;
+    bytes[100] ^= 1U;
+    other.add_bytes(bytes.data(), bytes.size());
+    CHECK(other.digest() != whole.digest());
+  }
+}
