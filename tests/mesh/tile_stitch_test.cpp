@@ -88,7 +88,9 @@ TEST_SUITE("mesh.tile_stitch") {
     std::size_t changed = layout.tile_count();
     for (int dz = 0; dz < 4 && changed == layout.tile_count(); ++dz) {
       for (int dx = 0; dx < 4 && changed == layout.tile_count(); ++dx) {
-        const auto t = static_cast<std::size_t>((cz + dz) * layout.tiles_x + cx + dx);
+        const std::size_t t =
+            static_cast<std::size_t>(cz + dz) * static_cast<std::size_t>(layout.tiles_x) +
+            static_cast<std::size_t>(cx + dx);
         if (cache.tiles[t].mesh.polygon_count() > 2 && !cache.pieces[t].cross.empty()) changed = t;
       }
     }
