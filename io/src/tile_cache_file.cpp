@@ -5,6 +5,8 @@
 #include <array>
 #include <bit>
 #include <cmath>
+#include <cstring>
+#include <span>
 #include <string>
 #include <utility>
 
@@ -50,15 +52,25 @@ class Writer {
 
 using Reader = detail::ByteReader;
 
+// note: little-endian u32 arrays; on a little-endian host they are copied whole
 void put_u32s(Writer& w, const std::vector<std::uint32_t>& v) {
   w.u64(v.size());
-  for (const std::uint32_t x : v) w.u32(x);
+  if constexpr (std::endian::native == std::endian::little) {
+    w.bytes(std::as_bytes(std::span<const std::uint32_t>(v)));
+  } else {
+    for (const std::uint32_t x : v) w.u32(x);
+  }
 }
 
 bool get_u32s(Reader& r, std::vector<std::uint32_t>& v) {
   std::uint64_t n = 0;
   if (!r.u64(n) || n > r.remaining() / 4) return false;
   v.resize(static_cast<std::size_t>(n));
+  if constexpr (std::endian::native == std::endian::little) {
+    const std::span<const std::byte> bytes = r.take(v.size() * 4);
+    if (!v.empty()) std::memcpy(v.data(), bytes.data(), bytes.size());
+    return true;
+  }
   for (std::uint32_t& x : v) {
     if (!r.u32(x)) return false;
   }
