@@ -148,6 +148,24 @@ TEST_SUITE("mesh.tile_rebuild") {
     CHECK(stats.tiles_reused == 24);
     CHECK(stats.tiles_outside_changed == 0);
     CHECK_FALSE(stats.layout_changed);
+    // the box lies in tile (2, 2), the middle of 5 x 5: its 3 x 3 block of stitch pieces is made
+    // again, nothing else
+    CHECK(stats.pieces_stitched == 9);
+    CHECK(stats.pieces_linked == 25);
+  }
+
+  TEST_CASE("a one-tile rebuild remakes the 3 x 3 stitch pieces around it and links the 5 x 5") {
+    // 16-cell tiles of 4.8 m: 9 x 9 of them; a 0.3 m box in the middle of tile (4, 4), clear of
+    // its neighbours' bordered rectangles (1.5 m border, 0.6 m of slack)
+    const Box box{{21.45F, 0, 21.45F}, {21.75F, 1, 21.75F}};
+    mesh::CachedTiledBuild cached = build_cached(room({kBoxA}), 16);
+    REQUIRE(cached.cache.layout.tiles_x == 9);
+    const mesh::RebuildStats stats =
+        rebuild_matches_full(room({kBoxA, box}), cached.cache, box_bounds({box}));
+    CHECK(stats.tiles == 81);
+    CHECK(stats.tiles_rebuilt == 1);
+    CHECK(stats.pieces_stitched == 9);
+    CHECK(stats.pieces_linked == 25);
   }
 
   TEST_CASE(
