@@ -183,6 +183,20 @@ Result<TileMesh> build_tile(const TriangleMesh& mesh, std::span<const std::uint3
             part, voxel::GridWindow{layout.grid, outer.x0, outer.z0, outer.width(), outer.depth()},
             config, ctx));
     voxels.solid = {};
+    // note: the untiled build's walkable area is the voxel stage's walkable spans, before the
+    // region stage removes small islands; counted the same way here, on the tile's own columns
+    // (the voxel stage gives them the untiled spans, cell for cell), so tiled and untiled agree
+    const voxel::CompactHeightfield& all = voxels.compact;
+    std::uint64_t voxel_walkable = 0;
+    for (int z = inner.z0 - outer.z0; z < inner.z1 - outer.z0; ++z) {
+      for (int x = inner.x0 - outer.x0; x < inner.x1 - outer.x0; ++x) {
+        const std::size_t c = all.grid.column_index(x, z);
+        for (std::uint32_t s = all.first(c); s < all.end(c); ++s)
+          voxel_walkable += all.areas[s] != voxel::kNullArea ? 1 : 0;
+      }
+    }
+    out.stats.walkable_area =
+        static_cast<double>(voxel_walkable) * layout.grid.cell_size * layout.grid.cell_size;
     // note: one column more than the radius + 1 the edge can take; keeping a closed island
     // the one-tile build would remove costs a few cells of floor, removing an open one cuts a
     // floor in two at the tile edge
@@ -192,11 +206,9 @@ Result<TileMesh> build_tile(const TriangleMesh& mesh, std::span<const std::uint3
                          inner.z1 - outer.z0};
     field = crop(voxels.compact, local, layout.rect_grid(inner));
   }
-  std::uint64_t walkable = 0;
-  for (const std::uint8_t area : field.areas) walkable += area != voxel::kNullArea ? 1 : 0;
-  const double cs = layout.grid.cell_size;
-  out.stats.walkable_area = static_cast<double>(walkable) * cs * cs;
-  if (walkable == 0) return out;
+  if (std::none_of(field.areas.begin(), field.areas.end(),
+                   [](std::uint8_t area) { return area != voxel::kNullArea; }))
+    return out;
 
   // note: islands were judged on the bordered field above; the cropped field cuts areas that
   // go on into the next tile, which must not count as islands here
