@@ -25,15 +25,39 @@ namespace leapnav::mesh {
 
 namespace {
 
-// Removes (area kNullArea, distance 0) the connected walkable areas of one area id with fewer
-// than min_cells spans that come within `margin` columns of no open edge of the field: an edge
-// of the bordered rectangle that is not an edge of the world grid, beyond which the area may go
-// on. The margin is needed because the field's own edge eats into the floor: an edge span misses
-// its outer neighbour (the ledge filter drops it, erosion then takes the agent radius), so a
-// floor that goes on past an open edge can end up to radius + 1 columns short of it here.
-void remove_closed_islands(voxel::CompactHeightfield& field, const TileRect& outer,
-                           const GridSpec& world, int min_cells, int margin) {
-  if (min_cells <= 0) return;
+// Sets a span list to area kNullArea, distance 0.
+void clear_spans(voxel::CompactHeightfield& field, std::span<const std::uint32_t> spans) {
+  for (const std::uint32_t s : spans) {
+    field.areas[s] = voxel::kNullArea;
+    if (!field.distance.empty()) field.distance[s] = 0;
+  }
+}
+
+// The column of every span of `field`.
+std::vector<std::uint32_t> span_columns(const voxel::CompactHeightfield& field) {
+  std::vector<std::uint32_t> out(field.spans.size());
+  for (std::size_t c = 0; c + 1 < field.column_first.size(); ++c) {
+    for (std::uint32_t s = field.first(c); s < field.end(c); ++s)
+      out[s] = static_cast<std::uint32_t>(c);
+  }
+  return out;
+}
+
+// Removes the connected walkable areas of one area id with fewer than min_cells spans that come
+// within `margin` columns of no open edge of the field: an edge of the bordered rectangle that is
+// not an edge of the world grid, beyond which the area may go on. The margin is needed because
+// the field's own edge eats into the floor: an edge span misses its outer neighbour (the ledge
+// filter drops it, erosion then takes the agent radius), so a floor that goes on past an open
+// edge can end up to radius + 1 columns short of it here. Returns the areas of fewer than
+// min_cells spans that do come that close and have a span in `inner` (field coordinates): their
+// size cannot be told here (each as its span list, the first span in `inner`).
+std::vector<std::vector<std::uint32_t>> remove_closed_islands(voxel::CompactHeightfield& field,
+                                                              const TileRect& outer,
+                                                              const TileRect& inner,
+                                                              const GridSpec& world, int min_cells,
+                                                              int margin) {
+  std::vector<std::vector<std::uint32_t>> open_small;
+  if (min_cells <= 0) return open_small;
   const GridSpec& grid = field.grid;
   const int last_x = grid.width - 1 - margin;
   const int last_z = grid.depth - 1 - margin;
@@ -42,11 +66,7 @@ void remove_closed_islands(voxel::CompactHeightfield& field, const TileRect& out
   const bool open_x1 = outer.x1 < world.width;
   const bool open_z1 = outer.z1 < world.depth;
   const std::size_t span_count = field.spans.size();
-  std::vector<std::uint32_t> span_column(span_count);
-  for (std::size_t c = 0; c + 1 < field.column_first.size(); ++c) {
-    for (std::uint32_t s = field.first(c); s < field.end(c); ++s)
-      span_column[s] = static_cast<std::uint32_t>(c);
-  }
+  const std::vector<std::uint32_t> span_column = span_columns(field);
   std::vector<char> seen(span_count, 0);
   std::vector<std::uint32_t> group;
   for (std::size_t start = 0; start < span_count; ++start) {
@@ -54,12 +74,16 @@ void remove_closed_islands(voxel::CompactHeightfield& field, const TileRect& out
     seen[start] = 1;
     group.assign(1, static_cast<std::uint32_t>(start));
     bool open = false;
+    std::size_t first_inner = span_count;
     for (std::size_t k = 0; k < group.size(); ++k) {
       const std::uint32_t s = group[k];
       const int x = static_cast<int>(span_column[s] % static_cast<std::uint32_t>(grid.width));
       const int z = static_cast<int>(span_column[s] / static_cast<std::uint32_t>(grid.width));
       open = open || (open_x0 && x <= margin) || (open_z0 && z <= margin) ||
              (open_x1 && x >= last_x) || (open_z1 && z >= last_z);
+      if (first_inner == span_count && x >= inner.x0 && x < inner.x1 && z >= inner.z0 &&
+          z < inner.z1)
+        first_inner = k;
       for (int dir = 0; dir < 4; ++dir) {
         if (field.spans[s].neighbor[static_cast<std::size_t>(dir)] == voxel::kNotConnected)
           continue;
@@ -69,12 +93,121 @@ void remove_closed_islands(voxel::CompactHeightfield& field, const TileRect& out
         group.push_back(n);
       }
     }
-    if (open || group.size() >= static_cast<std::size_t>(min_cells)) continue;
-    for (const std::uint32_t s : group) {
-      field.areas[s] = voxel::kNullArea;
-      if (!field.distance.empty()) field.distance[s] = 0;
+    if (group.size() >= static_cast<std::size_t>(min_cells)) continue;
+    if (!open) {
+      clear_spans(field, group);
+    } else if (first_inner != span_count) {
+      std::swap(group[0], group[first_inner]);
+      open_small.push_back(group);
     }
   }
+  return open_small;
+}
+
+// The spans of the area of one area id connected to span `start` of `field`, up to `limit` of
+// them (ascending).
+std::vector<std::uint32_t> area_up_to(const voxel::CompactHeightfield& field,
+                                      const std::vector<std::uint32_t>& span_column,
+                                      std::uint32_t start, std::size_t limit) {
+  std::vector<std::uint32_t> queue{start};
+  std::vector<std::uint32_t> visited{start};
+  const auto width = static_cast<std::uint32_t>(field.grid.width);
+  for (std::size_t k = 0; k < queue.size() && visited.size() < limit; ++k) {
+    const std::uint32_t s = queue[k];
+    const int x = static_cast<int>(span_column[s] % width);
+    const int z = static_cast<int>(span_column[s] / width);
+    for (int dir = 0; dir < 4; ++dir) {
+      if (field.spans[s].neighbor[static_cast<std::size_t>(dir)] == voxel::kNotConnected) continue;
+      const std::uint32_t n = field.neighbor_index(x, z, s, dir);
+      if (field.areas[n] != field.areas[start]) continue;
+      // note: areas under min_region_area are small, so a sorted list beats a table per span
+      const auto at = std::lower_bound(visited.begin(), visited.end(), n);
+      if (at != visited.end() && *at == n) continue;
+      visited.insert(at, n);
+      queue.push_back(n);
+    }
+  }
+  return visited;
+}
+
+// The triangles of every tile whose interior overlaps `rect`, ascending, without repeats: every
+// triangle that reaches a column of `rect` is listed by the tile owning that column.
+std::vector<std::uint32_t> triangles_over(std::span<const std::vector<std::uint32_t>> lists,
+                                          const TileLayout& layout, const TileRect& rect) {
+  std::vector<std::uint32_t> out;
+  const int ts = layout.tile_size;
+  for (int tz = rect.z0 / ts; tz <= (rect.z1 - 1) / ts && tz < layout.tiles_z; ++tz) {
+    for (int tx = rect.x0 / ts; tx <= (rect.x1 - 1) / ts && tx < layout.tiles_x; ++tx) {
+      const auto& list =
+          lists[static_cast<std::size_t>(tx) +
+                static_cast<std::size_t>(tz) * static_cast<std::size_t>(layout.tiles_x)];
+      out.insert(out.end(), list.begin(), list.end());
+    }
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+// Decides the areas remove_closed_islands could not: each is measured (up to min_cells spans) on
+// the voxel stage of island_window, whose columns within min_cells - 1 of the tile's interior are
+// the untiled ones, and removed from `field` when it has fewer than min_cells spans, as the
+// untiled region stage removes it. Returns the columns the outcome depends on: those the
+// measurements visited, widened by the border and one column (the voxel stage of a column
+// depends on the triangles within the border of it), clipped to the grid. Either outcome holds
+// while they keep their triangles: min_cells connected spans stay connected, and an area that
+// was measured whole gains no neighbour.
+Result<TileRect> decide_open_islands(voxel::CompactHeightfield& field, const TileRect& outer,
+                                     const std::vector<std::vector<std::uint32_t>>& open_small,
+                                     const TriangleMesh& mesh,
+                                     std::span<const std::vector<std::uint32_t>> tile_triangles,
+                                     const TileLayout& layout, std::size_t tile,
+                                     const BuildConfig& config, BuildContext& ctx) {
+  const VoxelParams params = derive_voxel_params(config);
+  const TileRect wide = island_window(layout, tile, config);
+  const std::vector<std::uint32_t> triangles = triangles_over(tile_triangles, layout, wide);
+  const TriangleMesh part =
+      triangle_subset(mesh, triangles, mesh.name + " " + tile_name(layout, tile) + " islands");
+  LEAPNAV_TRY_ASSIGN(
+      const voxel::VoxelOutput voxels,
+      voxel::voxelize_window(
+          part, voxel::GridWindow{layout.grid, wide.x0, wide.z0, wide.width(), wide.depth()},
+          config, ctx));
+  const voxel::CompactHeightfield& w = voxels.compact;
+  const std::vector<std::uint32_t> field_column = span_columns(field);
+  const std::vector<std::uint32_t> wide_column = span_columns(w);
+  const auto width = static_cast<std::uint32_t>(field.grid.width);
+  const auto wide_width = static_cast<std::uint32_t>(w.grid.width);
+  TileRect reads{layout.grid.width, layout.grid.depth, 0, 0};
+  for (const std::vector<std::uint32_t>& area : open_small) {
+    // the area's first span lies in the tile's interior, where both fields are the untiled one
+    const std::uint32_t s = area.front();
+    const int x = static_cast<int>(field_column[s] % width) + outer.x0;
+    const int z = static_cast<int>(field_column[s] / width) + outer.z0;
+    const std::size_t c = field.grid.column_index(x - outer.x0, z - outer.z0);
+    const std::size_t wc = w.grid.column_index(x - wide.x0, z - wide.z0);
+    const std::uint32_t layer = s - field.first(c);
+    const std::uint32_t ws = w.first(wc) + layer;
+    if (ws >= w.end(wc) || !(w.spans[ws] == field.spans[s]) || w.areas[ws] != field.areas[s]) {
+      return make_error(ErrorCode::Internal, tile_name(layout, tile) +
+                                                 ": the island window's column (" +
+                                                 std::to_string(x) + ", " + std::to_string(z) +
+                                                 ") differs from the tile's");
+    }
+    const auto limit = static_cast<std::size_t>(params.min_region_cells);
+    const std::vector<std::uint32_t> measured = area_up_to(w, wide_column, ws, limit);
+    if (measured.size() < limit) clear_spans(field, area);
+    for (const std::uint32_t m : measured) {
+      const int mx = static_cast<int>(wide_column[m] % wide_width) + wide.x0;
+      const int mz = static_cast<int>(wide_column[m] / wide_width) + wide.z0;
+      reads = {std::min(reads.x0, mx), std::min(reads.z0, mz), std::max(reads.x1, mx + 1),
+               std::max(reads.z1, mz + 1)};
+    }
+  }
+  const int pad = layout.border + 1;
+  return TileRect{std::max(0, reads.x0 - pad), std::max(0, reads.z0 - pad),
+                  std::min(layout.grid.width, reads.x1 + pad),
+                  std::min(layout.grid.depth, reads.z1 + pad)};
 }
 
 // The columns `inner` (in `field`'s grid coordinates) of `field` on grid `inner_grid`: whole
@@ -159,13 +292,20 @@ void widen_bounds(NavMesh& nav) {
 
 }  // namespace
 
-Result<TileMesh> build_tile(const TriangleMesh& mesh, std::span<const std::uint32_t> triangles,
+Result<TileMesh> build_tile(const TriangleMesh& mesh,
+                            std::span<const std::vector<std::uint32_t>> tile_triangles,
                             const TileLayout& layout, std::size_t tile, const BuildConfig& config,
                             BuildContext& ctx) {
   if (tile >= layout.tile_count())
     return make_error(ErrorCode::InvalidArgument,
                       "tiles: tile " + std::to_string(tile) + " out of range (" +
                           std::to_string(layout.tile_count()) + " tiles)");
+  if (tile_triangles.size() != layout.tile_count()) {
+    return make_error(ErrorCode::InvalidArgument,
+                      "tiles: " + std::to_string(tile_triangles.size()) + " triangle lists for " +
+                          std::to_string(layout.tile_count()) + " tiles");
+  }
+  const std::span<const std::uint32_t> triangles = tile_triangles[tile];
   const VoxelParams params = derive_voxel_params(config);
   TileMesh out;
   out.mesh.config = config;
@@ -200,10 +340,17 @@ Result<TileMesh> build_tile(const TriangleMesh& mesh, std::span<const std::uint3
     // note: one column more than the radius + 1 the edge can take; keeping a closed island
     // the one-tile build would remove costs a few cells of floor, removing an open one cuts a
     // floor in two at the tile edge
-    remove_closed_islands(voxels.compact, outer, layout.grid, params.min_region_cells,
-                          params.walkable_radius + 2);
     const TileRect local{inner.x0 - outer.x0, inner.z0 - outer.z0, inner.x1 - outer.x0,
                          inner.z1 - outer.z0};
+    const std::vector<std::vector<std::uint32_t>> open_small =
+        remove_closed_islands(voxels.compact, outer, local, layout.grid, params.min_region_cells,
+                              params.walkable_radius + 2);
+    if (!open_small.empty()) {
+      auto timer = ctx.scoped_timer("island_window");
+      LEAPNAV_TRY_ASSIGN(out.island_reads,
+                         decide_open_islands(voxels.compact, outer, open_small, mesh,
+                                             tile_triangles, layout, tile, config, ctx));
+    }
     field = crop(voxels.compact, local, layout.rect_grid(inner));
   }
   if (std::none_of(field.areas.begin(), field.areas.end(),
@@ -288,7 +435,7 @@ Result<TiledBuildOutput> build_tiled_navmesh(const TriangleMesh& mesh, const Bui
   std::vector<Slot> slots(tile_count);
   {
     auto timer = ctx.scoped_timer("tiles");
-    std::vector<std::vector<std::uint32_t>> triangles = tile_triangles(mesh, layout);
+    const std::vector<std::vector<std::uint32_t>> triangles = tile_triangles(mesh, layout);
     parallel_for(ctx.threads(), 0, tile_count, 1, [&](std::size_t t0, std::size_t t1) {
       for (std::size_t t = t0; t < t1; ++t) {
         Slot& slot = slots[t];
@@ -300,8 +447,9 @@ Result<TiledBuildOutput> build_tiled_navmesh(const TriangleMesh& mesh, const Bui
         BuildContext tile_ctx;
         tile_ctx.set_threads(1);
         tile_ctx.set_memory_limit(ctx.memory_limit());
-        slot.result.emplace(build_tile(mesh, triangles[t], layout, t, config, tile_ctx));
-        triangles[t] = {};
+        // note: the lists stay until every tile is built: a tile's island window reads those
+        // of its neighbours
+        slot.result.emplace(build_tile(mesh, triangles, layout, t, config, tile_ctx));
         slot.warnings = tile_ctx.warnings();
         slot.timings = tile_ctx.timings();
       }

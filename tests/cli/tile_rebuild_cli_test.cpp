@@ -69,8 +69,11 @@ TEST_SUITE("cli.tile_rebuild") {
     CHECK(read_all(rebuilt) == read_all(full));
     const auto json = nlohmann::json::parse(read_all(stats));
     CHECK(json["tiles"] == 16);
-    CHECK(json["tiles_rebuilt"] == 1);
-    CHECK(json["tiles_reused"] == 15);
+    // the crate's tile (2, 2) and the last tile (3, 3), 4 columns wide: its piece of the floor
+    // is smaller than min_region_area inside its bordered rectangle, so its island filter
+    // measured the floor on columns 80..99 of the tiles before it (TileMesh::island_reads)
+    CHECK(json["tiles_rebuilt"] == 2);
+    CHECK(json["tiles_reused"] == 14);
     for (const char* key : {"rebuild", "stitch", "write", "tiles"})
       CHECK(json["times_ms"][key].get<double>() >= 0.0);
 
