@@ -10,6 +10,7 @@
 #include <array>
 #include <chrono>
 #include <cmath>
+#include <limits>
 #include <optional>
 #include <string>
 #include <utility>
@@ -105,10 +106,12 @@ std::vector<std::vector<std::uint32_t>> remove_closed_islands(voxel::CompactHeig
 }
 
 // The spans of the area of one area id connected to span `start` of `field`, up to `limit` of
-// them (ascending).
-std::vector<std::uint32_t> area_up_to(const voxel::CompactHeightfield& field,
-                                      const std::vector<std::uint32_t>& span_column,
-                                      std::uint32_t start, std::size_t limit) {
+// them (ascending), visiting only columns inside `exact` (field coordinates); nullopt when the
+// area reaches a column outside it before `limit` spans.
+std::optional<std::vector<std::uint32_t>> area_up_to(const voxel::CompactHeightfield& field,
+                                                     const std::vector<std::uint32_t>& span_column,
+                                                     std::uint32_t start, std::size_t limit,
+                                                     const TileRect& exact) {
   std::vector<std::uint32_t> queue{start};
   std::vector<std::uint32_t> visited{start};
   const auto width = static_cast<std::uint32_t>(field.grid.width);
@@ -123,6 +126,9 @@ std::vector<std::uint32_t> area_up_to(const voxel::CompactHeightfield& field,
       // note: areas under min_region_area are small, so a sorted list beats a table per span
       const auto at = std::lower_bound(visited.begin(), visited.end(), n);
       if (at != visited.end() && *at == n) continue;
+      const int nx = x + voxel::dir_dx(dir);
+      const int nz = z + voxel::dir_dz(dir);
+      if (nx < exact.x0 || nz < exact.z0 || nx >= exact.x1 || nz >= exact.z1) return std::nullopt;
       visited.insert(at, n);
       queue.push_back(n);
     }
@@ -130,18 +136,47 @@ std::vector<std::uint32_t> area_up_to(const voxel::CompactHeightfield& field,
   return visited;
 }
 
-// The triangles of every tile whose interior overlaps `rect`, ascending, without repeats: every
-// triangle that reaches a column of `rect` is listed by the tile owning that column.
-std::vector<std::uint32_t> triangles_over(std::span<const std::vector<std::uint32_t>> lists,
+// `rect` widened by `by` columns on every side, clipped to the grid.
+TileRect widen(const TileRect& rect, int by, const GridSpec& grid) {
+  return {std::max(0, rect.x0 - by), std::max(0, rect.z0 - by), std::min(grid.width, rect.x1 + by),
+          std::min(grid.depth, rect.z1 + by)};
+}
+
+// The triangles of every tile whose interior overlaps `rect` whose bounds, widened by one cell,
+// overlap `rect` (as tile_triangles lists them), ascending, without repeats: every triangle that
+// reaches a column of `rect` is listed by the tile owning that column.
+std::vector<std::uint32_t> triangles_over(const TriangleMesh& mesh,
+                                          std::span<const std::vector<std::uint32_t>> lists,
                                           const TileLayout& layout, const TileRect& rect) {
   std::vector<std::uint32_t> out;
   const int ts = layout.tile_size;
+  const GridSpec& g = layout.grid;
+  const double cs = g.cell_size;
+  const double x0 = g.origin.x + (rect.x0 - 1) * cs;
+  const double x1 = g.origin.x + (rect.x1 + 1) * cs;
+  const double z0 = g.origin.z + (rect.z0 - 1) * cs;
+  const double z1 = g.origin.z + (rect.z1 + 1) * cs;
   for (int tz = rect.z0 / ts; tz <= (rect.z1 - 1) / ts && tz < layout.tiles_z; ++tz) {
     for (int tx = rect.x0 / ts; tx <= (rect.x1 - 1) / ts && tx < layout.tiles_x; ++tx) {
       const auto& list =
           lists[static_cast<std::size_t>(tx) +
                 static_cast<std::size_t>(tz) * static_cast<std::size_t>(layout.tiles_x)];
-      out.insert(out.end(), list.begin(), list.end());
+      for (const std::uint32_t t : list) {
+        // note: a coarse test with a cell of slack each way; a triangle kept too many is
+        // clipped away by the rasterizer
+        double lo_x = std::numeric_limits<double>::max();
+        double hi_x = std::numeric_limits<double>::lowest();
+        double lo_z = lo_x;
+        double hi_z = hi_x;
+        for (const std::uint32_t v : mesh.triangles[t]) {
+          lo_x = std::min(lo_x, double{mesh.vertices[v].x});
+          hi_x = std::max(hi_x, double{mesh.vertices[v].x});
+          lo_z = std::min(lo_z, double{mesh.vertices[v].z});
+          hi_z = std::max(hi_z, double{mesh.vertices[v].z});
+        }
+        if (hi_x < x0 || lo_x > x1 || hi_z < z0 || lo_z > z1) continue;
+        out.push_back(t);
+      }
     }
   }
   std::sort(out.begin(), out.end());
@@ -149,14 +184,33 @@ std::vector<std::uint32_t> triangles_over(std::span<const std::vector<std::uint3
   return out;
 }
 
+// The voxel stage of `window` (world columns), from the triangles over it.
+Result<voxel::CompactHeightfield> voxelize_columns(
+    const TriangleMesh& mesh, std::span<const std::vector<std::uint32_t>> tile_triangles,
+    const TileLayout& layout, std::size_t tile, const TileRect& window, const BuildConfig& config,
+    BuildContext& ctx) {
+  const TriangleMesh part =
+      triangle_subset(mesh, triangles_over(mesh, tile_triangles, layout, window),
+                      mesh.name + " " + tile_name(layout, tile) + " islands");
+  LEAPNAV_TRY_ASSIGN(voxel::VoxelOutput voxels,
+                     voxel::voxelize_window(part,
+                                            voxel::GridWindow{layout.grid, window.x0, window.z0,
+                                                              window.width(), window.depth()},
+                                            config, ctx));
+  return std::move(voxels.compact);
+}
+
 // Decides the areas remove_closed_islands could not: each is measured (up to min_cells spans) on
-// the voxel stage of island_window, whose columns within min_cells - 1 of the tile's interior are
-// the untiled ones, and removed from `field` when it has fewer than min_cells spans, as the
-// untiled region stage removes it. Returns the columns the outcome depends on: those the
-// measurements visited, widened by the border and one column (the voxel stage of a column
-// depends on the triangles within the border of it), clipped to the grid. Either outcome holds
-// while they keep their triangles: min_cells connected spans stay connected, and an area that
-// was measured whole gains no neighbour.
+// the voxel stage of a window around it, whose columns at least the border inside its open edges
+// are the untiled ones, and removed from `field` when it has fewer than min_cells spans, as the
+// untiled region stage removes it. First on a small window around all of them (most are a few
+// columns from the rectangle's edge, or part of a large floor); an area that leaves its exact
+// columns before it is decided is measured again on island_window, which holds any area of fewer
+// than min_cells spans. Returns the columns the outcome depends on: those the measurements
+// visited, widened by the border and one column (the voxel stage of a column depends on the
+// triangles within the border of it), clipped to the grid. Either outcome holds while they keep
+// their triangles: min_cells connected spans stay connected, and an area that was measured whole
+// gains no neighbour.
 Result<TileRect> decide_open_islands(voxel::CompactHeightfield& field, const TileRect& outer,
                                      const std::vector<std::vector<std::uint32_t>>& open_small,
                                      const TriangleMesh& mesh,
@@ -164,50 +218,76 @@ Result<TileRect> decide_open_islands(voxel::CompactHeightfield& field, const Til
                                      const TileLayout& layout, std::size_t tile,
                                      const BuildConfig& config, BuildContext& ctx) {
   const VoxelParams params = derive_voxel_params(config);
-  const TileRect wide = island_window(layout, tile, config);
-  const std::vector<std::uint32_t> triangles = triangles_over(tile_triangles, layout, wide);
-  const TriangleMesh part =
-      triangle_subset(mesh, triangles, mesh.name + " " + tile_name(layout, tile) + " islands");
-  LEAPNAV_TRY_ASSIGN(
-      const voxel::VoxelOutput voxels,
-      voxel::voxelize_window(
-          part, voxel::GridWindow{layout.grid, wide.x0, wide.z0, wide.width(), wide.depth()},
-          config, ctx));
-  const voxel::CompactHeightfield& w = voxels.compact;
+  const auto limit = static_cast<std::size_t>(params.min_region_cells);
   const std::vector<std::uint32_t> field_column = span_columns(field);
-  const std::vector<std::uint32_t> wide_column = span_columns(w);
   const auto width = static_cast<std::uint32_t>(field.grid.width);
-  const auto wide_width = static_cast<std::uint32_t>(w.grid.width);
-  TileRect reads{layout.grid.width, layout.grid.depth, 0, 0};
+  // the areas' columns, world coordinates
+  TileRect around{layout.grid.width, layout.grid.depth, 0, 0};
   for (const std::vector<std::uint32_t>& area : open_small) {
-    // the area's first span lies in the tile's interior, where both fields are the untiled one
-    const std::uint32_t s = area.front();
-    const int x = static_cast<int>(field_column[s] % width) + outer.x0;
-    const int z = static_cast<int>(field_column[s] / width) + outer.z0;
-    const std::size_t c = field.grid.column_index(x - outer.x0, z - outer.z0);
-    const std::size_t wc = w.grid.column_index(x - wide.x0, z - wide.z0);
-    const std::uint32_t layer = s - field.first(c);
-    const std::uint32_t ws = w.first(wc) + layer;
-    if (ws >= w.end(wc) || !(w.spans[ws] == field.spans[s]) || w.areas[ws] != field.areas[s]) {
-      return make_error(ErrorCode::Internal, tile_name(layout, tile) +
-                                                 ": the island window's column (" +
-                                                 std::to_string(x) + ", " + std::to_string(z) +
-                                                 ") differs from the tile's");
-    }
-    const auto limit = static_cast<std::size_t>(params.min_region_cells);
-    const std::vector<std::uint32_t> measured = area_up_to(w, wide_column, ws, limit);
-    if (measured.size() < limit) clear_spans(field, area);
-    for (const std::uint32_t m : measured) {
-      const int mx = static_cast<int>(wide_column[m] % wide_width) + wide.x0;
-      const int mz = static_cast<int>(wide_column[m] / wide_width) + wide.z0;
-      reads = {std::min(reads.x0, mx), std::min(reads.z0, mz), std::max(reads.x1, mx + 1),
-               std::max(reads.z1, mz + 1)};
+    for (const std::uint32_t s : area) {
+      const int x = static_cast<int>(field_column[s] % width) + outer.x0;
+      const int z = static_cast<int>(field_column[s] / width) + outer.z0;
+      around = {std::min(around.x0, x), std::min(around.z0, z), std::max(around.x1, x + 1),
+                std::max(around.z1, z + 1)};
     }
   }
-  const int pad = layout.border + 1;
-  return TileRect{std::max(0, reads.x0 - pad), std::max(0, reads.z0 - pad),
-                  std::min(layout.grid.width, reads.x1 + pad),
-                  std::min(layout.grid.depth, reads.z1 + pad)};
+  // note: 12 columns decide the islands of city:10 but a few; the full reach is the fallback
+  constexpr int kFirstReach = 12;
+  const int full_reach = std::max(0, params.min_region_cells - 1);
+  TileRect reads{layout.grid.width, layout.grid.depth, 0, 0};
+  std::vector<const std::vector<std::uint32_t>*> pending;
+  for (const std::vector<std::uint32_t>& area : open_small) pending.push_back(&area);
+  for (const bool last : {false, true}) {
+    if (pending.empty()) break;
+    if (!last && kFirstReach >= full_reach) continue;
+    // note: the exact columns: the window less the border on the sides that are not the grid's
+    const TileRect exact = last ? widen(layout.interior(tile), full_reach, layout.grid)
+                                : widen(around, kFirstReach, layout.grid);
+    const TileRect window = widen(exact, layout.border, layout.grid);
+    LEAPNAV_TRY_ASSIGN(const voxel::CompactHeightfield w,
+                       voxelize_columns(mesh, tile_triangles, layout, tile, window, config, ctx));
+    const std::vector<std::uint32_t> wide_column = span_columns(w);
+    const auto wide_width = static_cast<std::uint32_t>(w.grid.width);
+    const TileRect local{exact.x0 - window.x0, exact.z0 - window.z0, exact.x1 - window.x0,
+                         exact.z1 - window.z0};
+    std::vector<const std::vector<std::uint32_t>*> undecided;
+    for (const std::vector<std::uint32_t>* area : pending) {
+      // the area's first span lies in the tile's interior, where both fields are the untiled one
+      const std::uint32_t s = area->front();
+      const int x = static_cast<int>(field_column[s] % width) + outer.x0;
+      const int z = static_cast<int>(field_column[s] / width) + outer.z0;
+      const std::size_t c = field.grid.column_index(x - outer.x0, z - outer.z0);
+      const std::size_t wc = w.grid.column_index(x - window.x0, z - window.z0);
+      const std::uint32_t layer = s - field.first(c);
+      const std::uint32_t ws = w.first(wc) + layer;
+      if (ws >= w.end(wc) || !(w.spans[ws] == field.spans[s]) || w.areas[ws] != field.areas[s]) {
+        return make_error(ErrorCode::Internal, tile_name(layout, tile) +
+                                                   ": the island window's column (" +
+                                                   std::to_string(x) + ", " + std::to_string(z) +
+                                                   ") differs from the tile's");
+      }
+      const std::optional<std::vector<std::uint32_t>> measured =
+          area_up_to(w, wide_column, ws, limit, local);
+      if (!measured) {
+        if (last) {
+          return make_error(ErrorCode::Internal, tile_name(layout, tile) +
+                                                     ": an area under min_region_area left the "
+                                                     "island window");
+        }
+        undecided.push_back(area);
+        continue;
+      }
+      if (measured->size() < limit) clear_spans(field, *area);
+      for (const std::uint32_t m : *measured) {
+        const int mx = static_cast<int>(wide_column[m] % wide_width) + window.x0;
+        const int mz = static_cast<int>(wide_column[m] / wide_width) + window.z0;
+        reads = {std::min(reads.x0, mx), std::min(reads.z0, mz), std::max(reads.x1, mx + 1),
+                 std::max(reads.z1, mz + 1)};
+      }
+    }
+    pending = std::move(undecided);
+  }
+  return widen(reads, layout.border + 1, layout.grid);
 }
 
 // The columns `inner` (in `field`'s grid coordinates) of `field` on grid `inner_grid`: whole
