@@ -236,6 +236,7 @@ Result<TileRect> decide_open_islands(voxel::CompactHeightfield& field, const Til
   const int full_reach = std::max(0, params.min_region_cells - 1);
   TileRect reads{layout.grid.width, layout.grid.depth, 0, 0};
   std::vector<const std::vector<std::uint32_t>*> pending;
+  pending.reserve(open_small.size());
   for (const std::vector<std::uint32_t>& area : open_small) pending.push_back(&area);
   for (const bool last : {false, true}) {
     if (pending.empty()) break;
