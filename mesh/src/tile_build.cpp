@@ -106,33 +106,36 @@ std::vector<std::vector<std::uint32_t>> remove_closed_islands(voxel::CompactHeig
 }
 
 // The spans of the area of one area id connected to span `start` of `field`, up to `limit` of
-// them (ascending), visiting only columns inside `exact` (field coordinates); nullopt when the
-// area reaches a column outside it before `limit` spans.
+// them, visiting only columns inside `exact` (field coordinates); nullopt when the area reaches a
+// column outside it before `limit` spans. `mark` (one entry per span of `field`, all 0) is left
+// all 0.
 std::optional<std::vector<std::uint32_t>> area_up_to(const voxel::CompactHeightfield& field,
                                                      const std::vector<std::uint32_t>& span_column,
                                                      std::uint32_t start, std::size_t limit,
-                                                     const TileRect& exact) {
-  std::vector<std::uint32_t> queue{start};
+                                                     const TileRect& exact,
+                                                     std::vector<char>& mark) {
   std::vector<std::uint32_t> visited{start};
+  mark[start] = 1;
   const auto width = static_cast<std::uint32_t>(field.grid.width);
-  for (std::size_t k = 0; k < queue.size() && visited.size() < limit; ++k) {
-    const std::uint32_t s = queue[k];
+  bool left = false;
+  for (std::size_t k = 0; k < visited.size() && visited.size() < limit && !left; ++k) {
+    const std::uint32_t s = visited[k];
     const int x = static_cast<int>(span_column[s] % width);
     const int z = static_cast<int>(span_column[s] / width);
-    for (int dir = 0; dir < 4; ++dir) {
+    for (int dir = 0; dir < 4 && !left; ++dir) {
       if (field.spans[s].neighbor[static_cast<std::size_t>(dir)] == voxel::kNotConnected) continue;
       const std::uint32_t n = field.neighbor_index(x, z, s, dir);
-      if (field.areas[n] != field.areas[start]) continue;
-      // note: areas under min_region_area are small, so a sorted list beats a table per span
-      const auto at = std::lower_bound(visited.begin(), visited.end(), n);
-      if (at != visited.end() && *at == n) continue;
+      if (field.areas[n] != field.areas[start] || mark[n] != 0) continue;
       const int nx = x + voxel::dir_dx(dir);
       const int nz = z + voxel::dir_dz(dir);
-      if (nx < exact.x0 || nz < exact.z0 || nx >= exact.x1 || nz >= exact.z1) return std::nullopt;
-      visited.insert(at, n);
-      queue.push_back(n);
+      left = nx < exact.x0 || nz < exact.z0 || nx >= exact.x1 || nz >= exact.z1;
+      if (left) continue;
+      mark[n] = 1;
+      visited.push_back(n);
     }
   }
+  for (const std::uint32_t v : visited) mark[v] = 0;
+  if (left) return std::nullopt;
   return visited;
 }
 
@@ -248,6 +251,7 @@ Result<TileRect> decide_open_islands(voxel::CompactHeightfield& field, const Til
     LEAPNAV_TRY_ASSIGN(const voxel::CompactHeightfield w,
                        voxelize_columns(mesh, tile_triangles, layout, tile, window, config, ctx));
     const std::vector<std::uint32_t> wide_column = span_columns(w);
+    std::vector<char> mark(w.spans.size(), 0);
     const auto wide_width = static_cast<std::uint32_t>(w.grid.width);
     const TileRect local{exact.x0 - window.x0, exact.z0 - window.z0, exact.x1 - window.x0,
                          exact.z1 - window.z0};
@@ -268,7 +272,7 @@ Result<TileRect> decide_open_islands(voxel::CompactHeightfield& field, const Til
                                                    ") differs from the tile's");
       }
       const std::optional<std::vector<std::uint32_t>> measured =
-          area_up_to(w, wide_column, ws, limit, local);
+          area_up_to(w, wide_column, ws, limit, local, mark);
       if (!measured) {
         if (last) {
           return make_error(ErrorCode::Internal, tile_name(layout, tile) +
