@@ -39,27 +39,6 @@ Result<jump::JumpConfig> parse_jump(std::string_view spec) {
 
 namespace {
 
-// Ledge links (--ledge-links) and authored ladders (--links) of a built navmesh, sorted; nullopt
-// when neither is asked for.
-Result<std::optional<ledge::LedgeLinkSet>> build_ledges(
-    const mesh::NavMesh& navmesh, const TriangleMesh& mesh, bool ledge_links,
-    const std::optional<io::AuthoredLinks>& authored, const std::string& links_file,
-    BuildContext& ctx) {
-  if (!ledge_links && !authored) return std::optional<ledge::LedgeLinkSet>{};
-  ledge::LedgeLinkSet ledges;
-  if (ledge_links) {
-    LEAPNAV_TRY_ASSIGN(ledges, ledge::build_ledge_links(navmesh, &mesh, {}, ctx));
-  }
-  if (authored) {
-    auto ladders = ledge::ladder_links(navmesh, authored->ladders, authored->ladder_options);
-    if (!ladders)
-      return make_error(ladders.error().code, links_file + ": " + ladders.error().message);
-    for (const ledge::LedgeLink& l : *ladders) ledges.links.push_back(l);
-    ledge::sort_links(ledges.links);
-  }
-  return std::optional<ledge::LedgeLinkSet>{std::move(ledges)};
-}
-
 // The authored links file of --links, when given.
 Result<std::optional<io::AuthoredLinks>> read_authored(const std::string& links_file,
                                                        const BuildOptions& opt) {
@@ -93,7 +72,7 @@ int run_tiled_build(const TriangleMesh& mesh, const BuildConfig& config,
   mesh::TiledBuildOutput* out = &built;
   io::NavFile file{std::move(out->navmesh), std::nullopt};
   {
-    auto ledges = build_ledges(file.navmesh, mesh, ledge_links, *authored, links_file, ctx);
+    auto ledges = ledges_and_ladders(file.navmesh, mesh, ledge_links, *authored, links_file, ctx);
     if (!ledges) return report(ledges.error());
     file.ledges = std::move(*ledges);
   }
@@ -107,7 +86,7 @@ int run_tiled_build(const TriangleMesh& mesh, const BuildConfig& config,
   if (auto s = io::save_nav_file(file, output); !s) return report(s.error());
   if (!cache_path.empty()) {
     // the link options beside the cache, so `rebuild` regenerates the links the same way
-    TileLinkSidecar sidecar{links, ledge_links, mesh::content_hash(file.navmesh)};
+    TileLinkSidecar sidecar{links, ledge_links, *authored, mesh::content_hash(file.navmesh)};
     if (auto s = save_sidecar(sidecar, sidecar_path(cache_path)); !s) return report(s.error());
   }
   const std::string hash = hash_to_hex(mesh::content_hash(file.navmesh));
@@ -275,13 +254,6 @@ void register_build_command(CLI::App& root, Registry& registry) {
          }
          if (options->tiles.tile_size != 0) {
            if (auto s = mesh::validate(options->tiles, *config); !s) return report(s.error());
-           if (!options->cache.empty() && !options->links_file.empty()) {
-             return report(make_error(
-                 ErrorCode::InvalidArgument,
-                 "--cache " + options->cache +
-                     ": incremental rebuilds do not regenerate authored links yet; a tile cache "
-                     "cannot be written with --links"));
-           }
            jump::TiledLinkOptions links;
            links.jumps = jump_options;
            links.compact = options->link_set == "compact";

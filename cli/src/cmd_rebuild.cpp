@@ -1,9 +1,10 @@
 // `leapnav rebuild`: an incremental tiled build. Loads the tile cache a `build --tile-size N
-// --cache` wrote (and its link options, F.links, when the build had jump or ledge links), checks
-// them against the old .lnav, rebuilds the tiles the changed box touches from the new scene
-// (mesh::rebuild_tiled_navmesh), regenerates the jump links of the tiles within reach of them
-// (jump::rebuild_tiled_jump_links, the others' links taken from the old .lnav) and the ledge
-// links, writes the new .lnav and the updated cache (both atomically), with optional stats JSON.
+// --cache` wrote (and its link options, F.links, when the build had jump or ledge links or
+// authored ladders), checks them against the old .lnav, rebuilds the tiles the changed box
+// touches from the new scene (mesh::rebuild_tiled_navmesh), regenerates the jump links of the
+// tiles within reach of them (jump::rebuild_tiled_jump_links, the others' links taken from the old
+// .lnav), the ledge links and the ladders (kept in F.links), writes the new .lnav and the updated
+// cache (both atomically), with optional stats JSON.
 #include <chrono>
 #include <filesystem>
 #include <iostream>
@@ -135,16 +136,18 @@ void register_rebuild_command(CLI::App& root, Registry& registry) {
            side = std::move(read).value();
          }
          const bool side_jumps = side && !side->links.jumps.jumps.empty();
-         const bool side_ledges = side && side->ledge_links;
+         // note: ledge links and authored ladders share the file's ledge set
+         const bool side_ledges = side && (side->ledge_links || side->authored);
          if (old->links.has_value() != side_jumps || old->ledges.has_value() != side_ledges) {
            return report(make_error(
                ErrorCode::InvalidArgument,
                options->old_nav + ": " + (old->links ? "carries jump links" : "has no jump links") +
-                   " and " + (old->ledges ? "ledge links" : "no ledge links") + ", but " +
-                   side_path.string() +
+                   " and " +
+                   (old->ledges ? "ledge links or ladders" : "no ledge links or ladders") +
+                   ", but " + side_path.string() +
                    (side ? " says " + std::string(side_jumps ? "with" : "without") +
                                " jump links and " + (side_ledges ? "with" : "without") +
-                               " ledge links"
+                               " ledge links or ladders"
                          : " is missing (the cache was written without link data)") +
                    "; build again with --cache and the same link options"));
          }
@@ -217,7 +220,8 @@ void register_rebuild_command(CLI::App& root, Registry& registry) {
          double links_ms = 0.0;
          if (side_ledges) {
            at = Clock::now();
-           auto ledges = ledge::build_ledge_links(file.navmesh, &*mesh, {}, ctx);
+           auto ledges = ledges_and_ladders(file.navmesh, *mesh, side->ledge_links, side->authored,
+                                            side_path.string(), ctx);
            if (!ledges) return report(ledges.error());
            file.ledges = std::move(ledges).value();
            links_ms += ms_since(at);

@@ -1,5 +1,6 @@
 // The `F.links` file of a tile cache (tile_link_sidecar.hpp): JSON with the jump configurations
-// (h, d, max_fall), step, epsilon, link set, detour, runs, ledge links and the navmesh hash.
+// (h, d, max_fall), step, epsilon, link set, detour, runs, ledge links, the authored ladders
+// (optional key "authored_links", in the links file's own form) and the navmesh hash.
 #include "tile_link_sidecar.hpp"
 
 #include <nlohmann/json.hpp>
@@ -7,6 +8,7 @@
 
 #include "leapnav/core/hash.hpp"
 #include "leapnav/io/file_io.hpp"
+#include "leapnav/ledgelinks/ladders.hpp"
 
 namespace leapnav::cli {
 
@@ -28,6 +30,17 @@ Status save_sidecar(const TileLinkSidecar& sidecar, const std::filesystem::path&
   j["detour"] = sidecar.links.compact_options.detour;
   j["runs"] = sidecar.links.compact_options.runs;
   j["ledge_links"] = sidecar.ledge_links;
+  if (sidecar.authored) {
+    // note: floats widen to doubles exactly and print round-trip, so reading them back as the
+    // links file is read (double, then float) gives the same bits
+    nlohmann::json ladders = nlohmann::json::array();
+    for (const ledge::Ladder& l : sidecar.authored->ladders) {
+      ladders.push_back(
+          {{"bottom", {l.bottom.x, l.bottom.y, l.bottom.z}}, {"top", {l.top.x, l.top.y, l.top.z}}});
+    }
+    j["authored_links"] = {{"ladders", ladders},
+                           {"climb_speed", sidecar.authored->ladder_options.climb_speed}};
+  }
   j["navmesh_hash"] = hash_to_hex(sidecar.navmesh_hash);
   return io::write_file_atomic(path, j.dump(2) + "\n");
 }
@@ -70,7 +83,33 @@ Result<TileLinkSidecar> load_sidecar(const std::filesystem::path& path, std::uin
     if (auto s = jump::validate(out.links); !s)
       return make_error(ErrorCode::InvalidArgument, name + ": " + s.error().message);
   }
+  if (j.contains("authored_links")) {
+    // note: checked by the links file's own parser, so a sidecar holds nothing a links file
+    // could not
+    LEAPNAV_TRY_ASSIGN(
+        io::AuthoredLinks authored,
+        io::parse_links_json(j.at("authored_links").dump(), name + " 'authored_links'"));
+    out.authored = std::move(authored);
+  }
   return out;
+}
+
+Result<std::optional<ledge::LedgeLinkSet>> ledges_and_ladders(
+    const mesh::NavMesh& navmesh, const TriangleMesh& mesh, bool ledge_links,
+    const std::optional<io::AuthoredLinks>& authored, const std::string& source,
+    BuildContext& ctx) {
+  if (!ledge_links && !authored) return std::optional<ledge::LedgeLinkSet>{};
+  ledge::LedgeLinkSet ledges;
+  if (ledge_links) {
+    LEAPNAV_TRY_ASSIGN(ledges, ledge::build_ledge_links(navmesh, &mesh, {}, ctx));
+  }
+  if (authored) {
+    auto ladders = ledge::ladder_links(navmesh, authored->ladders, authored->ladder_options);
+    if (!ladders) return make_error(ladders.error().code, source + ": " + ladders.error().message);
+    for (const ledge::LedgeLink& l : *ladders) ledges.links.push_back(l);
+    ledge::sort_links(ledges.links);
+  }
+  return std::optional<ledge::LedgeLinkSet>{std::move(ledges)};
 }
 
 }  // namespace leapnav::cli

@@ -23,7 +23,7 @@ constexpr std::array<char, 4> kMagic{'L', 'N', 'T', 'C'};
 constexpr std::size_t kHeaderSize = 16;
 constexpr std::size_t kChecksumSize = 8;
 // fingerprint, 3 counts, 2 areas, blob size
-constexpr std::size_t kTileHeaderBytes = 7 * 8;
+constexpr std::size_t kTileHeaderBytes = 7 * 8 + 4 * 4;
 constexpr std::uint64_t kMaxConfigBytes = 1U << 20U;
 
 class Writer {
@@ -147,6 +147,9 @@ std::vector<std::byte> encode_tile_cache(const mesh::TileCache& cache) {
     w.u64(tile.stats.vertices);
     w.f64(tile.stats.navmesh_area);
     w.f64(tile.stats.walkable_area);
+    for (const int v :
+         {tile.island_reads.x0, tile.island_reads.z0, tile.island_reads.x1, tile.island_reads.z1})
+      w.i32(v);
     const std::vector<std::byte> mesh_bytes = encode_navmesh(tile.mesh);
     w.u64(mesh_bytes.size());
     w.bytes(mesh_bytes);
@@ -237,11 +240,17 @@ Result<mesh::TileCache> decode_tile_cache(std::span<const std::byte> data,
   for (std::size_t t = 0; t < cache.tiles.size(); ++t) {
     mesh::TileMesh& tile = cache.tiles[t];
     std::uint64_t mesh_bytes = 0;
+    mesh::TileRect& reads = tile.island_reads;
     if (!(r.u64(cache.fingerprints[t]) && r.u64(tile.stats.regions) && r.u64(tile.stats.polygons) &&
           r.u64(tile.stats.vertices) && r.f64(tile.stats.navmesh_area) &&
-          r.f64(tile.stats.walkable_area) && r.u64(mesh_bytes)) ||
+          r.f64(tile.stats.walkable_area) && r.i32(reads.x0) && r.i32(reads.z0) &&
+          r.i32(reads.x1) && r.i32(reads.z1) && r.u64(mesh_bytes)) ||
         mesh_bytes > r.remaining())
       return corrupt("tile " + std::to_string(t) + ": truncated");
+    const bool no_reads = reads == mesh::TileRect{};
+    if (!no_reads && !(reads.x0 >= 0 && reads.z0 >= 0 && reads.x0 < reads.x1 &&
+                       reads.z0 < reads.z1 && reads.x1 <= g.width && reads.z1 <= g.depth))
+      return corrupt("tile " + std::to_string(t) + ": island columns out of the grid");
     auto decoded = decode_navmesh(r.take(static_cast<std::size_t>(mesh_bytes)),
                                   src + ": tile " + std::to_string(t));
     if (!decoded) return make_error(ErrorCode::CorruptFile, decoded.error().message);

@@ -10,6 +10,7 @@
 #include <array>
 #include <chrono>
 #include <cmath>
+#include <limits>
 #include <optional>
 #include <string>
 #include <utility>
@@ -25,15 +26,39 @@ namespace leapnav::mesh {
 
 namespace {
 
-// Removes (area kNullArea, distance 0) the connected walkable areas of one area id with fewer
-// than min_cells spans that come within `margin` columns of no open edge of the field: an edge
-// of the bordered rectangle that is not an edge of the world grid, beyond which the area may go
-// on. The margin is needed because the field's own edge eats into the floor: an edge span misses
-// its outer neighbour (the ledge filter drops it, erosion then takes the agent radius), so a
-// floor that goes on past an open edge can end up to radius + 1 columns short of it here.
-void remove_closed_islands(voxel::CompactHeightfield& field, const TileRect& outer,
-                           const GridSpec& world, int min_cells, int margin) {
-  if (min_cells <= 0) return;
+// Sets a span list to area kNullArea, distance 0.
+void clear_spans(voxel::CompactHeightfield& field, std::span<const std::uint32_t> spans) {
+  for (const std::uint32_t s : spans) {
+    field.areas[s] = voxel::kNullArea;
+    if (!field.distance.empty()) field.distance[s] = 0;
+  }
+}
+
+// The column of every span of `field`.
+std::vector<std::uint32_t> span_columns(const voxel::CompactHeightfield& field) {
+  std::vector<std::uint32_t> out(field.spans.size());
+  for (std::size_t c = 0; c + 1 < field.column_first.size(); ++c) {
+    for (std::uint32_t s = field.first(c); s < field.end(c); ++s)
+      out[s] = static_cast<std::uint32_t>(c);
+  }
+  return out;
+}
+
+// Removes the connected walkable areas of one area id with fewer than min_cells spans that come
+// within `margin` columns of no open edge of the field: an edge of the bordered rectangle that is
+// not an edge of the world grid, beyond which the area may go on. The margin is needed because
+// the field's own edge eats into the floor: an edge span misses its outer neighbour (the ledge
+// filter drops it, erosion then takes the agent radius), so a floor that goes on past an open
+// edge can end up to radius + 1 columns short of it here. Returns the areas of fewer than
+// min_cells spans that do come that close and have a span in `inner` (field coordinates): their
+// size cannot be told here (each as its span list, the first span in `inner`).
+std::vector<std::vector<std::uint32_t>> remove_closed_islands(voxel::CompactHeightfield& field,
+                                                              const TileRect& outer,
+                                                              const TileRect& inner,
+                                                              const GridSpec& world, int min_cells,
+                                                              int margin) {
+  std::vector<std::vector<std::uint32_t>> open_small;
+  if (min_cells <= 0) return open_small;
   const GridSpec& grid = field.grid;
   const int last_x = grid.width - 1 - margin;
   const int last_z = grid.depth - 1 - margin;
@@ -42,11 +67,7 @@ void remove_closed_islands(voxel::CompactHeightfield& field, const TileRect& out
   const bool open_x1 = outer.x1 < world.width;
   const bool open_z1 = outer.z1 < world.depth;
   const std::size_t span_count = field.spans.size();
-  std::vector<std::uint32_t> span_column(span_count);
-  for (std::size_t c = 0; c + 1 < field.column_first.size(); ++c) {
-    for (std::uint32_t s = field.first(c); s < field.end(c); ++s)
-      span_column[s] = static_cast<std::uint32_t>(c);
-  }
+  const std::vector<std::uint32_t> span_column = span_columns(field);
   std::vector<char> seen(span_count, 0);
   std::vector<std::uint32_t> group;
   for (std::size_t start = 0; start < span_count; ++start) {
@@ -54,12 +75,16 @@ void remove_closed_islands(voxel::CompactHeightfield& field, const TileRect& out
     seen[start] = 1;
     group.assign(1, static_cast<std::uint32_t>(start));
     bool open = false;
+    std::size_t first_inner = span_count;
     for (std::size_t k = 0; k < group.size(); ++k) {
       const std::uint32_t s = group[k];
       const int x = static_cast<int>(span_column[s] % static_cast<std::uint32_t>(grid.width));
       const int z = static_cast<int>(span_column[s] / static_cast<std::uint32_t>(grid.width));
       open = open || (open_x0 && x <= margin) || (open_z0 && z <= margin) ||
              (open_x1 && x >= last_x) || (open_z1 && z >= last_z);
+      if (first_inner == span_count && x >= inner.x0 && x < inner.x1 && z >= inner.z0 &&
+          z < inner.z1)
+        first_inner = k;
       for (int dir = 0; dir < 4; ++dir) {
         if (field.spans[s].neighbor[static_cast<std::size_t>(dir)] == voxel::kNotConnected)
           continue;
@@ -69,12 +94,205 @@ void remove_closed_islands(voxel::CompactHeightfield& field, const TileRect& out
         group.push_back(n);
       }
     }
-    if (open || group.size() >= static_cast<std::size_t>(min_cells)) continue;
-    for (const std::uint32_t s : group) {
-      field.areas[s] = voxel::kNullArea;
-      if (!field.distance.empty()) field.distance[s] = 0;
+    if (group.size() >= static_cast<std::size_t>(min_cells)) continue;
+    if (!open) {
+      clear_spans(field, group);
+    } else if (first_inner != span_count) {
+      std::swap(group[0], group[first_inner]);
+      open_small.push_back(group);
     }
   }
+  return open_small;
+}
+
+// The spans of the area of one area id connected to span `start` of `field`, up to `limit` of
+// them, visiting only columns inside `exact` (field coordinates); nullopt when the area reaches a
+// column outside it before `limit` spans. `mark` (one entry per span of `field`, all 0) is left
+// all 0.
+std::optional<std::vector<std::uint32_t>> area_up_to(const voxel::CompactHeightfield& field,
+                                                     const std::vector<std::uint32_t>& span_column,
+                                                     std::uint32_t start, std::size_t limit,
+                                                     const TileRect& exact,
+                                                     std::vector<char>& mark) {
+  std::vector<std::uint32_t> visited{start};
+  mark[start] = 1;
+  const auto width = static_cast<std::uint32_t>(field.grid.width);
+  bool left = false;
+  for (std::size_t k = 0; k < visited.size() && visited.size() < limit && !left; ++k) {
+    const std::uint32_t s = visited[k];
+    const int x = static_cast<int>(span_column[s] % width);
+    const int z = static_cast<int>(span_column[s] / width);
+    for (int dir = 0; dir < 4 && !left; ++dir) {
+      if (field.spans[s].neighbor[static_cast<std::size_t>(dir)] == voxel::kNotConnected) continue;
+      const std::uint32_t n = field.neighbor_index(x, z, s, dir);
+      if (field.areas[n] != field.areas[start] || mark[n] != 0) continue;
+      const int nx = x + voxel::dir_dx(dir);
+      const int nz = z + voxel::dir_dz(dir);
+      left = nx < exact.x0 || nz < exact.z0 || nx >= exact.x1 || nz >= exact.z1;
+      if (left) continue;
+      mark[n] = 1;
+      visited.push_back(n);
+    }
+  }
+  for (const std::uint32_t v : visited) mark[v] = 0;
+  if (left) return std::nullopt;
+  return visited;
+}
+
+// `rect` widened by `by` columns on every side, clipped to the grid.
+TileRect widen(const TileRect& rect, int by, const GridSpec& grid) {
+  return {std::max(0, rect.x0 - by), std::max(0, rect.z0 - by), std::min(grid.width, rect.x1 + by),
+          std::min(grid.depth, rect.z1 + by)};
+}
+
+// The triangles of every tile whose interior overlaps `rect` whose bounds, widened by one cell,
+// overlap `rect` (as tile_triangles lists them), ascending, without repeats: every triangle that
+// reaches a column of `rect` is listed by the tile owning that column.
+std::vector<std::uint32_t> triangles_over(const TriangleMesh& mesh,
+                                          std::span<const std::vector<std::uint32_t>> lists,
+                                          const TileLayout& layout, const TileRect& rect) {
+  std::vector<std::uint32_t> out;
+  const int ts = layout.tile_size;
+  const GridSpec& g = layout.grid;
+  const double cs = g.cell_size;
+  const double x0 = g.origin.x + (rect.x0 - 1) * cs;
+  const double x1 = g.origin.x + (rect.x1 + 1) * cs;
+  const double z0 = g.origin.z + (rect.z0 - 1) * cs;
+  const double z1 = g.origin.z + (rect.z1 + 1) * cs;
+  for (int tz = rect.z0 / ts; tz <= (rect.z1 - 1) / ts && tz < layout.tiles_z; ++tz) {
+    for (int tx = rect.x0 / ts; tx <= (rect.x1 - 1) / ts && tx < layout.tiles_x; ++tx) {
+      const auto& list =
+          lists[static_cast<std::size_t>(tx) +
+                static_cast<std::size_t>(tz) * static_cast<std::size_t>(layout.tiles_x)];
+      for (const std::uint32_t t : list) {
+        // note: a coarse test with a cell of slack each way; a triangle kept too many is
+        // clipped away by the rasterizer
+        double lo_x = std::numeric_limits<double>::max();
+        double hi_x = std::numeric_limits<double>::lowest();
+        double lo_z = lo_x;
+        double hi_z = hi_x;
+        for (const std::uint32_t v : mesh.triangles[t]) {
+          lo_x = std::min(lo_x, double{mesh.vertices[v].x});
+          hi_x = std::max(hi_x, double{mesh.vertices[v].x});
+          lo_z = std::min(lo_z, double{mesh.vertices[v].z});
+          hi_z = std::max(hi_z, double{mesh.vertices[v].z});
+        }
+        if (hi_x < x0 || lo_x > x1 || hi_z < z0 || lo_z > z1) continue;
+        out.push_back(t);
+      }
+    }
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+// The voxel stage of `window` (world columns), from the triangles over it.
+Result<voxel::CompactHeightfield> voxelize_columns(
+    const TriangleMesh& mesh, std::span<const std::vector<std::uint32_t>> tile_triangles,
+    const TileLayout& layout, std::size_t tile, const TileRect& window, const BuildConfig& config,
+    BuildContext& ctx) {
+  const TriangleMesh part =
+      triangle_subset(mesh, triangles_over(mesh, tile_triangles, layout, window),
+                      mesh.name + " " + tile_name(layout, tile) + " islands");
+  LEAPNAV_TRY_ASSIGN(voxel::VoxelOutput voxels,
+                     voxel::voxelize_window(part,
+                                            voxel::GridWindow{layout.grid, window.x0, window.z0,
+                                                              window.width(), window.depth()},
+                                            config, ctx));
+  return std::move(voxels.compact);
+}
+
+// Decides the areas remove_closed_islands could not: each is measured (up to min_cells spans) on
+// the voxel stage of a window around it, whose columns at least the border inside its open edges
+// are the untiled ones, and removed from `field` when it has fewer than min_cells spans, as the
+// untiled region stage removes it. First on a small window around all of them (most are a few
+// columns from the rectangle's edge, or part of a large floor); an area that leaves its exact
+// columns before it is decided is measured again on island_window, which holds any area of fewer
+// than min_cells spans. Returns the columns the outcome depends on: those the measurements
+// visited, widened by the border and one column (the voxel stage of a column depends on the
+// triangles within the border of it), clipped to the grid. Either outcome holds while they keep
+// their triangles: min_cells connected spans stay connected, and an area that was measured whole
+// gains no neighbour.
+Result<TileRect> decide_open_islands(voxel::CompactHeightfield& field, const TileRect& outer,
+                                     const std::vector<std::vector<std::uint32_t>>& open_small,
+                                     const TriangleMesh& mesh,
+                                     std::span<const std::vector<std::uint32_t>> tile_triangles,
+                                     const TileLayout& layout, std::size_t tile,
+                                     const BuildConfig& config, BuildContext& ctx) {
+  const VoxelParams params = derive_voxel_params(config);
+  const auto limit = static_cast<std::size_t>(params.min_region_cells);
+  const std::vector<std::uint32_t> field_column = span_columns(field);
+  const auto width = static_cast<std::uint32_t>(field.grid.width);
+  // the areas' columns, world coordinates
+  TileRect around{layout.grid.width, layout.grid.depth, 0, 0};
+  for (const std::vector<std::uint32_t>& area : open_small) {
+    for (const std::uint32_t s : area) {
+      const int x = static_cast<int>(field_column[s] % width) + outer.x0;
+      const int z = static_cast<int>(field_column[s] / width) + outer.z0;
+      around = {std::min(around.x0, x), std::min(around.z0, z), std::max(around.x1, x + 1),
+                std::max(around.z1, z + 1)};
+    }
+  }
+  // note: 12 columns decide the islands of city:10 but a few; the full reach is the fallback
+  constexpr int kFirstReach = 12;
+  const int full_reach = std::max(0, params.min_region_cells - 1);
+  TileRect reads{layout.grid.width, layout.grid.depth, 0, 0};
+  std::vector<const std::vector<std::uint32_t>*> pending;
+  pending.reserve(open_small.size());
+  for (const std::vector<std::uint32_t>& area : open_small) pending.push_back(&area);
+  for (const bool last : {false, true}) {
+    if (pending.empty()) break;
+    if (!last && kFirstReach >= full_reach) continue;
+    // note: the exact columns: the window less the border on the sides that are not the grid's
+    const TileRect exact = last ? widen(layout.interior(tile), full_reach, layout.grid)
+                                : widen(around, kFirstReach, layout.grid);
+    const TileRect window = widen(exact, layout.border, layout.grid);
+    LEAPNAV_TRY_ASSIGN(const voxel::CompactHeightfield w,
+                       voxelize_columns(mesh, tile_triangles, layout, tile, window, config, ctx));
+    const std::vector<std::uint32_t> wide_column = span_columns(w);
+    std::vector<char> mark(w.spans.size(), 0);
+    const auto wide_width = static_cast<std::uint32_t>(w.grid.width);
+    const TileRect local{exact.x0 - window.x0, exact.z0 - window.z0, exact.x1 - window.x0,
+                         exact.z1 - window.z0};
+    std::vector<const std::vector<std::uint32_t>*> undecided;
+    for (const std::vector<std::uint32_t>* area : pending) {
+      // the area's first span lies in the tile's interior, where both fields are the untiled one
+      const std::uint32_t s = area->front();
+      const int x = static_cast<int>(field_column[s] % width) + outer.x0;
+      const int z = static_cast<int>(field_column[s] / width) + outer.z0;
+      const std::size_t c = field.grid.column_index(x - outer.x0, z - outer.z0);
+      const std::size_t wc = w.grid.column_index(x - window.x0, z - window.z0);
+      const std::uint32_t layer = s - field.first(c);
+      const std::uint32_t ws = w.first(wc) + layer;
+      if (ws >= w.end(wc) || !(w.spans[ws] == field.spans[s]) || w.areas[ws] != field.areas[s]) {
+        return make_error(ErrorCode::Internal, tile_name(layout, tile) +
+                                                   ": the island window's column (" +
+                                                   std::to_string(x) + ", " + std::to_string(z) +
+                                                   ") differs from the tile's");
+      }
+      const std::optional<std::vector<std::uint32_t>> measured =
+          area_up_to(w, wide_column, ws, limit, local, mark);
+      if (!measured) {
+        if (last) {
+          return make_error(ErrorCode::Internal, tile_name(layout, tile) +
+                                                     ": an area under min_region_area left the "
+                                                     "island window");
+        }
+        undecided.push_back(area);
+        continue;
+      }
+      if (measured->size() < limit) clear_spans(field, *area);
+      for (const std::uint32_t m : *measured) {
+        const int mx = static_cast<int>(wide_column[m] % wide_width) + window.x0;
+        const int mz = static_cast<int>(wide_column[m] / wide_width) + window.z0;
+        reads = {std::min(reads.x0, mx), std::min(reads.z0, mz), std::max(reads.x1, mx + 1),
+                 std::max(reads.z1, mz + 1)};
+      }
+    }
+    pending = std::move(undecided);
+  }
+  return widen(reads, layout.border + 1, layout.grid);
 }
 
 // The columns `inner` (in `field`'s grid coordinates) of `field` on grid `inner_grid`: whole
@@ -159,13 +377,20 @@ void widen_bounds(NavMesh& nav) {
 
 }  // namespace
 
-Result<TileMesh> build_tile(const TriangleMesh& mesh, std::span<const std::uint32_t> triangles,
+Result<TileMesh> build_tile(const TriangleMesh& mesh,
+                            std::span<const std::vector<std::uint32_t>> tile_triangles,
                             const TileLayout& layout, std::size_t tile, const BuildConfig& config,
                             BuildContext& ctx) {
   if (tile >= layout.tile_count())
     return make_error(ErrorCode::InvalidArgument,
                       "tiles: tile " + std::to_string(tile) + " out of range (" +
                           std::to_string(layout.tile_count()) + " tiles)");
+  if (tile_triangles.size() != layout.tile_count()) {
+    return make_error(ErrorCode::InvalidArgument,
+                      "tiles: " + std::to_string(tile_triangles.size()) + " triangle lists for " +
+                          std::to_string(layout.tile_count()) + " tiles");
+  }
+  const std::span<const std::uint32_t> triangles = tile_triangles[tile];
   const VoxelParams params = derive_voxel_params(config);
   TileMesh out;
   out.mesh.config = config;
@@ -183,20 +408,39 @@ Result<TileMesh> build_tile(const TriangleMesh& mesh, std::span<const std::uint3
             part, voxel::GridWindow{layout.grid, outer.x0, outer.z0, outer.width(), outer.depth()},
             config, ctx));
     voxels.solid = {};
+    // note: the untiled build's walkable area is the voxel stage's walkable spans, before the
+    // region stage removes small islands; counted the same way here, on the tile's own columns
+    // (the voxel stage gives them the untiled spans, cell for cell), so tiled and untiled agree
+    const voxel::CompactHeightfield& all = voxels.compact;
+    std::uint64_t voxel_walkable = 0;
+    for (int z = inner.z0 - outer.z0; z < inner.z1 - outer.z0; ++z) {
+      for (int x = inner.x0 - outer.x0; x < inner.x1 - outer.x0; ++x) {
+        const std::size_t c = all.grid.column_index(x, z);
+        for (std::uint32_t s = all.first(c); s < all.end(c); ++s)
+          voxel_walkable += all.areas[s] != voxel::kNullArea ? 1 : 0;
+      }
+    }
+    out.stats.walkable_area =
+        static_cast<double>(voxel_walkable) * layout.grid.cell_size * layout.grid.cell_size;
     // note: one column more than the radius + 1 the edge can take; keeping a closed island
     // the one-tile build would remove costs a few cells of floor, removing an open one cuts a
     // floor in two at the tile edge
-    remove_closed_islands(voxels.compact, outer, layout.grid, params.min_region_cells,
-                          params.walkable_radius + 2);
     const TileRect local{inner.x0 - outer.x0, inner.z0 - outer.z0, inner.x1 - outer.x0,
                          inner.z1 - outer.z0};
+    const std::vector<std::vector<std::uint32_t>> open_small =
+        remove_closed_islands(voxels.compact, outer, local, layout.grid, params.min_region_cells,
+                              params.walkable_radius + 2);
+    if (!open_small.empty()) {
+      auto timer = ctx.scoped_timer("island_window");
+      LEAPNAV_TRY_ASSIGN(out.island_reads,
+                         decide_open_islands(voxels.compact, outer, open_small, mesh,
+                                             tile_triangles, layout, tile, config, ctx));
+    }
     field = crop(voxels.compact, local, layout.rect_grid(inner));
   }
-  std::uint64_t walkable = 0;
-  for (const std::uint8_t area : field.areas) walkable += area != voxel::kNullArea ? 1 : 0;
-  const double cs = layout.grid.cell_size;
-  out.stats.walkable_area = static_cast<double>(walkable) * cs * cs;
-  if (walkable == 0) return out;
+  if (std::none_of(field.areas.begin(), field.areas.end(),
+                   [](std::uint8_t area) { return area != voxel::kNullArea; }))
+    return out;
 
   // note: islands were judged on the bordered field above; the cropped field cuts areas that
   // go on into the next tile, which must not count as islands here
@@ -276,7 +520,7 @@ Result<TiledBuildOutput> build_tiled_navmesh(const TriangleMesh& mesh, const Bui
   std::vector<Slot> slots(tile_count);
   {
     auto timer = ctx.scoped_timer("tiles");
-    std::vector<std::vector<std::uint32_t>> triangles = tile_triangles(mesh, layout);
+    const std::vector<std::vector<std::uint32_t>> triangles = tile_triangles(mesh, layout);
     parallel_for(ctx.threads(), 0, tile_count, 1, [&](std::size_t t0, std::size_t t1) {
       for (std::size_t t = t0; t < t1; ++t) {
         Slot& slot = slots[t];
@@ -288,8 +532,9 @@ Result<TiledBuildOutput> build_tiled_navmesh(const TriangleMesh& mesh, const Bui
         BuildContext tile_ctx;
         tile_ctx.set_threads(1);
         tile_ctx.set_memory_limit(ctx.memory_limit());
-        slot.result.emplace(build_tile(mesh, triangles[t], layout, t, config, tile_ctx));
-        triangles[t] = {};
+        // note: the lists stay until every tile is built: a tile's island window reads those
+        // of its neighbours
+        slot.result.emplace(build_tile(mesh, triangles, layout, t, config, tile_ctx));
         slot.warnings = tile_ctx.warnings();
         slot.timings = tile_ctx.timings();
       }

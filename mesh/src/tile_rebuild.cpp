@@ -80,7 +80,7 @@ Result<std::vector<TileMesh>> build_tile_list(
         BuildContext tile_ctx;
         tile_ctx.set_threads(1);
         tile_ctx.set_memory_limit(ctx.memory_limit());
-        slot.result.emplace(build_tile(mesh, triangles[t], layout, t, config, tile_ctx));
+        slot.result.emplace(build_tile(mesh, triangles, layout, t, config, tile_ctx));
         slot.warnings = tile_ctx.warnings();
         slot.timings = tile_ctx.timings();
       }
@@ -347,6 +347,19 @@ Result<Assignment> assign(const TriangleMesh& mesh, const BuildConfig& config,
   return out;
 }
 
+// Whether a tile owning columns of `rect` is marked in `marks`.
+bool any_tile_in(const std::vector<char>& marks, const TileLayout& layout, const TileRect& rect) {
+  const int ts = layout.tile_size;
+  for (int tz = rect.z0 / ts; tz <= (rect.z1 - 1) / ts && tz < layout.tiles_z; ++tz) {
+    for (int tx = rect.x0 / ts; tx <= (rect.x1 - 1) / ts && tx < layout.tiles_x; ++tx) {
+      if (marks[static_cast<std::size_t>(tx) +
+                static_cast<std::size_t>(tz) * static_cast<std::size_t>(layout.tiles_x)] != 0)
+        return true;
+    }
+  }
+  return false;
+}
+
 bool same_layout(const TileLayout& a, const TileLayout& b) {
   return a.grid == b.grid && a.tile_size == b.tile_size && a.border == b.border &&
          a.tiles_x == b.tiles_x && a.tiles_z == b.tiles_z;
@@ -524,6 +537,15 @@ Result<TiledBuildOutput> rebuild_tiled_navmesh(const TriangleMesh& mesh, TileCac
         ++st.tiles_outside_changed;
         ctx.warn(tile_name(layout, t) + ": its triangles changed outside the changed box; rebuilt");
       }
+    }
+    // note: a tile whose island filter read columns beyond its border depends on their
+    // triangles, and those are listed by the tiles owning the columns; a tile that read none
+    // starts to only when its own input changes
+    const std::vector<char> input_changed = rebuild;
+    for (std::size_t t = 0; t < tile_count; ++t) {
+      const TileRect& reads = cache.tiles[t].island_reads;
+      if (rebuild[t] == 0 && reads.width() > 0 && any_tile_in(input_changed, layout, reads))
+        rebuild[t] = 1;
       if (rebuild[t] != 0) list.push_back(t);
     }
   }

@@ -143,6 +143,16 @@ std::vector<std::vector<std::uint32_t>> tile_triangles(const TriangleMesh& mesh,
   return out;
 }
 
+TileRect island_window(const TileLayout& layout, std::size_t tile, const BuildConfig& config) {
+  const VoxelParams params = derive_voxel_params(config);
+  // note: no window is wider than the grid, so a huge min_region_area cannot overflow
+  const int reach = std::min(layout.grid.width + layout.grid.depth,
+                             layout.border + std::max(0, params.min_region_cells - 1));
+  const TileRect r = layout.interior(tile);
+  return {std::max(0, r.x0 - reach), std::max(0, r.z0 - reach),
+          std::min(layout.grid.width, r.x1 + reach), std::min(layout.grid.depth, r.z1 + reach)};
+}
+
 std::string tile_name(const TileLayout& layout, std::size_t tile) {
   const std::size_t tiles_x = static_cast<std::size_t>(layout.tiles_x);
   return "tile (" + std::to_string(tile % tiles_x) + ", " + std::to_string(tile / tiles_x) + ")";

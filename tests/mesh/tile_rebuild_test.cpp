@@ -106,6 +106,20 @@ const Box kBoxB{{22, 0, 22}, {25, 1.5F, 25}};
 // across the line x = 19.2 m between tiles (1, 0) and (2, 0)
 const Box kBoxC{{18, 0, 4}, {21, 1, 6}};
 
+// A 30 m x 10 m floor, a pillar, and a 2 m high walkway 2.4 m wide from x = 8.4 m: 6 m long
+// its top keeps 28 spans after erosion, an island under min_region_area (64) crossing the line
+// x = 9.6 m between tiles 1 and 2 of 16 cells; with `extended`, a second box continues it to
+// x = 24 m (92 spans, no island). The extension lies beyond tile 1's border and slack.
+TriangleMesh walkway(bool extended) {
+  io::SceneBuilder b("walkway");
+  b.add_quad({0, 0, 0}, {0, 0, 10}, {30, 0, 10}, {30, 0, 0});
+  b.add_box({0.5F, 0, 0.5F}, {1.5F, 5, 1.5F});
+  b.add_box({8.4F, 0, 4}, {14.4F, 2, 6.4F});
+  if (extended) b.add_box({14.4F, 0, 4}, {24, 2, 6.4F});
+  return b.take();
+}
+const Box kWalkwayExtension{{14.4F, 0, 4}, {24, 2, 6.4F}};
+
 }  // namespace
 
 TEST_SUITE("mesh.tile_rebuild") {
@@ -369,5 +383,31 @@ TEST_SUITE("mesh.tile_rebuild") {
     CHECK(stats.tiles_rebuilt >= 1);
     CHECK(stats.tiles_rebuilt <= 4);
     CHECK(stats.tiles_outside_changed == 0);
+  }
+
+  TEST_CASE("an edit beyond a tile's border that changes an island it measured rebuilds it") {
+    // tile 1 holds one column of the walkway; whether that is an island depends on the walkway's
+    // far end, 4 m past tile 1's border: the tile's island filter measured it there, and the
+    // rebuild must redo tile 1 when the walkway is extended or cut back
+    mesh::CachedTiledBuild cached = build_cached(walkway(false), 16);
+    mesh::RebuildStats stats =
+        rebuild_matches_full(walkway(true), cached.cache, box_bounds({kWalkwayExtension}));
+    // note: tile column 1 (x 4.8..9.6 m) is not touched by the box; its tiles holding the
+    // walkway are redone because of the columns their island filter read
+    const std::size_t touched =
+        mesh::tiles_touching(cached.cache.layout, box_bounds({kWalkwayExtension})).size();
+    const auto readers = [&] {
+      std::vector<std::size_t> out;
+      for (std::size_t t = 0; t < cached.cache.tiles.size(); ++t) {
+        if (cached.cache.tiles[t].island_reads.width() > 0) out.push_back(t);
+      }
+      return out;
+    };
+    CHECK(stats.tiles_outside_changed == 0);
+    CHECK(stats.tiles_rebuilt > touched);
+    CHECK_FALSE(readers().empty());
+    stats = rebuild_matches_full(walkway(false), cached.cache, box_bounds({kWalkwayExtension}));
+    CHECK(stats.tiles_outside_changed == 0);
+    CHECK(stats.tiles_rebuilt > touched);
   }
 }

@@ -5,7 +5,7 @@
 // bytes left before anything is allocated; every tile mesh decoded by decode_navmesh, so it
 // passes mesh::validate).
 //
-// Layout (format version 1):
+// Layout (format version 2; version 1 had no island columns):
 //   offset 0   "LNTC"                          magic, 4 bytes
 //   offset 4   u32 version                     kTileCacheFormatVersion
 //   offset 8   u64 file size                   total bytes, checksum included
@@ -15,7 +15,8 @@
 //              u64 navmesh hash                mesh::content_hash of the stitched navmesh
 //              u64 T                           tiles (tiles_x * tiles_z)
 //              T x (u64 fingerprint, u64 regions, polygons, vertices, f64 navmesh_area,
-//                   walkable_area, u64 B, B bytes: the tile mesh as encode_navmesh writes it)
+//                   walkable_area, i32 island_reads x0 z0 x1 z1 (all 0: none),
+//                   u64 B, B bytes: the tile mesh as encode_navmesh writes it)
 //   last 8     u64 checksum                    ContentHasher::add_bytes over every byte before it
 // A payload's layout never changes within one format version; a newer version is refused.
 #pragma once
@@ -34,9 +35,9 @@
 namespace leapnav::io {
 
 /// The format version this code writes and the only one it reads.
-// note: version 2: tile fingerprints chain per-triangle hashes (version 1 caches would look
-// changed everywhere)
-inline constexpr std::uint32_t kTileCacheFormatVersion = 2;
+// note: version 2: tile fingerprints chain per-triangle hashes; version 3: each tile records the
+// columns its island filter read beyond its border (older caches would rebuild wrongly)
+inline constexpr std::uint32_t kTileCacheFormatVersion = 3;
 
 /// The cache as bytes (the layout above).
 [[nodiscard]] std::vector<std::byte> encode_tile_cache(const mesh::TileCache& cache);

@@ -101,18 +101,33 @@ void triangle_tiles(const TriangleMesh& mesh, const TileLayout& layout, std::siz
 struct TileMesh {
   NavMesh mesh;
   MeshStats stats;  ///< regions, polygons, vertices and areas of this tile alone
+  /// The columns beyond the bordered rectangle the mesh depends on (world grid columns; empty,
+  /// width 0, when none): where an area smaller than region.min_region_area crosses the bordered
+  /// rectangle's edge, the island filter measures it on island_window, and the outcome holds
+  /// while the columns it visited, widened by the border and one column, keep their triangles (a
+  /// rebuild redoes the tile when a tile owning one of these columns changes).
+  TileRect island_reads;
 };
 
-/// Builds tile `tile` of `layout` from the listed triangles of `mesh` on ctx.threads(): the voxel
-/// stage on the bordered rectangle; connected walkable areas smaller than region.min_region_area
-/// that do not reach an open (non-world) edge of it are removed (as the untiled region stage
-/// does); the field is cropped to the interior; regions, contours, polygons and heights run on
-/// it. A tile without triangles or walkable area gives an empty mesh. Errors: those of the
-/// stages, and Internal when the tile's mesh fails validate().
-[[nodiscard]] Result<TileMesh> build_tile(const TriangleMesh& mesh,
-                                          std::span<const std::uint32_t> triangles,
-                                          const TileLayout& layout, std::size_t tile,
-                                          const BuildConfig& config, BuildContext& ctx);
+/// The columns a tile's island filter may read: its interior widened by the border plus
+/// region.min_region_area in cells less one (an area of fewer spans reaches no further), clipped
+/// to the grid. With min_region_area 0, the bordered rectangle.
+[[nodiscard]] TileRect island_window(const TileLayout& layout, std::size_t tile,
+                                     const BuildConfig& config);
+
+/// Builds tile `tile` of `layout` on ctx.threads(); `tile_triangles` holds every tile's triangle
+/// list (tile_triangles(mesh, layout)). The voxel stage runs on the bordered rectangle;
+/// connected walkable areas smaller than region.min_region_area are removed exactly as the
+/// untiled region stage removes them: one that lies inside the rectangle is measured there, one
+/// that crosses its open edge is measured on the voxel stage of island_window (from the
+/// triangles of the tiles it overlaps; TileMesh::island_reads). The field is cropped to
+/// the interior; regions, contours, polygons and heights run on it. A tile without triangles or
+/// walkable area gives an empty mesh. Errors: those of the stages, InvalidArgument when
+/// `tile_triangles` does not have one list per tile, and Internal when the tile's mesh fails
+/// validate().
+[[nodiscard]] Result<TileMesh> build_tile(
+    const TriangleMesh& mesh, std::span<const std::vector<std::uint32_t>> tile_triangles,
+    const TileLayout& layout, std::size_t tile, const BuildConfig& config, BuildContext& ctx);
 
 /// Counts of a stitch.
 struct StitchStats {
