@@ -60,7 +60,9 @@ void query_scene(const std::string& scene, const TriangleMesh& mesh, const Build
     Summary c;
     c.min = c.median = c.mean = c.p99 = c.max =
         std::chrono::duration<double, std::milli>(create_t1 - create_t0).count();
-    report.add({scene, config.name, "planner_create", 1, c, "", ""});
+    std::ostringstream sizes;
+    sizes << "arcs=" << planner->graph().arc_count();
+    report.add({scene, config.name, "planner_create", 1, c, "", sizes.str()});
   }
   const std::size_t n = options.queries;
   const auto points = plan::random_points(navmesh, 2 * n, 12345);

@@ -1,11 +1,11 @@
 // Landmark distances for the walking A*'s heuristic (ALT: A*, landmarks and the triangle
 // inequality; Goldberg and Harrelson, "Computing the shortest path: A* search meets graph
 // theory", SODA 2005). Per island of the walk graph with enough arcs, kSlots landmark arcs are
-// picked by farthest-point selection, and a Dijkstra from each gives every arc of the island its
-// unit-cost distance along portal midpoints. The metric is the walk arc graph in which an arc may
-// also step back through its own portal (cost 0), i.e. the undirected graph of portal midpoints;
-// the A* graph is a subgraph of it with costs >= filter scale times these, so for any landmark L
-// |d(L, goal) - d(L, n)| <= d(n, goal) bounds the A* cost from n below, consistently.
+// picked by farthest-point selection in the plane, and a Dijkstra from each gives every arc of the
+// island its unit-cost distance along portal midpoints. The metric is the walk arc graph in which
+// an arc may also step back through its own portal (cost 0), i.e. the undirected graph of portal
+// midpoints; the A* graph is a subgraph of it with costs >= filter scale times these, so for any
+// landmark L |d(L, goal) - d(L, n)| <= d(n, goal) bounds the A* cost from n below, consistently.
 #pragma once
 
 #include <cstdint>
@@ -35,15 +35,10 @@ struct Landmarks {
 };
 
 /// Landmarks of the walk arcs of `graph` whose portal midpoints are `arc_mid`, per island
-/// (`island`: per polygon, walk arcs only, numbered 0 .. islands - 1). Deterministic: ties in the
-/// farthest-point selection go to the lower arc id.
+/// (`island`: per polygon, walk arcs only, numbered 0 .. islands - 1). The Dijkstras run on all
+/// hardware threads; the result does not depend on their number (ties in the farthest-point
+/// selection go to the lower arc id).
 [[nodiscard]] Landmarks build_landmarks(const NavGraph& graph, const std::vector<Vec2>& arc_mid,
                                         const std::vector<std::uint32_t>& island);
-
-/// Unit-cost graph distances from arc `source` to every arc over walk arcs (see above); +infinity
-/// where unreachable. Exposed for the landmark tests' brute-force checks.
-[[nodiscard]] std::vector<double> landmark_dijkstra(const NavGraph& graph,
-                                                    const std::vector<Vec2>& arc_mid,
-                                                    std::uint32_t source);
 
 }  // namespace leapnav::plan::detail
