@@ -4,11 +4,13 @@
 // crossing points. A jump arc's crossing point is its group's representative landing; reaching it
 // from point p costs |p - takeoff| + |takeoff - landing| + jump_cost. The heuristic, the straight
 // xz distance to the goal, is admissible and consistent for both (triangle inequality, jump_cost
-// >= 0), so a closed node is final and the cost equals Dijkstra's on the same arc graph. Node
-// state lives in per-query buffers stamped with a generation counter; the open list is a binary
-// heap. The search's whole state (open list, nodes, best node, filter) lives in the query's
-// scratch, so the sliced calls resume it between updates; find_path is begin_path, one unbounded
-// update_path and finish_path, the same A*.
+// >= 0), so a closed node is final and the cost equals Dijkstra's on the same arc graph. Walking
+// with Midpoint crossings, the heuristic is the larger of that and the landmark bound
+// (landmarks.hpp, ALT), also admissible and consistent. Node state lives in per-query buffers
+// stamped with a generation counter; the open list is an indexed 4-ary heap. The search's whole
+// state (open list, nodes, best node, filter) lives in the query's scratch, so the sliced calls
+// resume it between updates; find_path is begin_path, one unbounded update_path and finish_path,
+// the same A*.
 #include <algorithm>
 #include <array>
 #include <bit>
