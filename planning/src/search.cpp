@@ -220,10 +220,10 @@ struct NavQuery::Scratch {
   std::uint32_t step_exact(const Planner::Impl& impl, std::uint32_t budget);
   void relax(const Planner::Impl& impl, std::uint32_t a, std::uint32_t parent, Vec2 from,
              float g_from);
-  /// The unscaled lower bound on the walk from arc a's node at `pos` to run.dst: the straight
-  /// line, or with ALT the largest landmark bound when that is larger.
-  [[nodiscard]] float lower_bound(const Planner::Impl& impl, std::uint32_t a, Vec2 pos) const {
-    const float straight = dist(pos, run.dst);
+  /// The unscaled lower bound on the walk from arc a's node to run.dst, given the straight-line
+  /// distance between them: that, or with ALT the largest landmark bound when that is larger.
+  [[nodiscard]] float lower_bound(const Planner::Impl& impl, std::uint32_t a,
+                                  float straight) const {
     if (!run.alt) return straight;
     constexpr std::uint32_t kSlots = detail::Landmarks::kSlots;
     const float* d = &impl.landmarks.distance[std::size_t(a) * kSlots];
@@ -335,9 +335,10 @@ void NavQuery::Scratch::relax(const Planner::Impl& impl, std::uint32_t a, std::u
   if (g < node.g) {
     node.g = g;
     node.parent = parent;
-    push(g + lower_bound(impl, a, node.pos) * filter->scale, a);
+    const float straight = dist(node.pos, run.dst);
+    push(g + lower_bound(impl, a, straight) * filter->scale, a);
     // note: a Partial path ends at the reached node nearest the goal in a straight line
-    if (const float h = dist(node.pos, run.dst) * filter->scale; h < run.best_h) {
+    if (const float h = straight * filter->scale; h < run.best_h) {
       run.best_h = h;
       run.best_node = a;
     }
