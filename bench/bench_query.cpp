@@ -152,7 +152,8 @@ void query_scene(const std::string& scene, const TriangleMesh& mesh, const Build
   report.add({scene, config.name, "optimality_gap", 1, Summary{}, "", gap.str()});
 
   // the landmark heuristic against the straight line alone: same A* cost, mostly the same paths
-  if (query_options.landmarks) {
+  // (the portal A* only: the exact search takes no landmarks)
+  if (query_options.landmarks && query_options.walk_search == plan::WalkSearch::Portals) {
     plan::QueryOptions straight = query_options;
     straight.landmarks = false;
     plan::Path other;
