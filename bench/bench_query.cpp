@@ -48,10 +48,21 @@ void query_scene(const std::string& scene, const TriangleMesh& mesh, const Build
   if (options.crossing == "toward-goal") query_options.crossing = plan::CrossingPoint::TowardGoal;
   if (options.walk_search == "exact") query_options.walk_search = plan::WalkSearch::Exact;
   if (options.walk_search == "portals") query_options.walk_search = plan::WalkSearch::Portals;
+  query_options.landmarks = options.landmarks;
+  const auto create_t0 = std::chrono::steady_clock::now();
   auto planner = plan::Planner::create(navmesh);
+  const auto create_t1 = std::chrono::steady_clock::now();
   if (!planner) {
     record_failure(scene + ": " + planner.error().message);
     return;
+  }
+  {
+    Summary c;
+    c.min = c.median = c.mean = c.p99 = c.max =
+        std::chrono::duration<double, std::milli>(create_t1 - create_t0).count();
+    std::ostringstream sizes;
+    sizes << "arcs=" << planner->graph().arc_count();
+    report.add({scene, config.name, "planner_create", 1, c, "", sizes.str()});
   }
   const std::size_t n = options.queries;
   const auto points = plan::random_points(navmesh, 2 * n, 12345);
@@ -69,6 +80,8 @@ void query_scene(const std::string& scene, const TriangleMesh& mesh, const Build
   std::size_t partial = 0;  // the node limit was reached (the goal is on the start's island)
   std::size_t no_path = 0;
   double expanded = 0.0;
+  double found_length = 0.0;  // sum over the Found paths [units: m]
+  ContentHasher corridors;    // the corridors of every Found path, in order
   ContentHasher lengths;
   for (std::size_t i = 0; i < n; ++i) {
     const double c0 = thread_cpu_us();
@@ -82,6 +95,8 @@ void query_scene(const std::string& scene, const TriangleMesh& mesh, const Build
       us_found.push_back(us[i]);
       cpu_us_found.push_back(c1 - c0);
       expanded += path.nodes_expanded;
+      found_length += path.length;
+      for (const mesh::PolyId p : path.corridor) corridors.add_pod(mesh::index(p));
     }
     if (status.ok() && path.status == plan::PathStatus::Partial) ++partial;
     if (status.ok() && path.status == plan::PathStatus::NoPath) ++no_path;
@@ -102,7 +117,9 @@ void query_scene(const std::string& scene, const TriangleMesh& mesh, const Build
         << " found_us_mean=" << f.mean << " found_us_p99=" << f.p99
         << " found_cpu_us_median=" << summarize(cpu_us_found).median
         << " found_cpu_us_p99=" << summarize(cpu_us_found).p99
-        << " found_expanded_mean=" << (found > 0 ? expanded / static_cast<double>(found) : 0.0);
+        << " found_expanded_mean=" << (found > 0 ? expanded / static_cast<double>(found) : 0.0)
+        << " found_length_mean=" << (found > 0 ? found_length / static_cast<double>(found) : 0.0)
+        << " found_corridor_hash=" << hash_to_hex(corridors.digest());
   report.add({scene, config.name, "query_walk", 1, ms, hash_to_hex(lengths.digest()), extra.str()});
 
   // optimality gap on a subset: the exact reference is far slower than the planner
@@ -133,6 +150,47 @@ void query_scene(const std::string& scene, const TriangleMesh& mesh, const Build
       << " over_5pct="
       << std::count_if(excesses.begin(), excesses.end(), [](double e) { return e > 5.0; });
   report.add({scene, config.name, "optimality_gap", 1, Summary{}, "", gap.str()});
+
+  // the landmark heuristic against the straight line alone: same A* cost, mostly the same paths
+  // (the portal A* only: the exact search takes no landmarks)
+  if (query_options.landmarks && query_options.walk_search == plan::WalkSearch::Portals) {
+    plan::QueryOptions straight = query_options;
+    straight.landmarks = false;
+    plan::Path other;
+    std::size_t pairs = 0;
+    std::size_t status_differ = 0;
+    std::size_t corridor_differ = 0;
+    double cost_rel_max = 0.0;
+    double length_sum = 0.0;
+    double other_length_sum = 0.0;
+    double length_rel_max = 0.0;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (!query.find_path(requests[i].start, requests[i].goal, query_options, path).ok() ||
+          !query.find_path(requests[i].start, requests[i].goal, straight, other).ok()) {
+        continue;
+      }
+      if (path.status != other.status) ++status_differ;
+      if (path.status != plan::PathStatus::Found || other.status != plan::PathStatus::Found)
+        continue;
+      ++pairs;
+      if (path.corridor != other.corridor) ++corridor_differ;
+      const double scale = std::max(other.search_cost, 1e-9);
+      cost_rel_max = std::max(cost_rel_max, std::abs(path.search_cost - other.search_cost) / scale);
+      length_sum += path.length;
+      other_length_sum += other.length;
+      length_rel_max = std::max(
+          length_rel_max, std::abs(path.length - other.length) / std::max(other.length, 1e-9));
+    }
+    std::ostringstream alt;
+    alt.precision(9);
+    alt << "found_pairs=" << pairs << " status_differ=" << status_differ
+        << " corridor_differ=" << corridor_differ << " search_cost_rel_diff_max=" << cost_rel_max
+        << " length_mean=" << (pairs > 0 ? length_sum / static_cast<double>(pairs) : 0.0)
+        << " straight_length_mean="
+        << (pairs > 0 ? other_length_sum / static_cast<double>(pairs) : 0.0)
+        << " length_rel_diff_max=" << length_rel_max;
+    report.add({scene, config.name, "landmarks_vs_straight", 1, Summary{}, "", alt.str()});
+  }
 
   for (const int threads : options.threads) {
     std::vector<double> batch_ms;

@@ -53,6 +53,8 @@ struct Options {
   /// The query suite's walking search: exact (any-angle) or portals (A* + funnel); empty for
   /// the library's default.
   std::string walk_search;
+  /// The query suite's QueryOptions::landmarks (false: the straight-line heuristic alone).
+  bool landmarks = true;
   std::vector<int> steps{1, 2, 4, 6, 8, 10, 12, 14, 16};  ///< jump sample steps
   bool check_links = true;  ///< run the exact soundness checker on every generated link set
   /// Random pairs from which the jump-query suite picks the queries whose step-1 path jumps.

@@ -62,6 +62,8 @@ int main(int argc, char** argv) {
                  "Walking search of the query suite: exact (any-angle) or portals (A* over portal "
                  "crossings, then the funnel); the library's default when not given")
       ->check(CLI::IsMember({"exact", "portals"}));
+  app.add_flag("!--no-landmarks", options.landmarks,
+               "Query suite: the portal A*'s straight-line heuristic alone (no landmarks)");
   app.add_option("--terrain", options.terrain_sizes, "terrain:N sizes")->delimiter(',');
   app.add_option("--shared", options.shared_dir, "The shared/ folder with meshes/");
   app.add_option("--csv", csv_path, "Also write the CSV to this file");

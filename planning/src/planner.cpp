@@ -281,6 +281,7 @@ Result<Planner> Planner::create(std::shared_ptr<const mesh::NavMesh> shared_mesh
     impl->arc_right[a] = right;
     impl->arc_mid[a] = {0.5F * (left.x + right.x), 0.5F * (left.y + right.y)};
   }
+  impl->landmarks = detail::build_landmarks(impl->graph, impl->arc_mid, impl->island);
   std::vector<RtreeValue> boxes;
   boxes.reserve(mesh.polygon_count());
   for (std::uint32_t p = 0; p < mesh.polygon_count(); ++p) {

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "any_angle.hpp"
+#include "landmarks.hpp"
 #include "leapnav/planning/query.hpp"
 
 namespace leapnav::plan {
@@ -62,6 +63,8 @@ struct Planner::Impl {
   std::vector<Vec2> arc_left;
   std::vector<Vec2> arc_right;
   std::vector<Vec2> arc_mid;
+  /// Landmark distances of the walk arcs (the walking A*'s ALT heuristic, Midpoint crossings).
+  detail::Landmarks landmarks;
   Rtree rtree;
   /// The exact walking search's fans, twins and arcs per polygon slot.
   detail::AnyAngleMesh any_angle;

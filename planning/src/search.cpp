@@ -4,12 +4,15 @@
 // crossing points. A jump arc's crossing point is its group's representative landing; reaching it
 // from point p costs |p - takeoff| + |takeoff - landing| + jump_cost. The heuristic, the straight
 // xz distance to the goal, is admissible and consistent for both (triangle inequality, jump_cost
-// >= 0), so a closed node is final and the cost equals Dijkstra's on the same arc graph. Node
-// state lives in per-query buffers stamped with a generation counter; the open list is a binary
-// heap. The search's whole state (open list, nodes, best node, filter) lives in the query's
-// scratch, so the sliced calls resume it between updates; find_path is begin_path, one unbounded
-// update_path and finish_path, the same A*.
+// >= 0), so a closed node is final and the cost equals Dijkstra's on the same arc graph. Walking
+// with Midpoint crossings, the heuristic is the larger of that and the landmark bound
+// (landmarks.hpp, ALT), also admissible and consistent. Node state lives in per-query buffers
+// stamped with a generation counter; the open list is an indexed 4-ary heap. The search's whole
+// state (open list, nodes, best node, filter) lives in the query's scratch, so the sliced calls
+// resume it between updates; find_path is begin_path, one unbounded update_path and finish_path,
+// the same A*.
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cmath>
 #include <limits>
@@ -191,6 +194,11 @@ struct NavQuery::Scratch {
     std::uint32_t best_node = kStartNode;
     float best_h = 0.0F;
     bool finished = false;
+    /// The ALT heuristic (Landmarks): whether it is on, the goal's distance from each landmark
+    /// of its island (0 in unused slots) and the island's rounding slack.
+    bool alt = false;
+    float slack = 0.0F;
+    std::array<float, detail::Landmarks::kSlots> goal_landmark{};
   };
   Search run;
   std::optional<detail::Filter> filter;
@@ -212,6 +220,18 @@ struct NavQuery::Scratch {
   std::uint32_t step_exact(const Planner::Impl& impl, std::uint32_t budget);
   void relax(const Planner::Impl& impl, std::uint32_t a, std::uint32_t parent, Vec2 from,
              float g_from);
+  /// The unscaled lower bound on the walk from arc a's node to run.dst, given the straight-line
+  /// distance between them: that, or with ALT the largest landmark bound when that is larger.
+  [[nodiscard]] float lower_bound(const Planner::Impl& impl, std::uint32_t a,
+                                  float straight) const {
+    if (!run.alt) return straight;
+    constexpr std::uint32_t kSlots = detail::Landmarks::kSlots;
+    const float* d = &impl.landmarks.distance[std::size_t(a) * kSlots];
+    float bound = 0.0F;
+    for (std::uint32_t k = 0; k < kSlots; ++k)
+      bound = std::max(bound, std::abs(run.goal_landmark[k] - d[k]));
+    return std::max(straight, bound - run.slack);
+  }
   [[nodiscard]] bool jump_allowed(const Planner::Impl& impl, std::uint32_t a) const {
     return jumps && (impl.group_configs[impl.graph.arc_index[a]] & options.jump_configs) != 0;
   }
@@ -315,9 +335,10 @@ void NavQuery::Scratch::relax(const Planner::Impl& impl, std::uint32_t a, std::u
   if (g < node.g) {
     node.g = g;
     node.parent = parent;
-    const float h = dist(node.pos, run.dst) * filter->scale;
-    push(g + h, a);
-    if (h < run.best_h) {
+    const float straight = dist(node.pos, run.dst);
+    push(g + lower_bound(impl, a, straight) * filter->scale, a);
+    // note: a Partial path ends at the reached node nearest the goal in a straight line
+    if (const float h = straight * filter->scale; h < run.best_h) {
       run.best_h = h;
       run.best_node = a;
     }
@@ -361,6 +382,26 @@ void NavQuery::Scratch::start_search(const Planner::Impl& impl, std::uint32_t sr
   goal_state.heap_index = kNotInHeap;
   goal_state.pos = dst;
   run.best_h = dist(src, dst) * filter->scale;
+  // note: landmark distances are between portal midpoints on the walk graph, so ALT is valid for
+  // Midpoint crossings without jump arcs (the filter only removes arcs or raises costs)
+  if (options.landmarks && !jumps && options.crossing == CrossingPoint::Midpoint &&
+      !impl.landmarks.empty()) {
+    constexpr std::uint32_t kSlots = detail::Landmarks::kSlots;
+    const std::uint32_t isl = impl.island[dst_poly];
+    if (impl.landmarks.landmark_arc[std::size_t(isl) * kSlots] != kNoArc) {
+      run.alt = true;
+      run.slack = impl.landmarks.slack[isl];
+      run.goal_landmark.fill(kInfinity);
+      for (std::uint32_t a = graph.out_begin(dst_poly); a < graph.out_end(dst_poly); ++a) {
+        if (graph.arc_kind[a] != EdgeKind::Walk) continue;
+        const float to_goal = dist(impl.arc_mid[a], dst);
+        const float* d = &impl.landmarks.distance[std::size_t(a) * kSlots];
+        for (std::uint32_t k = 0; k < kSlots; ++k)
+          run.goal_landmark[k] = std::min(run.goal_landmark[k], d[k] + to_goal);
+      }
+      run.alt = std::isfinite(run.goal_landmark[0]);
+    }
+  }
   if (jumps) entries[src_poly] = {src, 0.0F, generation};
   for (std::uint32_t a = graph.out_begin(src_poly); a < graph.out_end(src_poly); ++a) {
     if (graph.arc_kind[a] == EdgeKind::Walk || jump_allowed(impl, a)) {

@@ -128,6 +128,11 @@ struct QueryOptions {
   /// The search of walking queries (see WalkSearch).
   WalkSearch walk_search = WalkSearch::Portals;
   CrossingPoint crossing = CrossingPoint::Midpoint;
+  /// Tighten the portal A*'s straight-line heuristic with the planner's landmark distances (ALT)
+  /// where that is valid: walking-only searches with Midpoint crossings. The heuristic stays
+  /// admissible and consistent, so the search cost is the same and far fewer nodes are expanded
+  /// (bench/RESULTS.md, "Portal A* with landmarks"); false uses the straight line alone.
+  bool landmarks = true;
   /// Plan over jump links when the Planner has them. Off (or no links, or no allowed link in
   /// the set) gives exactly the walk-only planner's paths.
   bool jumps = true;

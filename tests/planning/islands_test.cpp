@@ -1,0 +1,102 @@
+// Island labels answer queries between islands before any search: the planner's labels against a
+// breadth-first flood fill over the mesh's polygon neighbours on a tiled city (many islands:
+// roofs, courtyards), and pairs on different islands give NoPath with no node expanded.
+
+#include <doctest/doctest.h>
+
+#include <cstdint>
+#include <map>
+#include <queue>
+#include <vector>
+
+#include "leapnav/core/config.hpp"
+#include "leapnav/core/context.hpp"
+#include "leapnav/io/scenes.hpp"
+#include "leapnav/mesh/tiles.hpp"
+#include "leapnav/planning/query.hpp"
+#include "leapnav/planning/sample.hpp"
+
+using namespace leapnav;
+
+namespace {
+
+mesh::NavMesh tiled_city3() {
+  auto scene = io::builtin_scene("city:3");
+  REQUIRE(scene.ok());
+  mesh::TileConfig tiles;
+  tiles.tile_size = 48;
+  BuildContext ctx;
+  auto out = mesh::build_tiled_navmesh(*scene, *named_config("default"), tiles, ctx);
+  REQUIRE(out.ok());
+  return std::move(out).value().navmesh;
+}
+
+// Component per polygon by breadth-first search over poly_neighbors, numbered in visit order.
+std::vector<std::uint32_t> flood_fill(const mesh::NavMesh& nav) {
+  constexpr std::uint32_t kUnset = 0xFFFFFFFFU;
+  std::vector<std::uint32_t> component(nav.polygon_count(), kUnset);
+  std::uint32_t next = 0;
+  for (std::uint32_t seed = 0; seed < nav.polygon_count(); ++seed) {
+    if (component[seed] != kUnset) continue;
+    std::queue<std::uint32_t> open;
+    open.push(seed);
+    component[seed] = next;
+    while (!open.empty()) {
+      const std::uint32_t p = open.front();
+      open.pop();
+      for (std::uint32_t s = nav.poly_first[p]; s < nav.poly_first[p + 1]; ++s) {
+        const std::uint32_t q = nav.poly_neighbors[s];
+        if (q == mesh::kNoPoly || component[q] != kUnset) continue;
+        component[q] = next;
+        open.push(q);
+      }
+    }
+    ++next;
+  }
+  return component;
+}
+
+}  // namespace
+
+TEST_SUITE("planning.islands") {
+  TEST_CASE(
+      "island labels on a tiled city equal a flood fill, and pairs across islands are "
+      "answered without a search") {
+    const mesh::NavMesh nav = tiled_city3();
+    auto planner = plan::Planner::create(nav);
+    REQUIRE(planner.ok());
+    const std::vector<std::uint32_t> fill = flood_fill(nav);
+    // the labels are the same partition: a one-to-one map between the two numberings
+    std::map<std::uint32_t, std::uint32_t> to_fill;
+    std::map<std::uint32_t, std::uint32_t> to_label;
+    for (std::uint32_t p = 0; p < nav.polygon_count(); ++p) {
+      const std::uint32_t label = planner->island(mesh::PolyId{p});
+      const auto [a, new_a] = to_fill.emplace(label, fill[p]);
+      const auto [b, new_b] = to_label.emplace(fill[p], label);
+      CHECK(a->second == fill[p]);
+      CHECK(b->second == label);
+    }
+    CHECK(to_fill.size() > 10);  // roofs and courtyards are islands of their own
+
+    plan::NavQuery query(*planner);
+    plan::QueryOptions options;
+    options.walk_search = plan::WalkSearch::Portals;
+    const auto points = plan::random_points(nav, 400, 17);
+    int across = 0;
+    int within = 0;
+    for (std::size_t i = 0; i + 1 < points.size(); i += 2) {
+      plan::Path path;
+      REQUIRE(query.find_path(points[i].point, points[i + 1].point, options, path).ok());
+      if (fill[mesh::index(points[i].poly)] != fill[mesh::index(points[i + 1].poly)]) {
+        ++across;
+        CHECK(path.status == plan::PathStatus::NoPath);
+        CHECK(path.nodes_expanded == 0);
+      } else {
+        ++within;
+        CHECK(path.status == plan::PathStatus::Found);
+      }
+    }
+    CHECK(across > 20);
+    CHECK(within > 20);
+  }
+}
