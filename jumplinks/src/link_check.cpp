@@ -483,6 +483,43 @@ LinkVerdict LinkChecker::check(const JumpLink& link, const JumpConfig& config, b
   return verdict;
 }
 
+bool LinkChecker::standing_fails(Vec3 feet) const {
+  const Impl& im = *impl_;
+  // note: at the smallest box around the pose (u, s) the centre cylinder is within resolution of
+  // the pose in xz and in feet height, so a triangle the pose's cylinder meets shrunk by
+  // tolerance + 2 resolution is met by the centre's cylinder shrunk by tolerance (the witness
+  // test); 1e-6 m covers the double rounding (below 1e-9 m, link_check.hpp)
+  const double depth = double{im.options.tolerance} + 2.0 * double{im.options.resolution} + 1e-6;
+  const double r = im.agent.radius;
+  const double radius = r - depth;
+  if (radius <= 0.0 || im.grid.first.size() < 2) return false;
+  AABB box;
+  box.extend(feet);
+  box.min.x -= static_cast<float>(r) + 1e-3F;
+  box.min.z -= static_cast<float>(r) + 1e-3F;
+  box.max.x += static_cast<float>(r) + 1e-3F;
+  box.max.z += static_cast<float>(r) + 1e-3F;
+  const double y0 = static_cast<double>(feet.y) + depth;
+  const double y1 = static_cast<double>(feet.y) + im.agent.height - depth;
+  int ax = 0, az = 0, bx = 0, bz = 0;
+  im.grid.cells(box, ax, az, bx, bz);
+  for (int cz = az; cz <= bz; ++cz) {
+    for (int cx = ax; cx <= bx; ++cx) {
+      const auto bin = static_cast<std::size_t>(cx) +
+                       static_cast<std::size_t>(cz) * static_cast<std::size_t>(im.grid.nx);
+      for (std::uint32_t k = im.grid.first[bin]; k < im.grid.first[bin + 1]; ++k) {
+        const std::uint32_t t = im.grid.items[k];
+        const AABB& tb = im.grid.boxes[t];
+        if (tb.max.x < box.min.x || tb.min.x > box.max.x || tb.max.z < box.min.z ||
+            tb.min.z > box.max.z || tb.max.y < y0 || tb.min.y > y1)
+          continue;
+        if (im.meets(t, feet.x, feet.z, radius, y0, y1)) return true;
+      }
+    }
+  }
+  return false;
+}
+
 double LinkChecker::surface_height(double x, double z, double y_lo, double y_hi) const {
   const Impl& im = *impl_;
   double best = std::numeric_limits<double>::quiet_NaN();
