@@ -282,6 +282,8 @@ struct LinkChecker::Impl {
   // per triangle: how far above the feet it starts to count (r tan(slope) for a walkable one,
   // else 0); negative for a triangle that is not walkable (no surface height from it)
   std::vector<double> lift;
+  // per triangle: its bounding box in double (x0, x1, y0, y1, z0, z1)
+  std::vector<std::array<double, 6>> bounds;
 
   // The branch and bound state of one link.
   struct Search {
@@ -296,7 +298,17 @@ struct LinkChecker::Impl {
 
   [[nodiscard]] bool meets(std::uint32_t t, double px, double pz, double radius, double y0,
                            double y1) const {
-    return triangle_meets_cylinder(tris[t], px, pz, radius, y0 + std::max(0.0, lift[t]), y1);
+    // note: exact early-outs: a triangle entirely below or above the slab clips to nothing (the
+    // clip keeps vertices at the level), and one whose box is further than radius from the axis
+    // has no clipped point within radius (the margin 1e-6 m covers the clip's interpolation)
+    const std::array<double, 6>& b = bounds[t];
+    const double lo = y0 + std::max(0.0, lift[t]);
+    if (b[3] < lo || b[2] > y1) return false;
+    const double dx = std::max({b[0] - px, 0.0, px - b[1]});
+    const double dz = std::max({b[4] - pz, 0.0, pz - b[5]});
+    const double reach = radius + 1e-6;
+    if (dx * dx + dz * dz > reach * reach) return false;
+    return triangle_meets_cylinder(tris[t], px, pz, radius, lo, y1);
   }
 
   // Explores box b with the candidate triangles scratch.candidates[begin, end).
@@ -361,15 +373,20 @@ struct LinkChecker::Impl {
 LinkChecker::LinkChecker(const TriangleMesh& triangles, const mesh::NavMesh& navmesh,
                          const AgentConfig& agent, const LinkCheckOptions& options)
     : impl_(std::make_unique<Impl>(
-          Impl{triangles, navmesh, agent, options, bin_triangles(triangles), {}, {}})) {
+          Impl{triangles, navmesh, agent, options, bin_triangles(triangles), {}, {}, {}})) {
   impl_->tris.reserve(triangles.triangles.size());
   impl_->lift.reserve(triangles.triangles.size());
+  impl_->bounds.reserve(triangles.triangles.size());
   const double slope_cos =
       std::cos(static_cast<double>(agent.max_slope_deg) * std::numbers::pi / 180.0);
   for (const auto& tri : triangles.triangles) {
     const std::array<P3, 3> t{to_p3(triangles.vertices[tri[0]]), to_p3(triangles.vertices[tri[1]]),
                               to_p3(triangles.vertices[tri[2]])};
     impl_->tris.push_back(t);
+    impl_->bounds.push_back({std::min({t[0].x, t[1].x, t[2].x}), std::max({t[0].x, t[1].x, t[2].x}),
+                             std::min({t[0].y, t[1].y, t[2].y}), std::max({t[0].y, t[1].y, t[2].y}),
+                             std::min({t[0].z, t[1].z, t[2].z}),
+                             std::max({t[0].z, t[1].z, t[2].z})});
     // note: the same normal and walkable test as voxel/walkable.cpp
     const double e0x = t[1].x - t[0].x, e0y = t[1].y - t[0].y, e0z = t[1].z - t[0].z;
     const double e1x = t[2].x - t[0].x, e1y = t[2].y - t[0].y, e1z = t[2].z - t[0].z;
