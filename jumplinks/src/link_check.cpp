@@ -62,15 +62,21 @@ double segment_distance(double px, double pz, const P3& a, const P3& b) {
 bool triangle_meets_cylinder(const std::array<P3, 3>& tri, double px, double pz, double radius,
                              double y0, double y1) {
   if (radius <= 0.0 || y1 <= y0) return false;
-  std::array<P3, 8> a{};
-  std::array<P3, 8> b{};
+  std::array<P3, 8> a;  // NOLINT(cppcoreguidelines-pro-type-member-init): written before read
+  std::array<P3, 8> b;  // NOLINT(cppcoreguidelines-pro-type-member-init): written before read
   a[0] = tri[0];
   a[1] = tri[1];
   a[2] = tri[2];
-  int n = clip_y(a, 3, y0, true, b);
-  if (n == 0) return false;
-  n = clip_y(b, n, y1, false, a);
-  if (n == 0) return false;
+  int n = 3;
+  // note: a triangle inside the slab clips to itself (every vertex kept, none interpolated)
+  const bool inside_slab = std::min({tri[0].y, tri[1].y, tri[2].y}) >= y0 &&
+                           std::max({tri[0].y, tri[1].y, tri[2].y}) <= y1;
+  if (!inside_slab) {
+    n = clip_y(a, 3, y0, true, b);
+    if (n == 0) return false;
+    n = clip_y(b, n, y1, false, a);
+    if (n == 0) return false;
+  }
   double area = 0.0;
   for (int k = 0; k < n; ++k) {
     const P3& u = a[static_cast<std::size_t>(k)];
