@@ -193,6 +193,10 @@ constexpr double kRounding = 1e-9;
 // Deepest split before a box is declared failing unresolved (never reached on finite input: each
 // split halves one side, and 2^-60 of a 10 km link is far below any resolution).
 constexpr int kMaxDepth = 120;
+// The plane bound's slack for rounding (plane coefficients and arc in double on float inputs) and
+// the steepest triangle it is used for (slope = tan of the angle to the horizontal).
+constexpr double kPlaneMargin = 1e-7;
+constexpr double kPlaneMaxSlope = 100.0;
 // The deepest penetration is found to within this (plus 2 resolution) [m].
 constexpr double kDepthResolution = 1e-3;
 
@@ -290,6 +294,9 @@ struct LinkChecker::Impl {
   std::vector<double> lift;
   // per triangle: its bounding box in double (x0, x1, y0, y1, z0, z1)
   std::vector<std::array<double, 6>> bounds;
+  // per triangle: its plane y = a x + b z + c and slope |(a, b)| (planes[t][3]); NaN for a
+  // triangle steeper than kPlaneMaxSlope (no plane bound)
+  std::vector<std::array<double, 4>> planes;
 
   // The branch and bound state of one link.
   struct Search {
@@ -317,6 +324,60 @@ struct LinkChecker::Impl {
     return triangle_meets_cylinder(tris[t], px, pz, radius, lo, y1);
   }
 
+  // The plane bound (link_check.hpp, LinkCheckOptions::plane_bound). For a triangle with plane
+  // y = a x + b z + c, g(u, s) = plane(P(u, s)) - feet(u, s) = A + s k(u) + 4h (c(u)² s² - c(u) s)
+  // with A = plane(S) - S.y and k(u) = (a, b) . (L(u) - S) linear in u. For fixed u, g is convex
+  // in s, so its maximum over the box is at s0 or s1; for fixed s, s k(u) is largest at u0 or u1
+  // and 4h (c² s² - c s) is convex in c, so largest at c(u0) or c(u1) (c is monotone in u): the
+  // sum of those maxima bounds g at s; at s = 1, g(u, 1) = plane(L(u)) - L(u).y is linear in u.
+  // A point q of the triangle within r - theta of the axis has q.y <= plane(P) + (r - theta)
+  // slope, so when g < theta + lift - (r - theta) slope over the whole box the cylinder shrunk by
+  // theta (bottom at feet + theta + lift) misses the triangle everywhere in the box.
+  struct BoxArc {
+    double s0 = 0.0;
+    double s1 = 0.0;
+    std::array<double, 2> lx{};  // L(u0), L(u1) in x, z, y
+    std::array<double, 2> lz{};
+    std::array<double, 2> ly{};
+    std::array<double, 2> c{};
+  };
+  static BoxArc box_arc(const Flight& f, const Box& b) {
+    BoxArc arc;
+    arc.s0 = b.s0;
+    arc.s1 = b.s1;
+    for (std::size_t i = 0; i < 2; ++i) {
+      const double u = i == 0 ? b.u0 : b.u1;
+      arc.lx[i] = f.a.x + (f.b.x - f.a.x) * u;
+      arc.lz[i] = f.a.z + (f.b.z - f.a.z) * u;
+      arc.ly[i] = f.a.y + (f.b.y - f.a.y) * u;
+      arc.c[i] = f.c(u);
+    }
+    return arc;
+  }
+  [[nodiscard]] bool below_feet(std::uint32_t t, const Flight& f, const BoxArc& arc,
+                                double theta) const {
+    const std::array<double, 4>& pl = planes[t];
+    if (std::isnan(pl[3])) return false;
+    const double limit =
+        theta + std::max(0.0, lift[t]) - (agent.radius - theta) * pl[3] - kPlaneMargin;
+    const double start = pl[0] * f.s.x + pl[1] * f.s.z + pl[2];
+    double worst = -std::numeric_limits<double>::infinity();
+    for (const double s : {arc.s0, arc.s1}) {
+      double g = 0.0;
+      if (s == 1.0) {
+        g = std::max(pl[0] * arc.lx[0] + pl[1] * arc.lz[0] + pl[2] - arc.ly[0],
+                     pl[0] * arc.lx[1] + pl[1] * arc.lz[1] + pl[2] - arc.ly[1]);
+      } else {
+        const double k0 = pl[0] * (arc.lx[0] - f.s.x) + pl[1] * (arc.lz[0] - f.s.z);
+        const double k1 = pl[0] * (arc.lx[1] - f.s.x) + pl[1] * (arc.lz[1] - f.s.z);
+        const auto q = [&](double c) { return 4.0 * f.h * (c * c * s * s - c * s); };
+        g = start - f.s.y + s * std::max(k0, k1) + std::max(q(arc.c[0]), q(arc.c[1]));
+      }
+      worst = std::max(worst, g);
+    }
+    return worst < limit;
+  }
+
   // Explores box b with the candidate triangles scratch.candidates[begin, end).
   void explore(Search& search, const Box& b, std::size_t begin, std::size_t end, int depth) const {
     ++search.regions;
@@ -332,9 +393,11 @@ struct LinkChecker::Impl {
                              : std::max<double>(options.tolerance, search.best + kDepthResolution);
     std::vector<std::uint32_t>& cand = search.scratch.candidates;
     const std::size_t mine = cand.size();
+    const BoxArc arc = options.plane_bound ? box_arc(search.flight, b) : BoxArc{};
     for (std::size_t k = begin; k < end; ++k) {
       const std::uint32_t t = cand[k];
-      if (meets(t, e.px, e.pz, r - theta + e.rho, e.y_lo + theta, e.y_hi + height - theta))
+      if (meets(t, e.px, e.pz, r - theta + e.rho, e.y_lo + theta, e.y_hi + height - theta) &&
+          !(options.plane_bound && below_feet(t, search.flight, arc, theta)))
         cand.push_back(t);
     }
     const std::size_t mine_end = cand.size();
@@ -379,10 +442,11 @@ struct LinkChecker::Impl {
 LinkChecker::LinkChecker(const TriangleMesh& triangles, const mesh::NavMesh& navmesh,
                          const AgentConfig& agent, const LinkCheckOptions& options)
     : impl_(std::make_unique<Impl>(
-          Impl{triangles, navmesh, agent, options, bin_triangles(triangles), {}, {}, {}})) {
+          Impl{triangles, navmesh, agent, options, bin_triangles(triangles), {}, {}, {}, {}})) {
   impl_->tris.reserve(triangles.triangles.size());
   impl_->lift.reserve(triangles.triangles.size());
   impl_->bounds.reserve(triangles.triangles.size());
+  impl_->planes.reserve(triangles.triangles.size());
   const double slope_cos =
       std::cos(static_cast<double>(agent.max_slope_deg) * std::numbers::pi / 180.0);
   for (const auto& tri : triangles.triangles) {
@@ -406,6 +470,14 @@ LinkChecker::LinkChecker(const TriangleMesh& triangles, const mesh::NavMesh& nav
       lift = agent.radius * std::sqrt(std::max(0.0, 1.0 - cos * cos)) / cos;
     }
     impl_->lift.push_back(lift);
+    std::array<double, 4> plane{0.0, 0.0, 0.0, std::numeric_limits<double>::quiet_NaN()};
+    if (std::isfinite(len) && len > 0.0 && std::abs(ny) * kPlaneMaxSlope > len) {
+      plane[0] = -nx / ny;
+      plane[1] = -nz / ny;
+      plane[2] = t[0].y - plane[0] * t[0].x - plane[1] * t[0].z;
+      plane[3] = std::hypot(plane[0], plane[1]);
+    }
+    impl_->planes.push_back(plane);
   }
 }
 

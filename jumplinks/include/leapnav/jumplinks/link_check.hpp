@@ -58,6 +58,11 @@ struct LinkCheckOptions {
   float resolution = 1e-5F;
   /// Threads for parallel_for (0 = all, 1 = sequential).
   int threads = 0;
+  /// Also drop a triangle from a region when its plane stays below the bottom of the shrunk
+  /// cylinder over the whole region (the arc rises off, or falls onto, a floor faster than the
+  /// floor slopes: the standing contacts at the arc's ends). A valid bound, so verdicts are the
+  /// same with it off; only the regions examined differ (off: for tests and measurement).
+  bool plane_bound = true;
 };
 
 /// The verdict on one link.
