@@ -41,14 +41,6 @@ float lattice_quantum(int shift) {
   return std::ldexp(1.0F, -shift);
 }
 
-std::optional<std::int32_t> lattice_index(float v, float quantum) {
-  // note: rint rounds like nearbyint (the current mode, to nearest even) without saving and
-  // restoring the floating-point environment, which made nearbyint the compactor's hot spot
-  const double k = std::rint(static_cast<double>(v) / static_cast<double>(quantum));
-  if (!std::isfinite(k) || std::abs(k) >= 16777216.0) return std::nullopt;
-  return static_cast<std::int32_t>(k);
-}
-
 namespace {
 
 double xz_distance(Vec3 a, Vec3 b) {
