@@ -62,15 +62,21 @@ double segment_distance(double px, double pz, const P3& a, const P3& b) {
 bool triangle_meets_cylinder(const std::array<P3, 3>& tri, double px, double pz, double radius,
                              double y0, double y1) {
   if (radius <= 0.0 || y1 <= y0) return false;
-  std::array<P3, 8> a{};
-  std::array<P3, 8> b{};
+  std::array<P3, 8> a;  // NOLINT(cppcoreguidelines-pro-type-member-init): written before read
+  std::array<P3, 8> b;  // NOLINT(cppcoreguidelines-pro-type-member-init): written before read
   a[0] = tri[0];
   a[1] = tri[1];
   a[2] = tri[2];
-  int n = clip_y(a, 3, y0, true, b);
-  if (n == 0) return false;
-  n = clip_y(b, n, y1, false, a);
-  if (n == 0) return false;
+  int n = 3;
+  // note: a triangle inside the slab clips to itself (every vertex kept, none interpolated)
+  const bool inside_slab = std::min({tri[0].y, tri[1].y, tri[2].y}) >= y0 &&
+                           std::max({tri[0].y, tri[1].y, tri[2].y}) <= y1;
+  if (!inside_slab) {
+    n = clip_y(a, 3, y0, true, b);
+    if (n == 0) return false;
+    n = clip_y(b, n, y1, false, a);
+    if (n == 0) return false;
+  }
   double area = 0.0;
   for (int k = 0; k < n; ++k) {
     const P3& u = a[static_cast<std::size_t>(k)];
@@ -187,6 +193,10 @@ constexpr double kRounding = 1e-9;
 // Deepest split before a box is declared failing unresolved (never reached on finite input: each
 // split halves one side, and 2^-60 of a 10 km link is far below any resolution).
 constexpr int kMaxDepth = 120;
+// The plane bound's slack for rounding (plane coefficients and arc in double on float inputs) and
+// the steepest triangle it is used for (slope = tan of the angle to the horizontal).
+constexpr double kPlaneMargin = 1e-7;
+constexpr double kPlaneMaxSlope = 100.0;
 // The deepest penetration is found to within this (plus 2 resolution) [m].
 constexpr double kDepthResolution = 1e-3;
 
@@ -282,6 +292,11 @@ struct LinkChecker::Impl {
   // per triangle: how far above the feet it starts to count (r tan(slope) for a walkable one,
   // else 0); negative for a triangle that is not walkable (no surface height from it)
   std::vector<double> lift;
+  // per triangle: its bounding box in double (x0, x1, y0, y1, z0, z1)
+  std::vector<std::array<double, 6>> bounds;
+  // per triangle: its plane y = a x + b z + c and slope |(a, b)| (planes[t][3]); NaN for a
+  // triangle steeper than kPlaneMaxSlope (no plane bound)
+  std::vector<std::array<double, 4>> planes;
 
   // The branch and bound state of one link.
   struct Search {
@@ -296,7 +311,71 @@ struct LinkChecker::Impl {
 
   [[nodiscard]] bool meets(std::uint32_t t, double px, double pz, double radius, double y0,
                            double y1) const {
-    return triangle_meets_cylinder(tris[t], px, pz, radius, y0 + std::max(0.0, lift[t]), y1);
+    // note: exact early-outs: a triangle entirely below or above the slab clips to nothing (the
+    // clip keeps vertices at the level), and one whose box is further than radius from the axis
+    // has no clipped point within radius (the margin 1e-6 m covers the clip's interpolation)
+    const std::array<double, 6>& b = bounds[t];
+    const double lo = y0 + std::max(0.0, lift[t]);
+    if (b[3] < lo || b[2] > y1) return false;
+    const double dx = std::max({b[0] - px, 0.0, px - b[1]});
+    const double dz = std::max({b[4] - pz, 0.0, pz - b[5]});
+    const double reach = radius + 1e-6;
+    if (dx * dx + dz * dz > reach * reach) return false;
+    return triangle_meets_cylinder(tris[t], px, pz, radius, lo, y1);
+  }
+
+  // The plane bound (link_check.hpp, LinkCheckOptions::plane_bound). For a triangle with plane
+  // y = a x + b z + c, g(u, s) = plane(P(u, s)) - feet(u, s) = A + s k(u) + 4h (c(u)² s² - c(u) s)
+  // with A = plane(S) - S.y and k(u) = (a, b) . (L(u) - S) linear in u. For fixed u, g is convex
+  // in s, so its maximum over the box is at s0 or s1; for fixed s, s k(u) is largest at u0 or u1
+  // and 4h (c² s² - c s) is convex in c, so largest at c(u0) or c(u1) (c is monotone in u): the
+  // sum of those maxima bounds g at s; at s = 1, g(u, 1) = plane(L(u)) - L(u).y is linear in u.
+  // A point q of the triangle within r - theta of the axis has q.y <= plane(P) + (r - theta)
+  // slope, so when g < theta + lift - (r - theta) slope over the whole box the cylinder shrunk by
+  // theta (bottom at feet + theta + lift) misses the triangle everywhere in the box.
+  struct BoxArc {
+    double s0 = 0.0;
+    double s1 = 0.0;
+    std::array<double, 2> lx{};  // L(u0), L(u1) in x, z, y
+    std::array<double, 2> lz{};
+    std::array<double, 2> ly{};
+    std::array<double, 2> c{};
+  };
+  static BoxArc box_arc(const Flight& f, const Box& b) {
+    BoxArc arc;
+    arc.s0 = b.s0;
+    arc.s1 = b.s1;
+    for (std::size_t i = 0; i < 2; ++i) {
+      const double u = i == 0 ? b.u0 : b.u1;
+      arc.lx[i] = f.a.x + (f.b.x - f.a.x) * u;
+      arc.lz[i] = f.a.z + (f.b.z - f.a.z) * u;
+      arc.ly[i] = f.a.y + (f.b.y - f.a.y) * u;
+      arc.c[i] = f.c(u);
+    }
+    return arc;
+  }
+  [[nodiscard]] bool below_feet(std::uint32_t t, const Flight& f, const BoxArc& arc,
+                                double theta) const {
+    const std::array<double, 4>& pl = planes[t];
+    if (std::isnan(pl[3])) return false;
+    const double limit =
+        theta + std::max(0.0, lift[t]) - (agent.radius - theta) * pl[3] - kPlaneMargin;
+    const double start = pl[0] * f.s.x + pl[1] * f.s.z + pl[2];
+    double worst = -std::numeric_limits<double>::infinity();
+    for (const double s : {arc.s0, arc.s1}) {
+      double g = 0.0;
+      if (s == 1.0) {
+        g = std::max(pl[0] * arc.lx[0] + pl[1] * arc.lz[0] + pl[2] - arc.ly[0],
+                     pl[0] * arc.lx[1] + pl[1] * arc.lz[1] + pl[2] - arc.ly[1]);
+      } else {
+        const double k0 = pl[0] * (arc.lx[0] - f.s.x) + pl[1] * (arc.lz[0] - f.s.z);
+        const double k1 = pl[0] * (arc.lx[1] - f.s.x) + pl[1] * (arc.lz[1] - f.s.z);
+        const auto q = [&](double c) { return 4.0 * f.h * (c * c * s * s - c * s); };
+        g = start - f.s.y + s * std::max(k0, k1) + std::max(q(arc.c[0]), q(arc.c[1]));
+      }
+      worst = std::max(worst, g);
+    }
+    return worst < limit;
   }
 
   // Explores box b with the candidate triangles scratch.candidates[begin, end).
@@ -314,9 +393,11 @@ struct LinkChecker::Impl {
                              : std::max<double>(options.tolerance, search.best + kDepthResolution);
     std::vector<std::uint32_t>& cand = search.scratch.candidates;
     const std::size_t mine = cand.size();
+    const BoxArc arc = options.plane_bound ? box_arc(search.flight, b) : BoxArc{};
     for (std::size_t k = begin; k < end; ++k) {
       const std::uint32_t t = cand[k];
-      if (meets(t, e.px, e.pz, r - theta + e.rho, e.y_lo + theta, e.y_hi + height - theta))
+      if (meets(t, e.px, e.pz, r - theta + e.rho, e.y_lo + theta, e.y_hi + height - theta) &&
+          !(options.plane_bound && below_feet(t, search.flight, arc, theta)))
         cand.push_back(t);
     }
     const std::size_t mine_end = cand.size();
@@ -361,15 +442,21 @@ struct LinkChecker::Impl {
 LinkChecker::LinkChecker(const TriangleMesh& triangles, const mesh::NavMesh& navmesh,
                          const AgentConfig& agent, const LinkCheckOptions& options)
     : impl_(std::make_unique<Impl>(
-          Impl{triangles, navmesh, agent, options, bin_triangles(triangles), {}, {}})) {
+          Impl{triangles, navmesh, agent, options, bin_triangles(triangles), {}, {}, {}, {}})) {
   impl_->tris.reserve(triangles.triangles.size());
   impl_->lift.reserve(triangles.triangles.size());
+  impl_->bounds.reserve(triangles.triangles.size());
+  impl_->planes.reserve(triangles.triangles.size());
   const double slope_cos =
       std::cos(static_cast<double>(agent.max_slope_deg) * std::numbers::pi / 180.0);
   for (const auto& tri : triangles.triangles) {
     const std::array<P3, 3> t{to_p3(triangles.vertices[tri[0]]), to_p3(triangles.vertices[tri[1]]),
                               to_p3(triangles.vertices[tri[2]])};
     impl_->tris.push_back(t);
+    impl_->bounds.push_back({std::min({t[0].x, t[1].x, t[2].x}), std::max({t[0].x, t[1].x, t[2].x}),
+                             std::min({t[0].y, t[1].y, t[2].y}), std::max({t[0].y, t[1].y, t[2].y}),
+                             std::min({t[0].z, t[1].z, t[2].z}),
+                             std::max({t[0].z, t[1].z, t[2].z})});
     // note: the same normal and walkable test as voxel/walkable.cpp
     const double e0x = t[1].x - t[0].x, e0y = t[1].y - t[0].y, e0z = t[1].z - t[0].z;
     const double e1x = t[2].x - t[0].x, e1y = t[2].y - t[0].y, e1z = t[2].z - t[0].z;
@@ -383,6 +470,14 @@ LinkChecker::LinkChecker(const TriangleMesh& triangles, const mesh::NavMesh& nav
       lift = agent.radius * std::sqrt(std::max(0.0, 1.0 - cos * cos)) / cos;
     }
     impl_->lift.push_back(lift);
+    std::array<double, 4> plane{0.0, 0.0, 0.0, std::numeric_limits<double>::quiet_NaN()};
+    if (std::isfinite(len) && len > 0.0 && std::abs(ny) * kPlaneMaxSlope > len) {
+      plane[0] = -nx / ny;
+      plane[1] = -nz / ny;
+      plane[2] = t[0].y - plane[0] * t[0].x - plane[1] * t[0].z;
+      plane[3] = std::hypot(plane[0], plane[1]);
+    }
+    impl_->planes.push_back(plane);
   }
 }
 
@@ -481,6 +576,43 @@ LinkVerdict LinkChecker::check(const JumpLink& link, const JumpConfig& config, b
     }
   }
   return verdict;
+}
+
+bool LinkChecker::standing_fails(Vec3 feet) const {
+  const Impl& im = *impl_;
+  // note: at the smallest box around the pose (u, s) the centre cylinder is within resolution of
+  // the pose in xz and in feet height, so a triangle the pose's cylinder meets shrunk by
+  // tolerance + 2 resolution is met by the centre's cylinder shrunk by tolerance (the witness
+  // test); 1e-6 m covers the double rounding (below 1e-9 m, link_check.hpp)
+  const double depth = double{im.options.tolerance} + 2.0 * double{im.options.resolution} + 1e-6;
+  const double r = im.agent.radius;
+  const double radius = r - depth;
+  if (radius <= 0.0 || im.grid.first.size() < 2) return false;
+  AABB box;
+  box.extend(feet);
+  box.min.x -= static_cast<float>(r) + 1e-3F;
+  box.min.z -= static_cast<float>(r) + 1e-3F;
+  box.max.x += static_cast<float>(r) + 1e-3F;
+  box.max.z += static_cast<float>(r) + 1e-3F;
+  const double y0 = static_cast<double>(feet.y) + depth;
+  const double y1 = static_cast<double>(feet.y) + im.agent.height - depth;
+  int ax = 0, az = 0, bx = 0, bz = 0;
+  im.grid.cells(box, ax, az, bx, bz);
+  for (int cz = az; cz <= bz; ++cz) {
+    for (int cx = ax; cx <= bx; ++cx) {
+      const auto bin = static_cast<std::size_t>(cx) +
+                       static_cast<std::size_t>(cz) * static_cast<std::size_t>(im.grid.nx);
+      for (std::uint32_t k = im.grid.first[bin]; k < im.grid.first[bin + 1]; ++k) {
+        const std::uint32_t t = im.grid.items[k];
+        const AABB& tb = im.grid.boxes[t];
+        if (tb.max.x < box.min.x || tb.min.x > box.max.x || tb.max.z < box.min.z ||
+            tb.min.z > box.max.z || tb.max.y < y0 || tb.min.y > y1)
+          continue;
+        if (im.meets(t, feet.x, feet.z, radius, y0, y1)) return true;
+      }
+    }
+  }
+  return false;
 }
 
 double LinkChecker::surface_height(double x, double z, double y_lo, double y_hi) const {

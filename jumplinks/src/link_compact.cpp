@@ -41,12 +41,6 @@ float lattice_quantum(int shift) {
   return std::ldexp(1.0F, -shift);
 }
 
-std::optional<std::int32_t> lattice_index(float v, float quantum) {
-  const double k = std::nearbyint(static_cast<double>(v) / static_cast<double>(quantum));
-  if (!std::isfinite(k) || std::abs(k) >= 16777216.0) return std::nullopt;
-  return static_cast<std::int32_t>(k);
-}
-
 namespace {
 
 double xz_distance(Vec3 a, Vec3 b) {
@@ -72,6 +66,34 @@ double detour(const JumpLink& dropped, const JumpLink& kept) {
   return xz_distance(dropped.start, kept.start) +
          std::max(segment_distance(dropped.land_a, kept.land_a, kept.land_b),
                   segment_distance(dropped.land_b, kept.land_a, kept.land_b));
+}
+
+// Whether detour(dropped, kept) <= radius, decided with sqrt where the sum is clearly on one side
+// (sqrt of the sum of squares and hypot differ by a few ulps, far below the 1e-9 m margin) and
+// with detour() itself otherwise, so the verdict is detour()'s (hypot is slow).
+bool detour_within(const JumpLink& dropped, const JumpLink& kept, double radius) {
+  const auto seg2 = [](Vec3 p, Vec3 a, Vec3 b) {
+    const double dx = static_cast<double>(b.x) - a.x;
+    const double dz = static_cast<double>(b.z) - a.z;
+    const double len2 = dx * dx + dz * dz;
+    double u = 0.0;
+    if (len2 > 0.0)
+      u = std::clamp(
+          ((static_cast<double>(p.x) - a.x) * dx + (static_cast<double>(p.z) - a.z) * dz) / len2,
+          0.0, 1.0);
+    const double ex = static_cast<double>(p.x) - (a.x + u * dx);
+    const double ez = static_cast<double>(p.z) - (a.z + u * dz);
+    return ex * ex + ez * ez;
+  };
+  const double sx = static_cast<double>(dropped.start.x) - kept.start.x;
+  const double sz = static_cast<double>(dropped.start.z) - kept.start.z;
+  const double fast = std::sqrt(sx * sx + sz * sz) +
+                      std::sqrt(std::max(seg2(dropped.land_a, kept.land_a, kept.land_b),
+                                         seg2(dropped.land_b, kept.land_a, kept.land_b)));
+  constexpr double kMargin = 1e-9;
+  if (fast < radius - kMargin) return true;
+  if (fast > radius + kMargin) return false;
+  return detour(dropped, kept) <= radius;
 }
 
 // A cover group: links [first, last) of the input sharing start polygon, land polygon and
@@ -192,7 +214,7 @@ class Compactor {
             const double dx = static_cast<double>(links[j].start.x) - links[i].start.x;
             const double dz = static_cast<double>(links[j].start.z) - links[i].start.z;
             if (j != i && dx * dx + dz * dz > radius2) continue;
-            if (j == i || detour(links[j], links[i]) <= radius) cover_.push_back(j);
+            if (j == i || detour_within(links[j], links[i], radius)) cover_.push_back(j);
           }
         }
       }

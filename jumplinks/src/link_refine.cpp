@@ -35,6 +35,7 @@ struct End {
   Vec3 point;  // lifted
   double voxel_lo = 0.0;
   double voxel_hi = 0.0;
+  int standing = 0;  // 0 not yet tested, -1 the landing pose here fails (standing_fails), 1 not
 };
 
 class Refiner {
@@ -63,9 +64,16 @@ class Refiner {
       return;
     }
     ++out.stats.links_failing;
+    // note: when the start pose fails every piece fails (same start), so the bisection would
+    // emit nothing
+    if (checker_.standing_fails(link.start)) {
+      ++out.stats.links_dropped;
+      return;
+    }
     const std::size_t before = out.links.size();
-    pieces(link, config, End{link.land_a, voxel_link.land_a.y, voxel_link.land_a.y},
-           End{link.land_b, voxel_link.land_b.y, voxel_link.land_b.y}, out);
+    End a{link.land_a, voxel_link.land_a.y, voxel_link.land_a.y};
+    End b{link.land_b, voxel_link.land_b.y, voxel_link.land_b.y};
+    pieces(link, config, a, b, out);
     const std::size_t kept = out.links.size() - before;
     out.stats.links_out += kept;
     if (kept == 0)
@@ -76,8 +84,7 @@ class Refiner {
 
  private:
   // The failing piece a-b bisected: its halves checked, passing ones emitted in segment order.
-  void pieces(const JumpLink& link, const JumpConfig& config, const End& a, const End& b,
-              ChunkOut& out) {
+  void pieces(const JumpLink& link, const JumpConfig& config, End& a, End& b, ChunkOut& out) {
     const double len = std::hypot(static_cast<double>(b.point.x) - a.point.x,
                                   static_cast<double>(b.point.z) - a.point.z);
     if (len <= options_.min_piece) return;
@@ -90,12 +97,20 @@ class Refiner {
     half(link, config, mid, b, out);
   }
 
-  void half(const JumpLink& link, const JumpConfig& config, const End& a, const End& b,
-            ChunkOut& out) {
+  // Whether the landing pose at e fails (then so does every piece ending at e), tested once.
+  bool standing_fails(End& e) const {
+    if (e.standing == 0) e.standing = checker_.standing_fails(e.point) ? -1 : 1;
+    return e.standing < 0;
+  }
+
+  void half(const JumpLink& link, const JumpConfig& config, End& a, End& b, ChunkOut& out) {
     JumpLink piece = link;
     piece.land_a = a.point;
     piece.land_b = b.point;
-    if (!checker_.check(piece, config, false, scratch_).failed())
+    // note: a piece with a failing landing pose at an end fails check(), so it is split without
+    // running the check (the same pieces result)
+    if (!standing_fails(a) && !standing_fails(b) &&
+        !checker_.check(piece, config, false, scratch_).failed())
       out.links.push_back(piece);
     else
       pieces(link, config, a, b, out);

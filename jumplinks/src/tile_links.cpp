@@ -277,7 +277,7 @@ Result<TileLinks> build_tile_jump_links(const TriangleMesh& mesh,
         const voxel::VoxelOutput voxels,
         voxel::voxelize_window(
             part, voxel::GridWindow{layout.grid, rect.x0, rect.z0, rect.width(), rect.depth()},
-            navmesh.config, ctx));
+            navmesh.config, ctx, voxel::DistanceField::skip));
     {
       auto timer = ctx.scoped_timer("jump_span_map");
       map_spans(sub, polys, tiles, layout, rect, voxels.compact);

@@ -34,7 +34,8 @@ Result<VoxelOutput> voxelize_on_grid(const TriangleMesh& mesh, const GridSpec& g
 }
 
 Result<VoxelOutput> voxelize_window(const TriangleMesh& mesh, const GridWindow& window,
-                                    const BuildConfig& config, BuildContext& ctx) {
+                                    const BuildConfig& config, BuildContext& ctx,
+                                    DistanceField distance) {
   LEAPNAV_TRY(validate(config));
   LEAPNAV_TRY(validate(mesh));
   if (mesh.triangles.empty())
@@ -74,7 +75,7 @@ Result<VoxelOutput> voxelize_window(const TriangleMesh& mesh, const GridWindow& 
     LEAPNAV_TRY_ASSIGN(out.compact,
                        mark_area_volumes(std::move(out.compact), mesh.area_volumes, ctx));
   }
-  {
+  if (distance == DistanceField::compute) {
     ctx.progress("voxel", 0.9);
     auto timer = ctx.scoped_timer("distance_field");
     LEAPNAV_TRY_ASSIGN(out.compact, distance_field(std::move(out.compact), ctx));

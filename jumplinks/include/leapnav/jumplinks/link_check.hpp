@@ -58,6 +58,11 @@ struct LinkCheckOptions {
   float resolution = 1e-5F;
   /// Threads for parallel_for (0 = all, 1 = sequential).
   int threads = 0;
+  /// Also drop a triangle from a region when its plane stays below the bottom of the shrunk
+  /// cylinder over the whole region (the arc rises off, or falls onto, a floor faster than the
+  /// floor slopes: the standing contacts at the arc's ends). A valid bound, so verdicts are the
+  /// same with it off; only the regions examined differ (off: for tests and measurement).
+  bool plane_bound = true;
 };
 
 /// The verdict on one link.
@@ -104,6 +109,16 @@ class LinkChecker {
   /// colliding link (otherwise depth is a lower bound found at the first witness).
   [[nodiscard]] LinkVerdict check(const JumpLink& link, const JumpConfig& config, bool want_depth,
                                   Scratch& scratch) const;
+
+  /// Whether the agent standing with its feet at `feet` penetrates some triangle deeper than
+  /// tolerance + 2 resolution (+ 1e-6 m): the cylinder shrunk by that depth (with the foot zone)
+  /// meets a triangle. When it does, every link whose start is `feet`, or whose land segment has
+  /// `feet` as an end, fails check(): that pose is the arc's point (u, s = 0) or (u, 1) for every
+  /// u, resp. u = 0 or 1, and the branch and bound's boxes around it, kept by every enclosure down
+  /// to the smallest (rho and feet interval <= resolution), find a witness there. A cheap test
+  /// (one cylinder against the triangles of its bins) that decides failing links without the
+  /// branch and bound; false says nothing.
+  [[nodiscard]] bool standing_fails(Vec3 feet) const;
 
   /// The highest point at (x, z) of a triangle that is not vertical and whose height there lies
   /// in [y_lo, y_hi] (the triangle's plane interpolated exactly in double precision, inclusive

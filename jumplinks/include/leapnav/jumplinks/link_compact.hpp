@@ -41,6 +41,7 @@
 // "jlkr").
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <optional>
 
@@ -99,7 +100,15 @@ struct CompactLinks {
 
 /// The lattice index of v (nearest multiple of quantum), or nullopt when |v| / quantum >= 2^24
 /// or v is not finite.
-[[nodiscard]] std::optional<std::int32_t> lattice_index(float v, float quantum);
+/// (Inline: the compactor and the file writer call it nine times per link, and an out-of-line
+/// call returned the optional through the stack.)
+[[nodiscard]] inline std::optional<std::int32_t> lattice_index(float v, float quantum) {
+  // note: rint rounds like nearbyint (the current mode, to nearest even) without saving and
+  // restoring the floating-point environment
+  const double k = std::rint(static_cast<double>(v) / static_cast<double>(quantum));
+  if (!std::isfinite(k) || std::abs(k) >= 16777216.0) return std::nullopt;
+  return static_cast<std::int32_t>(k);
+}
 
 /// Compacts a refined link set (see the file comment). `full` must be indexed (index_links);
 /// triangles, navmesh and agent are the ones the set was refined against. Parallel over groups

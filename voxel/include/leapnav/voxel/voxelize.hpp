@@ -52,8 +52,13 @@ struct VoxelOutput {
 /// rasterization gives it; the filters, erosion and distance field then run on the window alone.
 /// voxelize_on_grid(mesh, grid, ...) is this with the whole grid as window. Same timers and
 /// errors as voxelize.
+/// Whether voxelize_window computes the compact heightfield's distance field (regions need it;
+/// the jump-link search reads the spans only).
+enum class DistanceField : std::uint8_t { compute, skip };
+
 [[nodiscard]] Result<VoxelOutput> voxelize_window(const TriangleMesh& mesh,
                                                   const GridWindow& window,
-                                                  const BuildConfig& config, BuildContext& ctx);
+                                                  const BuildConfig& config, BuildContext& ctx,
+                                                  DistanceField distance = DistanceField::compute);
 
 }  // namespace leapnav::voxel
