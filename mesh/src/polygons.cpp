@@ -344,8 +344,8 @@ std::vector<Poly> fewest_polygons(const std::vector<Poly>& triangles,
   std::vector<std::uint32_t> best_count(n, 0);
   std::vector<double> best_kept(n, 0.0);  // forest edges left between parts, total length
   std::vector<std::vector<std::uint32_t>> best_part(n);
-  for (auto it = order.rbegin(); it != order.rend(); ++it) {
-    const std::uint32_t v = *it;
+  for (std::size_t i = order.size(); i-- > 0;) {
+    const std::uint32_t v = order[i];
     // connected sets of v's subtree that contain v, by size
     std::vector<std::vector<std::uint32_t>> sets{{v}};
     std::size_t level_begin = 0;

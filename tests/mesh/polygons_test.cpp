@@ -221,6 +221,7 @@ TEST_SUITE("mesh.polygons") {
       CHECK(mesh->polygon(PolyId{p}).size() <= 6);
     }
     std::vector<GridPoint> g;
+    g.reserve(pts.size());
     for (const auto& p : pts) g.push_back({p[0], p[1]});
     CHECK(total_area(*mesh) == doctest::Approx(shoelace(g)));
   }
