@@ -346,8 +346,11 @@ std::vector<Poly> fewest_polygons(const std::vector<Poly>& triangles,
   std::vector<std::vector<std::uint32_t>> best_part(n);
   for (std::size_t i = order.size(); i-- > 0;) {
     const std::uint32_t v = order[i];
-    // connected sets of v's subtree that contain v, by size
+    // connected sets of v's subtree that contain v and form a part, by size, with their unions;
+    // a set that closes a cycle or is not convex has no superset that is a part, so only parts
+    // are grown (one merge step each)
     std::vector<std::vector<std::uint32_t>> sets{{v}};
+    std::vector<Poly> unions{triangles[v]};
     std::size_t level_begin = 0;
     for (std::size_t size = 2; size <= max_part; ++size) {
       const std::size_t level_end = sets.size();
@@ -355,6 +358,12 @@ std::vector<Poly> fewest_polygons(const std::vector<Poly>& triangles,
         for (std::size_t m = 0; m < sets[s].size(); ++m) {
           for (const std::uint32_t c : children[sets[s][m]]) {
             if (contains(sets[s], c)) continue;
+            bool closes_cycle = false;
+            for (const std::uint32_t b : across[c]) {
+              closes_cycle = closes_cycle || (b != kNoPoly && b != sets[s][m] && parent[b] != c &&
+                                              contains(sets[s], b));
+            }
+            if (closes_cycle) continue;
             std::vector<std::uint32_t> grown = sets[s];
             grown.push_back(c);
             std::sort(grown.begin() + 1, grown.end());
@@ -362,7 +371,11 @@ std::vector<Poly> fewest_polygons(const std::vector<Poly>& triangles,
             for (std::size_t q = level_end; q < sets.size() && !known; ++q) {
               known = sets[q] == grown;
             }
-            if (!known) sets.push_back(std::move(grown));
+            if (known) continue;
+            const MergeCandidate merge = merge_value(unions[s], triangles[c], xz, max_verts);
+            if (merge.value < 0) continue;
+            unions.push_back(merge_polys(unions[s], triangles[c], merge));
+            sets.push_back(std::move(grown));
           }
         }
       }
@@ -371,14 +384,6 @@ std::vector<Poly> fewest_polygons(const std::vector<Poly>& triangles,
     }
     bool have = false;
     for (const std::vector<std::uint32_t>& set : sets) {
-      bool closes_cycle = false;
-      for (const std::uint32_t a : set) {
-        for (const std::uint32_t b : across[a]) {
-          closes_cycle = closes_cycle ||
-                         (b != kNoPoly && b != parent[a] && parent[b] != a && contains(set, b));
-        }
-      }
-      if (closes_cycle || (set.size() > 1 && union_of(set).empty())) continue;
       std::uint32_t count = 1;
       double kept = 0.0;
       for (const std::uint32_t a : set) {
@@ -772,18 +777,23 @@ Result<NavMesh> build_polygons(const ContourSet& contours, const VoxelParams& pa
       const auto limit = static_cast<std::size_t>(max_verts);
       const bool try_fewer =
           limit > 3 && polys.size() > 2 && polys.size() <= kMaxPartitionTriangles && !tri.fell_back;
+      std::vector<Poly> triangles;
+      if (try_fewer) triangles = polys;
+      per_contour[c].polys = merge_triangles(std::move(polys), xz, limit);
+      // note: a part holds at most limit - 2 triangles, so no partition has fewer polygons than
+      // this bound; the greedy merge often reaches it
+      const std::size_t least = (triangles.size() + limit - 3) / (limit - 2);
       std::vector<Poly> fewer;
-      if (try_fewer) {
-        fewer = fewest_polygons(polys, xz, limit);
+      if (try_fewer && per_contour[c].polys.size() > least) {
+        fewer = fewest_polygons(triangles, xz, limit);
         // the triangle centroids, in tripled coordinates
         samples3.clear();
-        for (const Poly& t : polys) {
+        for (const Poly& t : triangles) {
           samples3.push_back(
               {xz[t[0]].x + xz[t[1]].x + xz[t[2]].x, xz[t[0]].z + xz[t[1]].z + xz[t[2]].z});
         }
       }
-      per_contour[c].polys = merge_triangles(std::move(polys), xz, limit);
-      if (try_fewer && fewer.size() < per_contour[c].polys.size()) {
+      if (!fewer.empty() && fewer.size() < per_contour[c].polys.size()) {
         portals.clear();
         const std::vector<std::uint32_t>& ids = contour_ids[c];
         for (std::size_t i = 0; i < ids.size(); ++i) {
