@@ -293,9 +293,11 @@ std::vector<Poly> fewest_polygons(const std::vector<Poly>& triangles,
   order.reserve(n);
   std::vector<std::vector<std::uint32_t>> children(n);
   std::vector<bool> seen(n, false);
+  std::size_t roots = 0;
   for (std::uint32_t root = 0; root < n; ++root) {
     if (seen[root]) continue;
     seen[root] = true;
+    ++roots;
     std::size_t head = order.size();
     order.push_back(root);
     while (head < order.size()) {
@@ -421,6 +423,13 @@ std::vector<Poly> fewest_polygons(const std::vector<Poly>& triangles,
     std::sort(below.begin(), below.end(), std::greater<>());
     stack.insert(stack.end(), below.begin(), below.end());
   }
+  // note: without an adjacency outside the forest no two parts can merge (the program would
+  // have found fewer parts)
+  std::size_t adjacencies = 0;
+  for (const auto& sides : across) {
+    for (const std::uint32_t u : sides) adjacencies += u != kNoPoly;
+  }
+  if (adjacencies == 2 * (order.size() - roots)) return parts;
   return merge_triangles(std::move(parts), xz, max_verts);
 }
 
