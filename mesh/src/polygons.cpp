@@ -2,12 +2,18 @@
 // loose tests that allow touching at repeated points, then a warned fallback), welding of grid
 // corners across contours, greedy convex merging along the longest shared edge (O'Rourke,
 // "Computational Geometry in C" §1 for the diagonal tests; the merge rule follows pipeline.md §2).
+// A contour of at most 64 triangles also gets the exact fewest-polygon partition of its triangles
+// (a tree dynamic program), kept when it has fewer polygons and the portal-midpoint paths through
+// it are no longer (see keeps_midpoint_paths).
 // Everything runs on integer grid coordinates, so the geometric predicates are exact.
 #include "leapnav/mesh/polygons.hpp"
 
 #include <algorithm>
+#include <array>
+#include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <functional>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -251,6 +257,374 @@ std::vector<Poly> merge_triangles(std::vector<Poly> polys, const std::vector<Gri
   return out;
 }
 
+// The exhaustive partition and its check are quadratic in a contour's triangles; larger contours
+// keep the greedy merge.
+constexpr std::size_t kMaxPartitionTriangles = 64;
+
+// Fewest convex polygons made of whole triangles of one contour: an exact tree dynamic program
+// over a breadth-first spanning forest of the triangles' edge adjacency. A part is a set of at
+// most max_verts - 2 triangles, connected in the forest, whose union is convex; each triangle adds
+// one vertex, so any union within the vertex limit is a candidate. Among partitions with the
+// fewest parts, the one whose removed forest edges are longest in total wins (as the greedy merge
+// removes long edges first). A union of a connected set is built by merging its triangles one by
+// one: every connected subset of a convex polygon's triangles is convex, so a part is convex
+// exactly when every step is. Parts may not contain an adjacency outside the forest (a cycle
+// round a hole). The greedy merge then joins parts across such adjacencies where it can.
+std::vector<Poly> fewest_polygons(const std::vector<Poly>& triangles,
+                                  const std::vector<GridPoint>& xz, std::size_t max_verts) {
+  const auto n = static_cast<std::uint32_t>(triangles.size());
+  std::unordered_map<std::uint64_t, std::uint32_t> owner;
+  owner.reserve(static_cast<std::size_t>(n) * 3);
+  for (std::uint32_t t = 0; t < n; ++t) {
+    for (std::size_t k = 0; k < 3; ++k) {
+      owner[directed_key(triangles[t][k], triangles[t][(k + 1) % 3])] = t;
+    }
+  }
+  std::vector<std::array<std::uint32_t, 3>> across(n);  // neighbour across edge k, or kNoPoly
+  for (std::uint32_t t = 0; t < n; ++t) {
+    for (std::size_t k = 0; k < 3; ++k) {
+      const auto it = owner.find(directed_key(triangles[t][(k + 1) % 3], triangles[t][k]));
+      across[t][k] = (it == owner.end() || it->second == t) ? kNoPoly : it->second;
+    }
+  }
+  // breadth-first spanning forest, roots in index order
+  std::vector<std::uint32_t> parent(n, kNoPoly);
+  std::vector<std::uint32_t> order;
+  order.reserve(n);
+  std::vector<std::vector<std::uint32_t>> children(n);
+  std::vector<bool> seen(n, false);
+  std::size_t roots = 0;
+  for (std::uint32_t root = 0; root < n; ++root) {
+    if (seen[root]) continue;
+    seen[root] = true;
+    ++roots;
+    std::size_t head = order.size();
+    order.push_back(root);
+    while (head < order.size()) {
+      const std::uint32_t t = order[head++];
+      for (const std::uint32_t u : across[t]) {
+        if (u == kNoPoly || seen[u]) continue;
+        seen[u] = true;
+        parent[u] = t;
+        children[t].push_back(u);
+        order.push_back(u);
+      }
+    }
+  }
+  const auto contains = [](const std::vector<std::uint32_t>& set, std::uint32_t t) {
+    return std::find(set.begin(), set.end(), t) != set.end();
+  };
+  // the union of a connected set (set[0] first), empty when some step is not convex
+  const auto union_of = [&](const std::vector<std::uint32_t>& set) {
+    Poly joined = triangles[set[0]];
+    std::vector<bool> in(set.size(), false);
+    in[0] = true;
+    for (std::size_t added = 1; added < set.size(); ++added) {
+      bool progressed = false;
+      for (std::size_t k = 1; k < set.size() && !progressed; ++k) {
+        if (in[k]) continue;
+        const MergeCandidate m = merge_value(joined, triangles[set[k]], xz, max_verts);
+        if (m.value < 0) continue;
+        joined = merge_polys(joined, triangles[set[k]], m);
+        in[k] = true;
+        progressed = true;
+      }
+      if (!progressed) return Poly{};
+    }
+    return joined;
+  };
+  const auto edge_length = [&](std::uint32_t a, std::uint32_t b) {
+    for (std::size_t k = 0; k < 3; ++k) {
+      if (across[a][k] == b) {
+        return std::sqrt(
+            static_cast<double>(length2(xz[triangles[a][k]], xz[triangles[a][(k + 1) % 3]])));
+      }
+    }
+    return 0.0;
+  };
+  const std::size_t max_part = max_verts - 2;
+  std::vector<std::uint32_t> best_count(n, 0);
+  std::vector<double> best_kept(n, 0.0);  // forest edges left between parts, total length
+  std::vector<std::vector<std::uint32_t>> best_part(n);
+  for (std::size_t i = order.size(); i-- > 0;) {
+    const std::uint32_t v = order[i];
+    // connected sets of v's subtree that contain v and form a part, by size, with their unions;
+    // a set that closes a cycle or is not convex has no superset that is a part, so only parts
+    // are grown (one merge step each)
+    std::vector<std::vector<std::uint32_t>> sets{{v}};
+    std::vector<Poly> unions{triangles[v]};
+    std::size_t level_begin = 0;
+    for (std::size_t size = 2; size <= max_part; ++size) {
+      const std::size_t level_end = sets.size();
+      for (std::size_t s = level_begin; s < level_end; ++s) {
+        for (std::size_t m = 0; m < sets[s].size(); ++m) {
+          for (const std::uint32_t c : children[sets[s][m]]) {
+            if (contains(sets[s], c)) continue;
+            bool closes_cycle = false;
+            for (const std::uint32_t b : across[c]) {
+              closes_cycle = closes_cycle || (b != kNoPoly && b != sets[s][m] && parent[b] != c &&
+                                              contains(sets[s], b));
+            }
+            if (closes_cycle) continue;
+            std::vector<std::uint32_t> grown = sets[s];
+            grown.push_back(c);
+            std::sort(grown.begin() + 1, grown.end());
+            bool known = false;
+            for (std::size_t q = level_end; q < sets.size() && !known; ++q) {
+              known = sets[q] == grown;
+            }
+            if (known) continue;
+            const MergeCandidate merge = merge_value(unions[s], triangles[c], xz, max_verts);
+            if (merge.value < 0) continue;
+            unions.push_back(merge_polys(unions[s], triangles[c], merge));
+            sets.push_back(std::move(grown));
+          }
+        }
+      }
+      if (sets.size() == level_end) break;
+      level_begin = level_end;
+    }
+    bool have = false;
+    for (const std::vector<std::uint32_t>& set : sets) {
+      std::uint32_t count = 1;
+      double kept = 0.0;
+      for (const std::uint32_t a : set) {
+        for (const std::uint32_t c : children[a]) {
+          if (contains(set, c)) continue;
+          count += best_count[c];
+          kept += best_kept[c] + edge_length(a, c);
+        }
+      }
+      if (!have || count < best_count[v] || (count == best_count[v] && kept < best_kept[v])) {
+        have = true;
+        best_count[v] = count;
+        best_kept[v] = kept;
+        best_part[v] = set;
+      }
+    }
+  }
+  // the chosen parts, from the roots down
+  std::vector<Poly> parts;
+  std::vector<std::uint32_t> stack;
+  for (std::uint32_t t = n; t-- > 0;) {
+    if (parent[t] == kNoPoly) stack.push_back(t);
+  }
+  while (!stack.empty()) {
+    const std::uint32_t v = stack.back();
+    stack.pop_back();
+    const std::vector<std::uint32_t>& part = best_part[v];
+    parts.push_back(union_of(part));
+    std::vector<std::uint32_t> below;
+    for (const std::uint32_t a : part) {
+      for (const std::uint32_t c : children[a]) {
+        if (!contains(part, c)) below.push_back(c);
+      }
+    }
+    std::sort(below.begin(), below.end(), std::greater<>());
+    stack.insert(stack.end(), below.begin(), below.end());
+  }
+  // note: without an adjacency outside the forest no two parts can merge (the program would
+  // have found fewer parts)
+  std::size_t adjacencies = 0;
+  for (const auto& sides : across) {
+    for (const std::uint32_t u : sides) adjacencies += u != kNoPoly;
+  }
+  if (adjacencies == 2 * (order.size() - roots)) return parts;
+  return merge_triangles(std::move(parts), xz, max_verts);
+}
+
+// The portal-midpoint graph an A* with midpoint crossings searches inside one contour (portals:
+// sorted directed edges): a node
+// at the midpoint of each edge shared by two polygons and of each portal to another region
+// (doubled coordinates), straight links between the nodes of a polygon, and the shortest
+// distances between all nodes.
+struct MidpointGraph {
+  std::vector<std::array<double, 2>> node;  // doubled grid coordinates
+  std::vector<std::vector<std::uint32_t>> poly_nodes;
+  std::vector<std::uint32_t> portal_node;  // per given portal, kNoPoly when missing
+  std::vector<double> dist;                // node x node, doubled, negative when unreachable
+};
+
+MidpointGraph midpoint_graph(const std::vector<Poly>& polys,
+                             const std::vector<std::uint64_t>& portals,
+                             const std::vector<GridPoint>& xz) {
+  MidpointGraph g;
+  std::unordered_map<std::uint64_t, std::uint32_t> edge_count;
+  for (const Poly& p : polys) {
+    for (std::size_t k = 0; k < p.size(); ++k) {
+      ++edge_count[directed_key(p[k], p[(k + 1) % p.size()])];
+    }
+  }
+  const auto undirected = [](std::uint32_t a, std::uint32_t b) {
+    return directed_key(std::min(a, b), std::max(a, b));
+  };
+  std::unordered_map<std::uint64_t, std::uint32_t> node_at_edge;
+  std::vector<std::vector<std::pair<std::uint32_t, double>>> links;
+  g.poly_nodes.resize(polys.size());
+  for (std::size_t pi = 0; pi < polys.size(); ++pi) {
+    const Poly& p = polys[pi];
+    for (std::size_t k = 0; k < p.size(); ++k) {
+      const std::uint32_t a = p[k];
+      const std::uint32_t b = p[(k + 1) % p.size()];
+      const bool internal = edge_count.count(directed_key(b, a)) != 0;
+      const bool portal = std::binary_search(portals.begin(), portals.end(), directed_key(a, b));
+      if (!internal && !portal) continue;
+      const auto [it, fresh] = node_at_edge.try_emplace(undirected(a, b), 0U);
+      if (fresh) {
+        it->second = static_cast<std::uint32_t>(g.node.size());
+        g.node.push_back(
+            {static_cast<double>(xz[a].x) + xz[b].x, static_cast<double>(xz[a].z) + xz[b].z});
+        links.emplace_back();
+      }
+      for (const std::uint32_t other : g.poly_nodes[pi]) {
+        const double d = std::hypot(g.node[other][0] - g.node[it->second][0],
+                                    g.node[other][1] - g.node[it->second][1]);
+        links[other].emplace_back(it->second, d);
+        links[it->second].emplace_back(other, d);
+      }
+      g.poly_nodes[pi].push_back(it->second);
+    }
+  }
+  for (const std::uint64_t e : portals) {
+    const auto it = node_at_edge.find(
+        undirected(static_cast<std::uint32_t>(e >> 32), static_cast<std::uint32_t>(e)));
+    g.portal_node.push_back(it == node_at_edge.end() ? kNoPoly : it->second);
+  }
+  const std::size_t n = g.node.size();
+  g.dist.assign(n * n, -1.0);
+  using Entry = std::pair<double, std::uint32_t>;
+  std::vector<Entry> heap;
+  for (std::uint32_t source = 0; source < n; ++source) {
+    double* dist = g.dist.data() + static_cast<std::size_t>(source) * n;
+    heap.assign(1, Entry{0.0, source});
+    while (!heap.empty()) {
+      std::pop_heap(heap.begin(), heap.end(), std::greater<>());
+      const auto [d, u] = heap.back();
+      heap.pop_back();
+      if (dist[u] >= 0.0) continue;
+      dist[u] = d;
+      for (const auto& [w, len] : links[u]) {
+        if (dist[w] >= 0.0) continue;
+        heap.emplace_back(d + len, w);
+        std::push_heap(heap.begin(), heap.end(), std::greater<>());
+      }
+    }
+  }
+  return g;
+}
+
+// Per sample point (tripled coordinates): its polygon, and its midpoint-path distance (doubled)
+// to every node; a sample in no polygon gets kNoPoly.
+struct SampleDistances {
+  std::vector<std::uint32_t> poly;
+  std::vector<double> to_node;  // sample x node, negative when unreachable
+};
+
+SampleDistances sample_distances(const MidpointGraph& g, const std::vector<Poly>& polys,
+                                 const std::vector<GridPoint>& samples3,
+                                 const std::vector<GridPoint>& xz) {
+  SampleDistances out;
+  const std::size_t n = g.node.size();
+  out.poly.assign(samples3.size(), kNoPoly);
+  out.to_node.assign(samples3.size() * n, -1.0);
+  for (std::size_t si = 0; si < samples3.size(); ++si) {
+    const GridPoint s = samples3[si];
+    for (std::size_t pi = 0; pi < polys.size() && out.poly[si] == kNoPoly; ++pi) {
+      const Poly& p = polys[pi];
+      bool inside = true;
+      for (std::size_t k = 0; k < p.size() && inside; ++k) {
+        const GridPoint a{xz[p[k]].x * 3, xz[p[k]].z * 3};
+        const GridPoint b{xz[p[(k + 1) % p.size()]].x * 3, xz[p[(k + 1) % p.size()]].z * 3};
+        inside = left_on(a, b, s);
+      }
+      if (inside) out.poly[si] = static_cast<std::uint32_t>(pi);
+    }
+    if (out.poly[si] == kNoPoly) continue;
+    double* row = out.to_node.data() + si * n;
+    for (const std::uint32_t k : g.poly_nodes[out.poly[si]]) {
+      const double first =
+          std::hypot(s.x * (2.0 / 3.0) - g.node[k][0], s.z * (2.0 / 3.0) - g.node[k][1]);
+      const double* from_k = g.dist.data() + static_cast<std::size_t>(k) * n;
+      for (std::size_t l = 0; l < n; ++l) {
+        if (from_k[l] < 0.0) continue;
+        if (row[l] < 0.0 || first + from_k[l] < row[l]) row[l] = first + from_k[l];
+      }
+    }
+  }
+  return out;
+}
+
+// The total length (doubled) of the shortest midpoint paths between all pairs of terminals:
+// portals, then samples. A sample is joined only to the midpoints of its polygon's edges, as a
+// query's start is, so the path between two samples passes at least one midpoint even in one
+// polygon. Pairs with no path count nothing.
+double terminal_sum(const MidpointGraph& g, const SampleDistances& sd,
+                    const std::vector<GridPoint>& samples3) {
+  double total = 0.0;
+  const std::size_t n = g.node.size();
+  const std::size_t np = g.portal_node.size();
+  const std::size_t ns = samples3.size();
+  const auto add = [&](double d) {
+    if (d >= 0.0) total += d;
+  };
+  for (std::size_t i = 0; i < np; ++i) {
+    const std::uint32_t a = g.portal_node[i];
+    if (a == kNoPoly) continue;
+    for (std::size_t j = i + 1; j < np; ++j) {
+      const std::uint32_t b = g.portal_node[j];
+      if (b != kNoPoly) add(g.dist[a * n + b]);
+    }
+    for (std::size_t s = 0; s < ns; ++s) {
+      if (sd.poly[s] != kNoPoly) add(sd.to_node[s * n + a]);
+    }
+  }
+  for (std::size_t s = 0; s < ns; ++s) {
+    if (sd.poly[s] == kNoPoly) continue;
+    for (std::size_t t = s + 1; t < ns; ++t) {
+      if (sd.poly[t] == kNoPoly) continue;
+      const double tx = samples3[t].x * (2.0 / 3.0);
+      const double tz = samples3[t].z * (2.0 / 3.0);
+      double best = -1.0;
+      for (const std::uint32_t l : g.poly_nodes[sd.poly[t]]) {
+        const double via = sd.to_node[s * n + l];
+        if (via < 0.0) continue;
+        const double d = via + std::hypot(g.node[l][0] - tx, g.node[l][1] - tz);
+        if (best < 0.0 || d < best) best = d;
+      }
+      add(best);
+    }
+  }
+  return total;
+}
+
+// The fewest-polygon partition replaces the greedy one only where it does not lengthen the paths
+// a portal A* with midpoint crossings measures through the contour: no path between two of its
+// portals to other regions is longer, and the paths between all pairs of portals and triangle
+// centroids are no longer in total (bench/RESULTS.md, "Polygon economy: fewest polygons where
+// the midpoint paths stay short").
+bool keeps_midpoint_paths(const std::vector<Poly>& fewer, const std::vector<Poly>& greedy,
+                          const std::vector<std::uint64_t>& portals,
+                          const std::vector<GridPoint>& samples3,
+                          const std::vector<GridPoint>& xz) {
+  const MidpointGraph a = midpoint_graph(fewer, portals, xz);
+  const MidpointGraph b = midpoint_graph(greedy, portals, xz);
+  const std::size_t np = portals.size();
+  for (std::size_t i = 0; i < np; ++i) {
+    for (std::size_t j = i + 1; j < np; ++j) {
+      const auto pair = [&](const MidpointGraph& g) {
+        const std::uint32_t u = g.portal_node[i];
+        const std::uint32_t v = g.portal_node[j];
+        return (u == kNoPoly || v == kNoPoly) ? -1.0 : g.dist[u * g.node.size() + v];
+      };
+      const double da = pair(a);
+      const double db = pair(b);
+      if ((da < 0.0) != (db < 0.0) || da > db + 1e-9) return false;
+    }
+  }
+  return terminal_sum(a, sample_distances(a, fewer, samples3, xz), samples3) <=
+         terminal_sum(b, sample_distances(b, greedy, samples3, xz), samples3);
+}
+
 struct ContourPolys {
   std::vector<Poly> polys;
   bool fell_back = false;
@@ -395,6 +769,8 @@ Result<NavMesh> build_polygons(const ContourSet& contours, const VoxelParams& pa
   std::vector<ContourPolys> per_contour(contours.contours.size());
   parallel_for(ctx.threads(), 0, contours.contours.size(), 4, [&](std::size_t c0, std::size_t c1) {
     std::vector<GridPoint> pts;
+    std::vector<GridPoint> samples3;
+    std::vector<std::uint64_t> portals;
     for (std::size_t c = c0; c < c1; ++c) {
       const Contour& contour = contours.contours[c];
       pts.clear();
@@ -407,8 +783,40 @@ Result<NavMesh> build_polygons(const ContourSet& contours, const VoxelParams& pa
         if (p[0] == p[1] || p[1] == p[2] || p[0] == p[2]) continue;
         polys.push_back(std::move(p));
       }
-      per_contour[c].polys =
-          merge_triangles(std::move(polys), xz, static_cast<std::size_t>(max_verts));
+      const auto limit = static_cast<std::size_t>(max_verts);
+      const bool try_fewer =
+          limit > 3 && polys.size() > 2 && polys.size() <= kMaxPartitionTriangles && !tri.fell_back;
+      std::vector<Poly> triangles;
+      if (try_fewer) triangles = polys;
+      per_contour[c].polys = merge_triangles(std::move(polys), xz, limit);
+      // note: a part holds at most limit - 2 triangles, so no partition has fewer polygons than
+      // this bound; the greedy merge often reaches it
+      const std::size_t least = (triangles.size() + limit - 3) / (limit - 2);
+      std::vector<Poly> fewer;
+      if (try_fewer && per_contour[c].polys.size() > least) {
+        fewer = fewest_polygons(triangles, xz, limit);
+        // the triangle centroids, in tripled coordinates
+        samples3.clear();
+        for (const Poly& t : triangles) {
+          samples3.push_back(
+              {xz[t[0]].x + xz[t[1]].x + xz[t[2]].x, xz[t[0]].z + xz[t[1]].z + xz[t[2]].z});
+        }
+      }
+      if (!fewer.empty() && fewer.size() < per_contour[c].polys.size()) {
+        portals.clear();
+        const std::vector<std::uint32_t>& ids = contour_ids[c];
+        for (std::size_t i = 0; i < ids.size(); ++i) {
+          const std::uint16_t across = contour.vertices[i].neighbor_region;
+          const std::uint32_t next = ids[(i + 1) % ids.size()];
+          if (across != kNoRegion && across != contour.region && ids[i] != next) {
+            portals.push_back(directed_key(ids[i], next));
+          }
+        }
+        std::sort(portals.begin(), portals.end());
+        if (keeps_midpoint_paths(fewer, per_contour[c].polys, portals, samples3, xz)) {
+          per_contour[c].polys = std::move(fewer);
+        }
+      }
       per_contour[c].fell_back = tri.fell_back;
     }
   });

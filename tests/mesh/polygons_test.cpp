@@ -208,6 +208,24 @@ TEST_SUITE("mesh.polygons") {
     }
   }
 
+  TEST_CASE("a convex decagon becomes 3 polygons, the fewest of its triangles, not the greedy 4") {
+    // 10 vertices, 8 triangles; merging along the longest shared edge first leaves 4 polygons,
+    // the exact partition of the same triangles 3, and its midpoint paths are no longer in total
+    const std::vector<std::array<int, 2>> pts{{38, 21}, {32, 33}, {21, 38}, {11, 36}, {4, 28},
+                                              {5, 10},  {29, 4},  {36, 12}, {37, 13}, {38, 19}};
+    auto mesh = build({make_contour(1, pts)});
+    REQUIRE(mesh.ok());
+    CHECK(validate(*mesh).ok());
+    CHECK(mesh->polygon_count() == 3);
+    for (std::uint32_t p = 0; p < mesh->polygon_count(); ++p) {
+      CHECK(mesh->polygon(PolyId{p}).size() <= 6);
+    }
+    std::vector<GridPoint> g;
+    g.reserve(pts.size());
+    for (const auto& p : pts) g.push_back({p[0], p[1]});
+    CHECK(total_area(*mesh) == doctest::Approx(shoelace(g)));
+  }
+
   TEST_CASE("random orthogonal staircase polygons triangulate to their exact area") {
     std::mt19937 rng(1234);
     for (int iter = 0; iter < 200; ++iter) {

@@ -1,6 +1,8 @@
 // Contours to convex polygons (pipeline.md §2 "Polygons"): ear-clipping triangulation of each
 // contour in exact integer grid-corner coordinates, vertex welding across contours, greedy merging
-// of triangles into convex polygons along the longest shared edge, and edge adjacency.
+// of triangles into convex polygons along the longest shared edge (on small contours replaced by
+// the fewest-polygon partition of the same triangles where that keeps the portal-midpoint paths
+// through the contour as short), and edge adjacency.
 // Invariants: polygons are convex (a corner may be straight, 180 degrees, where a merge joined two
 // collinear edges) and counter-clockwise in xz (positive shoelace over (x, z)),
 // have 3..max_verts_per_poly vertices, and adjacency is symmetric.
