@@ -282,6 +282,13 @@ AnyAngleMesh build_any_angle_mesh(const mesh::NavMesh& mesh, const NavGraph& gra
     if (open[s] != 0) data.fan_open[fan_of_root[r]] = 1;
   }
   for (AnySlot& slot : data.slots) slot.corner = data.fan_open[slot.fan];
+  data.link_first.assign(polygons + 1, 0);
+  for (std::uint32_t p = 0; p < polygons; ++p) {
+    for (std::uint32_t s = mesh.poly_first[p]; s < mesh.poly_first[p + 1]; ++s) {
+      if (data.slots[s].next != kNoNode) data.links.push_back(s);
+    }
+    data.link_first[p + 1] = static_cast<std::uint32_t>(data.links.size());
+  }
   build_branches(mesh, data);
   return data;
 }
@@ -378,11 +385,11 @@ void AnyAngleSearch::expand_all(std::uint32_t parent, std::uint32_t parent_root,
   whole_generation_[poly] = generation_;
   whole_root_[poly] = key;
   whole_g_[poly] = g;
-  const std::uint32_t first = nav_->poly_first[poly];
-  const std::uint32_t count = nav_->poly_first[poly + 1] - first;
-  for (std::uint32_t k = 0; k < count; ++k) {
-    if (k != skip && leads_on(data_->slots[first + k])) {
-      push_successor(parent, parent_root, first + k, 0.0, 1.0, root, root_id, g);
+  const std::uint32_t skip_slot = nav_->poly_first[poly] + skip;
+  for (std::uint32_t i = data_->link_first[poly]; i < data_->link_first[poly + 1]; ++i) {
+    const std::uint32_t slot = data_->links[i];
+    if (slot != skip_slot && leads_on(data_->slots[slot])) {
+      push_successor(parent, parent_root, slot, 0.0, 1.0, root, root_id, g);
     }
   }
 }
@@ -394,7 +401,6 @@ void AnyAngleSearch::expand(std::uint32_t n) {
   const std::uint32_t count = nav_->poly_first[q + 1] - first;
   const std::uint32_t left_slot = first + node.edge;
   const std::uint32_t right_slot = node.edge + 1 == count ? first : left_slot + 1;
-  const AnySlot* slots = data_->slots.data() + first;
   const DPoint a = data_->slots[left_slot].point;
   const DPoint b = data_->slots[right_slot].point;
   const DPoint r = node.root;
@@ -450,33 +456,38 @@ void AnyAngleSearch::expand(std::uint32_t n) {
   const double g_left = turn_left ? node.g + dist(r, a) : 0.0;
   const std::uint32_t right_fan = data_->slots[right_slot].fan;
   const std::uint32_t left_fan = data_->slots[left_slot].fan;
-  // note: the sides of the edge's ends against the lines r -> R (>= 0: left of it, inside) and
-  // r -> L (<= 0: right of it, inside); an edge's second vertex is the next edge's first, so
-  // each vertex's sides are computed once
-  std::uint32_t k = node.edge + 1 == count ? 0 : node.edge + 1;
-  DPoint u = slots[k].point;
-  double right_u = snap(cross(to_right, u - r), right_limit);
-  double left_u = snap(cross(to_left, u - r), left_limit);
-  for (std::uint32_t j = 1; j < count; ++j) {
-    const std::uint32_t k_next = k + 1 == count ? 0 : k + 1;
-    const DPoint w = slots[k_next].point;
+  // note: the sides of an edge's ends against the lines r -> R (>= 0: left of it, inside) and
+  // r -> L (<= 0: right of it, inside), for the edges with a neighbour only; an edge's second
+  // vertex is the next edge's first, so consecutive edges share one computation
+  const std::uint32_t end = first + count;
+  std::uint32_t shared = kNoNode;  // the slot whose vertex's sides are right_u, left_u
+  double right_u = 0.0;
+  double left_u = 0.0;
+  const std::uint32_t* links = data_->links.data();
+  for (std::uint32_t i = data_->link_first[q]; i < data_->link_first[q + 1]; ++i) {
+    const std::uint32_t slot = links[i];
+    if (slot == left_slot || !leads_on(data_->slots[slot])) continue;
+    const std::uint32_t slot_next = slot + 1 == end ? first : slot + 1;
+    if (shared != slot) {
+      const DPoint u = data_->slots[slot].point;
+      right_u = snap(cross(to_right, u - r), right_limit);
+      left_u = snap(cross(to_left, u - r), left_limit);
+    }
+    const DPoint w = data_->slots[slot_next].point;
     const double right_w = snap(cross(to_right, w - r), right_limit);
     const double left_w = snap(cross(to_left, w - r), left_limit);
-    if (leads_on(slots[k])) {
-      const std::uint32_t slot = first + k;
-      const Range inside_right = at_least_zero(right_u, right_w);
-      if (turn_right) {
-        const Range hidden = below_zero(right_u, right_w);
-        push_successor(n, node.root_id, slot, hidden.lo, hidden.hi, b, right_fan, g_right);
-      }
-      const Range seen = intersect(inside_right, at_least_zero(-left_u, -left_w));
-      push_successor(n, node.root_id, slot, seen.lo, seen.hi, r, node.root_id, node.g);
-      if (turn_left) {
-        const Range hidden = intersect(inside_right, below_zero(-left_u, -left_w));
-        push_successor(n, node.root_id, slot, hidden.lo, hidden.hi, a, left_fan, g_left);
-      }
+    const Range inside_right = at_least_zero(right_u, right_w);
+    if (turn_right) {
+      const Range hidden = below_zero(right_u, right_w);
+      push_successor(n, node.root_id, slot, hidden.lo, hidden.hi, b, right_fan, g_right);
     }
-    k = k_next;
+    const Range seen = intersect(inside_right, at_least_zero(-left_u, -left_w));
+    push_successor(n, node.root_id, slot, seen.lo, seen.hi, r, node.root_id, node.g);
+    if (turn_left) {
+      const Range hidden = intersect(inside_right, below_zero(-left_u, -left_w));
+      push_successor(n, node.root_id, slot, hidden.lo, hidden.hi, a, left_fan, g_left);
+    }
+    shared = slot_next;
     right_u = right_w;
     left_u = left_w;
   }

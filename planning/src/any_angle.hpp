@@ -52,6 +52,9 @@ struct AnyAngleMesh {
   /// How far a root may lie inside a polygon's edge line and still count as on it [units: m].
   double tolerance = 0.0;
   std::vector<AnySlot> slots;         ///< per slot of NavMesh::poly_vertices
+  /// Per polygon, its slots whose edge has a neighbour: links[link_first[p] .. link_first[p + 1]).
+  std::vector<std::uint32_t> link_first;
+  std::vector<std::uint32_t> links;
   std::vector<std::uint8_t> fan_open;  ///< per fan: it meets the mesh boundary (a corner)
   /// Per polygon: its place in a depth-first order of the tree branches, kNoNode - 1 for a
   /// polygon on a cycle. The branches are what peeling polygons with at most one remaining
