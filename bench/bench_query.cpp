@@ -64,7 +64,8 @@ void query_scene(const std::string& scene, const TriangleMesh& mesh, const Build
     (void)query.find_path(requests[i].start, requests[i].goal, query_options, path);
   std::vector<double> us(n);
   std::vector<double> us_found;
-  std::vector<double> cpu_us_found;  // this thread's CPU time: less noisy on a shared machine
+  std::vector<double> cpu_us_found;     // this thread's CPU time: less noisy on a shared machine
+  std::vector<double> cpu_us_per_poly;  // of found queries, per polygon of the corridor
   std::size_t found = 0;
   std::size_t partial = 0;  // the node limit was reached (the goal is on the start's island)
   std::size_t no_path = 0;
@@ -81,6 +82,7 @@ void query_scene(const std::string& scene, const TriangleMesh& mesh, const Build
       ++found;
       us_found.push_back(us[i]);
       cpu_us_found.push_back(c1 - c0);
+      cpu_us_per_poly.push_back((c1 - c0) / static_cast<double>(path.corridor.size()));
       expanded += path.nodes_expanded;
     }
     if (status.ok() && path.status == plan::PathStatus::Partial) ++partial;
@@ -102,7 +104,8 @@ void query_scene(const std::string& scene, const TriangleMesh& mesh, const Build
         << " found_us_mean=" << f.mean << " found_us_p99=" << f.p99
         << " found_cpu_us_median=" << summarize(cpu_us_found).median
         << " found_cpu_us_p99=" << summarize(cpu_us_found).p99
-        << " found_expanded_mean=" << (found > 0 ? expanded / static_cast<double>(found) : 0.0);
+        << " found_expanded_mean=" << (found > 0 ? expanded / static_cast<double>(found) : 0.0)
+        << " found_cpu_us_per_corridor_poly_median=" << summarize(cpu_us_per_poly).median;
   report.add({scene, config.name, "query_walk", 1, ms, hash_to_hex(lengths.digest()), extra.str()});
 
   // optimality gap on a subset: the exact reference is far slower than the planner

@@ -51,7 +51,7 @@ struct AnyAngleMesh {
   double origin_z = 0.0;
   /// How far a root may lie inside a polygon's edge line and still count as on it [units: m].
   double tolerance = 0.0;
-  std::vector<AnySlot> slots;         ///< per slot of NavMesh::poly_vertices
+  std::vector<AnySlot> slots;  ///< per slot of NavMesh::poly_vertices
   /// Per polygon, its slots whose edge has a neighbour: links[link_first[p] .. link_first[p + 1]).
   std::vector<std::uint32_t> link_first;
   std::vector<std::uint32_t> links;

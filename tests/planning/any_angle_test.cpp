@@ -164,6 +164,44 @@ TEST_SUITE("plan.exact") {
     CHECK(tally.found == 100);
   }
 
+  TEST_CASE(
+      "tree branches without the goal are never entered: teeth toward the goal cost nothing") {
+    // a U of 1 m cells (9 x 7) with teeth: rows 2, 4 and 6 of the left column go on to x = 5, a
+    // dead end pointing at the goal in the right column; without branch pruning the search
+    // follows each tooth, since its cone points at the goal
+    const auto u = [](int i, int j) { return i == 0 || i == 8 || j == 0; };
+    const auto teeth = [&](int i, int j) {
+      return u(i, j) || ((j == 2 || j == 4 || j == 6) && i < 6);
+    };
+    const auto plain = test::grid_navmesh(9, 7, 1.0F, u);
+    const auto toothed = test::grid_navmesh(9, 7, 1.0F, teeth);
+    REQUIRE(mesh::validate(toothed).ok());
+    const Vec3 a{0.5F, 0.0F, 6.5F};
+    const Vec3 b{8.5F, 0.0F, 6.5F};
+    const plan::Path without = path_on(plain, a, b);
+    const plan::Path with = path_on(toothed, a, b);
+    REQUIRE(without.status == plan::PathStatus::Found);
+    REQUIRE(with.status == plan::PathStatus::Found);
+    // closed form: down the left column, along row 0, up the right column, turning at (1, 1)
+    // and (8, 1)
+    const double expected = 2.0 * std::sqrt(0.25 + 30.25) + 7.0;
+    CHECK(with.length == doctest::Approx(expected).epsilon(1e-6));
+    CHECK(with.points == without.points);
+    // the teeth add nothing to the search: the same expansions as on the plain U
+    CHECK(with.nodes_expanded == without.nodes_expanded);
+    // a goal inside a tooth is still reached, at the reference length
+    const plan::Path into = path_on(toothed, {8.5F, 0.0F, 6.5F}, {4.5F, 0.0F, 4.5F});
+    REQUIRE(into.status == plan::PathStatus::Found);
+    const plan::ExactReference reference(toothed);
+    const auto exact = reference.shortest_path(xz(into.points.front()), into.corridor.front(),
+                                               xz(into.points.back()), into.corridor.back());
+    REQUIRE(exact.has_value());
+    CHECK(into.length == doctest::Approx(exact->length).epsilon(1e-6));
+    Tally tally;
+    compare_pairs(toothed, plan::random_points(toothed, 200, 3), tally);
+    CHECK(tally.found == 100);
+  }
+
   TEST_CASE("a bridge over a floor: each floor's paths ignore the other floor's polygons") {
     // the U at y = 0 and, not connected to it, a bridge at y = 3 over its gap and bottom row
     const auto floor = test::grid_navmesh(5, 5, 1.0F, in_u);
