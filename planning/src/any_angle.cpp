@@ -333,10 +333,59 @@ void AnyAngleSearch::start(const mesh::NavMesh& nav, const AnyAngleMesh& data, c
   reached_ = false;
   out_of_nodes_ = false;
   const DPoint start{double{src.x} - data.origin_x, double{src.y} - data.origin_z};
-  const std::uint32_t count = nav.poly_first[src_poly + 1] - nav.poly_first[src_poly];
-  expand_all(kNoNode, kNoNode, src_poly, count, start, kNoNode, 0.0);
+  start_ = start;
+  src_poly_ = src_poly;
+  straight_arcs_.clear();
+  straight_ = false;
+  walking_ = true;
+  walk_poly_ = src_poly;
+  walk_entry_ = kNoNode;
+}
+
+void AnyAngleSearch::begin_search() {
+  walking_ = false;
+  straight_arcs_.clear();
+  expanded_ = 0;
+  const std::uint32_t count = nav_->poly_first[src_poly_ + 1] - nav_->poly_first[src_poly_];
+  expand_all(kNoNode, kNoNode, src_poly_, count, start_, kNoNode, 0.0);
   for (std::uint32_t k = 0; k < nodes_.size(); ++k) heap_.push_back(entry(k));
   std::make_heap(heap_.begin(), heap_.end(), Later{});
+}
+
+int AnyAngleSearch::walk_step() {
+  // note: the segment start -> goal walked across shared edges; it must cross each edge clear of
+  // its ends (by the tolerance), so that it lies in the union of the polygons it visits
+  if (expanded_ == max_nodes_) return -1;
+  const DPoint d = goal_ - start_;
+  const double limit = data_->tolerance * std::sqrt(dot(d, d));
+  const std::uint32_t first = nav_->poly_first[walk_poly_];
+  const std::uint32_t end = nav_->poly_first[walk_poly_ + 1];
+  std::uint32_t exit_slot = kNoNode;
+  for (std::uint32_t slot = first; slot < end; ++slot) {
+    if (slot == walk_entry_) continue;
+    const std::uint32_t slot_next = slot + 1 == end ? first : slot + 1;
+    const double side_u = cross(d, data_->slots[slot].point - start_);
+    const double side_w = cross(d, data_->slots[slot_next].point - start_);
+    // the segment leaves a convex CCW polygon through the edge from its right to its left
+    if (side_u < 0.0 && side_w > 0.0) {
+      if (-side_u <= limit || side_w <= limit) return -1;  // too close to an end
+      exit_slot = slot;
+      break;
+    }
+  }
+  if (exit_slot == kNoNode) return -1;
+  const AnySlot& edge = data_->slots[exit_slot];
+  const std::uint32_t exit_next = exit_slot + 1 == end ? first : exit_slot + 1;
+  const DPoint e = data_->slots[exit_next].point - edge.point;
+  // the goal before the edge: it lies in this polygon, which is not the goal's polygon (another
+  // floor, or on its boundary), so the walk proves nothing
+  if (cross(edge.point - start_, e) >= cross(d, e)) return -1;
+  if (edge.next == kNoNode || (filtered_ && !filter_->enterable(edge.next))) return -1;
+  straight_arcs_.push_back(edge.arc);
+  ++expanded_;
+  walk_entry_ = edge.twin;
+  walk_poly_ = edge.next;
+  return walk_poly_ == dst_poly_ ? 1 : 0;
 }
 
 void AnyAngleSearch::push_successor(std::uint32_t parent, std::uint32_t parent_root,
@@ -496,6 +545,25 @@ void AnyAngleSearch::expand(std::uint32_t n) {
 std::uint32_t AnyAngleSearch::step(std::uint32_t budget) {
   std::uint32_t done = 0;
   if (finished_) return done;
+  // note: first the straight walk to the goal, one crossed edge per expansion; when it fails
+  // the search proper starts (its expansions counted from zero)
+  while (walking_ && done < budget) {
+    const int walked = walk_step();
+    if (walked < 0) {
+      begin_search();
+      break;
+    }
+    ++done;
+    if (walked > 0) {
+      walking_ = false;
+      straight_ = true;
+      finished_ = true;
+      reached_ = true;
+      length_ = dist(start_, goal_);
+      return done;
+    }
+  }
+  if (walking_) return done;
   // note: a node with a single successor outside the goal polygon hands it straight on (no heap
   // round trip); a handed-on node is expanded before the next pop, also across sliced calls, so
   // every frontier node is on the heap whenever one is popped
@@ -574,6 +642,10 @@ std::uint32_t AnyAngleSearch::step(std::uint32_t budget) {
 }
 
 void AnyAngleSearch::path_arcs(std::vector<std::uint32_t>& arcs) const {
+  if (straight_) {
+    arcs.insert(arcs.end(), straight_arcs_.begin(), straight_arcs_.end());
+    return;
+  }
   const std::size_t from = arcs.size();
   std::uint32_t n = reached_ ? final_node_ : (out_of_nodes_ ? partial_node_ : kNoNode);
   while (n != kNoNode) {

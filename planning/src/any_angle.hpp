@@ -124,6 +124,13 @@ class AnyAngleSearch {
   static constexpr std::uint8_t kLeftVertex = 1;
   static constexpr std::uint8_t kRightVertex = 2;
 
+  /// One step of the straight walk from the start toward the goal (whether the goal is seen
+  /// from the start): crosses the edge of walk_poly_ that the segment leaves it by, appending
+  /// its arc to straight_arcs_. 1: the goal's polygon is entered; 0: go on; -1: the walk proves
+  /// nothing (a wall, an edge end within the tolerance, the goal short of the edge, max_nodes).
+  int walk_step();
+  /// Ends the walk and starts the search proper from the start.
+  void begin_search();
   void expand(std::uint32_t n);
   /// Successors on every edge of `poly` but `skip` (all visible from a root on its boundary).
   void expand_all(std::uint32_t parent, std::uint32_t parent_root, std::uint32_t poly,
@@ -150,6 +157,13 @@ class AnyAngleSearch {
   const Filter* filter_ = nullptr;
   std::vector<Node> nodes_;
   std::vector<HeapEntry> heap_;
+  std::vector<std::uint32_t> straight_arcs_;
+  DPoint start_;
+  std::uint32_t src_poly_ = 0;
+  std::uint32_t walk_poly_ = 0;
+  std::uint32_t walk_entry_ = kNoNode;  ///< the slot of walk_poly_ the walk came in by
+  bool walking_ = false;
+  bool straight_ = false;  ///< the goal was seen from the start: the path is straight_arcs_
   std::vector<double> root_g_;
   std::vector<std::uint32_t> root_generation_;
   std::vector<std::uint32_t> root_parent_;  ///< the expansion that reached the root at root_g_

@@ -202,6 +202,35 @@ TEST_SUITE("plan.exact") {
     CHECK(tally.found == 100);
   }
 
+  TEST_CASE("a goal seen from the start: a straight walk, one expansion per edge crossed") {
+    // a row of eight 1 m cells: the segment crosses the seven shared edges clear of their ends
+    const auto row = test::grid_navmesh(8, 1, 1.0F, [](int, int) { return true; });
+    const plan::Path straight = path_on(row, {0.5F, 0.0F, 0.5F}, {7.5F, 0.0F, 0.3F});
+    REQUIRE(straight.status == plan::PathStatus::Found);
+    CHECK(straight.points.size() == 2);
+    CHECK(straight.corridor.size() == 8);
+    CHECK(straight.nodes_expanded == 7);
+    CHECK(straight.length == doctest::Approx(std::sqrt(49.04)).epsilon(1e-6));
+    // the walk counts against max_nodes: three crossings are not enough, the search then ends
+    // Partial as before
+    plan::QueryOptions limited = exact_search();
+    limited.max_nodes = 3;
+    const plan::Path partial = path_on(row, {0.5F, 0.0F, 0.5F}, {7.5F, 0.0F, 0.3F}, limited);
+    CHECK(partial.status == plan::PathStatus::Partial);
+    CHECK(partial.nodes_expanded <= 3);
+    // a diagonal through the grid's vertices proves nothing by walking (an edge crossed at its
+    // end): the search finds the same straight line
+    const auto square = test::grid_navmesh(4, 4, 1.0F, [](int, int) { return true; });
+    const plan::Path diagonal = path_on(square, {0.5F, 0.0F, 0.5F}, {3.5F, 0.0F, 3.5F});
+    REQUIRE(diagonal.status == plan::PathStatus::Found);
+    for (const Vec3& p : diagonal.points) CHECK(p.x == doctest::Approx(p.z).epsilon(1e-6));
+    CHECK(diagonal.length == doctest::Approx(std::sqrt(18.0)).epsilon(1e-6));
+    // a wall in the way: the walk stops there and the search turns round it (the U)
+    const auto nav = test::grid_navmesh(5, 5, 1.0F, in_u);
+    const plan::Path around = path_on(nav, {0.5F, 0.0F, 4.5F}, {4.5F, 0.0F, 4.5F});
+    CHECK(around.points.size() == 4);
+  }
+
   TEST_CASE("a bridge over a floor: each floor's paths ignore the other floor's polygons") {
     // the U at y = 0 and, not connected to it, a bridge at y = 3 over its gap and bottom row
     const auto floor = test::grid_navmesh(5, 5, 1.0F, in_u);
