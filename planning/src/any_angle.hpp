@@ -166,7 +166,6 @@ class AnyAngleSearch {
   bool straight_ = false;  ///< the goal was seen from the start: the path is straight_arcs_
   std::vector<double> root_g_;
   std::vector<std::uint32_t> root_generation_;
-  std::vector<std::uint32_t> root_parent_;  ///< the expansion that reached the root at root_g_
   /// Per polygon: the root that last saw all of it (expand_all) and at what cost, so that a
   /// root on a vertex does not circle its fan forever.
   std::vector<std::uint32_t> whole_root_;

@@ -422,6 +422,25 @@ TEST_SUITE("plan.exact") {
     }
   }
 
+  TEST_CASE(
+      "an arrival at a corner as cheap as an earlier one is still searched (nav_test thesis)") {
+    // note: corners on one line (z = 5.95) reached two ways at equal cost; dropping the second
+    // arrival lost the turn it needed and gave 39.62 m against the reference's 38.02 m (query
+    // 853 of the benchmark's 1000 pairs on this level)
+    const auto nav = test::build_shared_navmesh("nav_test.obj", "thesis");
+    if (!nav) return;
+    const auto points = plan::random_points(*nav, 2000, 12345);
+    const plan::MeshPoint& a = points[2 * 853];
+    const plan::MeshPoint& b = points[2 * 853 + 1];
+    const plan::Path path = path_on(*nav, a.point, b.point);
+    REQUIRE(path.status == plan::PathStatus::Found);
+    const plan::ExactReference reference(*nav);
+    const auto exact = reference.shortest_path(xz(path.points.front()), path.corridor.front(),
+                                               xz(path.points.back()), path.corridor.back());
+    REQUIRE(exact.has_value());
+    CHECK(path.length == doctest::Approx(exact->length).epsilon(1e-6));
+  }
+
   TEST_CASE("deterministic: repeated, reversed and batched queries agree") {
     const auto nav = jittered(test::random_grid_navmesh(10, 10, 0.25F, 5), 0.2F, 5);
     auto planner = plan::Planner::create(nav);
