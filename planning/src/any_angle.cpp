@@ -199,8 +199,7 @@ AnyAngleSearch::HeapEntry AnyAngleSearch::entry(std::uint32_t k) {
   // note: f is computed here, when the node goes on the heap (a handed-on node needs none)
   Node& node = nodes_[k];
   node.f = node.g + via_segment(node.root, node.left, node.right, goal_);
-  // note: f >= 0, so adding a half and truncating rounds to the nearest micrometre
-  return {static_cast<std::int64_t>(node.f * 1e6 + 0.5), node.g, k};
+  return {static_cast<std::int64_t>(std::llround(node.f * 1e6)), node.g, k};
 }
 
 AnyAngleMesh build_any_angle_mesh(const mesh::NavMesh& mesh, const NavGraph& graph) {
