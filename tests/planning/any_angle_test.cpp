@@ -1,4 +1,4 @@
-// The exact walking search (plan::WalkSearch::Exact, the default): path lengths equal the
+// The exact walking search (plan::WalkSearch::Exact): path lengths equal the
 // visibility-graph reference (plan::ExactReference) on closed-form scenes, random small meshes
 // (grids with holes and diagonal splits, and jittered copies with no collinear vertices), stacked
 // floors and the real levels; it keeps the Path contract (corridor, Partial, NoPath, heights) and
