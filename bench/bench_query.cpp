@@ -75,7 +75,8 @@ void query_scene(const std::string& scene, const TriangleMesh& mesh, const Build
     (void)query.find_path(requests[i].start, requests[i].goal, query_options, path);
   std::vector<double> us(n);
   std::vector<double> us_found;
-  std::vector<double> cpu_us_found;  // this thread's CPU time: less noisy on a shared machine
+  std::vector<double> cpu_us_found;     // this thread's CPU time: less noisy on a shared machine
+  std::vector<double> cpu_us_per_poly;  // of found queries, per polygon of the corridor
   std::size_t found = 0;
   std::size_t partial = 0;  // the node limit was reached (the goal is on the start's island)
   std::size_t no_path = 0;
@@ -94,6 +95,7 @@ void query_scene(const std::string& scene, const TriangleMesh& mesh, const Build
       ++found;
       us_found.push_back(us[i]);
       cpu_us_found.push_back(c1 - c0);
+      cpu_us_per_poly.push_back((c1 - c0) / static_cast<double>(path.corridor.size()));
       expanded += path.nodes_expanded;
       found_length += path.length;
       for (const mesh::PolyId p : path.corridor) corridors.add_pod(mesh::index(p));
@@ -119,7 +121,8 @@ void query_scene(const std::string& scene, const TriangleMesh& mesh, const Build
         << " found_cpu_us_p99=" << summarize(cpu_us_found).p99
         << " found_expanded_mean=" << (found > 0 ? expanded / static_cast<double>(found) : 0.0)
         << " found_length_mean=" << (found > 0 ? found_length / static_cast<double>(found) : 0.0)
-        << " found_corridor_hash=" << hash_to_hex(corridors.digest());
+        << " found_corridor_hash=" << hash_to_hex(corridors.digest())
+        << " found_cpu_us_per_corridor_poly_median=" << summarize(cpu_us_per_poly).median;
   report.add({scene, config.name, "query_walk", 1, ms, hash_to_hex(lengths.digest()), extra.str()});
 
   // optimality gap on a subset: the exact reference is far slower than the planner

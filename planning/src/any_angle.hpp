@@ -29,22 +29,40 @@ struct DPoint {
   double z = 0.0;
 };
 
+/// One polygon slot (a slot of NavMesh::poly_vertices: a polygon's vertex and the edge from it
+/// to the polygon's next vertex), everything an expansion reads about it in one place.
+struct AnySlot {
+  DPoint point;                  ///< the slot's vertex
+  std::uint32_t twin = kNoNode;  ///< the same edge's slot in the neighbour; kNoNode: boundary
+  std::uint32_t next = kNoNode;  ///< the polygon across the edge; kNoNode: boundary
+  std::uint32_t arc = kNoNode;   ///< the walk arc that crosses the edge
+  std::uint32_t fan = kNoNode;   ///< the fan of the slot's vertex
+  /// Crossing the edge leads into a tree branch of polygons (see AnyAngleMesh::branch_order):
+  /// worth it only when the goal's order lies in [branch_first, branch_end). Edges that do not
+  /// lead down into a branch have the range [0, kNoNode).
+  std::uint32_t branch_first = 0;
+  std::uint32_t branch_end = kNoNode;
+  std::uint8_t corner = 0;  ///< the fan meets the mesh boundary: a corner
+};
+
 /// The per-mesh data of the any-angle search: built once with the Planner.
 struct AnyAngleMesh {
   double origin_x = 0.0;
   double origin_z = 0.0;
   /// How far a root may lie inside a polygon's edge line and still count as on it [units: m].
   double tolerance = 0.0;
-  std::vector<DPoint> vertices;  ///< mesh vertices in xz relative to the origin
-  /// Per slot of NavMesh::poly_vertices: the same edge's slot in the neighbour (kNoNode on the
-  /// boundary), the walk arc that crosses it, and the fan of the slot's vertex.
-  std::vector<std::uint32_t> slot_twin;
-  std::vector<std::uint32_t> slot_arc;
-  std::vector<std::uint32_t> slot_fan;
-  std::vector<DPoint> slot_point;         ///< the slot's vertex (vertices[poly_vertices[slot]])
-  std::vector<std::uint8_t> slot_corner;  ///< fan_open of the slot's fan
-  std::vector<std::uint8_t> fan_open;     ///< per fan: it meets the mesh boundary (a corner)
-  std::vector<std::uint8_t> dead_end;     ///< per polygon: at most one neighbour
+  std::vector<AnySlot> slots;  ///< per slot of NavMesh::poly_vertices
+  /// Per polygon, its slots whose edge has a neighbour: links[link_first[p] .. link_first[p + 1]).
+  std::vector<std::uint32_t> link_first;
+  std::vector<std::uint32_t> links;
+  std::vector<std::uint8_t> fan_open;  ///< per fan: it meets the mesh boundary (a corner)
+  /// Per polygon: its place in a depth-first order of the tree branches, kNoNode - 1 for a
+  /// polygon on a cycle. The branches are what peeling polygons with at most one remaining
+  /// neighbour removes from the polygon adjacency graph (trees hanging off its cycles, or whole
+  /// tree-shaped islands); a branch is entered from its parent only when the goal lies in it,
+  /// since a path that enters a branch without the goal leaves it through the same edge (the
+  /// straight piece along that edge is no longer). Generalises Polyanya's dead-end pruning.
+  std::vector<std::uint32_t> branch_order;
   [[nodiscard]] std::size_t fan_count() const { return fan_open.size(); }
 };
 
@@ -56,10 +74,11 @@ class AnyAngleSearch {
  public:
   /// Starts a search from `src` (xz, in polygon src_poly) to `dst` (in dst_poly, != src_poly).
   /// `every_vertex_a_corner` lets the path turn at any vertex (needed when the filter excludes
-  /// polygons, whose edges then act as walls).
+  /// polygons, whose edges then act as walls). `filtered`: the filter may refuse a polygon
+  /// (excluded areas or flags, tiles); when false every polygon is entered without asking it.
   void start(const mesh::NavMesh& nav, const AnyAngleMesh& data, const Filter& filter,
              std::uint32_t src_poly, Vec2 src, std::uint32_t dst_poly, Vec2 dst,
-             bool every_vertex_a_corner, std::uint32_t max_nodes);
+             bool every_vertex_a_corner, bool filtered, std::uint32_t max_nodes);
   /// Runs at most `budget` expansions; returns the expansions done. finished() once the goal
   /// polygon is reached, the node limit is hit or the open list runs empty. The same pops and
   /// expansions happen whatever the budgets of the calls.
@@ -93,34 +112,58 @@ class AnyAngleSearch {
     double g;
     std::uint32_t node;
   };
+  /// The open list's order as a "comes later" relation for the std heap functions.
+  struct Later {
+    bool operator()(const HeapEntry& x, const HeapEntry& y) const {
+      if (x.key != y.key) return x.key > y.key;
+      if (x.g != y.g) return x.g < y.g;
+      return x.node > y.node;
+    }
+  };
   [[nodiscard]] HeapEntry entry(std::uint32_t k);
-  static bool later(const HeapEntry& x, const HeapEntry& y);
   static constexpr std::uint8_t kLeftVertex = 1;
   static constexpr std::uint8_t kRightVertex = 2;
 
+  /// One step of the straight walk from the start toward the goal (whether the goal is seen
+  /// from the start): crosses the edge of walk_poly_ that the segment leaves it by, appending
+  /// its arc to straight_arcs_. 1: the goal's polygon is entered; 0: go on; -1: the walk proves
+  /// nothing (a wall, an edge end within the tolerance, the goal short of the edge, max_nodes).
+  int walk_step();
+  /// Ends the walk and starts the search proper from the start.
+  void begin_search();
   void expand(std::uint32_t n);
   /// Successors on every edge of `poly` but `skip` (all visible from a root on its boundary).
-  void expand_all(std::uint32_t parent, std::uint32_t poly, std::uint32_t skip, DPoint root,
-                  std::uint32_t root_id, double g);
-  /// A successor on the part [lo, hi] of edge `slot` (parameter from its first vertex), appended
-  /// to nodes_ (step() puts it on the heap).
-  void push_successor(std::uint32_t parent, std::uint32_t slot, double lo, double hi, DPoint root,
-                      std::uint32_t root_id, double g);
+  void expand_all(std::uint32_t parent, std::uint32_t parent_root, std::uint32_t poly,
+                  std::uint32_t skip, DPoint root, std::uint32_t root_id, double g);
+  /// Whether a successor may cross the edge of `slot`: a neighbour that the filter lets in and
+  /// that leads somewhere (down into a tree branch only when the goal is in it).
+  [[nodiscard]] bool leads_on(const AnySlot& slot) const {
+    if (slot.next == kNoNode) return false;
+    if (goal_order_ < slot.branch_first || goal_order_ >= slot.branch_end) return false;
+    return !filtered_ || filter_->enterable(slot.next);
+  }
+  /// A successor on the part [lo, hi] of edge `slot` (parameter from its first vertex; the
+  /// caller checked leads_on), appended to nodes_ (step() puts it on the heap). `parent_root`
+  /// is the parent's root id: a successor keeping it was checked with its parent.
+  void push_successor(std::uint32_t parent, std::uint32_t parent_root, std::uint32_t slot,
+                      double lo, double hi, DPoint root, std::uint32_t root_id, double g);
   [[nodiscard]] bool corner(std::uint32_t slot) const {
-    return every_corner_ || data_->slot_corner[slot] != 0;
+    return every_corner_ || data_->slots[slot].corner != 0;
   }
-  [[nodiscard]] DPoint vertex(std::uint32_t slot) const { return data_->slot_point[slot]; }
-  [[nodiscard]] std::uint32_t slot_of(std::uint32_t poly, std::uint32_t k) const {
-    const std::uint32_t first = nav_->poly_first[poly];
-    const std::uint32_t count = nav_->poly_first[poly + 1] - first;
-    return first + k % count;
-  }
+  [[nodiscard]] DPoint vertex(std::uint32_t slot) const { return data_->slots[slot].point; }
 
   const mesh::NavMesh* nav_ = nullptr;
   const AnyAngleMesh* data_ = nullptr;
   const Filter* filter_ = nullptr;
   std::vector<Node> nodes_;
   std::vector<HeapEntry> heap_;
+  std::vector<std::uint32_t> straight_arcs_;
+  DPoint start_;
+  std::uint32_t src_poly_ = 0;
+  std::uint32_t walk_poly_ = 0;
+  std::uint32_t walk_entry_ = kNoNode;  ///< the slot of walk_poly_ the walk came in by
+  bool walking_ = false;
+  bool straight_ = false;  ///< the goal was seen from the start: the path is straight_arcs_
   std::vector<double> root_g_;
   std::vector<std::uint32_t> root_generation_;
   /// Per polygon: the root that last saw all of it (expand_all) and at what cost, so that a
@@ -131,13 +174,16 @@ class AnyAngleSearch {
   std::uint32_t generation_ = 0;
   DPoint goal_;
   std::uint32_t dst_poly_ = 0;
+  std::uint32_t goal_order_ = 0;  ///< AnyAngleMesh::branch_order of dst_poly_
   std::uint32_t max_nodes_ = 0;
   std::uint32_t expanded_ = 0;
   std::uint32_t final_node_ = kNoNode;
   std::uint32_t partial_node_ = kNoNode;  ///< out of nodes: the interval nearest the goal
   std::uint32_t resume_ = kNoNode;        ///< a single successor to expand before the next pop
+  std::uint32_t next_ = kNoNode;  ///< a successor that comes before the whole heap: the next pop
   double length_ = 0.0;
   bool every_corner_ = false;
+  bool filtered_ = true;
   bool finished_ = true;
   bool reached_ = false;
   bool out_of_nodes_ = false;

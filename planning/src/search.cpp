@@ -365,7 +365,7 @@ void NavQuery::Scratch::start_search(const Planner::Impl& impl, std::uint32_t sr
   }
   if (use_exact) {
     exact.start(*impl.mesh, impl.any_angle, *filter, src_poly, src, dst_poly, dst, exact_corners,
-                options.max_nodes);
+                exact_corners || impl.tiles != nullptr, options.max_nodes);
     return;
   }
   if (++generation == 0) {

@@ -1,4 +1,4 @@
-// The exact walking search (plan::WalkSearch::Exact, the default): path lengths equal the
+// The exact walking search (plan::WalkSearch::Exact): path lengths equal the
 // visibility-graph reference (plan::ExactReference) on closed-form scenes, random small meshes
 // (grids with holes and diagonal splits, and jittered copies with no collinear vertices), stacked
 // floors and the real levels; it keeps the Path contract (corridor, Partial, NoPath, heights) and
@@ -162,6 +162,73 @@ TEST_SUITE("plan.exact") {
     Tally tally;
     compare_pairs(nav, plan::random_points(nav, 200, 7), tally);
     CHECK(tally.found == 100);
+  }
+
+  TEST_CASE(
+      "tree branches without the goal are never entered: teeth toward the goal cost nothing") {
+    // a U of 1 m cells (9 x 7) with teeth: rows 2, 4 and 6 of the left column go on to x = 5, a
+    // dead end pointing at the goal in the right column; without branch pruning the search
+    // follows each tooth, since its cone points at the goal
+    const auto u = [](int i, int j) { return i == 0 || i == 8 || j == 0; };
+    const auto teeth = [&](int i, int j) {
+      return u(i, j) || ((j == 2 || j == 4 || j == 6) && i < 6);
+    };
+    const auto plain = test::grid_navmesh(9, 7, 1.0F, u);
+    const auto toothed = test::grid_navmesh(9, 7, 1.0F, teeth);
+    REQUIRE(mesh::validate(toothed).ok());
+    const Vec3 a{0.5F, 0.0F, 6.5F};
+    const Vec3 b{8.5F, 0.0F, 6.5F};
+    const plan::Path without = path_on(plain, a, b);
+    const plan::Path with = path_on(toothed, a, b);
+    REQUIRE(without.status == plan::PathStatus::Found);
+    REQUIRE(with.status == plan::PathStatus::Found);
+    // closed form: down the left column, along row 0, up the right column, turning at (1, 1)
+    // and (8, 1)
+    const double expected = 2.0 * std::sqrt(0.25 + 30.25) + 7.0;
+    CHECK(with.length == doctest::Approx(expected).epsilon(1e-6));
+    CHECK(with.points == without.points);
+    // the teeth add nothing to the search: the same expansions as on the plain U
+    CHECK(with.nodes_expanded == without.nodes_expanded);
+    // a goal inside a tooth is still reached, at the reference length
+    const plan::Path into = path_on(toothed, {8.5F, 0.0F, 6.5F}, {4.5F, 0.0F, 4.5F});
+    REQUIRE(into.status == plan::PathStatus::Found);
+    const plan::ExactReference reference(toothed);
+    const auto exact = reference.shortest_path(xz(into.points.front()), into.corridor.front(),
+                                               xz(into.points.back()), into.corridor.back());
+    REQUIRE(exact.has_value());
+    CHECK(into.length == doctest::Approx(exact->length).epsilon(1e-6));
+    Tally tally;
+    compare_pairs(toothed, plan::random_points(toothed, 200, 3), tally);
+    CHECK(tally.found == 100);
+  }
+
+  TEST_CASE("a goal seen from the start: a straight walk, one expansion per edge crossed") {
+    // a row of eight 1 m cells: the segment crosses the seven shared edges clear of their ends
+    const auto row = test::grid_navmesh(8, 1, 1.0F, [](int, int) { return true; });
+    const plan::Path straight = path_on(row, {0.5F, 0.0F, 0.5F}, {7.5F, 0.0F, 0.3F});
+    REQUIRE(straight.status == plan::PathStatus::Found);
+    CHECK(straight.points.size() == 2);
+    CHECK(straight.corridor.size() == 8);
+    CHECK(straight.nodes_expanded == 7);
+    CHECK(straight.length == doctest::Approx(std::sqrt(49.04)).epsilon(1e-6));
+    // the walk counts against max_nodes: three crossings are not enough, the search then ends
+    // Partial as before
+    plan::QueryOptions limited = exact_search();
+    limited.max_nodes = 3;
+    const plan::Path partial = path_on(row, {0.5F, 0.0F, 0.5F}, {7.5F, 0.0F, 0.3F}, limited);
+    CHECK(partial.status == plan::PathStatus::Partial);
+    CHECK(partial.nodes_expanded <= 3);
+    // a diagonal through the grid's vertices proves nothing by walking (an edge crossed at its
+    // end): the search finds the same straight line
+    const auto square = test::grid_navmesh(4, 4, 1.0F, [](int, int) { return true; });
+    const plan::Path diagonal = path_on(square, {0.5F, 0.0F, 0.5F}, {3.5F, 0.0F, 3.5F});
+    REQUIRE(diagonal.status == plan::PathStatus::Found);
+    for (const Vec3& p : diagonal.points) CHECK(p.x == doctest::Approx(p.z).epsilon(1e-6));
+    CHECK(diagonal.length == doctest::Approx(std::sqrt(18.0)).epsilon(1e-6));
+    // a wall in the way: the walk stops there and the search turns round it (the U)
+    const auto nav = test::grid_navmesh(5, 5, 1.0F, in_u);
+    const plan::Path around = path_on(nav, {0.5F, 0.0F, 4.5F}, {4.5F, 0.0F, 4.5F});
+    CHECK(around.points.size() == 4);
   }
 
   TEST_CASE("a bridge over a floor: each floor's paths ignore the other floor's polygons") {
@@ -353,6 +420,25 @@ TEST_SUITE("plan.exact") {
         CHECK(tally.found > 20);
       }
     }
+  }
+
+  TEST_CASE(
+      "an arrival at a corner as cheap as an earlier one is still searched (nav_test thesis)") {
+    // note: corners on one line (z = 5.95) reached two ways at equal cost; dropping the second
+    // arrival lost the turn it needed and gave 39.62 m against the reference's 38.02 m (query
+    // 853 of the benchmark's 1000 pairs on this level)
+    const auto nav = test::build_shared_navmesh("nav_test.obj", "thesis");
+    if (!nav) return;
+    const auto points = plan::random_points(*nav, 2000, 12345);
+    const plan::MeshPoint& a = points[2 * 853];
+    const plan::MeshPoint& b = points[2 * 853 + 1];
+    const plan::Path path = path_on(*nav, a.point, b.point);
+    REQUIRE(path.status == plan::PathStatus::Found);
+    const plan::ExactReference reference(*nav);
+    const auto exact = reference.shortest_path(xz(path.points.front()), path.corridor.front(),
+                                               xz(path.points.back()), path.corridor.back());
+    REQUIRE(exact.has_value());
+    CHECK(path.length == doctest::Approx(exact->length).epsilon(1e-6));
   }
 
   TEST_CASE("deterministic: repeated, reversed and batched queries agree") {

@@ -122,8 +122,9 @@ struct QueryOptions {
   Vec3 search_extent{2.0F, 4.0F, 2.0F};
   /// Largest number of A* node expansions before returning a Partial path [range: >= 1]. For
   /// WalkSearch::Exact a node is an interval of a polygon edge seen from a root point, and an
-  /// expansion projects it through the polygon beyond; a Partial path then ends in the polygon
-  /// of the reached interval nearest the goal.
+  /// expansion projects it through the polygon beyond (its first straight walk toward the goal
+  /// counts one expansion per edge crossed); a Partial path then ends in the polygon of the
+  /// reached interval nearest the goal.
   std::uint32_t max_nodes = 65536;
   /// The search of walking queries (see WalkSearch).
   WalkSearch walk_search = WalkSearch::Portals;
