@@ -103,20 +103,6 @@ Result<std::vector<TileMesh>> build_tile_list(
   return out;
 }
 
-// The tiles of the 3 x 3 block around `tile` that exist (itself included).
-std::vector<std::size_t> block(const TileLayout& layout, std::size_t tile) {
-  const auto nx = static_cast<std::size_t>(layout.tiles_x);
-  const auto nz = static_cast<std::size_t>(layout.tiles_z);
-  const std::size_t tx = tile % nx;
-  const std::size_t tz = tile / nx;
-  std::vector<std::size_t> out;
-  for (std::size_t z = tz == 0 ? 0 : tz - 1; z <= tz + 1 && z < nz; ++z) {
-    for (std::size_t x = tx == 0 ? 0 : tx - 1; x <= tx + 1 && x < nx; ++x)
-      out.push_back(z * nx + x);
-  }
-  return out;
-}
-
 // Makes the stitch pieces of the tiles marked in `changed` and of their neighbours (every tile
 // when `changed` is null or the cache has no pieces) and links those and their neighbours, tiles
 // in parallel. A piece depends on its block's tile meshes only, a link on its block's pieces, so
@@ -136,13 +122,13 @@ Status update_pieces(TileCache& cache, const std::vector<char>* changed, BuildCo
     std::vector<char> make(n, 0);
     for (std::size_t t = 0; t < n; ++t) {
       if ((*changed)[t] == 0) continue;
-      for (const std::size_t u : block(layout, t)) make[u] = 1;
+      for (const std::size_t u : tile_block(layout, t)) make[u] = 1;
     }
     std::vector<char> link(n, 0);
     for (std::size_t t = 0; t < n; ++t) {
       if (make[t] == 0) continue;
       make_list.push_back(t);
-      for (const std::size_t u : block(layout, t)) link[u] = 1;
+      for (const std::size_t u : tile_block(layout, t)) link[u] = 1;
     }
     for (std::size_t t = 0; t < n; ++t) {
       if (link[t] != 0) link_list.push_back(t);

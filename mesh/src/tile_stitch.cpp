@@ -184,20 +184,6 @@ Corner corner_of(const Vec3& v, const GridSpec& grid) {
           static_cast<std::int32_t>(std::lround((double{v.z} - double{grid.origin.z}) / cs))};
 }
 
-// The tiles of the 3 x 3 block around `tile` (itself included) that exist, ascending.
-std::vector<std::size_t> neighbourhood(const TileLayout& layout, std::size_t tile) {
-  const auto nx = static_cast<std::size_t>(layout.tiles_x);
-  const auto nz = static_cast<std::size_t>(layout.tiles_z);
-  const std::size_t tx = tile % nx;
-  const std::size_t tz = tile / nx;
-  std::vector<std::size_t> out;
-  for (std::size_t z = tz == 0 ? 0 : tz - 1; z <= tz + 1 && z < nz; ++z) {
-    for (std::size_t x = tx == 0 ? 0 : tx - 1; x <= tx + 1 && x < nx; ++x)
-      out.push_back(z * nx + x);
-  }
-  return out;
-}
-
 std::uint64_t vertex_key(std::uint32_t tile, std::uint32_t vertex) {
   return (std::uint64_t{tile} << 32U) | vertex;
 }
@@ -238,7 +224,7 @@ Result<StitchPiece> stitch_piece(std::span<const TileMesh> tiles, const TileLayo
   const double own_max_x = double{grid.origin.x} + double(own.x1 + 1) * double{grid.cell_size};
   const double own_min_z = double{grid.origin.z} + double(own.z0 - 1) * double{grid.cell_size};
   const double own_max_z = double{grid.origin.z} + double(own.z1 + 1) * double{grid.cell_size};
-  for (const std::size_t u : neighbourhood(layout, tile)) {
+  for (const std::size_t u : tile_block(layout, tile)) {
     const NavMesh& m = tiles[u].mesh;
     if (!(m.grid == grid))
       return make_error(ErrorCode::InvalidArgument,

@@ -158,6 +158,19 @@ std::string tile_name(const TileLayout& layout, std::size_t tile) {
   return "tile (" + std::to_string(tile % tiles_x) + ", " + std::to_string(tile / tiles_x) + ")";
 }
 
+std::vector<std::size_t> tile_block(const TileLayout& layout, std::size_t tile) {
+  const auto nx = static_cast<std::size_t>(layout.tiles_x);
+  const auto nz = static_cast<std::size_t>(layout.tiles_z);
+  const std::size_t tx = tile % nx;
+  const std::size_t tz = tile / nx;
+  std::vector<std::size_t> out;
+  for (std::size_t z = tz == 0 ? 0 : tz - 1; z <= tz + 1 && z < nz; ++z) {
+    for (std::size_t x = tx == 0 ? 0 : tx - 1; x <= tx + 1 && x < nx; ++x)
+      out.push_back(z * nx + x);
+  }
+  return out;
+}
+
 TriangleMesh triangle_subset(const TriangleMesh& mesh, std::span<const std::uint32_t> triangles,
                              std::string name) {
   TriangleMesh out;

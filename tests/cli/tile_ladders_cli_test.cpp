@@ -5,7 +5,6 @@
 
 #include <filesystem>
 #include <fstream>
-#include <iterator>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -20,14 +19,7 @@ namespace {
 using leapnav::test::run_cli;
 
 std::string temp_path(const std::string& name) {
-  const auto dir = std::filesystem::temp_directory_path() / "leapnav_tile_ladders_cli_test";
-  std::filesystem::create_directories(dir);
-  return (dir / name).string();
-}
-
-std::string read_all(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  return leapnav::test::temp_file("leapnav_tile_ladders_cli_test", name);
 }
 
 void write_text(const std::string& path, const std::string& text) {
@@ -48,7 +40,7 @@ std::string write_wall(const std::string& name, bool crate) {
 
 // "ledge_links" of a stats file: ledge links and ladder links (a ladder gives two, one each way).
 int ledge_links(const std::string& stats) {
-  return nlohmann::json::parse(read_all(stats))["ledge_links"].get<int>();
+  return nlohmann::json::parse(leapnav::test::read_file(stats))["ledge_links"].get<int>();
 }
 
 }  // namespace
@@ -71,13 +63,13 @@ TEST_SUITE("cli.tile_ladders") {
     REQUIRE(run.exit_code == 0);
     CHECK(ledge_links(temp_path("build.json")) == 2);
     // the ladders themselves are in F.links, not the links file's path
-    const auto side = nlohmann::json::parse(read_all(cache + ".links"));
+    const auto side = nlohmann::json::parse(leapnav::test::read_file(cache + ".links"));
     REQUIRE(side.contains("authored_links"));
     CHECK(side["authored_links"]["ladders"].size() == 1);
-    CHECK(read_all(cache + ".links").find("ladders.json") == std::string::npos);
+    CHECK(leapnav::test::read_file(cache + ".links").find("ladders.json") == std::string::npos);
     const std::string plain = temp_path("plain.lnav");
     REQUIRE(run_cli("build " + before + options + " -o " + plain).exit_code == 0);
-    CHECK(read_all(plain) == read_all(old_nav));
+    CHECK(leapnav::test::read_file(plain) == leapnav::test::read_file(old_nav));
 
     const std::string full = temp_path("after_full.lnav");
     REQUIRE(run_cli("build " + after + options + " -o " + full).exit_code == 0);
@@ -90,8 +82,8 @@ TEST_SUITE("cli.tile_ladders") {
                   rebuilt + " --stats " + stats);
     INFO(run.output);
     REQUIRE(run.exit_code == 0);
-    CHECK(read_all(rebuilt) == read_all(full));
-    CHECK(read_all(rebuilt) != read_all(old_nav));
+    CHECK(leapnav::test::read_file(rebuilt) == leapnav::test::read_file(full));
+    CHECK(leapnav::test::read_file(rebuilt) != leapnav::test::read_file(old_nav));
     CHECK(ledge_links(stats) == 2);
 
     // and back: the cache and F.links now belong to the rebuilt file
@@ -100,7 +92,7 @@ TEST_SUITE("cli.tile_ladders") {
                   back);
     INFO(run.output);
     REQUIRE(run.exit_code == 0);
-    CHECK(read_all(back) == read_all(old_nav));
+    CHECK(leapnav::test::read_file(back) == leapnav::test::read_file(old_nav));
   }
 
   TEST_CASE("a ladder an edit leaves off the mesh fails the rebuild naming F.links") {
@@ -122,7 +114,7 @@ TEST_SUITE("cli.tile_ladders") {
     CHECK(run.output.find(cache + ".links: ladder 0: bottom") != std::string::npos);
     CHECK_FALSE(std::filesystem::exists(out));
     // a damaged ladder in F.links is bad input naming it
-    auto side = nlohmann::json::parse(read_all(cache + ".links"));
+    auto side = nlohmann::json::parse(leapnav::test::read_file(cache + ".links"));
     side["authored_links"]["ladders"][0]["top"] = "up";
     write_text(cache + ".links", side.dump());
     run = run_cli("rebuild " + old_nav + " " + before + " --cache " + cache +

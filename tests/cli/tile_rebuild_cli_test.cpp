@@ -4,9 +4,7 @@
 // (exit 1) naming the cache file.
 #include <doctest/doctest.h>
 
-#include <filesystem>
 #include <fstream>
-#include <iterator>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -21,14 +19,7 @@ namespace {
 using leapnav::test::run_cli;
 
 std::string temp_path(const std::string& name) {
-  const auto dir = std::filesystem::temp_directory_path() / "leapnav_tile_rebuild_cli_test";
-  std::filesystem::create_directories(dir);
-  return (dir / name).string();
-}
-
-std::string read_all(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  return leapnav::test::temp_file("leapnav_tile_rebuild_cli_test", name);
 }
 
 // A 30 m floor, a 4 m pillar (fixes the world's height) and, when `crate`, a 1 m crate at
@@ -56,7 +47,7 @@ TEST_SUITE("cli.tile_rebuild") {
     REQUIRE(run.exit_code == 0);
     const std::string plain = temp_path("plain.lnav");
     REQUIRE(run_cli("build " + before + " --tile-size 32 -o " + plain).exit_code == 0);
-    CHECK(read_all(plain) == read_all(old_nav));
+    CHECK(leapnav::test::read_file(plain) == leapnav::test::read_file(old_nav));
 
     const std::string full = temp_path("after_full.lnav");
     REQUIRE(run_cli("build " + after + " --tile-size 32 -o " + full).exit_code == 0);
@@ -66,8 +57,8 @@ TEST_SUITE("cli.tile_rebuild") {
                   " --changed 23,0,23,25,1,25 -o " + rebuilt + " --stats " + stats);
     INFO(run.output);
     REQUIRE(run.exit_code == 0);
-    CHECK(read_all(rebuilt) == read_all(full));
-    const auto json = nlohmann::json::parse(read_all(stats));
+    CHECK(leapnav::test::read_file(rebuilt) == leapnav::test::read_file(full));
+    const auto json = nlohmann::json::parse(leapnav::test::read_file(stats));
     CHECK(json["tiles"] == 16);
     // the crate's tile (2, 2) and the last tile (3, 3), 4 columns wide: its piece of the floor
     // is smaller than min_region_area inside its bordered rectangle, so its island filter
@@ -83,7 +74,7 @@ TEST_SUITE("cli.tile_rebuild") {
                   " --changed 23,0,23,25,1,25 -o " + back);
     INFO(run.output);
     REQUIRE(run.exit_code == 0);
-    CHECK(read_all(back) == read_all(old_nav));
+    CHECK(leapnav::test::read_file(back) == leapnav::test::read_file(old_nav));
     // and the old file no longer matches it
     run = run_cli("rebuild " + rebuilt + " " + before + " --cache " + cache +
                   " --changed 23,0,23,25,1,25 -o " + temp_path("x.lnav"));
@@ -112,7 +103,7 @@ TEST_SUITE("cli.tile_rebuild") {
     CHECK(run.exit_code == 1);
     CHECK(run.output.find("--changed") != std::string::npos);
     // a damaged cache
-    std::string bytes = read_all(cache);
+    std::string bytes = leapnav::test::read_file(cache);
     bytes[bytes.size() / 2] = static_cast<char>(bytes[bytes.size() / 2] ^ 0x20);
     const std::string damaged = temp_path("damaged.cache");
     std::ofstream(damaged, std::ios::binary) << bytes;

@@ -7,7 +7,6 @@
 
 #include <filesystem>
 #include <fstream>
-#include <iterator>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -22,14 +21,7 @@ namespace {
 using leapnav::test::run_cli;
 
 std::string temp_path(const std::string& name) {
-  const auto dir = std::filesystem::temp_directory_path() / "leapnav_tile_relinks_cli_test";
-  std::filesystem::create_directories(dir);
-  return (dir / name).string();
-}
-
-std::string read_all(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  return leapnav::test::temp_file("leapnav_tile_relinks_cli_test", name);
 }
 
 // Two 1 m high platforms 6 m wide with a 5.75 m gap between x = 8 and 13.75 (the C2 gap scene),
@@ -64,7 +56,7 @@ TEST_SUITE("cli.tile_relinks") {
     CHECK(std::filesystem::exists(cache + ".links"));
     const std::string plain = temp_path("plain.lnav");
     REQUIRE(run_cli("build " + before + kLinkOptions + " -o " + plain).exit_code == 0);
-    CHECK(read_all(plain) == read_all(old_nav));
+    CHECK(leapnav::test::read_file(plain) == leapnav::test::read_file(old_nav));
 
     const std::string full = temp_path("after_full.lnav");
     REQUIRE(run_cli("build " + after + kLinkOptions + " -o " + full).exit_code == 0);
@@ -75,8 +67,8 @@ TEST_SUITE("cli.tile_relinks") {
                   rebuilt + " --stats " + stats);
     INFO(run.output);
     REQUIRE(run.exit_code == 0);
-    CHECK(read_all(rebuilt) == read_all(full));
-    const auto json = nlohmann::json::parse(read_all(stats));
+    CHECK(leapnav::test::read_file(rebuilt) == leapnav::test::read_file(full));
+    const auto json = nlohmann::json::parse(leapnav::test::read_file(stats));
     CHECK(json["jump_links"].get<int>() > 0);
     CHECK(json["ledge_links"].get<int>() > 0);
     CHECK(json["tiles_relinked"].get<int>() > 0);
@@ -89,7 +81,7 @@ TEST_SUITE("cli.tile_relinks") {
                   back);
     INFO(run.output);
     REQUIRE(run.exit_code == 0);
-    CHECK(read_all(back) == read_all(old_nav));
+    CHECK(leapnav::test::read_file(back) == leapnav::test::read_file(old_nav));
   }
 
   TEST_CASE("a cache without link data used with a linked file is bad input naming it") {

@@ -3,9 +3,6 @@
 // are built on the stitched mesh, and bad tile options are bad input (exit 1) naming them.
 #include <doctest/doctest.h>
 
-#include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <string>
 
 #include "support/cli_run.hpp"
@@ -17,14 +14,7 @@ namespace {
 using leapnav::test::run_cli;
 
 std::string temp_path(const std::string& name) {
-  const auto dir = std::filesystem::temp_directory_path() / "leapnav_tiles_cli_test";
-  std::filesystem::create_directories(dir);
-  return (dir / name).string();
-}
-
-std::string read_all(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  return leapnav::test::temp_file("leapnav_tiles_cli_test", name);
 }
 
 }  // namespace
@@ -39,7 +29,7 @@ TEST_SUITE("cli.tiles") {
     CHECK(a.output.find("tiles of 32 cells") != std::string::npos);
     const auto b = run_cli("build builtin:city:2 --tile-size 32 --threads 2 -o " + two);
     REQUIRE(b.exit_code == 0);
-    CHECK(read_all(one) == read_all(two));
+    CHECK(leapnav::test::read_file(one) == leapnav::test::read_file(two));
     const auto info = run_cli("info " + one);
     INFO(info.output);
     CHECK(info.exit_code == 0);
@@ -93,7 +83,7 @@ TEST_SUITE("cli.tiles") {
     CHECK(a.output.find("landing in another tile") != std::string::npos);
     const auto b = run_cli("build builtin:gap:5.75" + options + "--threads 2 -o " + two);
     REQUIRE(b.exit_code == 0);
-    CHECK(read_all(one) == read_all(two));
+    CHECK(leapnav::test::read_file(one) == leapnav::test::read_file(two));
     const auto check = run_cli("check-links " + one + " builtin:gap:5.75");
     INFO(check.output);
     CHECK(check.exit_code == 0);
@@ -102,7 +92,7 @@ TEST_SUITE("cli.tiles") {
     // --no-link-runs reaches the tiled build too: the same links in more bytes
     const auto plain = run_cli("build builtin:gap:5.75" + options + "--no-link-runs -o " + two);
     REQUIRE(plain.exit_code == 0);
-    CHECK(read_all(two).size() > read_all(one).size());
+    CHECK(leapnav::test::read_file(two).size() > leapnav::test::read_file(one).size());
   }
 
   TEST_CASE("ledge links are built on a tiled mesh; a missing --links file is bad input") {

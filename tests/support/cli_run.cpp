@@ -5,6 +5,9 @@
 
 #include <array>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 
 namespace leapnav::test {
 
@@ -27,6 +30,17 @@ CliRun run_cli(const std::string& args, Stderr stderr_output) {
   FAIL("the leapnav command was not built");
 #endif
   return run;
+}
+
+std::string temp_file(const std::string& folder, const std::string& name) {
+  const auto dir = std::filesystem::temp_directory_path() / folder;
+  std::filesystem::create_directories(dir);
+  return (dir / name).string();
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
 }  // namespace leapnav::test

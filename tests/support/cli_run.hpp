@@ -19,4 +19,10 @@ enum class Stderr { Merge, Discard };
 /// (LEAPNAV_CLI_PATH).
 CliRun run_cli(const std::string& args, Stderr stderr_output = Stderr::Merge);
 
+/// `name` in the folder `folder` of the system's temporary directory (the folder is created).
+std::string temp_file(const std::string& folder, const std::string& name);
+
+/// The bytes of the file at `path` ("" when it cannot be read).
+std::string read_file(const std::string& path);
+
 }  // namespace leapnav::test

@@ -95,6 +95,9 @@ void triangle_tiles(const TriangleMesh& mesh, const TileLayout& layout, std::siz
 /// "tile (x, z)": a tile's position for messages.
 [[nodiscard]] std::string tile_name(const TileLayout& layout, std::size_t tile);
 
+/// The tiles of the 3 x 3 block around `tile` that exist (itself included), ascending.
+[[nodiscard]] std::vector<std::size_t> tile_block(const TileLayout& layout, std::size_t tile);
+
 /// One tile's part of the navmesh, in the world grid: vertices at world grid corners
 /// (GridSpec::corner_to_world of layout.grid), height patches in world columns, grid = the
 /// world grid, no span map. Adjacency is the tile's own; its border edges are boundary edges.
