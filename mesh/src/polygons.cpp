@@ -492,21 +492,25 @@ MidpointGraph midpoint_graph(const std::vector<Poly>& polys,
   }
   const std::size_t n = g.node.size();
   g.dist.assign(n * n, -1.0);
-  using Entry = std::pair<double, std::uint32_t>;
-  std::vector<Entry> heap;
+  // Dijkstra from every node with a linear scan for the nearest open node: the graphs are small
+  // (at most a few hundred nodes), so the scan is cheaper than a heap, and a node's distance is
+  // the same minimum over its settled neighbours either way
+  std::vector<double> tentative(n);
   for (std::uint32_t source = 0; source < n; ++source) {
     double* dist = g.dist.data() + static_cast<std::size_t>(source) * n;
-    heap.assign(1, Entry{0.0, source});
-    while (!heap.empty()) {
-      std::pop_heap(heap.begin(), heap.end(), std::greater<>());
-      const auto [d, u] = heap.back();
-      heap.pop_back();
-      if (dist[u] >= 0.0) continue;
+    std::fill(tentative.begin(), tentative.end(), -1.0);
+    tentative[source] = 0.0;
+    for (;;) {
+      std::size_t u = n;
+      for (std::size_t k = 0; k < n; ++k) {
+        if (tentative[k] >= 0.0 && dist[k] < 0.0 && (u == n || tentative[k] < tentative[u])) u = k;
+      }
+      if (u == n) break;
+      const double d = tentative[u];
       dist[u] = d;
       for (const auto& [w, len] : links[u]) {
         if (dist[w] >= 0.0) continue;
-        heap.emplace_back(d + len, w);
-        std::push_heap(heap.begin(), heap.end(), std::greater<>());
+        if (tentative[w] < 0.0 || d + len < tentative[w]) tentative[w] = d + len;
       }
     }
   }
