@@ -437,13 +437,40 @@ std::vector<Poly> fewest_polygons(const std::vector<Poly>& triangles,
 // sorted directed edges): a node
 // at the midpoint of each edge shared by two polygons and of each portal to another region
 // (doubled coordinates), straight links between the nodes of a polygon, and the shortest
-// distances between all nodes.
+// distances between nodes (rows filled on demand by fill_distances).
 struct MidpointGraph {
   std::vector<std::array<double, 2>> node;  // doubled grid coordinates
   std::vector<std::vector<std::uint32_t>> poly_nodes;
   std::vector<std::uint32_t> portal_node;  // per given portal, kNoPoly when missing
-  std::vector<double> dist;                // node x node, doubled, negative when unreachable
+  std::vector<std::vector<std::pair<std::uint32_t, double>>> links;  // per node: (node, length)
+  std::vector<double> dist;  // node x node, doubled, negative when unreachable or not yet filled
+  std::vector<bool> filled;  // per node: its row of dist is computed
 };
+
+// Fills node source's row of g.dist: Dijkstra with a linear scan for the nearest open node (the
+// graphs are small, so the scan is cheaper than a heap, and a node's distance is the same minimum
+// over its settled neighbours either way).
+void fill_distances(MidpointGraph& g, std::uint32_t source, std::vector<double>& tentative) {
+  if (g.filled[source]) return;
+  g.filled[source] = true;
+  const std::size_t n = g.node.size();
+  double* dist = g.dist.data() + static_cast<std::size_t>(source) * n;
+  tentative.assign(n, -1.0);
+  tentative[source] = 0.0;
+  for (;;) {
+    std::size_t u = n;
+    for (std::size_t k = 0; k < n; ++k) {
+      if (tentative[k] >= 0.0 && dist[k] < 0.0 && (u == n || tentative[k] < tentative[u])) u = k;
+    }
+    if (u == n) break;
+    const double d = tentative[u];
+    dist[u] = d;
+    for (const auto& [w, len] : g.links[u]) {
+      if (dist[w] >= 0.0) continue;
+      if (tentative[w] < 0.0 || d + len < tentative[w]) tentative[w] = d + len;
+    }
+  }
+}
 
 MidpointGraph midpoint_graph(const std::vector<Poly>& polys,
                              const std::vector<std::uint64_t>& portals,
@@ -459,7 +486,7 @@ MidpointGraph midpoint_graph(const std::vector<Poly>& polys,
     return directed_key(std::min(a, b), std::max(a, b));
   };
   std::unordered_map<std::uint64_t, std::uint32_t> node_at_edge;
-  std::vector<std::vector<std::pair<std::uint32_t, double>>> links;
+  std::vector<std::vector<std::pair<std::uint32_t, double>>>& links = g.links;
   g.poly_nodes.resize(polys.size());
   for (std::size_t pi = 0; pi < polys.size(); ++pi) {
     const Poly& p = polys[pi];
@@ -492,28 +519,7 @@ MidpointGraph midpoint_graph(const std::vector<Poly>& polys,
   }
   const std::size_t n = g.node.size();
   g.dist.assign(n * n, -1.0);
-  // Dijkstra from every node with a linear scan for the nearest open node: the graphs are small
-  // (at most a few hundred nodes), so the scan is cheaper than a heap, and a node's distance is
-  // the same minimum over its settled neighbours either way
-  std::vector<double> tentative(n);
-  for (std::uint32_t source = 0; source < n; ++source) {
-    double* dist = g.dist.data() + static_cast<std::size_t>(source) * n;
-    std::fill(tentative.begin(), tentative.end(), -1.0);
-    tentative[source] = 0.0;
-    for (;;) {
-      std::size_t u = n;
-      for (std::size_t k = 0; k < n; ++k) {
-        if (tentative[k] >= 0.0 && dist[k] < 0.0 && (u == n || tentative[k] < tentative[u])) u = k;
-      }
-      if (u == n) break;
-      const double d = tentative[u];
-      dist[u] = d;
-      for (const auto& [w, len] : links[u]) {
-        if (dist[w] >= 0.0) continue;
-        if (tentative[w] < 0.0 || d + len < tentative[w]) tentative[w] = d + len;
-      }
-    }
-  }
+  g.filled.assign(n, false);
   return g;
 }
 
@@ -601,6 +607,13 @@ double terminal_sum(const MidpointGraph& g, const SampleDistances& sd,
   return total;
 }
 
+// Fills every row of g.dist.
+void fill_all_distances(MidpointGraph& g, std::vector<double>& tentative) {
+  for (std::uint32_t source = 0; source < g.node.size(); ++source) {
+    fill_distances(g, source, tentative);
+  }
+}
+
 // The fewest-polygon partition replaces the greedy one only where it does not lengthen the paths
 // a portal A* with midpoint crossings measures through the contour: no path between two of its
 // portals to other regions is longer, and the paths between all pairs of portals and triangle
@@ -610,9 +623,15 @@ bool keeps_midpoint_paths(const std::vector<Poly>& fewer, const std::vector<Poly
                           const std::vector<std::uint64_t>& portals,
                           const std::vector<GridPoint>& samples3,
                           const std::vector<GridPoint>& xz) {
-  const MidpointGraph a = midpoint_graph(fewer, portals, xz);
-  const MidpointGraph b = midpoint_graph(greedy, portals, xz);
+  MidpointGraph a = midpoint_graph(fewer, portals, xz);
+  MidpointGraph b = midpoint_graph(greedy, portals, xz);
   const std::size_t np = portals.size();
+  // the portal pairs need only the portals' rows, and often refuse the change already
+  std::vector<double> tentative;
+  for (std::size_t i = 0; i < np; ++i) {
+    if (a.portal_node[i] != kNoPoly) fill_distances(a, a.portal_node[i], tentative);
+    if (b.portal_node[i] != kNoPoly) fill_distances(b, b.portal_node[i], tentative);
+  }
   for (std::size_t i = 0; i < np; ++i) {
     for (std::size_t j = i + 1; j < np; ++j) {
       const auto pair = [&](const MidpointGraph& g) {
@@ -625,6 +644,8 @@ bool keeps_midpoint_paths(const std::vector<Poly>& fewer, const std::vector<Poly
       if ((da < 0.0) != (db < 0.0) || da > db + 1e-9) return false;
     }
   }
+  fill_all_distances(a, tentative);
+  fill_all_distances(b, tentative);
   return terminal_sum(a, sample_distances(a, fewer, samples3, xz), samples3) <=
          terminal_sum(b, sample_distances(b, greedy, samples3, xz), samples3);
 }
