@@ -219,6 +219,15 @@ std::vector<Poly> merge_triangles(std::vector<Poly> polys, const std::vector<Gri
     }
   };
   for (std::uint32_t p = 0; p < polys.size(); ++p) add_edges(p);
+  // merge_value per polygon and edge, reused while neither polygon changes (a polygon's version
+  // counts its merges; a merged polygon's slots are invalidated)
+  struct Cached {
+    std::uint32_t other = kNoPoly;
+    std::uint32_t other_version = 0;
+    MergeCandidate m;
+  };
+  std::vector<Cached> cache(polys.size() * max_verts);
+  std::vector<std::uint32_t> version(polys.size(), 0);
 
   for (;;) {
     std::int64_t best_value = -1;
@@ -233,7 +242,16 @@ std::vector<Poly> merge_triangles(std::vector<Poly> polys, const std::vector<Gri
         if (it == owner.end()) continue;
         const std::uint32_t pb = it->second;
         if (pb <= pa || !alive[pb]) continue;
-        const MergeCandidate m = merge_value(a, polys[pb], xz, max_verts);
+        MergeCandidate m;
+        if (k < max_verts) {
+          Cached& slot = cache[pa * max_verts + k];
+          if (slot.other != pb || slot.other_version != version[pb]) {
+            slot = {pb, version[pb], merge_value(a, polys[pb], xz, max_verts)};
+          }
+          m = slot.m;
+        } else {
+          m = merge_value(a, polys[pb], xz, max_verts);
+        }
         if (m.value > best_value) {
           best_value = m.value;
           best_a = pa;
@@ -246,6 +264,9 @@ std::vector<Poly> merge_triangles(std::vector<Poly> polys, const std::vector<Gri
     remove_edges(best_a);
     remove_edges(best_b);
     polys[best_a] = merge_polys(polys[best_a], polys[best_b], best_m);
+    ++version[best_a];
+    std::fill_n(cache.begin() + static_cast<std::ptrdiff_t>(best_a * max_verts), max_verts,
+                Cached{});
     alive[best_b] = false;
     polys[best_b].clear();
     add_edges(best_a);
