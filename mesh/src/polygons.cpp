@@ -293,6 +293,7 @@ constexpr std::size_t kMaxPartitionTriangles = 64;
 // round a hole). The greedy merge then joins parts across such adjacencies where it can.
 std::vector<Poly> fewest_polygons(const std::vector<Poly>& triangles,
                                   const std::vector<GridPoint>& xz, std::size_t max_verts) {
+  static_assert(kMaxPartitionTriangles <= 64, "sets are 64-bit masks");
   const auto n = static_cast<std::uint32_t>(triangles.size());
   std::unordered_map<std::uint64_t, std::uint32_t> owner;
   owner.reserve(static_cast<std::size_t>(n) * 3);
@@ -332,6 +333,7 @@ std::vector<Poly> fewest_polygons(const std::vector<Poly>& triangles,
       }
     }
   }
+  const auto bit = [](std::uint32_t t) { return std::uint64_t{1} << t; };
   const auto contains = [](const std::vector<std::uint32_t>& set, std::uint32_t t) {
     return std::find(set.begin(), set.end(), t) != set.end();
   };
@@ -373,6 +375,9 @@ std::vector<Poly> fewest_polygons(const std::vector<Poly>& triangles,
     // a set that closes a cycle or is not convex has no superset that is a part, so only parts
     // are grown (one merge step each)
     std::vector<std::vector<std::uint32_t>> sets{{v}};
+    // the same sets as bit masks (at most 64 triangles): membership tests and equal sets (a set
+    // is v, then its other triangles sorted, so equal masks are equal sets)
+    std::vector<std::uint64_t> masks{bit(v)};
     std::vector<Poly> unions{triangles[v]};
     std::size_t level_begin = 0;
     for (std::size_t size = 2; size <= max_part; ++size) {
@@ -380,25 +385,26 @@ std::vector<Poly> fewest_polygons(const std::vector<Poly>& triangles,
       for (std::size_t s = level_begin; s < level_end; ++s) {
         for (std::size_t m = 0; m < sets[s].size(); ++m) {
           for (const std::uint32_t c : children[sets[s][m]]) {
-            if (contains(sets[s], c)) continue;
+            if ((masks[s] & bit(c)) != 0) continue;
             bool closes_cycle = false;
             for (const std::uint32_t b : across[c]) {
               closes_cycle = closes_cycle || (b != kNoPoly && b != sets[s][m] && parent[b] != c &&
-                                              contains(sets[s], b));
+                                              (masks[s] & bit(b)) != 0);
             }
             if (closes_cycle) continue;
+            const std::uint64_t grown_mask = masks[s] | bit(c);
+            if (std::find(masks.begin() + static_cast<std::ptrdiff_t>(level_end), masks.end(),
+                          grown_mask) != masks.end()) {
+              continue;
+            }
+            const MergeCandidate merge = merge_value(unions[s], triangles[c], xz, max_verts);
+            if (merge.value < 0) continue;
             std::vector<std::uint32_t> grown = sets[s];
             grown.push_back(c);
             std::sort(grown.begin() + 1, grown.end());
-            bool known = false;
-            for (std::size_t q = level_end; q < sets.size() && !known; ++q) {
-              known = sets[q] == grown;
-            }
-            if (known) continue;
-            const MergeCandidate merge = merge_value(unions[s], triangles[c], xz, max_verts);
-            if (merge.value < 0) continue;
             unions.push_back(merge_polys(unions[s], triangles[c], merge));
             sets.push_back(std::move(grown));
+            masks.push_back(grown_mask);
           }
         }
       }
@@ -406,12 +412,13 @@ std::vector<Poly> fewest_polygons(const std::vector<Poly>& triangles,
       level_begin = level_end;
     }
     bool have = false;
-    for (const std::vector<std::uint32_t>& set : sets) {
+    for (std::size_t s = 0; s < sets.size(); ++s) {
+      const std::vector<std::uint32_t>& set = sets[s];
       std::uint32_t count = 1;
       double kept = 0.0;
       for (const std::uint32_t a : set) {
         for (const std::uint32_t c : children[a]) {
-          if (contains(set, c)) continue;
+          if ((masks[s] & bit(c)) != 0) continue;
           count += best_count[c];
           kept += best_kept[c] + edge_length(a, c);
         }
