@@ -83,7 +83,8 @@ int run_tiled_build(const TriangleMesh& mesh, const BuildConfig& config,
     tiled_links = std::move(made).value();
     file.links = std::move(tiled_links->set);
   }
-  if (auto s = io::save_nav_file(file, output); !s) return report(s.error());
+  auto saved = io::save_nav_file_sized(file, output);
+  if (!saved) return report(saved.error());
   if (!cache_path.empty()) {
     // the link options beside the cache, so `rebuild` regenerates the links the same way
     TileLinkSidecar sidecar{links, ledge_links, *authored, mesh::content_hash(file.navmesh)};
@@ -91,7 +92,7 @@ int run_tiled_build(const TriangleMesh& mesh, const BuildConfig& config,
   }
   const std::string hash = hash_to_hex(mesh::content_hash(file.navmesh));
   const mesh::TileLayout& layout = out->layout;
-  const std::uint64_t jump_bytes = file.links ? io::jump_link_file_bytes(*file.links) : 0;
+  const std::uint64_t jump_bytes = saved->jump_link_bytes;
   std::cout << opt.scene << ": " << out->stats.polygons << " polygons, " << out->stats.vertices
             << " vertices, " << out->stats.regions << " regions in " << layout.tile_count()
             << " tiles of " << layout.tile_size << " cells (border " << layout.border << "; "
@@ -325,7 +326,8 @@ void register_build_command(CLI::App& root, Registry& registry) {
          out->voxels = {};
          out->regions = {};
          out->contours = {};
-         if (auto s = io::save_nav_file(file, options->output); !s) return report(s.error());
+         auto saved = io::save_nav_file_sized(file, options->output);
+         if (!saved) return report(saved.error());
          const mesh::NavMesh& navmesh = file.navmesh;
          const std::string hash = hash_to_hex(mesh::content_hash(navmesh));
          std::cout << opt.scene << ": " << out->stats.polygons << " polygons, "
@@ -333,7 +335,7 @@ void register_build_command(CLI::App& root, Registry& registry) {
                    << " regions, navmesh area " << out->stats.navmesh_area << " m2 (walkable "
                    << out->stats.walkable_area << " m2), hash " << hash;
          // note: the bytes the links add to the file, whatever their encoding
-         const std::uint64_t jump_bytes = file.links ? io::jump_link_file_bytes(*file.links) : 0;
+         const std::uint64_t jump_bytes = saved->jump_link_bytes;
          if (file.links) {
            std::cout << ", " << file.links->links.size() << ' ' << options->link_set
                      << " jump links from " << file.links->stats.sample_points << " sample points ("

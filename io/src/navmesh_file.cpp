@@ -1018,8 +1018,10 @@ void write_raw_heights(ByteWriter& w, const NavMesh& m) {
   w.end_chunk(at);
 }
 
+// link_bytes, when given, receives the bytes of the jump link chunks (0 without links).
 std::vector<std::byte> encode(const NavMesh& m, const jump::JumpLinkSet* links,
-                              const ledge::LedgeLinkSet* ledges, HeightEncoding heights) {
+                              const ledge::LedgeLinkSet* ledges, HeightEncoding heights,
+                              std::uint64_t* link_bytes = nullptr) {
   ByteWriter w;
   w.text(std::string_view(kMagic.data(), kMagic.size()));
   w.u32(kNavmeshFormatVersion);
@@ -1101,6 +1103,7 @@ std::vector<std::byte> encode(const NavMesh& m, const jump::JumpLinkSet* links,
     w.end_chunk(at);
   }
 
+  const std::size_t links_begin = w.bytes().size();
   if (links != nullptr && links->quantum != 0.0F) {
     encode_lattice_best(w, *links);
   } else if (links != nullptr) {
@@ -1125,6 +1128,7 @@ std::vector<std::byte> encode(const NavMesh& m, const jump::JumpLinkSet* links,
     }
     w.end_chunk(at);
   }
+  if (link_bytes != nullptr) *link_bytes = w.bytes().size() - links_begin;
 
   // note: written only when they differ from the defaults, so files of default agents keep the
   // bytes they had before these fields existed
@@ -1200,6 +1204,11 @@ Status save_navmesh(const NavMesh& navmesh, const std::filesystem::path& path) {
 }
 
 Status save_nav_file(const NavFile& file, const std::filesystem::path& path) {
+  LEAPNAV_TRY(save_nav_file_sized(file, path));
+  return {};
+}
+
+Result<SavedNavFile> save_nav_file_sized(const NavFile& file, const std::filesystem::path& path) {
   LEAPNAV_TRY(check_savable(file.navmesh, path));
   if (file.links) {
     if (file.links->configs.size() > kMaxJumpConfigs)
@@ -1214,7 +1223,13 @@ Status save_nav_file(const NavFile& file, const std::filesystem::path& path) {
           ErrorCode::Internal,
           path.string() + ": refusing to save invalid jump links: " + valid.error().message);
   }
-  return write_file(encode_nav_file(file), path);
+  SavedNavFile saved;
+  const std::vector<std::byte> bytes = encode(file.navmesh, file.links ? &*file.links : nullptr,
+                                              file.ledges ? &*file.ledges : nullptr,
+                                              HeightEncoding::Compact, &saved.jump_link_bytes);
+  saved.file_bytes = bytes.size();
+  LEAPNAV_TRY(write_file(bytes, path));
+  return saved;
 }
 
 std::uint64_t jump_link_file_bytes(const jump::JumpLinkSet& links) {

@@ -131,6 +131,29 @@ TEST_SUITE("io.lattice_links") {
     CHECK(jump_link_file_bytes(*file.links) == bytes.size() - encode_navmesh(file.navmesh).size());
   }
 
+  TEST_CASE("save_nav_file_sized reports the bytes it wrote and jump_link_file_bytes' count") {
+    NavFile plain = lattice_file();
+    plain.links->quantum = 0.0F;
+    NavFile none = lattice_file();
+    none.links.reset();
+    // "jlkq", "jlkr", plain "jcfg" + "jlnk", no links
+    for (const NavFile& file : {lattice_file(), run_file(), plain, none}) {
+      const auto path = std::filesystem::temp_directory_path() / "leapnav_sized.lnav";
+      const auto saved = save_nav_file_sized(file, path);
+      REQUIRE(saved.ok());
+      const Bytes bytes = encode_nav_file(file);
+      CHECK(saved->file_bytes == bytes.size());
+      CHECK(saved->file_bytes == std::filesystem::file_size(path));
+      const std::uint64_t expected = file.links ? jump_link_file_bytes(*file.links) : 0;
+      CHECK(saved->jump_link_bytes == expected);
+      CHECK(saved->jump_link_bytes == bytes.size() - encode_navmesh(file.navmesh).size());
+      auto loaded = load_nav_file(path);
+      REQUIRE(loaded.ok());
+      CHECK(loaded->links.has_value() == file.links.has_value());
+      std::filesystem::remove(path);
+    }
+  }
+
   TEST_CASE("a set off its lattice is refused on save") {
     NavFile file = lattice_file();
     file.links->links[0].start.x += 0.3F * file.links->quantum;

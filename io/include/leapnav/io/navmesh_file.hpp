@@ -205,6 +205,17 @@ struct NavFile {
 /// or there are more than 65535 jump configurations; IoError when the file cannot be written.
 [[nodiscard]] Status save_nav_file(const NavFile& file, const std::filesystem::path& path);
 
+/// The sizes of a saved .lnav file.
+struct SavedNavFile {
+  std::uint64_t file_bytes = 0;       ///< the whole file
+  std::uint64_t jump_link_bytes = 0;  ///< jump_link_file_bytes(*file.links); 0 without links
+};
+
+/// save_nav_file, also returning the sizes it wrote (the link set is encoded once, so the size
+/// of its chunks costs no second encoding).
+[[nodiscard]] Result<SavedNavFile> save_nav_file_sized(const NavFile& file,
+                                                       const std::filesystem::path& path);
+
 /// Reads and decodes a .lnav file: IoError when it cannot be read, MemoryLimit when it is larger
 /// than max_bytes (file_io.hpp), else decode_nav_file's errors.
 [[nodiscard]] Result<NavFile> load_nav_file(const std::filesystem::path& path,
