@@ -182,6 +182,7 @@ void register_build_command(CLI::App& root, Registry& registry) {
     float detour = jump::LinkCompactOptions{}.detour;
     bool no_link_runs = false;
     bool keep_walkable_links = false;
+    std::string walkable_filter = "groups";
     mesh::TileConfig tiles;
     std::string cache;
     bool ledge_links = false;
@@ -224,6 +225,11 @@ void register_build_command(CLI::App& root, Registry& registry) {
                 "Keep jump links that save no walking (by default a link is dropped before "
                 "refinement when walking reaches its landing within the jump's length + 4 m; "
                 "docs/jump_links.md)");
+  app->add_option("--walkable-filter", options->walkable_filter,
+                  "Drop walkable links by whole groups (paths unchanged) or one by one (links: "
+                  "far smaller sets, a path may grow by up to 4 m per jump; docs/jump_links.md)")
+      ->check(CLI::IsMember({"groups", "links"}))
+      ->capture_default_str();
   app->add_option("--tile-size", options->tiles.tile_size,
                   "Build in square tiles of this many cells, in parallel, stitched into one "
                   "navmesh; 0 = one tile [units: cells] [range: 0 or 16..65536]")
@@ -268,6 +274,7 @@ void register_build_command(CLI::App& root, Registry& registry) {
            links.compact_options.detour = options->detour;
            links.compact_options.runs = !options->no_link_runs;
            links.filter.enabled = !options->keep_walkable_links;
+           links.filter.whole_groups = options->walkable_filter == "groups";
            return run_tiled_build(*mesh, *config, options->tiles, links, options->ledge_links,
                                   options->links_file, opt, options->output, options->cache, ctx);
          }
@@ -314,6 +321,7 @@ void register_build_command(CLI::App& root, Registry& registry) {
            // note: links that save no walking go before the costly refinement (link_filter.hpp)
            jump::LinkFilterOptions filter_options;
            filter_options.enabled = !options->keep_walkable_links;
+           filter_options.whole_groups = options->walkable_filter == "groups";
            auto filtered = jump::filter_walkable_links(*links, file.navmesh, filter_options, ctx);
            if (!filtered) return report(filtered.error());
            filter_stats = *filtered;

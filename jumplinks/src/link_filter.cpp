@@ -8,8 +8,8 @@
 #include <cmath>
 #include <limits>
 #include <queue>
-#include <tuple>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -134,9 +134,9 @@ double budget(const JumpLink& link, double slack) {
 
 Status validate(const LinkFilterOptions& options) {
   if (!std::isfinite(options.slack) || options.slack < 0.0F)
-    return make_error(ErrorCode::InvalidArgument,
-                      "link filter: slack " + std::to_string(options.slack) +
-                          " must be finite and >= 0");
+    return make_error(
+        ErrorCode::InvalidArgument,
+        "link filter: slack " + std::to_string(options.slack) + " must be finite and >= 0");
   return {};
 }
 
@@ -150,8 +150,7 @@ double walk_bound(const mesh::NavMesh& navmesh, Vec3 start, std::uint32_t start_
 }
 
 Result<LinkFilterStats> filter_walkable_links(JumpLinkSet& set, const mesh::NavMesh& navmesh,
-                                              const LinkFilterOptions& options,
-                                              BuildContext& ctx) {
+                                              const LinkFilterOptions& options, BuildContext& ctx) {
   LEAPNAV_TRY(validate(options));
   auto timer = ctx.scoped_timer("jump_filter");
   LinkFilterStats stats;
@@ -207,7 +206,8 @@ Result<LinkFilterStats> filter_walkable_links(JumpLinkSet& set, const mesh::NavM
           for (std::size_t i = g; i < h; ++i) {
             const JumpLink& link = set.links[order[i]];
             if (!walkable(navmesh, link.land_poly)) continue;
-            const double walk = walker.to_segment(link.land_poly, ground(link.land_a), ground(link.land_b));
+            const double walk =
+                walker.to_segment(link.land_poly, ground(link.land_a), ground(link.land_b));
             if (walk <= budget(link, slack)) drop[order[i]] = 1;
           }
         }
@@ -216,6 +216,22 @@ Result<LinkFilterStats> filter_walkable_links(JumpLinkSet& set, const mesh::NavM
     }
   });
   LEAPNAV_TRY(ctx.check_cancel("jump links: walkable-link filter"));
+  // note: whole groups only: a group (start polygon, land polygon) with one link that saves
+  // walking keeps all its links, so every group left is the group the unfiltered set has, with
+  // the same links, the same refinement and the same representative jump in the planner
+  for (std::size_t g = 0; options.whole_groups && g < set.links.size();) {
+    std::size_t h = g + 1;
+    while (h < set.links.size() && set.links[h].start_poly == set.links[g].start_poly &&
+           set.links[h].land_poly == set.links[g].land_poly)
+      ++h;
+    const bool keep_group = std::any_of(drop.begin() + static_cast<std::ptrdiff_t>(g),
+                                        drop.begin() + static_cast<std::ptrdiff_t>(h),
+                                        [](std::uint8_t d) { return d == 0; });
+    if (keep_group)
+      std::fill(drop.begin() + static_cast<std::ptrdiff_t>(g),
+                drop.begin() + static_cast<std::ptrdiff_t>(h), std::uint8_t{0});
+    g = h;
+  }
   std::size_t kept = 0;
   for (std::size_t k = 0; k < set.links.size(); ++k) {
     if (drop[k] != 0) continue;

@@ -30,6 +30,11 @@ struct LinkFilterOptions {
   /// A link is dropped when walking to each of its landing points is at most the jump's xz
   /// length plus this [units: m] [range: >= 0, finite].
   float slack = kDefaultWalkSlack;
+  /// true: a link is dropped only with its whole group (same start and land polygon), so every
+  /// group left is unchanged and the planner's paths are the unfiltered set's (see the docs);
+  /// false: each link on its own (far smaller sets; a path may grow by up to `slack` per jump
+  /// it no longer takes, and the planner's representative jumps change).
+  bool whole_groups = true;
 };
 
 /// Checks the options; the message names the field.
