@@ -47,11 +47,35 @@ bool walkable(const mesh::NavMesh& navmesh, std::uint32_t poly) {
   return navmesh.poly_flags.empty() || navmesh.poly_flags[poly] == 0;
 }
 
+// Per portal edge (indexed like poly_neighbors): its polygon and its midpoint (xz); computed once
+// per mesh and shared read-only by the walkers.
+struct EdgeTable {
+  std::vector<std::uint32_t> owner;
+  std::vector<P2> midpoint;
+
+  explicit EdgeTable(const mesh::NavMesh& navmesh) {
+    owner.resize(navmesh.poly_neighbors.size());
+    midpoint.resize(navmesh.poly_neighbors.size());
+    for (std::uint32_t p = 0; p < navmesh.polygon_count(); ++p) {
+      const std::uint32_t first = navmesh.poly_first[p];
+      const std::uint32_t end = navmesh.poly_first[p + 1];
+      for (std::uint32_t e = first; e < end; ++e) {
+        const std::uint32_t next = e + 1 == end ? first : e + 1;
+        const Vec3 a = navmesh.vertices[navmesh.poly_vertices[e]];
+        const Vec3 b = navmesh.vertices[navmesh.poly_vertices[next]];
+        owner[e] = p;
+        midpoint[e] = {0.5 * (static_cast<double>(a.x) + b.x),
+                       0.5 * (static_cast<double>(a.z) + b.z)};
+      }
+    }
+  }
+};
+
 // Distances from one start point to the midpoints of portal edges (indexed like poly_neighbors);
 // a finite value is the length of an explicit walk, whether or not it was settled.
 class Walker {
  public:
-  explicit Walker(const mesh::NavMesh& navmesh) : navmesh_(navmesh) {
+  Walker(const mesh::NavMesh& navmesh, const EdgeTable& edges) : navmesh_(navmesh), edges_(edges) {
     dist_.assign(navmesh.poly_neighbors.size(), kInf);
   }
 
@@ -64,13 +88,11 @@ class Walker {
     while (!heap_.empty()) {
       const auto [d, e] = heap_.top();
       heap_.pop();
-      if (d > dist_[e] || d > bound) {
-        if (d > bound) break;
-        continue;
-      }
+      if (d > bound) break;
+      if (d > dist_[e]) continue;
       const std::uint32_t other = navmesh_.poly_neighbors[e];
-      const P2 m = midpoint(e);
-      relax_polygon(owner(e), m, d);
+      const P2 m = edges_.midpoint[e];
+      relax_polygon(edges_.owner[e], m, d);
       if (walkable(navmesh_, other)) relax_polygon(other, m, d);
     }
   }
@@ -80,36 +102,19 @@ class Walker {
     double best = kInf;
     for (std::uint32_t e = navmesh_.poly_first[land]; e < navmesh_.poly_first[land + 1]; ++e) {
       if (dist_[e] == kInf) continue;
-      const P2 m = midpoint(e);
+      const P2 m = edges_.midpoint[e];
       best = std::min(best, dist_[e] + std::max(dist(m, a), dist(m, b)));
     }
     return best;
   }
 
  private:
-  [[nodiscard]] P2 midpoint(std::size_t e) const {
-    const std::uint32_t poly = owner(e);
-    const std::uint32_t first = navmesh_.poly_first[poly];
-    const std::uint32_t end = navmesh_.poly_first[poly + 1];
-    const auto next = static_cast<std::uint32_t>(e + 1 == end ? first : e + 1);
-    const Vec3 a = navmesh_.vertices[navmesh_.poly_vertices[e]];
-    const Vec3 b = navmesh_.vertices[navmesh_.poly_vertices[next]];
-    return {0.5 * (static_cast<double>(a.x) + b.x), 0.5 * (static_cast<double>(a.z) + b.z)};
-  }
-
-  // The polygon owning edge e (binary search over poly_first).
-  [[nodiscard]] std::uint32_t owner(std::size_t e) const {
-    const auto it = std::upper_bound(navmesh_.poly_first.begin(), navmesh_.poly_first.end(),
-                                     static_cast<std::uint32_t>(e));
-    return static_cast<std::uint32_t>(it - navmesh_.poly_first.begin() - 1);
-  }
-
   // Walks from p (in or on the boundary of polygon `poly`, reached at cost d) to the midpoints of
   // poly's portal edges: straight lines inside a convex polygon.
   void relax_polygon(std::uint32_t poly, P2 p, double d) {
     for (std::uint32_t e = navmesh_.poly_first[poly]; e < navmesh_.poly_first[poly + 1]; ++e) {
       if (navmesh_.poly_neighbors[e] == mesh::kNoPoly) continue;
-      const double cand = d + dist(p, midpoint(e));
+      const double cand = d + dist(p, edges_.midpoint[e]);
       if (cand < dist_[e]) {
         if (dist_[e] == kInf) touched_.push_back(e);
         dist_[e] = cand;
@@ -119,6 +124,7 @@ class Walker {
   }
 
   const mesh::NavMesh& navmesh_;
+  const EdgeTable& edges_;
   std::vector<double> dist_;
   std::vector<std::size_t> touched_;
   using Entry = std::pair<double, std::size_t>;
@@ -144,7 +150,8 @@ double walk_bound(const mesh::NavMesh& navmesh, Vec3 start, std::uint32_t start_
                   Vec3 land_b, std::uint32_t land_poly, double bound) {
   if (start_poly >= navmesh.polygon_count() || land_poly >= navmesh.polygon_count()) return kInf;
   if (!walkable(navmesh, land_poly)) return kInf;
-  Walker walker(navmesh);
+  const EdgeTable edges(navmesh);
+  Walker walker(navmesh, edges);
   walker.run(ground(start), start_poly, bound);
   return walker.to_segment(land_poly, ground(land_a), ground(land_b));
 }
@@ -170,12 +177,13 @@ Result<LinkFilterStats> filter_walkable_links(JumpLinkSet& set, const mesh::NavM
   for (std::size_t p = 0; p < polys; ++p) first[p + 1] += first[p];
   const double slack = options.slack;
   std::vector<std::uint8_t> drop(set.links.size(), 0);
+  const EdgeTable edges(navmesh);
   std::vector<std::uint64_t> walks(polys, 0);
-  constexpr std::size_t kGrain = 16;
+  constexpr std::size_t kGrain = 256;
   parallel_for(ctx.threads(), 0, polys, kGrain, [&](std::size_t b, std::size_t e) {
     if (ctx.cancelled()) return;
     thread_local std::vector<std::size_t> order;
-    Walker walker(navmesh);
+    Walker walker(navmesh, edges);
     for (std::size_t p = b; p < e; ++p) {
       if (first[p] == first[p + 1]) continue;
       // the polygon's links grouped by start point (order within a group kept)
