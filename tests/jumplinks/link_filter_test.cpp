@@ -1,7 +1,8 @@
 // The walkable-link filter (link_filter.hpp): closed-form walks on a hand-made mesh (two squares
 // of one floor sharing an edge, a third across a gap), the drop rule at its boundary, whole
-// groups, flags; on the real levels (dungeon, nav_test; skipped when absent), no query loses its path, and with
-// whole groups every path whose unfiltered search used no dropped group costs exactly the same.
+// groups, flags; on the real levels (dungeon, nav_test; skipped when absent), no query loses its
+// path, and with whole groups every path whose unfiltered search used no dropped group costs
+// exactly the same.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -51,104 +52,103 @@ JumpLinkSet set_of(std::vector<JumpLink> links, const mesh::NavMesh& m) {
   return set;
 }
 
-
 void compare_paths(const char* file) {
-    const auto level = test::build_shared_level(file, "default");
-    if (!level) return;
-    const mesh::NavMesh& navmesh = level->built.navmesh;
-    JumpLinkOptions options;
-    options.jumps = {kJumpC2};
-    options.step = 4;
-    BuildContext ctx;
-    auto generated = build_jump_links(level->built.voxels.solid, level->built.voxels.compact,
-                                      navmesh, level->config.agent, options, ctx);
-    REQUIRE(generated.ok());
-    const auto refined = [&](JumpLinkSet set) {
-      REQUIRE(refine_links(set, level->triangles, navmesh, level->config.agent, {}, ctx).ok());
-      return std::make_shared<const JumpLinkSet>(std::move(set));
-    };
-    // the filter is the same for 1 and 2 threads
-    std::uint64_t hashes[2] = {0, 0};
-    JumpLinkSet grouped;
-    for (const int threads : {1, 2}) {
-      BuildContext tctx;
-      tctx.set_threads(threads);
-      grouped = *generated;
-      REQUIRE(filter_walkable_links(grouped, navmesh, LinkFilterOptions{}, tctx).ok());
-      hashes[threads - 1] = content_hash(grouped);
+  const auto level = test::build_shared_level(file, "default");
+  if (!level) return;
+  const mesh::NavMesh& navmesh = level->built.navmesh;
+  JumpLinkOptions options;
+  options.jumps = {kJumpC2};
+  options.step = 4;
+  BuildContext ctx;
+  auto generated = build_jump_links(level->built.voxels.solid, level->built.voxels.compact, navmesh,
+                                    level->config.agent, options, ctx);
+  REQUIRE(generated.ok());
+  const auto refined = [&](JumpLinkSet set) {
+    REQUIRE(refine_links(set, level->triangles, navmesh, level->config.agent, {}, ctx).ok());
+    return std::make_shared<const JumpLinkSet>(std::move(set));
+  };
+  // the filter is the same for 1 and 2 threads
+  std::uint64_t hashes[2] = {0, 0};
+  JumpLinkSet grouped;
+  for (const int threads : {1, 2}) {
+    BuildContext tctx;
+    tctx.set_threads(threads);
+    grouped = *generated;
+    REQUIRE(filter_walkable_links(grouped, navmesh, LinkFilterOptions{}, tctx).ok());
+    hashes[threads - 1] = content_hash(grouped);
+  }
+  CHECK(hashes[0] == hashes[1]);
+  JumpLinkSet single = *generated;
+  LinkFilterOptions per_link;
+  per_link.whole_groups = false;
+  REQUIRE(filter_walkable_links(single, navmesh, per_link, ctx).ok());
+  CHECK(single.links.size() <= grouped.links.size());
+  CHECK(grouped.links.size() < generated->links.size());
+  const auto full = refined(*generated);
+  const auto kept = refined(std::move(grouped));
+  const auto few = refined(std::move(single));
+  std::set<std::pair<std::uint32_t, std::uint32_t>> kept_groups;
+  for (const JumpLink& l : kept->links) kept_groups.insert({l.start_poly, l.land_poly});
+  auto shared_mesh = std::make_shared<const mesh::NavMesh>(navmesh);
+  auto p_full = plan::Planner::create(shared_mesh, full);
+  auto p_kept = plan::Planner::create(shared_mesh, kept);
+  auto p_few = plan::Planner::create(shared_mesh, few);
+  REQUIRE(p_full.ok());
+  REQUIRE(p_kept.ok());
+  REQUIRE(p_few.ok());
+  plan::NavQuery q_full(*p_full);
+  plan::NavQuery q_kept(*p_kept);
+  plan::NavQuery q_few(*p_few);
+  const std::vector<plan::MeshPoint> points = plan::random_points(navmesh, 800, 24);
+  REQUIRE(points.size() == 800);
+  std::size_t found = 0;
+  std::size_t with_jumps = 0;
+  std::size_t used_dropped = 0;
+  double len_full = 0.0;
+  double len_few = 0.0;
+  for (std::size_t k = 0; k < 400; ++k) {
+    const Vec3 a = points[k].point;
+    const Vec3 b = points[k + 400].point;
+    auto f = q_full.find_path(a, b);
+    auto g = q_kept.find_path(a, b);
+    auto h = q_few.find_path(a, b);
+    REQUIRE(f.ok());
+    REQUIRE(g.ok());
+    REQUIRE(h.ok());
+    // walking reaches the land polygon of every dropped link: nothing becomes unreachable
+    CHECK(g->status == f->status);
+    CHECK(h->status == f->status);
+    if (f->status != plan::PathStatus::Found) continue;
+    ++found;
+    if (f->jump_count > 0) ++with_jumps;
+    len_full += f->length;
+    len_few += h->length;
+    bool uses_dropped = false;
+    for (const plan::PathSegment& s : f->segments) {
+      if (s.kind != plan::SegmentKind::Jump) continue;
+      const JumpLink& l = full->links[s.link];
+      uses_dropped = uses_dropped || kept_groups.count({l.start_poly, l.land_poly}) == 0;
     }
-    CHECK(hashes[0] == hashes[1]);
-    JumpLinkSet single = *generated;
-    LinkFilterOptions per_link;
-    per_link.whole_groups = false;
-    REQUIRE(filter_walkable_links(single, navmesh, per_link, ctx).ok());
-    CHECK(single.links.size() <= grouped.links.size());
-    CHECK(grouped.links.size() < generated->links.size());
-    const auto full = refined(*generated);
-    const auto kept = refined(std::move(grouped));
-    const auto few = refined(std::move(single));
-    std::set<std::pair<std::uint32_t, std::uint32_t>> kept_groups;
-    for (const JumpLink& l : kept->links) kept_groups.insert({l.start_poly, l.land_poly});
-    auto shared_mesh = std::make_shared<const mesh::NavMesh>(navmesh);
-    auto p_full = plan::Planner::create(shared_mesh, full);
-    auto p_kept = plan::Planner::create(shared_mesh, kept);
-    auto p_few = plan::Planner::create(shared_mesh, few);
-    REQUIRE(p_full.ok());
-    REQUIRE(p_kept.ok());
-    REQUIRE(p_few.ok());
-    plan::NavQuery q_full(*p_full);
-    plan::NavQuery q_kept(*p_kept);
-    plan::NavQuery q_few(*p_few);
-    const std::vector<plan::MeshPoint> points = plan::random_points(navmesh, 800, 24);
-    REQUIRE(points.size() == 800);
-    std::size_t found = 0;
-    std::size_t with_jumps = 0;
-    std::size_t used_dropped = 0;
-    double len_full = 0.0;
-    double len_few = 0.0;
-    for (std::size_t k = 0; k < 400; ++k) {
-      const Vec3 a = points[k].point;
-      const Vec3 b = points[k + 400].point;
-      auto f = q_full.find_path(a, b);
-      auto g = q_kept.find_path(a, b);
-      auto h = q_few.find_path(a, b);
-      REQUIRE(f.ok());
-      REQUIRE(g.ok());
-      REQUIRE(h.ok());
-      // walking reaches the land polygon of every dropped link: nothing becomes unreachable
-      CHECK(g->status == f->status);
-      CHECK(h->status == f->status);
-      if (f->status != plan::PathStatus::Found) continue;
-      ++found;
-      if (f->jump_count > 0) ++with_jumps;
-      len_full += f->length;
-      len_few += h->length;
-      bool uses_dropped = false;
-      for (const plan::PathSegment& s : f->segments) {
-        if (s.kind != plan::SegmentKind::Jump) continue;
-        const JumpLink& l = full->links[s.link];
-        uses_dropped = uses_dropped || kept_groups.count({l.start_poly, l.land_poly}) == 0;
-      }
-      if (uses_dropped) {
-        ++used_dropped;
-        continue;
-      }
-      // the kept groups are the unfiltered set's groups, link for link: A* on a subgraph that
-      // holds the unfiltered optimum finds its cost
-      CHECK(g->search_cost == doctest::Approx(f->search_cost).epsilon(1e-9));
+    if (uses_dropped) {
+      ++used_dropped;
+      continue;
     }
-    const auto n = static_cast<double>(found);
-    MESSAGE(std::string(file) << " C2 step 4: " << generated->links.size() << " generated, whole groups "
-                                  << kept->links.size() << ", per link " << few->links.size()
-                                  << " refined links (" << full->links.size()
-                                  << " unfiltered); " << found << " paths (" << with_jumps
-                                  << " with jumps, " << used_dropped
-                                  << " through a dropped group); mean length " << len_full / n
-                                  << " m unfiltered, " << len_few / n << " m per-link filter");
-    CHECK(found > 200);
-    CHECK(with_jumps > 0);
-    // per link, the paths stay within a bound of the stated slack per jump; the mean barely moves
-    CHECK(len_few / n <= len_full / n * 1.01);
+    // the kept groups are the unfiltered set's groups, link for link: A* on a subgraph that
+    // holds the unfiltered optimum finds its cost
+    CHECK(g->search_cost == doctest::Approx(f->search_cost).epsilon(1e-9));
+  }
+  const auto n = static_cast<double>(found);
+  MESSAGE(std::string(file) << " C2 step 4: " << generated->links.size()
+                            << " generated, whole groups " << kept->links.size() << ", per link "
+                            << few->links.size() << " refined links (" << full->links.size()
+                            << " unfiltered); " << found << " paths (" << with_jumps
+                            << " with jumps, " << used_dropped
+                            << " through a dropped group); mean length " << len_full / n
+                            << " m unfiltered, " << len_few / n << " m per-link filter");
+  CHECK(found > 200);
+  CHECK(with_jumps > 0);
+  // per link, the paths stay within a bound of the stated slack per jump; the mean barely moves
+  CHECK(len_few / n <= len_full / n * 1.01);
 }
 
 }  // namespace
@@ -231,7 +231,8 @@ TEST_SUITE("jumplinks.filter") {
     CHECK(refused.error().message.find("slack") != std::string::npos);
   }
 
-  TEST_CASE("real levels: no query loses its path; with whole groups the search cost is unchanged") {
+  TEST_CASE(
+      "real levels: no query loses its path; with whole groups the search cost is unchanged") {
     compare_paths("dungeon.obj");
     compare_paths("nav_test.obj");
   }
