@@ -10,6 +10,7 @@
 #include "leapnav/io/tile_cache_file.hpp"
 #include "leapnav/jumplinks/jump_links.hpp"
 #include "leapnav/jumplinks/link_compact.hpp"
+#include "leapnav/jumplinks/link_filter.hpp"
 #include "leapnav/jumplinks/link_refine.hpp"
 #include "leapnav/jumplinks/tile_links.hpp"
 #include "leapnav/ledgelinks/ladders.hpp"
@@ -144,6 +145,8 @@ int run_tiled_build(const TriangleMesh& mesh, const BuildConfig& config,
         stats["jump_lattice_failing"] = tiled_links->compact.lattice_failing;
         stats["jump_detour"] = links.compact_options.detour;
       }
+      stats["jump_links_generated"] = tiled_links->filter.links_in;
+      stats["jump_links_walkable"] = tiled_links->filter.links_dropped;
       stats["jump_links_failing"] = tiled_links->refine.links_failing;
       stats["jump_links_shortened"] = tiled_links->refine.links_shortened;
       stats["jump_links_dropped"] = tiled_links->refine.links_dropped;
@@ -179,6 +182,8 @@ void register_build_command(CLI::App& root, Registry& registry) {
     std::string link_set = "compact";
     float detour = jump::LinkCompactOptions{}.detour;
     bool no_link_runs = false;
+    bool keep_walkable_links = false;
+    std::string walkable_filter = "groups";
     mesh::TileConfig tiles;
     std::string cache;
     bool ledge_links = false;
@@ -217,6 +222,15 @@ void register_build_command(CLI::App& root, Registry& registry) {
   app->add_flag("--no-link-runs", options->no_link_runs,
                 "Compact link sets: keep the kept links as they are instead of arranging them "
                 "into runs of translates (larger files; docs/jump_links.md)");
+  app->add_flag("--keep-walkable-links", options->keep_walkable_links,
+                "Keep jump links that save no walking (by default a link is dropped before "
+                "refinement when walking reaches its landing within the jump's length + 4 m; "
+                "docs/jump_links.md)");
+  app->add_option("--walkable-filter", options->walkable_filter,
+                  "Drop walkable links by whole groups (paths unchanged) or one by one (links: "
+                  "far smaller sets, a path may grow by up to 4 m per jump; docs/jump_links.md)")
+      ->check(CLI::IsMember({"groups", "links"}))
+      ->capture_default_str();
   app->add_option("--tile-size", options->tiles.tile_size,
                   "Build in square tiles of this many cells, in parallel, stitched into one "
                   "navmesh; 0 = one tile [units: cells] [range: 0 or 16..65536]")
@@ -260,6 +274,8 @@ void register_build_command(CLI::App& root, Registry& registry) {
            links.compact = options->link_set == "compact";
            links.compact_options.detour = options->detour;
            links.compact_options.runs = !options->no_link_runs;
+           links.filter.enabled = !options->keep_walkable_links;
+           links.filter.whole_groups = options->walkable_filter == "groups";
            return run_tiled_build(*mesh, *config, options->tiles, links, options->ledge_links,
                                   options->links_file, opt, options->output, options->cache, ctx);
          }
@@ -279,6 +295,7 @@ void register_build_command(CLI::App& root, Registry& registry) {
          if (!out) return report(out.error());
          io::NavFile file{std::move(out->navmesh), std::nullopt};
          std::optional<jump::LinkCompactStats> compact_stats;
+         jump::LinkFilterStats filter_stats;
          if (options->ledge_links || authored) {
            ledge::LedgeLinkSet ledges;
            if (options->ledge_links) {
@@ -302,6 +319,13 @@ void register_build_command(CLI::App& root, Registry& registry) {
            auto links = jump::build_jump_links(out->voxels.solid, out->voxels.compact, file.navmesh,
                                                config->agent, jump_options, ctx);
            if (!links) return report(links.error());
+           // note: links that save no walking go before the costly refinement (link_filter.hpp)
+           jump::LinkFilterOptions filter_options;
+           filter_options.enabled = !options->keep_walkable_links;
+           filter_options.whole_groups = options->walkable_filter == "groups";
+           auto filtered = jump::filter_walkable_links(*links, file.navmesh, filter_options, ctx);
+           if (!filtered) return report(filtered.error());
+           filter_stats = *filtered;
            // note: endpoints on the triangles' surface, and only links that pass
            // the exact check (link_refine.hpp)
            auto refined = jump::refine_links(*links, *mesh, file.navmesh, config->agent, {}, ctx);
@@ -384,6 +408,8 @@ void register_build_command(CLI::App& root, Registry& registry) {
                stats["jump_run_links"] = compact_stats->run_links;
                stats["jump_run_refused"] = compact_stats->run_refused;
              }
+             stats["jump_links_generated"] = filter_stats.links_in;
+             stats["jump_links_walkable"] = filter_stats.links_dropped;
              stats["jump_links_failing"] = file.links->stats.links_failing;
              stats["jump_links_shortened"] = file.links->stats.links_shortened;
              stats["jump_links_dropped"] = file.links->stats.links_dropped;

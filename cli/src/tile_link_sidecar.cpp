@@ -29,6 +29,9 @@ Status save_sidecar(const TileLinkSidecar& sidecar, const std::filesystem::path&
   j["link_set"] = sidecar.links.compact ? "compact" : "full";
   j["detour"] = sidecar.links.compact_options.detour;
   j["runs"] = sidecar.links.compact_options.runs;
+  j["walkable_filter"] = sidecar.links.filter.enabled;
+  j["walkable_slack"] = sidecar.links.filter.slack;
+  j["walkable_whole_groups"] = sidecar.links.filter.whole_groups;
   j["ledge_links"] = sidecar.ledge_links;
   if (sidecar.authored) {
     // note: floats widen to doubles exactly and print round-trip, so reading them back as the
@@ -71,6 +74,11 @@ Result<TileLinkSidecar> load_sidecar(const std::filesystem::path& path, std::uin
     out.links.compact = set == "compact";
     out.links.compact_options.detour = j.at("detour").get<float>();
     out.links.compact_options.runs = j.at("runs").get<bool>();
+    // note: a sidecar written before the walkable-link filter existed describes a build without it
+    out.links.filter.enabled = j.contains("walkable_filter") && j.at("walkable_filter").get<bool>();
+    if (j.contains("walkable_slack")) out.links.filter.slack = j.at("walkable_slack").get<float>();
+    if (j.contains("walkable_whole_groups"))
+      out.links.filter.whole_groups = j.at("walkable_whole_groups").get<bool>();
     out.ledge_links = j.at("ledge_links").get<bool>();
     const std::string hash = j.at("navmesh_hash").get<std::string>();
     std::size_t used = 0;

@@ -174,6 +174,7 @@ Status validate(const TiledLinkOptions& options) {
     return make_error(ErrorCode::InvalidArgument, "tiled jump links: refine.min_piece " +
                                                       std::to_string(options.refine.min_piece) +
                                                       " is not >= 0");
+  LEAPNAV_TRY(validate(options.filter));
   if (options.compact) LEAPNAV_TRY(validate(options.compact_options));
   return {};
 }
@@ -295,6 +296,7 @@ Result<TileLinks> build_tile_jump_links(const TriangleMesh& mesh,
   sub.span_column_first = {};
   sub.span_y = {};
   sub.span_poly = {};
+  LEAPNAV_TRY_ASSIGN(out.filter, filter_walkable_links(set, sub, options.filter, ctx));
   LEAPNAV_TRY_ASSIGN(out.refine, refine_links(set, part, sub, agent, options.refine, ctx));
   if (options.compact) {
     LEAPNAV_TRY_ASSIGN(CompactLinks compact,
@@ -403,6 +405,9 @@ Result<TiledLinks> build_tiled_impl(const TriangleMesh& mesh, const mesh::NavMes
     if (!slot.result->ok()) return std::move(*slot.result).error();
     TileLinks& links = slot.result->value();
     add_link_stats(out.set.stats, links.set.stats);
+    out.filter.links_in += links.filter.links_in;
+    out.filter.links_dropped += links.filter.links_dropped;
+    out.filter.walks += links.filter.walks;
     add_refine(out.refine, links.refine);
     add_compact(out.compact, links.compact);
     out.cross_tile_links += links.cross_tile_links;

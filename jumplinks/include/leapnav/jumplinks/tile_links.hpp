@@ -21,6 +21,7 @@
 #include "leapnav/core/triangle_mesh.hpp"
 #include "leapnav/jumplinks/jump_links.hpp"
 #include "leapnav/jumplinks/link_compact.hpp"
+#include "leapnav/jumplinks/link_filter.hpp"
 #include "leapnav/jumplinks/link_refine.hpp"
 #include "leapnav/mesh/navmesh.hpp"
 #include "leapnav/mesh/tiles.hpp"
@@ -30,6 +31,7 @@ namespace leapnav::jump {
 /// What a tiled link build makes.
 struct TiledLinkOptions {
   JumpLinkOptions jumps;     ///< configurations, step, epsilon (as build_jump_links)
+  LinkFilterOptions filter;  ///< drops links that save no walking, before refinement
   LinkRefineOptions refine;  ///< endpoints on the surface, exact check (link_refine.hpp)
   bool compact = true;       ///< write a compact set (link_compact.hpp) instead of every link
   LinkCompactOptions compact_options;
@@ -63,6 +65,7 @@ struct PolygonTiles {
 /// One tile's links and counters.
 struct TileLinks {
   JumpLinkSet set;  ///< polygon ids of the stitched mesh; every start polygon lies in the tile
+  LinkFilterStats filter;
   LinkRefineStats refine;
   LinkCompactStats compact;            ///< zero unless options.compact
   std::uint64_t search_columns = 0;    ///< columns of the padded neighbourhood
@@ -86,6 +89,7 @@ struct TileLinks {
 /// A tiled build's link set.
 struct TiledLinks {
   JumpLinkSet set;  ///< indexed over the stitched mesh (index_links); quantum set when compact
+  LinkFilterStats filter;                ///< summed over tiles
   LinkRefineStats refine;                ///< summed over tiles
   LinkCompactStats compact;              ///< summed over tiles (zero unless compact)
   std::uint64_t cross_tile_links = 0;    ///< links whose land polygon lies in another tile
