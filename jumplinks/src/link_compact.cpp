@@ -47,8 +47,8 @@ double xz_distance(Vec3 a, Vec3 b) {
   return std::hypot(static_cast<double>(a.x) - b.x, static_cast<double>(a.z) - b.z);
 }
 
-// The xz distance from p to the segment a-b.
-double segment_distance(Vec3 p, Vec3 a, Vec3 b) {
+// The xz offset from the point of the segment a-b closest to p, to p.
+std::pair<double, double> segment_offset(Vec3 p, Vec3 a, Vec3 b) {
   const double dx = static_cast<double>(b.x) - a.x;
   const double dz = static_cast<double>(b.z) - a.z;
   const double len2 = dx * dx + dz * dz;
@@ -57,8 +57,13 @@ double segment_distance(Vec3 p, Vec3 a, Vec3 b) {
     u = std::clamp(
         ((static_cast<double>(p.x) - a.x) * dx + (static_cast<double>(p.z) - a.z) * dz) / len2, 0.0,
         1.0);
-  return std::hypot(static_cast<double>(p.x) - (a.x + u * dx),
-                    static_cast<double>(p.z) - (a.z + u * dz));
+  return {static_cast<double>(p.x) - (a.x + u * dx), static_cast<double>(p.z) - (a.z + u * dz)};
+}
+
+// The xz distance from p to the segment a-b.
+double segment_distance(Vec3 p, Vec3 a, Vec3 b) {
+  const auto [ex, ez] = segment_offset(p, a, b);
+  return std::hypot(ex, ez);
 }
 
 // The detour of replacing `dropped` by `kept` (link_compact.hpp, the cover).
@@ -73,16 +78,7 @@ double detour(const JumpLink& dropped, const JumpLink& kept) {
 // with detour() itself otherwise, so the verdict is detour()'s (hypot is slow).
 bool detour_within(const JumpLink& dropped, const JumpLink& kept, double radius) {
   const auto seg2 = [](Vec3 p, Vec3 a, Vec3 b) {
-    const double dx = static_cast<double>(b.x) - a.x;
-    const double dz = static_cast<double>(b.z) - a.z;
-    const double len2 = dx * dx + dz * dz;
-    double u = 0.0;
-    if (len2 > 0.0)
-      u = std::clamp(
-          ((static_cast<double>(p.x) - a.x) * dx + (static_cast<double>(p.z) - a.z) * dz) / len2,
-          0.0, 1.0);
-    const double ex = static_cast<double>(p.x) - (a.x + u * dx);
-    const double ez = static_cast<double>(p.z) - (a.z + u * dz);
+    const auto [ex, ez] = segment_offset(p, a, b);
     return ex * ex + ez * ez;
   };
   const double sx = static_cast<double>(dropped.start.x) - kept.start.x;
