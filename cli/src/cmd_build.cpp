@@ -12,6 +12,7 @@
 #include "leapnav/jumplinks/link_compact.hpp"
 #include "leapnav/jumplinks/link_filter.hpp"
 #include "leapnav/jumplinks/link_refine.hpp"
+#include "leapnav/jumplinks/sound_links.hpp"
 #include "leapnav/jumplinks/tile_links.hpp"
 #include "leapnav/ledgelinks/ladders.hpp"
 #include "leapnav/ledgelinks/ledge_links.hpp"
@@ -316,32 +317,19 @@ void register_build_command(CLI::App& root, Registry& registry) {
            file.ledges = std::move(ledges);
          }
          if (!jump_options.jumps.empty()) {
-           auto links = jump::build_jump_links(out->voxels.solid, out->voxels.compact, file.navmesh,
-                                               config->agent, jump_options, ctx);
+           jump::SoundLinkOptions link_options;
+           link_options.jumps = jump_options;
+           link_options.filter.enabled = !options->keep_walkable_links;
+           link_options.filter.whole_groups = options->walkable_filter == "groups";
+           link_options.compact = options->link_set == "compact";
+           link_options.compact_options.detour = options->detour;
+           link_options.compact_options.runs = !options->no_link_runs;
+           auto links = jump::build_sound_links(*mesh, out->voxels.solid, out->voxels.compact,
+                                                file.navmesh, config->agent, link_options, ctx);
            if (!links) return report(links.error());
-           // note: links that save no walking go before the costly refinement (link_filter.hpp)
-           jump::LinkFilterOptions filter_options;
-           filter_options.enabled = !options->keep_walkable_links;
-           filter_options.whole_groups = options->walkable_filter == "groups";
-           auto filtered = jump::filter_walkable_links(*links, file.navmesh, filter_options, ctx);
-           if (!filtered) return report(filtered.error());
-           filter_stats = *filtered;
-           // note: endpoints on the triangles' surface, and only links that pass
-           // the exact check (link_refine.hpp)
-           auto refined = jump::refine_links(*links, *mesh, file.navmesh, config->agent, {}, ctx);
-           if (!refined) return report(refined.error());
-           if (options->link_set == "compact") {
-             jump::LinkCompactOptions compact_options;
-             compact_options.detour = options->detour;
-             compact_options.runs = !options->no_link_runs;
-             auto compact = jump::compact_links(*links, *mesh, file.navmesh, config->agent,
-                                                compact_options, ctx);
-             if (!compact) return report(compact.error());
-             compact_stats = compact->stats;
-             file.links = std::move(compact->set);
-           } else {
-             file.links = std::move(links).value();
-           }
+           filter_stats = links->filter;
+           compact_stats = links->compact;
+           file.links = std::move(links->set);
          }
          // note: the voxel output, regions and contours are released before the file is encoded
          // (a second copy of the navmesh), so the encoding does not add to the build's peak
