@@ -47,6 +47,11 @@ set(leapnav_public_headers
   io/include/leapnav/io/obj.hpp
   jumplinks/include/leapnav/jumplinks/jump_config.hpp
   jumplinks/include/leapnav/jumplinks/jump_links.hpp
+  jumplinks/include/leapnav/jumplinks/link_check.hpp
+  jumplinks/include/leapnav/jumplinks/link_compact.hpp
+  jumplinks/include/leapnav/jumplinks/link_filter.hpp
+  jumplinks/include/leapnav/jumplinks/link_refine.hpp
+  jumplinks/include/leapnav/jumplinks/sound_links.hpp
   ledgelinks/include/leapnav/ledgelinks/ledge_links.hpp
   mesh/include/leapnav/mesh/build.hpp
   mesh/include/leapnav/mesh/navmesh.hpp

@@ -92,6 +92,15 @@ rm -rf build/consumer_c
 cmake -S tests/consumer_c -B build/consumer_c -G Ninja -DCMAKE_PREFIX_PATH="$root/build/install" >/dev/null
 cmake --build build/consumer_c
 (cd build/consumer_c && ./c_consumer)
+# note: the C API's links are the CLI's for the same scene and options (the same file bytes), and
+# every one passes the exact check
+for set in compact full; do
+  build/release/bin/leapnav build build/consumer_c/c_consumer_gap.obj --jump C2 --step 4 \
+    --link-set "$set" -o "build/consumer_c/cli_gap_$set.lnav" >/dev/null
+  cmp "build/consumer_c/c_consumer_gap_$set.lnav" "build/consumer_c/cli_gap_$set.lnav"
+  build/release/bin/leapnav check-links --json "build/consumer_c/c_consumer_gap_$set.lnav" \
+    build/consumer_c/c_consumer_gap.obj | grep '"links_failed": 0' >/dev/null
+done
 
 # note: Debian's interpreter, which has the pybind11 module's numpy and pytest (scripts/setup.sh)
 step "Python module tests (pytest)"

@@ -158,6 +158,17 @@ leapnav_status leapnav_build(const float* vertices, size_t vertex_count, const u
                              size_t triangle_count, const uint8_t* triangle_areas,
                              const char* config, const leapnav_jump_config* jumps,
                              size_t jump_count, int jump_step, leapnav_navmesh** out) {
+  return leapnav_build_link_set(vertices, vertex_count, triangles, triangle_count, triangle_areas,
+                                config, jumps, jump_count, jump_step, LEAPNAV_LINK_SET_COMPACT,
+                                out);
+}
+
+leapnav_status leapnav_build_link_set(const float* vertices, size_t vertex_count,
+                                      const uint32_t* triangles, size_t triangle_count,
+                                      const uint8_t* triangle_areas, const char* config,
+                                      const leapnav_jump_config* jumps, size_t jump_count,
+                                      int jump_step, leapnav_link_set link_set,
+                                      leapnav_navmesh** out) {
   return guarded("leapnav_build", [&]() -> leapnav_status {
     if (out == nullptr) return null_argument("leapnav_build", "out");
     *out = nullptr;
@@ -166,6 +177,11 @@ leapnav_status leapnav_build(const float* vertices, size_t vertex_count, const u
       return null_argument("leapnav_build", "triangles");
     }
     if (jumps == nullptr && jump_count > 0) return null_argument("leapnav_build", "jumps");
+    if (link_set != LEAPNAV_LINK_SET_COMPACT && link_set != LEAPNAV_LINK_SET_FULL) {
+      return fail(LEAPNAV_INVALID_ARGUMENT, "leapnav_build: link_set " +
+                                                std::to_string(static_cast<int>(link_set)) +
+                                                " is neither compact (0) nor full (1)");
+    }
     auto build_config = resolve(config);
     if (!build_config) return fail(build_config.error());
     TriangleMesh input;
@@ -183,15 +199,16 @@ leapnav_status leapnav_build(const float* vertices, size_t vertex_count, const u
     if (!built) return fail(built.error());
     std::shared_ptr<const jump::JumpLinkSet> links;
     if (jump_count > 0) {
-      jump::JumpLinkOptions options;
+      jump::SoundLinkOptions options;
       for (size_t i = 0; i < jump_count; ++i) {
-        options.jumps.push_back({jumps[i].height, jumps[i].distance, jumps[i].max_fall});
+        options.jumps.jumps.push_back({jumps[i].height, jumps[i].distance, jumps[i].max_fall});
       }
-      options.step = jump_step;
-      auto made = jump::build_jump_links(built->voxels.solid, built->voxels.compact, built->navmesh,
-                                         build_config->agent, options, ctx);
+      options.jumps.step = jump_step;
+      options.compact = link_set != LEAPNAV_LINK_SET_FULL;
+      // note: search, walkable filter, refinement and compaction, as the CLI's untiled build
+      auto made = jump::build_sound_links(input, *built, build_config->agent, options, ctx);
       if (!made) return fail(made.error());
-      links = std::make_shared<const jump::JumpLinkSet>(std::move(*made));
+      links = std::make_shared<const jump::JumpLinkSet>(std::move(made->set));
     }
     return make_handle(std::make_shared<const mesh::NavMesh>(std::move(built->navmesh)),
                        std::move(links), out);

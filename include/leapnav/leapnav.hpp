@@ -1,5 +1,5 @@
 // leapnav's public C++ API in one include: build a navmesh from triangles (mesh::build_navmesh),
-// add jump links (jump::build_jump_links), save and load .lnav files (io::save_nav_file,
+// add jump links every one of which passes the exact check (jump::build_sound_links), save and load .lnav files (io::save_nav_file,
 // io::load_nav_file), and plan walk and jump paths (plan::Planner, plan::NavQuery). Link
 // leapnav::runtime after find_package(leapnav); it needs neither Boost nor oneTBB. Errors are
 // values (Result<T>, core/result.hpp); no function throws on bad input.
@@ -16,6 +16,7 @@
 #include "leapnav/io/obj.hpp"
 #include "leapnav/jumplinks/jump_config.hpp"
 #include "leapnav/jumplinks/jump_links.hpp"
+#include "leapnav/jumplinks/sound_links.hpp"
 #include "leapnav/mesh/build.hpp"
 #include "leapnav/mesh/navmesh.hpp"
 #include "leapnav/planning/path.hpp"

@@ -192,7 +192,11 @@ PyPath to_python(const plan::Path& path) {
 }
 
 PyNavMesh build(const FloatArray& vertices, const IntArray& triangles, const py::object& config,
-                const py::object& jumps, int step, const py::object& areas) {
+                const py::object& jumps, int step, const py::object& areas,
+                const std::string& link_set) {
+  if (link_set != "compact" && link_set != "full") {
+    throw py::value_error("link_set: '" + link_set + "' is neither 'compact' nor 'full'");
+  }
   check_rows(vertices, "vertices");
   check_rows(triangles, "triangles");
   const BuildConfig cfg = build_config(config);
@@ -231,22 +235,23 @@ PyNavMesh build(const FloatArray& vertices, const IntArray& triangles, const py:
       input.areas.push_back(static_cast<std::uint8_t>(id));
     }
   }
-  jump::JumpLinkOptions options;
+  // note: the CLI's untiled pipeline: search, walkable filter, refinement, compaction
+  jump::SoundLinkOptions options;
   if (!jumps.is_none()) {
-    for (const py::handle item : jumps) options.jumps.push_back(jump_config(item));
+    for (const py::handle item : jumps) options.jumps.jumps.push_back(jump_config(item));
   }
-  options.step = step;
+  options.jumps.step = step;
+  options.compact = link_set == "compact";
   std::optional<mesh::BuildOutput> built;
-  std::optional<Result<jump::JumpLinkSet>> links;
+  std::optional<Result<jump::SoundLinks>> links;
   {
     py::gil_scoped_release release;
     BuildContext ctx;
     auto result = mesh::build_navmesh(input, cfg, ctx);
     if (result) {
       built.emplace(std::move(*result));
-      if (!options.jumps.empty()) {
-        links.emplace(jump::build_jump_links(built->voxels.solid, built->voxels.compact,
-                                             built->navmesh, cfg.agent, options, ctx));
+      if (!options.jumps.jumps.empty()) {
+        links.emplace(jump::build_sound_links(input, *built, cfg.agent, options, ctx));
       }
     } else {
       links.emplace(std::move(result).error());
@@ -254,7 +259,7 @@ PyNavMesh build(const FloatArray& vertices, const IntArray& triangles, const py:
   }
   if (!built) raise(links->error());
   io::NavFile file{std::move(built->navmesh), std::nullopt};
-  if (links) file.links = take(std::move(*links));
+  if (links) file.links = take(std::move(*links)).set;
   return PyNavMesh::from_file(std::move(file));
 }
 
@@ -524,8 +529,11 @@ PYBIND11_MODULE(leapnav, m) {
 
   m.def("build", &build, py::arg("vertices"), py::arg("triangles"), py::arg("config") = "default",
         py::arg("jumps") = py::none(), py::arg("step") = 4, py::arg("areas") = py::none(),
+        py::arg("link_set") = "compact",
         "Builds a navmesh from (N, 3) vertices and (M, 3) triangle indices, with jump links for "
-        "`jumps` (\"C1\", \"C2\", \"C3\" or (h, d, fall) tuples) sampled every `step` columns");
+        "`jumps` (\"C1\", \"C2\", \"C3\" or (h, d, fall) tuples) sampled every `step` columns, "
+        "made as the CLI's `leapnav build --jump ... --step step --link-set link_set` makes them "
+        "(every link passes the exact check); link_set \"compact\" (default) or \"full\"");
   m.def(
       "load",
       [](const std::string& path) { return PyNavMesh::from_file(take(io::load_nav_file(path))); },

@@ -1,9 +1,11 @@
 """The Python module against closed-form scenes (two slabs with a gap only a jump crosses) and a
 real level: builds, paths with and without jumps, batches equal to single queries for any thread
 count, raycasts, closest points, random points, save/load round trips and the errors."""
+import json
 import math
 import os
 import pathlib
+import subprocess
 
 import numpy as np
 import pytest
@@ -11,6 +13,9 @@ import pytest
 import leapnav
 
 SHARED = pathlib.Path(__file__).resolve().parents[2] / ".." / "shared" / "meshes"
+# note: the CLI of the same build tree (the module lies in <build>/python, the CLI in <build>/bin)
+CLI = pathlib.Path(os.environ.get(
+    "LEAPNAV_CLI", pathlib.Path(leapnav.__file__).resolve().parents[1] / "bin" / "leapnav"))
 
 
 def slabs(gap=2.0):
@@ -239,3 +244,51 @@ def test_a_sliced_search_gives_the_one_shot_path(navmesh):
     assert np.array_equal(path.points, one_shot.points)
     with pytest.raises(ValueError):
         search.update(0)
+
+
+def write_obj(path, vertices, triangles):
+    with open(path, "w") as f:
+        for x, y, z in vertices.tolist():
+            f.write(f"v {x!r} {y!r} {z!r}\n")
+        for a, b, c in triangles.tolist():
+            f.write(f"f {a + 1} {b + 1} {c + 1}\n")
+
+
+@pytest.mark.parametrize("link_set", ["compact", "full"])
+def test_built_links_are_the_clis_and_every_one_passes_the_exact_check(tmp_path, link_set):
+    if not CLI.exists():
+        pytest.skip(f"no CLI at {CLI} (set LEAPNAV_CLI)")
+    v, t = slabs()
+    nav = leapnav.build(v, t, config="default", jumps=["C2"], step=4, link_set=link_set)
+    count = nav.stats["jump_links"]
+    assert count > 0
+    # every link crosses the gap [8, 10]: it starts on one slab and lands on the other
+    links = nav.links
+    near = links["start"][:, 0] <= 8.0
+    assert (near | (links["start"][:, 0] >= 10.0)).all()
+    for end in ("land_a", "land_b"):
+        x = links[end][:, 0]
+        assert (np.where(near, x >= 10.0, x <= 8.0)).all()
+    mine = tmp_path / "python.lnav"
+    nav.save(str(mine))
+    scene = tmp_path / "slabs.obj"
+    write_obj(scene, v, t)
+    theirs = tmp_path / "cli.lnav"
+    subprocess.run([str(CLI), "build", str(scene), "--jump", "C2", "--step", "4", "--link-set",
+                    link_set, "-o", str(theirs)], check=True, capture_output=True)
+    # the same file, byte for byte: the same navmesh and the same links in the same encoding
+    assert mine.read_bytes() == theirs.read_bytes()
+    report = subprocess.run([str(CLI), "check-links", str(mine), str(scene), "--json"], check=True,
+                            capture_output=True, text=True)
+    checked = json.loads(report.stdout)
+    assert checked["links_checked"] == count
+    assert checked["links_failed"] == 0
+
+
+def test_a_full_link_set_is_no_smaller_than_the_compact_one_and_bad_names_raise():
+    v, t = slabs()
+    full = leapnav.build(v, t, jumps=["C2"], step=4, link_set="full")
+    compact = leapnav.build(v, t, jumps=["C2"], step=4)
+    assert full.stats["jump_links"] >= compact.stats["jump_links"] > 0
+    with pytest.raises(ValueError, match="link_set"):
+        leapnav.build(v, t, jumps=["C2"], step=4, link_set="all")

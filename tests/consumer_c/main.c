@@ -70,6 +70,41 @@ int main(void) {
   add_box(vertices, triangles, 0, lo0, hi0);
   add_box(vertices, triangles, 1, lo1, hi1);
 
+  /* the scene and its C2 links, compact (leapnav_build) and full, for scripts/test.sh to compare
+   * with the CLI's `leapnav build c_consumer_gap.obj --jump C2 --step 4 [--link-set full]` (the
+   * same file bytes) and to check exactly (`leapnav check-links`) */
+  {
+    FILE* obj = fopen("c_consumer_gap.obj", "w");
+    CHECK(obj != NULL);
+    if (obj != NULL) {
+      for (i = 0; i < 16; ++i) {
+        fprintf(obj, "v %.9g %.9g %.9g\n", vertices[3 * i], vertices[3 * i + 1],
+                vertices[3 * i + 2]);
+      }
+      for (i = 0; i < 20; ++i) {
+        fprintf(obj, "f %u %u %u\n", (unsigned)triangles[3 * i] + 1,
+                (unsigned)triangles[3 * i + 1] + 1, (unsigned)triangles[3 * i + 2] + 1);
+      }
+      CHECK(fclose(obj) == 0);
+    }
+    CHECK(leapnav_build(vertices, 16, triangles, 20, NULL, NULL, &c2, 1, 4, &loaded) ==
+          LEAPNAV_OK);
+    CHECK(leapnav_save_file(loaded, "c_consumer_gap_compact.lnav") == LEAPNAV_OK);
+    CHECK(leapnav_link_count(loaded) > 0);
+    leapnav_navmesh_free(loaded);
+    loaded = NULL;
+    CHECK(leapnav_build_link_set(vertices, 16, triangles, 20, NULL, NULL, &c2, 1, 4,
+                                 LEAPNAV_LINK_SET_FULL, &loaded) == LEAPNAV_OK);
+    CHECK(leapnav_save_file(loaded, "c_consumer_gap_full.lnav") == LEAPNAV_OK);
+    CHECK(leapnav_link_count(loaded) > 0);
+    leapnav_navmesh_free(loaded);
+    loaded = NULL;
+    CHECK(leapnav_build_link_set(vertices, 16, triangles, 20, NULL, NULL, &c2, 1, 4,
+                                 (leapnav_link_set)7, &bad) == LEAPNAV_INVALID_ARGUMENT);
+    CHECK(bad == NULL);
+    CHECK(strstr(leapnav_last_error(), "link_set 7") != NULL);
+  }
+
   /* build with a JSON configuration and C2 links; save to memory, load back */
   CHECK(leapnav_build(vertices, 16, triangles, 20, NULL, "{\"base\": \"default\"}", &c2, 1, 4,
                       &built) == LEAPNAV_OK);

@@ -67,12 +67,28 @@ typedef struct leapnav_jump_config {
  * configuration), a configuration name ("default", "thesis"), or JSON text starting with '{' whose
  * sections mirror the C++ BuildConfig ({"base": "thesis", "agent": {"radius": 0.4}}). With
  * jump_count > 0, jump links for those configurations are generated on sample columns whose grid
- * x and z are divisible by jump_step (>= 1; 4 is a good start). On success *out is a new handle. */
+ * x and z are divisible by jump_step (>= 1; 4 is a good start) as the CLI's untiled
+ * `leapnav build --jump ... --step jump_step` makes them: links that save no walking dropped,
+ * endpoints on the triangles, only links that pass the exact check, the compact set (the same
+ * links, byte for byte in a saved file). On success *out is a new handle. */
 LEAPNAV_C_API leapnav_status leapnav_build(const float* vertices, size_t vertex_count,
                                            const uint32_t* triangles, size_t triangle_count,
                                            const uint8_t* triangle_areas, const char* config,
                                            const leapnav_jump_config* jumps, size_t jump_count,
                                            int jump_step, leapnav_navmesh** out);
+/** The jump links leapnav_build_link_set keeps: the compact set (a cover of the refined links within
+ * a 0.75 m detour, on a 2 mm lattice; the CLI's default --link-set compact) or every refined link
+ * (--link-set full). Every link of either passes the exact check on the given triangles. */
+typedef enum leapnav_link_set {
+  LEAPNAV_LINK_SET_COMPACT = 0,
+  LEAPNAV_LINK_SET_FULL = 1
+} leapnav_link_set;
+
+/** leapnav_build with a choice of link set (leapnav_build keeps the compact one). */
+LEAPNAV_C_API leapnav_status leapnav_build_link_set(
+    const float* vertices, size_t vertex_count, const uint32_t* triangles, size_t triangle_count,
+    const uint8_t* triangle_areas, const char* config, const leapnav_jump_config* jumps,
+    size_t jump_count, int jump_step, leapnav_link_set link_set, leapnav_navmesh** out);
 /** Loads a .lnav file (with its jump links when it has them). */
 LEAPNAV_C_API leapnav_status leapnav_load_file(const char* path, leapnav_navmesh** out);
 /** Decodes .lnav bytes (untrusted: every count and index is checked). */
