@@ -1,8 +1,8 @@
 // leapnav's public C++ API in one include: build a navmesh from triangles (mesh::build_navmesh),
-// add jump links every one of which passes the exact check (jump::build_sound_links), save and load .lnav files (io::save_nav_file,
-// io::load_nav_file), and plan walk and jump paths (plan::Planner, plan::NavQuery). Link
-// leapnav::runtime after find_package(leapnav); it needs neither Boost nor oneTBB. Errors are
-// values (Result<T>, core/result.hpp); no function throws on bad input.
+// add jump links every one of which passes the exact check (jump::build_sound_links), save and load
+// .lnav files (io::save_nav_file, io::load_nav_file), and plan walk and jump paths (plan::Planner,
+// plan::NavQuery). Link leapnav::runtime after find_package(leapnav); it needs neither Boost nor
+// oneTBB. Errors are values (Result<T>, core/result.hpp); no function throws on bad input.
 #pragma once
 
 #include "leapnav/core/config.hpp"

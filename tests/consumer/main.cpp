@@ -36,20 +36,21 @@ int main() {
   auto config = leapnav::named_config("default");
   if (!config) return 1;
   leapnav::BuildContext ctx;
-  auto built = leapnav::mesh::build_navmesh(two_slabs(), *config, ctx);
+  const leapnav::TriangleMesh level = two_slabs();
+  auto built = leapnav::mesh::build_navmesh(level, *config, ctx);
   if (!built) {
     std::fprintf(stderr, "consumer: %s\n", built.error().message.c_str());
     return 1;
   }
-  leapnav::jump::JumpLinkOptions jumps;
-  jumps.jumps = {leapnav::jump::kJumpC2};
-  jumps.step = 4;
-  auto links = leapnav::jump::build_jump_links(built->voxels.solid, built->voxels.compact,
-                                               built->navmesh, config->agent, jumps, ctx);
-  if (!links) return 1;
+  // the CLI's link pipeline: search, walkable filter, refinement, compaction
+  leapnav::jump::SoundLinkOptions jumps;
+  jumps.jumps.jumps = {leapnav::jump::kJumpC2};
+  jumps.jumps.step = 4;
+  auto links = leapnav::jump::build_sound_links(level, *built, config->agent, jumps, ctx);
+  if (!links || links->set.quantum <= 0.0F) return 1;
 
   // save and load through memory, then keep only the loaded asset: the planner owns its data
-  const leapnav::io::NavFile file{built->navmesh, std::move(*links)};
+  const leapnav::io::NavFile file{built->navmesh, std::move(links->set)};
   auto loaded = leapnav::io::decode_nav_file(leapnav::io::encode_nav_file(file), "memory");
   if (!loaded || !loaded->links) return 1;
   auto planner = leapnav::plan::Planner::create(loaded->navmesh, &*loaded->links);

@@ -48,13 +48,10 @@ struct SoundLinks {
 /// mesh the navmesh was built from, solid and open the voxel stage's output for it. Timers and
 /// cancellation: those of the stages. Errors: InvalidArgument for bad options (validate), and
 /// the stages' errors (MemoryLimit, Cancelled, ...).
-[[nodiscard]] Result<SoundLinks> build_sound_links(const TriangleMesh& level,
-                                                   const voxel::Heightfield& solid,
-                                                   const voxel::CompactHeightfield& open,
-                                                   const mesh::NavMesh& navmesh,
-                                                   const AgentConfig& agent,
-                                                   const SoundLinkOptions& options,
-                                                   BuildContext& ctx);
+[[nodiscard]] Result<SoundLinks> build_sound_links(
+    const TriangleMesh& level, const voxel::Heightfield& solid,
+    const voxel::CompactHeightfield& open, const mesh::NavMesh& navmesh, const AgentConfig& agent,
+    const SoundLinkOptions& options, BuildContext& ctx);
 
 /// The same on the output of mesh::build_navmesh(level, config, ctx), with config.agent.
 [[nodiscard]] Result<SoundLinks> build_sound_links(const TriangleMesh& level,
