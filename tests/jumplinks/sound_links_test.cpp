@@ -99,8 +99,8 @@ TEST_SUITE("jumplinks.sound_links") {
                                     b.config.agent, options.jumps, one);
       REQUIRE(links.ok());
       REQUIRE(filter_walkable_links(*links, b.out.navmesh, options.filter, one).ok());
-      REQUIRE(refine_links(*links, b.level, b.out.navmesh, b.config.agent, options.refine, one)
-                  .ok());
+      REQUIRE(
+          refine_links(*links, b.level, b.out.navmesh, b.config.agent, options.refine, one).ok());
       JumpLinkSet by_hand = std::move(links).value();
       if (compact) {
         auto packed = compact_links(by_hand, b.level, b.out.navmesh, b.config.agent,
