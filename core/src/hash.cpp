@@ -5,19 +5,6 @@
 #include <array>
 
 namespace leapnav {
-namespace {
-
-constexpr std::uint64_t mix(std::uint64_t x) {
-  x ^= x >> 30U;
-  x *= 0xBF58476D1CE4E5B9ULL;
-  x ^= x >> 27U;
-  x *= 0x94D049BB133111EBULL;
-  x ^= x >> 31U;
-  return x;
-}
-
-}  // namespace
-
 void ContentHasher::add_bytes(const void* data, std::size_t size) {
   const auto* bytes = static_cast<const unsigned char*>(data);
   total_ += size;
@@ -27,7 +14,7 @@ void ContentHasher::add_bytes(const void* data, std::size_t size) {
   for (; pending_bytes_ != 0 && i < size; ++i) {
     pending_ |= static_cast<std::uint64_t>(bytes[i]) << (8U * pending_bytes_);
     if (++pending_bytes_ == 8) {
-      state_ = mix(state_ ^ pending_) + 0x9E3779B97F4A7C15ULL;
+      state_ = mix64(state_ ^ pending_) + 0x9E3779B97F4A7C15ULL;
       pending_ = 0;
       pending_bytes_ = 0;
     }
@@ -37,13 +24,13 @@ void ContentHasher::add_bytes(const void* data, std::size_t size) {
     for (; i + 8 <= size; i += 8) {
       std::uint64_t word = 0;
       std::memcpy(&word, bytes + i, 8);
-      state_ = mix(state_ ^ word) + 0x9E3779B97F4A7C15ULL;
+      state_ = mix64(state_ ^ word) + 0x9E3779B97F4A7C15ULL;
     }
   }
   for (; i < size; ++i) {
     pending_ |= static_cast<std::uint64_t>(bytes[i]) << (8U * pending_bytes_);
     if (++pending_bytes_ == 8) {
-      state_ = mix(state_ ^ pending_) + 0x9E3779B97F4A7C15ULL;
+      state_ = mix64(state_ ^ pending_) + 0x9E3779B97F4A7C15ULL;
       pending_ = 0;
       pending_bytes_ = 0;
     }
@@ -52,8 +39,8 @@ void ContentHasher::add_bytes(const void* data, std::size_t size) {
 
 std::uint64_t ContentHasher::digest() const {
   std::uint64_t s = state_;
-  if (pending_bytes_ > 0) s = mix(s ^ pending_) + 0x9E3779B97F4A7C15ULL;
-  return mix(s ^ total_);
+  if (pending_bytes_ > 0) s = mix64(s ^ pending_) + 0x9E3779B97F4A7C15ULL;
+  return mix64(s ^ total_);
 }
 
 std::string hash_to_hex(std::uint64_t hash) {

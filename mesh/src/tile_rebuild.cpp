@@ -203,15 +203,6 @@ Status stitch_into(const TileCache& cache, TiledBuildOutput& out, BuildContext& 
 // through splitmix64's finalizer), and a tile's fingerprint chains the hashes of its triangles in
 // list order, starting from its bordered rectangle and ending with the count and the hash of the
 // mesh's area volumes. One pass over the triangles gives every tile's fingerprint.
-std::uint64_t mix(std::uint64_t x) {
-  x ^= x >> 30U;
-  x *= 0xbf58476d1ce4e5b9ULL;
-  x ^= x >> 27U;
-  x *= 0x94d049bb133111ebULL;
-  x ^= x >> 31U;
-  return x;
-}
-
 std::uint64_t triangle_hash(const TriangleMesh& mesh, std::size_t t) {
   std::array<std::uint32_t, 10> w{};
   std::size_t k = 0;
@@ -224,19 +215,19 @@ std::uint64_t triangle_hash(const TriangleMesh& mesh, std::size_t t) {
   w[k] = mesh.areas.empty() ? kMaxAreaId : mesh.areas[t];
   std::uint64_t h = 0x6a09e667f3bcc909ULL;
   for (std::size_t i = 0; i < w.size(); i += 2)
-    h = mix(h + (std::uint64_t{w[i]} | (std::uint64_t{w[i + 1]} << 32U)));
+    h = mix64(h + (std::uint64_t{w[i]} | (std::uint64_t{w[i + 1]} << 32U)));
   return h;
 }
 
 std::uint64_t fingerprint_start(const TileLayout& layout, std::size_t tile) {
   const TileRect r = layout.bordered(tile);
   std::uint64_t h = 0x3c6ef372fe94f82bULL;
-  for (const int v : {r.x0, r.z0, r.x1, r.z1}) h = mix(h + static_cast<std::uint32_t>(v));
+  for (const int v : {r.x0, r.z0, r.x1, r.z1}) h = mix64(h + static_cast<std::uint32_t>(v));
   return h;
 }
 
 std::uint64_t fingerprint_step(std::uint64_t fingerprint, std::uint64_t triangle) {
-  return mix(fingerprint + triangle + 0x9e3779b97f4a7c15ULL);
+  return mix64(fingerprint + triangle + 0x9e3779b97f4a7c15ULL);
 }
 
 std::uint64_t volumes_hash(const TriangleMesh& mesh) {
@@ -257,7 +248,7 @@ std::uint64_t volumes_hash(const TriangleMesh& mesh) {
 }
 
 std::uint64_t fingerprint_end(std::uint64_t fingerprint, std::size_t count, std::uint64_t volumes) {
-  return mix(mix(fingerprint + count) ^ volumes);
+  return mix64(mix64(fingerprint + count) ^ volumes);
 }
 
 // The layout, every tile's fingerprint and the triangles of the wanted tiles of `mesh`.

@@ -14,6 +14,16 @@
 
 namespace leapnav {
 
+/// SplitMix64's finaliser: a bijective 64-bit mix (every output bit depends on every input bit).
+[[nodiscard]] constexpr std::uint64_t mix64(std::uint64_t x) {
+  x ^= x >> 30U;
+  x *= 0xBF58476D1CE4E5B9ULL;
+  x ^= x >> 27U;
+  x *= 0x94D049BB133111EBULL;
+  x ^= x >> 31U;
+  return x;
+}
+
 class ContentHasher {
  public:
   void add_bytes(const void* data, std::size_t size);
