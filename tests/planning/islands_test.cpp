@@ -9,27 +9,13 @@
 #include <queue>
 #include <vector>
 
-#include "leapnav/core/config.hpp"
-#include "leapnav/core/context.hpp"
-#include "leapnav/io/scenes.hpp"
-#include "leapnav/mesh/tiles.hpp"
 #include "leapnav/planning/query.hpp"
 #include "leapnav/planning/sample.hpp"
+#include "support/tiled_scene.hpp"
 
 using namespace leapnav;
 
 namespace {
-
-mesh::NavMesh tiled_city3() {
-  auto scene = io::builtin_scene("city:3");
-  REQUIRE(scene.ok());
-  mesh::TileConfig tiles;
-  tiles.tile_size = 48;
-  BuildContext ctx;
-  auto out = mesh::build_tiled_navmesh(*scene, *named_config("default"), tiles, ctx);
-  REQUIRE(out.ok());
-  return std::move(out).value().navmesh;
-}
 
 // Component per polygon by breadth-first search over poly_neighbors, numbered in visit order.
 std::vector<std::uint32_t> flood_fill(const mesh::NavMesh& nav) {
@@ -62,7 +48,7 @@ TEST_SUITE("planning.islands") {
   TEST_CASE(
       "island labels on a tiled city equal a flood fill, and pairs across islands are "
       "answered without a search") {
-    const mesh::NavMesh nav = tiled_city3();
+    const mesh::NavMesh nav = test::tiled_builtin_navmesh("city:3", 48);
     auto planner = plan::Planner::create(nav);
     REQUIRE(planner.ok());
     const std::vector<std::uint32_t> fill = flood_fill(nav);

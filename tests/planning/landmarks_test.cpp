@@ -11,14 +11,11 @@
 #include <limits>
 #include <vector>
 
-#include "leapnav/core/config.hpp"
-#include "leapnav/core/context.hpp"
-#include "leapnav/io/scenes.hpp"
-#include "leapnav/mesh/tiles.hpp"
 #include "leapnav/planning/query.hpp"
 #include "leapnav/planning/sample.hpp"
 #include "planning/planning_checks.hpp"
 #include "planning/scenes.hpp"
+#include "support/tiled_scene.hpp"
 
 using namespace leapnav;
 
@@ -26,16 +23,7 @@ namespace {
 
 // city:2 (roofs, courtyards, stairs; many islands) in 32-cell tiles.
 const mesh::NavMesh& tiled_city() {
-  static const mesh::NavMesh mesh = [] {
-    auto scene = io::builtin_scene("city:2");
-    REQUIRE(scene.ok());
-    mesh::TileConfig tiles;
-    tiles.tile_size = 32;
-    BuildContext ctx;
-    auto out = mesh::build_tiled_navmesh(*scene, *named_config("default"), tiles, ctx);
-    REQUIRE(out.ok());
-    return std::move(out).value().navmesh;
-  }();
+  static const mesh::NavMesh mesh = test::tiled_builtin_navmesh("city:2", 32);
   return mesh;
 }
 
