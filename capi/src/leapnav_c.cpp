@@ -75,10 +75,26 @@ Vec3 vec(const float* p) {
   return {p[0], p[1], p[2]};
 }
 
-/// The query options a C filter gives (NULL: the defaults).
-plan::QueryOptions query_options(const leapnav_filter* filter) {
-  plan::QueryOptions options;
+/// The query options a C filter gives (NULL: the defaults); an error status for a walk_search
+/// that names no search.
+leapnav_status query_options(const char* function, const leapnav_filter* filter,
+                             plan::QueryOptions& options) {
+  options = plan::QueryOptions{};
   if (filter != nullptr) {
+    switch (filter->walk_search) {
+      case LEAPNAV_WALK_SEARCH_EXACT:
+        options.walk_search = plan::WalkSearch::Exact;
+        break;
+      case LEAPNAV_WALK_SEARCH_PORTALS:
+        options.walk_search = plan::WalkSearch::Portals;
+        break;
+      default:
+        return fail(LEAPNAV_INVALID_ARGUMENT,
+                    std::string(function) + ": filter.walk_search " +
+                        std::to_string(static_cast<long long>(filter->walk_search)) +
+                        " is neither LEAPNAV_WALK_SEARCH_EXACT (0) nor "
+                        "LEAPNAV_WALK_SEARCH_PORTALS (1)");
+    }
     options.jumps = filter->jumps != 0;
     options.jump_cost = filter->jump_cost;
     options.jump_configs = filter->jump_configs;
@@ -88,7 +104,7 @@ plan::QueryOptions query_options(const leapnav_filter* filter) {
     options.include_flags = filter->include_flags;
     options.exclude_flags = filter->exclude_flags;
   }
-  return options;
+  return LEAPNAV_OK;
 }
 
 void fill_info(const plan::Path& path, leapnav_path_info* info) {
@@ -292,6 +308,9 @@ void leapnav_filter_init(leapnav_filter* filter) {
   std::copy(defaults.area_costs.begin(), defaults.area_costs.end(), filter->area_costs);
   filter->include_flags = defaults.include_flags;
   filter->exclude_flags = defaults.exclude_flags;
+  filter->walk_search = defaults.walk_search == plan::WalkSearch::Exact
+                            ? LEAPNAV_WALK_SEARCH_EXACT
+                            : LEAPNAV_WALK_SEARCH_PORTALS;
 }
 
 leapnav_status leapnav_query_create(const leapnav_navmesh* navmesh, leapnav_query** out) {
@@ -314,8 +333,12 @@ leapnav_status leapnav_find_path(leapnav_query* query, const float start[3], con
     if (query == nullptr) return null_argument("leapnav_find_path", "query");
     if (start == nullptr) return null_argument("leapnav_find_path", "start");
     if (goal == nullptr) return null_argument("leapnav_find_path", "goal");
-    const Status found =
-        query->query.find_path(vec(start), vec(goal), query_options(filter), query->path);
+    plan::QueryOptions options;
+    if (const leapnav_status s = query_options("leapnav_find_path", filter, options);
+        s != LEAPNAV_OK) {
+      return s;
+    }
+    const Status found = query->query.find_path(vec(start), vec(goal), options, query->path);
     if (!found) return fail(found.error());
     fill_info(query->path, info);
     return LEAPNAV_OK;
@@ -328,7 +351,12 @@ leapnav_status leapnav_begin_path(leapnav_query* query, const float start[3], co
     if (query == nullptr) return null_argument("leapnav_begin_path", "query");
     if (start == nullptr) return null_argument("leapnav_begin_path", "start");
     if (goal == nullptr) return null_argument("leapnav_begin_path", "goal");
-    const Status begun = query->query.begin_path(vec(start), vec(goal), query_options(filter));
+    plan::QueryOptions options;
+    if (const leapnav_status s = query_options("leapnav_begin_path", filter, options);
+        s != LEAPNAV_OK) {
+      return s;
+    }
+    const Status begun = query->query.begin_path(vec(start), vec(goal), options);
     if (!begun) return fail(begun.error());
     return LEAPNAV_OK;
   });

@@ -139,9 +139,19 @@ class PyNavMesh {
 };
 
 plan::QueryOptions query_options(bool jumps, const std::optional<float>& jump_cost,
-                                 const py::object& area_costs) {
+                                 const py::object& area_costs,
+                                 const std::optional<std::string>& walk_search) {
   plan::QueryOptions options;
   options.jumps = jumps;
+  if (walk_search) {
+    if (*walk_search == "exact") {
+      options.walk_search = plan::WalkSearch::Exact;
+    } else if (*walk_search == "portals") {
+      options.walk_search = plan::WalkSearch::Portals;
+    } else {
+      throw py::value_error("walk_search: '" + *walk_search + "' is neither 'exact' nor 'portals'");
+    }
+  }
   if (jump_cost) options.jump_cost = *jump_cost;
   if (!area_costs.is_none()) {
     if (!py::isinstance<py::dict>(area_costs)) {
@@ -393,24 +403,29 @@ PYBIND11_MODULE(leapnav, m) {
       .def(
           "find_path",
           [](const PyNavMesh& self, const FloatArray& start, const FloatArray& end, bool jumps,
-             std::optional<float> jump_cost, const py::object& area_costs) {
-            const plan::QueryOptions options = query_options(jumps, jump_cost, area_costs);
+             std::optional<float> jump_cost, const py::object& area_costs,
+             const std::optional<std::string>& walk_search) {
+            const plan::QueryOptions options =
+                query_options(jumps, jump_cost, area_costs, walk_search);
             plan::NavQuery query(self.planner());
             return to_python(
                 take(query.find_path(point(start, "start"), point(end, "end"), options)));
           },
           py::arg("start"), py::arg("end"), py::arg("jumps") = true,
-          py::arg("jump_cost") = py::none(), py::arg("area_costs") = py::none())
+          py::arg("jump_cost") = py::none(), py::arg("area_costs") = py::none(),
+          py::arg("walk_search") = py::none())
       .def(
           "find_paths",
           [](const PyNavMesh& self, const FloatArray& starts, const FloatArray& ends, int threads,
-             bool jumps, std::optional<float> jump_cost, const py::object& area_costs) {
+             bool jumps, std::optional<float> jump_cost, const py::object& area_costs,
+             const std::optional<std::string>& walk_search) {
             check_rows(starts, "starts");
             check_rows(ends, "ends");
             if (starts.shape(0) != ends.shape(0)) {
               throw py::value_error("starts and ends differ in length");
             }
-            const plan::QueryOptions options = query_options(jumps, jump_cost, area_costs);
+            const plan::QueryOptions options =
+                query_options(jumps, jump_cost, area_costs, walk_search);
             std::vector<plan::PathRequest> requests(static_cast<std::size_t>(starts.shape(0)));
             const auto s = starts.unchecked<2>();
             const auto e = ends.unchecked<2>();
@@ -433,6 +448,7 @@ PYBIND11_MODULE(leapnav, m) {
           },
           py::arg("starts"), py::arg("ends"), py::arg("threads") = 0, py::arg("jumps") = true,
           py::arg("jump_cost") = py::none(), py::arg("area_costs") = py::none(),
+          py::arg("walk_search") = py::none(),
           "Many paths at once: (list of statuses, array of lengths), the same for any thread count")
       .def(
           "raycast",
@@ -455,8 +471,10 @@ PYBIND11_MODULE(leapnav, m) {
       .def(
           "begin_path",
           [](const PyNavMesh& self, const FloatArray& start, const FloatArray& end, bool jumps,
-             std::optional<float> jump_cost, const py::object& area_costs) {
-            const plan::QueryOptions options = query_options(jumps, jump_cost, area_costs);
+             std::optional<float> jump_cost, const py::object& area_costs,
+             const std::optional<std::string>& walk_search) {
+            const plan::QueryOptions options =
+                query_options(jumps, jump_cost, area_costs, walk_search);
             PySearch search{plan::NavQuery(self.planner())};
             const Status begun =
                 search.query.begin_path(point(start, "start"), point(end, "end"), options);
@@ -465,6 +483,7 @@ PYBIND11_MODULE(leapnav, m) {
           },
           py::arg("start"), py::arg("end"), py::arg("jumps") = true,
           py::arg("jump_cost") = py::none(), py::arg("area_costs") = py::none(),
+          py::arg("walk_search") = py::none(),
           "Starts a sliced search (a PathSearch; it keeps the navmesh's data alive)")
       .def(
           "move_along_surface",

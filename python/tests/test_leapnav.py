@@ -201,6 +201,25 @@ def test_the_dungeon_builds_and_batches_agree_with_single_queries():
             assert single.length >= straight - 1e-3
 
 
+@pytest.mark.skipif(not (SHARED / "nav_test.obj").exists(), reason="../shared/meshes/nav_test.obj absent")
+def test_the_exact_walking_search_is_never_longer_than_the_portal_search():
+    v, t = load_obj(SHARED / "nav_test.obj")
+    nav = leapnav.build(v, t, config="default")
+    starts = nav.random_points(200, seed=3)
+    ends = nav.random_points(200, seed=4)
+    exact_status, exact = nav.find_paths(starts, ends, jumps=False, walk_search="exact")
+    portal_status, portals = nav.find_paths(starts, ends, jumps=False, walk_search="portals")
+    assert exact_status == portal_status
+    found = [i for i, s in enumerate(exact_status) if s == "found"]
+    assert len(found) > 40
+    assert all(exact[i] <= portals[i] + 1e-4 for i in found)
+    assert any(exact[i] < portals[i] - 1e-3 for i in found)
+    single = nav.find_path(starts[found[0]], ends[found[0]], jumps=False, walk_search="exact")
+    assert single.length == exact[found[0]]
+    with pytest.raises(ValueError, match="walk_search: 'fast' is neither"):
+        nav.find_path(starts[0], ends[0], walk_search="fast")
+
+
 def test_moves_slide_to_the_gaps_wall_and_reach_points_on_the_slab(navmesh):
     reached = navmesh.move_along_surface([2, 0, 4], [6, 0, 6])
     assert reached["reached"]

@@ -137,6 +137,19 @@ int main(void) {
   CHECK(leapnav_find_path(query, start, near_goal, &walk, &info) == LEAPNAV_OK);
   CHECK(info.status == LEAPNAV_PATH_FOUND);
   CHECK(fabs(info.length - sqrt(16.0 + 4.0)) < 1e-3);
+  /* both walking searches give the straight path; a walk_search naming no search is refused */
+  walk.walk_search = LEAPNAV_WALK_SEARCH_EXACT;
+  CHECK(leapnav_find_path(query, start, near_goal, &walk, &info) == LEAPNAV_OK);
+  CHECK(info.status == LEAPNAV_PATH_FOUND && fabs(info.length - sqrt(16.0 + 4.0)) < 1e-3);
+  walk.walk_search = LEAPNAV_WALK_SEARCH_PORTALS;
+  CHECK(leapnav_find_path(query, start, near_goal, &walk, &info) == LEAPNAV_OK);
+  CHECK(info.status == LEAPNAV_PATH_FOUND && fabs(info.length - sqrt(16.0 + 4.0)) < 1e-3);
+  walk.walk_search = (leapnav_walk_search)7;
+  CHECK(leapnav_find_path(query, start, near_goal, &walk, &info) == LEAPNAV_INVALID_ARGUMENT);
+  CHECK(strstr(leapnav_last_error(), "walk_search 7") != NULL);
+  CHECK(leapnav_begin_path(query, start, near_goal, &walk) == LEAPNAV_INVALID_ARGUMENT);
+  leapnav_filter_init(&walk);
+  walk.jumps = 0;
   CHECK(leapnav_find_path(query, start, far_goal, &walk, &info) == LEAPNAV_OK);
   CHECK(info.status == LEAPNAV_PATH_NO_PATH);
   /* the far slab's ground area (63) excluded: its goal has no path */

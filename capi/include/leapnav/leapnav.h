@@ -109,6 +109,15 @@ LEAPNAV_C_API size_t leapnav_vertex_count(const leapnav_navmesh* navmesh);
 /** Number of jump links (0 without links). */
 LEAPNAV_C_API size_t leapnav_link_count(const leapnav_navmesh* navmesh);
 
+/** How the walking parts of a path are searched (mirrors leapnav::plan::WalkSearch). */
+typedef enum leapnav_walk_search {
+  /** The shortest path on the polygons (an any-angle search), for queries that only walk (jumps
+   * off or no usable link) and whose allowed areas cost the same; other queries use PORTALS. */
+  LEAPNAV_WALK_SEARCH_EXACT = 0,
+  /** A* over portal crossing points, then the funnel over the corridor found. */
+  LEAPNAV_WALK_SEARCH_PORTALS = 1
+} leapnav_walk_search;
+
 /** What a path query may use and how it weighs it. Initialise with leapnav_filter_init. */
 typedef struct leapnav_filter {
   int jumps;              /**< nonzero: plan over jump links when the navmesh has them */
@@ -120,10 +129,12 @@ typedef struct leapnav_filter {
   float area_costs[256];
   uint16_t include_flags; /**< a polygon with flags must share one with these */
   uint16_t exclude_flags; /**< a polygon sharing a flag with these is never entered */
+  leapnav_walk_search walk_search; /**< how walking is searched (another value: invalid) */
 } leapnav_filter;
 
 /** The defaults: jumps on, jump cost 4 m, every configuration, extent (2, 4, 2), 65536 nodes,
- * every area cost 1, include_flags 0xFFFF, exclude_flags 0. */
+ * every area cost 1, include_flags 0xFFFF, exclude_flags 0, walk_search the library's default
+ * (leapnav::plan::QueryOptions::walk_search). */
 LEAPNAV_C_API void leapnav_filter_init(leapnav_filter* filter);
 
 /** A per-thread query over a navmesh; it keeps the navmesh's data alive. */
