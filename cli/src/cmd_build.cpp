@@ -145,6 +145,9 @@ int run_tiled_build(const TriangleMesh& mesh, const BuildConfig& config,
         stats["jump_groups_lost"] = tiled_links->compact.groups_lost;
         stats["jump_lattice_failing"] = tiled_links->compact.lattice_failing;
         stats["jump_detour"] = links.compact_options.detour;
+        stats["jump_runs"] = tiled_links->compact.runs;
+        stats["jump_run_links"] = tiled_links->compact.run_links;
+        stats["jump_run_refused"] = tiled_links->compact.run_refused;
       }
       stats["jump_links_generated"] = tiled_links->filter.links_in;
       stats["jump_links_walkable"] = tiled_links->filter.links_dropped;

@@ -153,6 +153,9 @@ void add_compact(LinkCompactStats& into, const LinkCompactStats& from) {
   into.lattice_failing += from.lattice_failing;
   into.groups_lost += from.groups_lost;
   into.links_checked += from.links_checked;
+  into.runs += from.runs;
+  into.run_links += from.run_links;
+  into.run_refused += from.run_refused;
 }
 
 void add_link_stats(JumpLinkStats& into, const JumpLinkStats& from) {

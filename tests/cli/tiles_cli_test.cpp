@@ -3,6 +3,7 @@
 // are built on the stitched mesh, and bad tile options are bad input (exit 1) naming them.
 #include <doctest/doctest.h>
 
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "support/cli_run.hpp"
@@ -76,7 +77,9 @@ TEST_SUITE("cli.tiles") {
     const std::string one = temp_path("gap_t1.lnav");
     const std::string two = temp_path("gap_t2.lnav");
     const std::string options = " -c thesis --jump C2 --tile-size 32 ";
-    const auto a = run_cli("build builtin:gap:5.75" + options + "--threads 1 -o " + one);
+    const std::string stats = temp_path("gap_t1.json");
+    const auto a =
+        run_cli("build builtin:gap:5.75" + options + "--threads 1 -o " + one + " --stats " + stats);
     INFO(a.output);
     REQUIRE(a.exit_code == 0);
     CHECK(a.output.find("compact jump links") != std::string::npos);
@@ -89,10 +92,16 @@ TEST_SUITE("cli.tiles") {
     CHECK(check.exit_code == 0);
     CHECK(check.output.find(" 0 failing") != std::string::npos);
     CHECK(check.output.find(" 0 links checked") == std::string::npos);
+    // the tiles' runs are summed into --stats (a run has a base and at least one member)
+    const auto runs = nlohmann::json::parse(leapnav::test::read_file(stats));
+    CHECK(runs.at("jump_runs").get<int>() > 0);
+    CHECK(runs.at("jump_run_links").get<int>() >= 2 * runs.at("jump_runs").get<int>());
     // --no-link-runs reaches the tiled build too: the same links in more bytes
-    const auto plain = run_cli("build builtin:gap:5.75" + options + "--no-link-runs -o " + two);
+    const auto plain = run_cli("build builtin:gap:5.75" + options + "--no-link-runs -o " + two +
+                               " --stats " + stats);
     REQUIRE(plain.exit_code == 0);
     CHECK(leapnav::test::read_file(two).size() > leapnav::test::read_file(one).size());
+    CHECK(nlohmann::json::parse(leapnav::test::read_file(stats)).at("jump_runs").get<int>() == 0);
   }
 
   TEST_CASE("ledge links are built on a tiled mesh; a missing --links file is bad input") {
