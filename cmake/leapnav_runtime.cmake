@@ -58,6 +58,7 @@ set(leapnav_public_headers
   mesh/include/leapnav/mesh/types.hpp
   planning/include/leapnav/planning/funnel.hpp
   planning/include/leapnav/planning/graph.hpp
+  planning/include/leapnav/planning/ledge_planner.hpp
   planning/include/leapnav/planning/path.hpp
   planning/include/leapnav/planning/query.hpp
   planning/include/leapnav/planning/raycast.hpp

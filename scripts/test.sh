@@ -101,6 +101,16 @@ for set in compact full; do
   build/release/bin/leapnav check-links --json "build/consumer_c/c_consumer_gap_$set.lnav" \
     build/consumer_c/c_consumer_gap.obj | grep '"links_failed": 0' >/dev/null
 done
+# ledge links from the C API are the CLI's `--ledge-links` for the same scene and configuration
+# (the same navmesh and ledge hashes; the files differ only in the configuration's name)
+build/release/bin/leapnav build build/consumer_c/c_consumer_rise.obj --ledge-links \
+  --config build/consumer_c/c_consumer_rise.json -o build/consumer_c/cli_rise.lnav >/dev/null
+for f in c_consumer_rise cli_rise; do
+  build/release/bin/leapnav info --json "build/consumer_c/$f.lnav" |
+    grep -E '"(hash|ledge_hash|ledge_links)"' > "build/consumer_c/$f.hashes"
+done
+grep -q '"ledge_links": 2' build/consumer_c/cli_rise.hashes
+cmp build/consumer_c/c_consumer_rise.hashes build/consumer_c/cli_rise.hashes
 
 # note: Debian's interpreter, which has the pybind11 module's numpy and pytest (scripts/setup.sh)
 step "Python module tests (pytest)"

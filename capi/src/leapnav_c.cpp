@@ -17,7 +17,9 @@
 #include "leapnav/leapnav.hpp"
 
 struct leapnav_navmesh {
-  leapnav::plan::Planner planner;
+  leapnav::plan::Planner planner;  ///< over the jump links and the ledge links
+  std::shared_ptr<const leapnav::jump::JumpLinkSet> jumps;     ///< null without jump links
+  std::shared_ptr<const leapnav::ledge::LedgeLinkSet> ledges;  ///< null without ledge links
 };
 
 struct leapnav_query {
@@ -103,6 +105,9 @@ leapnav_status query_options(const char* function, const leapnav_filter* filter,
     std::copy(filter->area_costs, filter->area_costs + 256, options.area_costs.begin());
     options.include_flags = filter->include_flags;
     options.exclude_flags = filter->exclude_flags;
+    options.ledge_links = filter->ledge_links != 0;
+    options.crouch = filter->crouch != 0;
+    options.crouch_cost = filter->crouch_cost;
   }
   return LEAPNAV_OK;
 }
@@ -117,10 +122,12 @@ void fill_info(const plan::Path& path, leapnav_path_info* info) {
 }
 
 leapnav_status make_handle(std::shared_ptr<const mesh::NavMesh> navmesh,
-                           std::shared_ptr<const jump::JumpLinkSet> links, leapnav_navmesh** out) {
-  auto planner = plan::Planner::create(std::move(navmesh), std::move(links));
+                           std::shared_ptr<const jump::JumpLinkSet> jumps,
+                           std::shared_ptr<const ledge::LedgeLinkSet> ledges,
+                           leapnav_navmesh** out) {
+  auto planner = plan::create_planner(std::move(navmesh), jumps.get(), ledges.get());
   if (!planner) return fail(planner.error());
-  *out = new leapnav_navmesh{std::move(*planner)};
+  *out = new leapnav_navmesh{std::move(*planner), std::move(jumps), std::move(ledges)};
   return LEAPNAV_OK;
 }
 
@@ -129,7 +136,9 @@ leapnav_status from_file(Result<io::NavFile> file, leapnav_navmesh** out) {
   auto navmesh = std::make_shared<const mesh::NavMesh>(std::move(file->navmesh));
   std::shared_ptr<const jump::JumpLinkSet> links;
   if (file->links) links = std::make_shared<const jump::JumpLinkSet>(std::move(*file->links));
-  return make_handle(std::move(navmesh), std::move(links), out);
+  std::shared_ptr<const ledge::LedgeLinkSet> ledges;
+  if (file->ledges) ledges = std::make_shared<const ledge::LedgeLinkSet>(std::move(*file->ledges));
+  return make_handle(std::move(navmesh), std::move(links), std::move(ledges), out);
 }
 
 Result<BuildConfig> resolve(const char* config) {
@@ -143,7 +152,8 @@ Result<BuildConfig> resolve(const char* config) {
 
 io::NavFile nav_file(const leapnav_navmesh& navmesh) {
   io::NavFile file{navmesh.planner.mesh(), std::nullopt};
-  if (navmesh.planner.links() != nullptr) file.links = *navmesh.planner.links();
+  if (navmesh.jumps) file.links = *navmesh.jumps;
+  if (navmesh.ledges) file.ledges = *navmesh.ledges;
   return file;
 }
 
@@ -185,20 +195,44 @@ leapnav_status leapnav_build_link_set(const float* vertices, size_t vertex_count
                                       const leapnav_jump_config* jumps, size_t jump_count,
                                       int jump_step, leapnav_link_set link_set,
                                       leapnav_navmesh** out) {
+  leapnav_build_options options;
+  leapnav_build_options_init(&options);
+  options.triangle_areas = triangle_areas;
+  options.config = config;
+  options.jumps = jumps;
+  options.jump_count = jump_count;
+  options.jump_step = jump_step;
+  options.link_set = link_set;
+  return leapnav_build_ex(vertices, vertex_count, triangles, triangle_count, &options, out);
+}
+
+void leapnav_build_options_init(leapnav_build_options* options) {
+  if (options == nullptr) return;
+  *options = leapnav_build_options{};
+  options->jump_step = 4;
+  options->link_set = LEAPNAV_LINK_SET_COMPACT;
+}
+
+leapnav_status leapnav_build_ex(const float* vertices, size_t vertex_count,
+                                const uint32_t* triangles, size_t triangle_count,
+                                const leapnav_build_options* options, leapnav_navmesh** out) {
   return guarded("leapnav_build", [&]() -> leapnav_status {
     if (out == nullptr) return null_argument("leapnav_build", "out");
     *out = nullptr;
+    leapnav_build_options o;
+    leapnav_build_options_init(&o);
+    if (options != nullptr) o = *options;
     if (vertices == nullptr && vertex_count > 0) return null_argument("leapnav_build", "vertices");
     if (triangles == nullptr && triangle_count > 0) {
       return null_argument("leapnav_build", "triangles");
     }
-    if (jumps == nullptr && jump_count > 0) return null_argument("leapnav_build", "jumps");
-    if (link_set != LEAPNAV_LINK_SET_COMPACT && link_set != LEAPNAV_LINK_SET_FULL) {
+    if (o.jumps == nullptr && o.jump_count > 0) return null_argument("leapnav_build", "jumps");
+    if (o.link_set != LEAPNAV_LINK_SET_COMPACT && o.link_set != LEAPNAV_LINK_SET_FULL) {
       return fail(LEAPNAV_INVALID_ARGUMENT, "leapnav_build: link_set " +
-                                                std::to_string(static_cast<int>(link_set)) +
+                                                std::to_string(static_cast<int>(o.link_set)) +
                                                 " is neither compact (0) nor full (1)");
     }
-    auto build_config = resolve(config);
+    auto build_config = resolve(o.config);
     if (!build_config) return fail(build_config.error());
     TriangleMesh input;
     input.name = "arrays";
@@ -208,26 +242,33 @@ leapnav_status leapnav_build_link_set(const float* vertices, size_t vertex_count
     for (size_t i = 0; i < triangle_count; ++i) {
       input.triangles[i] = {triangles[3 * i], triangles[3 * i + 1], triangles[3 * i + 2]};
     }
-    if (triangle_areas != nullptr)
-      input.areas.assign(triangle_areas, triangle_areas + triangle_count);
+    if (o.triangle_areas != nullptr)
+      input.areas.assign(o.triangle_areas, o.triangle_areas + triangle_count);
     BuildContext ctx;
     auto built = mesh::build_navmesh(input, *build_config, ctx);
     if (!built) return fail(built.error());
     std::shared_ptr<const jump::JumpLinkSet> links;
-    if (jump_count > 0) {
-      jump::SoundLinkOptions options;
-      for (size_t i = 0; i < jump_count; ++i) {
-        options.jumps.jumps.push_back({jumps[i].height, jumps[i].distance, jumps[i].max_fall});
+    if (o.jump_count > 0) {
+      jump::SoundLinkOptions sound;
+      for (size_t i = 0; i < o.jump_count; ++i) {
+        sound.jumps.jumps.push_back({o.jumps[i].height, o.jumps[i].distance, o.jumps[i].max_fall});
       }
-      options.jumps.step = jump_step;
-      options.compact = link_set != LEAPNAV_LINK_SET_FULL;
+      sound.jumps.step = o.jump_step;
+      sound.compact = o.link_set != LEAPNAV_LINK_SET_FULL;
       // note: search, walkable filter, refinement and compaction, as the CLI's untiled build
-      auto made = jump::build_sound_links(input, *built, build_config->agent, options, ctx);
+      auto made = jump::build_sound_links(input, *built, build_config->agent, sound, ctx);
       if (!made) return fail(made.error());
       links = std::make_shared<const jump::JumpLinkSet>(std::move(made->set));
     }
+    std::shared_ptr<const ledge::LedgeLinkSet> ledges;
+    if (o.ledge_links != 0) {
+      // note: the CLI's `build --ledge-links` (default ledge options, checked on the triangles)
+      auto made = ledge::build_ledge_links(built->navmesh, &input, {}, ctx);
+      if (!made) return fail(made.error());
+      ledges = std::make_shared<const ledge::LedgeLinkSet>(std::move(*made));
+    }
     return make_handle(std::make_shared<const mesh::NavMesh>(std::move(built->navmesh)),
-                       std::move(links), out);
+                       std::move(links), std::move(ledges), out);
   });
 }
 
@@ -291,8 +332,13 @@ size_t leapnav_vertex_count(const leapnav_navmesh* navmesh) {
 }
 
 size_t leapnav_link_count(const leapnav_navmesh* navmesh) {
-  if (navmesh == nullptr || navmesh->planner.links() == nullptr) return 0;
-  return navmesh->planner.links()->links.size();
+  if (navmesh == nullptr || !navmesh->jumps) return 0;
+  return navmesh->jumps->links.size();
+}
+
+size_t leapnav_ledge_link_count(const leapnav_navmesh* navmesh) {
+  if (navmesh == nullptr || !navmesh->ledges) return 0;
+  return navmesh->ledges->links.size();
 }
 
 void leapnav_filter_init(leapnav_filter* filter) {
@@ -308,6 +354,9 @@ void leapnav_filter_init(leapnav_filter* filter) {
   std::copy(defaults.area_costs.begin(), defaults.area_costs.end(), filter->area_costs);
   filter->include_flags = defaults.include_flags;
   filter->exclude_flags = defaults.exclude_flags;
+  filter->ledge_links = defaults.ledge_links ? 1 : 0;
+  filter->crouch = defaults.crouch ? 1 : 0;
+  filter->crouch_cost = defaults.crouch_cost;
   filter->walk_search = defaults.walk_search == plan::WalkSearch::Exact
                             ? LEAPNAV_WALK_SEARCH_EXACT
                             : LEAPNAV_WALK_SEARCH_PORTALS;
@@ -475,7 +524,8 @@ leapnav_status leapnav_path_segments(const leapnav_query* query, leapnav_path_se
                      s.last,
                      s.jump_height,
                      s.jump_distance,
-                     s.link};
+                     s.link,
+                     static_cast<leapnav_segment_kind>(s.kind)};
     }
     return LEAPNAV_OK;
   });

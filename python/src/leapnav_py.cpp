@@ -116,33 +116,45 @@ struct PySearch {
 
 class PyNavMesh {
  public:
-  explicit PyNavMesh(plan::Planner planner) : planner_(std::move(planner)) {}
+  PyNavMesh(plan::Planner planner, std::shared_ptr<const jump::JumpLinkSet> jumps,
+            std::shared_ptr<const ledge::LedgeLinkSet> ledges)
+      : planner_(std::move(planner)), jumps_(std::move(jumps)), ledges_(std::move(ledges)) {}
 
   static PyNavMesh from_file(io::NavFile file) {
     auto mesh = std::make_shared<const mesh::NavMesh>(std::move(file.navmesh));
     std::shared_ptr<const jump::JumpLinkSet> links;
     if (file.links) links = std::make_shared<const jump::JumpLinkSet>(std::move(*file.links));
-    return PyNavMesh(take(plan::Planner::create(std::move(mesh), std::move(links))));
+    std::shared_ptr<const ledge::LedgeLinkSet> ledges;
+    if (file.ledges) ledges = std::make_shared<const ledge::LedgeLinkSet>(std::move(*file.ledges));
+    auto planner = take(plan::create_planner(std::move(mesh), links.get(), ledges.get()));
+    return {std::move(planner), std::move(links), std::move(ledges)};
   }
 
   [[nodiscard]] const plan::Planner& planner() const { return planner_; }
   [[nodiscard]] const mesh::NavMesh& mesh() const { return planner_.mesh(); }
+  /// The jump links (null without them; the planner's own set also holds the ledge links).
+  [[nodiscard]] const jump::JumpLinkSet* jumps() const { return jumps_.get(); }
+  [[nodiscard]] const ledge::LedgeLinkSet* ledges() const { return ledges_.get(); }
 
   [[nodiscard]] io::NavFile file() const {
     io::NavFile file{mesh(), std::nullopt};
-    if (planner_.links() != nullptr) file.links = *planner_.links();
+    if (jumps_) file.links = *jumps_;
+    if (ledges_) file.ledges = *ledges_;
     return file;
   }
 
  private:
   plan::Planner planner_;
+  std::shared_ptr<const jump::JumpLinkSet> jumps_;
+  std::shared_ptr<const ledge::LedgeLinkSet> ledges_;
 };
 
 plan::QueryOptions query_options(bool jumps, const std::optional<float>& jump_cost,
                                  const py::object& area_costs,
-                                 const std::optional<std::string>& walk_search) {
+                                 const std::optional<std::string>& walk_search, bool ledge_links) {
   plan::QueryOptions options;
   options.jumps = jumps;
+  options.ledge_links = ledge_links;
   if (walk_search) {
     if (*walk_search == "exact") {
       options.walk_search = plan::WalkSearch::Exact;
@@ -203,7 +215,7 @@ PyPath to_python(const plan::Path& path) {
 
 PyNavMesh build(const FloatArray& vertices, const IntArray& triangles, const py::object& config,
                 const py::object& jumps, int step, const py::object& areas,
-                const std::string& link_set) {
+                const std::string& link_set, bool ledge_links) {
   if (link_set != "compact" && link_set != "full") {
     throw py::value_error("link_set: '" + link_set + "' is neither 'compact' nor 'full'");
   }
@@ -254,6 +266,7 @@ PyNavMesh build(const FloatArray& vertices, const IntArray& triangles, const py:
   options.compact = link_set == "compact";
   std::optional<mesh::BuildOutput> built;
   std::optional<Result<jump::SoundLinks>> links;
+  std::optional<Result<ledge::LedgeLinkSet>> ledges;
   {
     py::gil_scoped_release release;
     BuildContext ctx;
@@ -263,6 +276,8 @@ PyNavMesh build(const FloatArray& vertices, const IntArray& triangles, const py:
       if (!options.jumps.jumps.empty()) {
         links.emplace(jump::build_sound_links(input, *built, cfg.agent, options, ctx));
       }
+      // note: the CLI's `build --ledge-links` (default ledge options, checked on the triangles)
+      if (ledge_links) ledges.emplace(ledge::build_ledge_links(built->navmesh, &input, {}, ctx));
     } else {
       links.emplace(std::move(result).error());
     }
@@ -270,7 +285,43 @@ PyNavMesh build(const FloatArray& vertices, const IntArray& triangles, const py:
   if (!built) raise(links->error());
   io::NavFile file{std::move(built->navmesh), std::nullopt};
   if (links) file.links = take(std::move(*links)).set;
+  if (ledges) file.ledges = take(std::move(*ledges));
   return PyNavMesh::from_file(std::move(file));
+}
+
+py::dict ledge_arrays(const PyNavMesh& nav) {
+  const ledge::LedgeLinkSet* ledges = nav.ledges();
+  const std::size_t n = ledges == nullptr ? 0 : ledges->links.size();
+  std::vector<Vec3> source_a(n);
+  std::vector<Vec3> source_b(n);
+  std::vector<Vec3> dest_a(n);
+  std::vector<Vec3> dest_b(n);
+  py::list kind;
+  py::array_t<std::int32_t> source_poly(static_cast<py::ssize_t>(n));
+  py::array_t<std::int32_t> dest_poly(static_cast<py::ssize_t>(n));
+  py::array_t<float> cost(static_cast<py::ssize_t>(n));
+  for (std::size_t i = 0; i < n; ++i) {
+    const ledge::LedgeLink& l = ledges->links[i];
+    const auto r = static_cast<py::ssize_t>(i);
+    source_a[i] = l.source_a;
+    source_b[i] = l.source_b;
+    dest_a[i] = l.dest_a;
+    dest_b[i] = l.dest_b;
+    kind.append(std::string(ledge::to_string(l.kind)));
+    source_poly.mutable_at(r) = static_cast<std::int32_t>(l.source_poly);
+    dest_poly.mutable_at(r) = static_cast<std::int32_t>(l.dest_poly);
+    cost.mutable_at(r) = l.cost;
+  }
+  py::dict d;
+  d["kind"] = kind;
+  d["source_a"] = points_array(source_a);
+  d["source_b"] = points_array(source_b);
+  d["dest_a"] = points_array(dest_a);
+  d["dest_b"] = points_array(dest_b);
+  d["source_poly"] = source_poly;
+  d["dest_poly"] = dest_poly;
+  d["cost"] = cost;
+  return d;
 }
 
 py::dict stats(const PyNavMesh& nav) {
@@ -291,7 +342,7 @@ py::dict stats(const PyNavMesh& nav) {
   for (const Vec3& v : m.vertices) bounds.extend(v);
   if (!bounds.empty()) j["bounds"] = py::make_tuple(vec_list(bounds.min), vec_list(bounds.max));
   j["hash"] = hash_to_hex(mesh::content_hash(m));
-  if (const jump::JumpLinkSet* links = nav.planner().links()) {
+  if (const jump::JumpLinkSet* links = nav.jumps()) {
     j["jump_links"] = links->links.size();
     j["jump_bytes"] = links->memory_bytes();
     py::list configs;
@@ -304,6 +355,10 @@ py::dict stats(const PyNavMesh& nav) {
     }
     j["jump_configs"] = configs;
     j["jump_hash"] = hash_to_hex(jump::content_hash(*links));
+  }
+  if (const ledge::LedgeLinkSet* ledges = nav.ledges()) {
+    j["ledge_links"] = ledges->links.size();
+    j["ledge_hash"] = hash_to_hex(ledge::content_hash(*ledges));
   }
   return j;
 }
@@ -327,7 +382,7 @@ py::array_t<std::int32_t> polygons_array(const mesh::NavMesh& m) {
 }
 
 py::dict links_arrays(const PyNavMesh& nav) {
-  const jump::JumpLinkSet* links = nav.planner().links();
+  const jump::JumpLinkSet* links = nav.jumps();
   const std::size_t n = links == nullptr ? 0 : links->links.size();
   std::vector<Vec3> start(n);
   std::vector<Vec3> land_a(n);
@@ -404,28 +459,28 @@ PYBIND11_MODULE(leapnav, m) {
           "find_path",
           [](const PyNavMesh& self, const FloatArray& start, const FloatArray& end, bool jumps,
              std::optional<float> jump_cost, const py::object& area_costs,
-             const std::optional<std::string>& walk_search) {
+             const std::optional<std::string>& walk_search, bool ledge_links) {
             const plan::QueryOptions options =
-                query_options(jumps, jump_cost, area_costs, walk_search);
+                query_options(jumps, jump_cost, area_costs, walk_search, ledge_links);
             plan::NavQuery query(self.planner());
             return to_python(
                 take(query.find_path(point(start, "start"), point(end, "end"), options)));
           },
           py::arg("start"), py::arg("end"), py::arg("jumps") = true,
           py::arg("jump_cost") = py::none(), py::arg("area_costs") = py::none(),
-          py::arg("walk_search") = py::none())
+          py::arg("walk_search") = py::none(), py::arg("ledge_links") = true)
       .def(
           "find_paths",
           [](const PyNavMesh& self, const FloatArray& starts, const FloatArray& ends, int threads,
              bool jumps, std::optional<float> jump_cost, const py::object& area_costs,
-             const std::optional<std::string>& walk_search) {
+             const std::optional<std::string>& walk_search, bool ledge_links) {
             check_rows(starts, "starts");
             check_rows(ends, "ends");
             if (starts.shape(0) != ends.shape(0)) {
               throw py::value_error("starts and ends differ in length");
             }
             const plan::QueryOptions options =
-                query_options(jumps, jump_cost, area_costs, walk_search);
+                query_options(jumps, jump_cost, area_costs, walk_search, ledge_links);
             std::vector<plan::PathRequest> requests(static_cast<std::size_t>(starts.shape(0)));
             const auto s = starts.unchecked<2>();
             const auto e = ends.unchecked<2>();
@@ -448,7 +503,7 @@ PYBIND11_MODULE(leapnav, m) {
           },
           py::arg("starts"), py::arg("ends"), py::arg("threads") = 0, py::arg("jumps") = true,
           py::arg("jump_cost") = py::none(), py::arg("area_costs") = py::none(),
-          py::arg("walk_search") = py::none(),
+          py::arg("walk_search") = py::none(), py::arg("ledge_links") = true,
           "Many paths at once: (list of statuses, array of lengths), the same for any thread count")
       .def(
           "raycast",
@@ -472,9 +527,9 @@ PYBIND11_MODULE(leapnav, m) {
           "begin_path",
           [](const PyNavMesh& self, const FloatArray& start, const FloatArray& end, bool jumps,
              std::optional<float> jump_cost, const py::object& area_costs,
-             const std::optional<std::string>& walk_search) {
+             const std::optional<std::string>& walk_search, bool ledge_links) {
             const plan::QueryOptions options =
-                query_options(jumps, jump_cost, area_costs, walk_search);
+                query_options(jumps, jump_cost, area_costs, walk_search, ledge_links);
             PySearch search{plan::NavQuery(self.planner())};
             const Status begun =
                 search.query.begin_path(point(start, "start"), point(end, "end"), options);
@@ -483,7 +538,7 @@ PYBIND11_MODULE(leapnav, m) {
           },
           py::arg("start"), py::arg("end"), py::arg("jumps") = true,
           py::arg("jump_cost") = py::none(), py::arg("area_costs") = py::none(),
-          py::arg("walk_search") = py::none(),
+          py::arg("walk_search") = py::none(), py::arg("ledge_links") = true,
           "Starts a sliced search (a PathSearch; it keeps the navmesh's data alive)")
       .def(
           "move_along_surface",
@@ -544,15 +599,19 @@ PYBIND11_MODULE(leapnav, m) {
           "(P, max vertices) int32 vertex indices, -1 padded")
       .def_property_readonly("links", &links_arrays,
                              "dict of arrays: start, land_a, land_b, config, start_poly, land_poly")
+      .def_property_readonly("ledge_links", &ledge_arrays,
+                             "dict: kind (list of names), arrays source_a, source_b, dest_a, "
+                             "dest_b, source_poly, dest_poly, cost")
       .def_property_readonly("stats", &stats, "dict with the keys of `leapnav navmesh info`");
 
   m.def("build", &build, py::arg("vertices"), py::arg("triangles"), py::arg("config") = "default",
         py::arg("jumps") = py::none(), py::arg("step") = 4, py::arg("areas") = py::none(),
-        py::arg("link_set") = "compact",
+        py::arg("link_set") = "compact", py::arg("ledge_links") = false,
         "Builds a navmesh from (N, 3) vertices and (M, 3) triangle indices, with jump links for "
         "`jumps` (\"C1\", \"C2\", \"C3\" or (h, d, fall) tuples) sampled every `step` columns, "
         "made as the CLI's `leapnav build --jump ... --step step --link-set link_set` makes them "
-        "(every link passes the exact check); link_set \"compact\" (default) or \"full\"");
+        "(every link passes the exact check); link_set \"compact\" (default) or \"full\"; "
+        "ledge_links: step, jump-up and drop links as `leapnav build --ledge-links` makes them");
   m.def(
       "load",
       [](const std::string& path) { return PyNavMesh::from_file(take(io::load_nav_file(path))); },

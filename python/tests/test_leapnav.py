@@ -20,9 +20,14 @@ CLI = pathlib.Path(os.environ.get(
 
 def slabs(gap=2.0):
     """Two 8 x 8 m slabs 0.5 m thick, `gap` metres apart along x: (vertices, triangles)."""
+    return boxes(((0, -0.5, 0), (8, 0, 8)), ((8 + gap, -0.5, 0), (16 + gap, 0, 8)))
+
+
+def boxes(*corners):
+    """Closed boxes without bottoms, one per (lo, hi) corner pair: (vertices, triangles)."""
     vertices, triangles = [], []
     faces = [(2, 6, 7, 3), (0, 1, 5, 4), (0, 4, 6, 2), (1, 3, 7, 5), (4, 5, 7, 6)]
-    for lo, hi in (((0, -0.5, 0), (8, 0, 8)), ((8 + gap, -0.5, 0), (16 + gap, 0, 8))):
+    for lo, hi in corners:
         first = len(vertices)
         for k in range(8):
             vertices.append([hi[i] if k & (1 << i) else lo[i] for i in range(3)])
@@ -311,3 +316,39 @@ def test_a_full_link_set_is_no_smaller_than_the_compact_one_and_bad_names_raise(
     assert full.stats["jump_links"] >= compact.stats["jump_links"] > 0
     with pytest.raises(ValueError, match="link_set"):
         leapnav.build(v, t, jumps=["C2"], step=4, link_set="all")
+
+
+# a slab 1.25 m above the floor across a 0.5 m gap: one jump-up link climbs it, one drop link leaves
+RISE = (((0, -0.5, 0), (8, 0, 8)), ((8.5, 0.75, 0), (16.5, 1.25, 8)))
+RISE_CONFIG = {"base": "thesis", "agent": {"max_jump_up": 1.5}}
+
+
+def test_ledge_links_are_built_planned_over_saved_and_the_clis(tmp_path):
+    v, t = boxes(*RISE)
+    nav = leapnav.build(v, t, config=RISE_CONFIG, ledge_links=True)
+    assert nav.stats["ledge_links"] == 2 and "jump_links" not in nav.stats
+    assert sorted(nav.ledge_links["kind"]) == ["drop", "jump_up"]
+    low, high = [2, 0, 3], [14, 1.25, 3]
+    up = nav.find_path(low, high)
+    assert up.status == "found"
+    assert [s["kind"] for s in up.segments].count("jump_up") == 1
+    down = nav.find_path(high, low)
+    assert [s["kind"] for s in down.segments].count("drop") == 1
+    assert nav.find_path(low, high, ledge_links=False).status == "no_path"
+    assert leapnav.build(v, t, config=RISE_CONFIG).find_path(low, high).status == "no_path"
+    saved = tmp_path / "rise.lnav"
+    nav.save(str(saved))
+    loaded = leapnav.load(str(saved))
+    assert loaded.stats["ledge_hash"] == nav.stats["ledge_hash"]
+    assert loaded.find_path(low, high).length == up.length
+    if not CLI.exists():
+        pytest.skip(f"no CLI at {CLI} (set LEAPNAV_CLI)")
+    scene = tmp_path / "rise.obj"
+    write_obj(scene, v, t)
+    config = tmp_path / "rise.json"
+    config.write_text(json.dumps(RISE_CONFIG))
+    theirs = tmp_path / "cli.lnav"
+    subprocess.run([str(CLI), "build", str(scene), "--ledge-links", "--config", str(config), "-o",
+                    str(theirs)], check=True, capture_output=True)
+    cli = leapnav.load(str(theirs)).stats
+    assert (cli["hash"], cli["ledge_hash"]) == (nav.stats["hash"], nav.stats["ledge_hash"])

@@ -39,6 +39,21 @@ static void add_box(float* v, uint32_t* t, int box, const float lo[3], const flo
   }
 }
 
+/* Writes `count` boxes of add_box as an OBJ file. */
+static void write_obj(const char* path, const float* v, const uint32_t* t, int boxes) {
+  FILE* obj = fopen(path, "w");
+  int i;
+  CHECK(obj != NULL);
+  if (obj == NULL) return;
+  for (i = 0; i < 8 * boxes; ++i)
+    fprintf(obj, "v %.9g %.9g %.9g\n", v[3 * i], v[3 * i + 1], v[3 * i + 2]);
+  for (i = 0; i < 10 * boxes; ++i) {
+    fprintf(obj, "f %u %u %u\n", (unsigned)t[3 * i] + 1, (unsigned)t[3 * i + 1] + 1,
+            (unsigned)t[3 * i + 2] + 1);
+  }
+  CHECK(fclose(obj) == 0);
+}
+
 int main(void) {
   float vertices[16 * 3];
   uint32_t triangles[20 * 3];
@@ -74,21 +89,8 @@ int main(void) {
    * with the CLI's `leapnav build c_consumer_gap.obj --jump C2 --step 4 [--link-set full]` (the
    * same file bytes) and to check exactly (`leapnav check-links`) */
   {
-    FILE* obj = fopen("c_consumer_gap.obj", "w");
-    CHECK(obj != NULL);
-    if (obj != NULL) {
-      for (i = 0; i < 16; ++i) {
-        fprintf(obj, "v %.9g %.9g %.9g\n", vertices[3 * i], vertices[3 * i + 1],
-                vertices[3 * i + 2]);
-      }
-      for (i = 0; i < 20; ++i) {
-        fprintf(obj, "f %u %u %u\n", (unsigned)triangles[3 * i] + 1,
-                (unsigned)triangles[3 * i + 1] + 1, (unsigned)triangles[3 * i + 2] + 1);
-      }
-      CHECK(fclose(obj) == 0);
-    }
-    CHECK(leapnav_build(vertices, 16, triangles, 20, NULL, NULL, &c2, 1, 4, &loaded) ==
-          LEAPNAV_OK);
+    write_obj("c_consumer_gap.obj", vertices, triangles, 2);
+    CHECK(leapnav_build(vertices, 16, triangles, 20, NULL, NULL, &c2, 1, 4, &loaded) == LEAPNAV_OK);
     CHECK(leapnav_save_file(loaded, "c_consumer_gap_compact.lnav") == LEAPNAV_OK);
     CHECK(leapnav_link_count(loaded) > 0);
     leapnav_navmesh_free(loaded);
@@ -254,6 +256,77 @@ int main(void) {
 
   leapnav_query_free(query);
   leapnav_navmesh_free(built);
+
+  /* ledge links: a slab 1.25 m above the floor across a 0.5 m gap, climbed by a jump-up link and
+   * left by a drop link; they survive a save and load, and the filter can turn them off. The
+   * scene, its configuration and the saved file are left for scripts/test.sh to compare with the
+   * CLI's `leapnav build c_consumer_rise.obj --ledge-links --config c_consumer_rise.json`. */
+  {
+    float lv[16 * 3];
+    uint32_t lt[20 * 3];
+    const float floor_lo[3] = {0.0f, -0.5f, 0.0f}, floor_hi[3] = {8.0f, 0.0f, 8.0f};
+    const float high_lo[3] = {8.5f, 0.75f, 0.0f}, high_hi[3] = {16.5f, 1.25f, 8.0f};
+    const float low[3] = {2.0f, 0.0f, 3.0f}, high[3] = {14.0f, 1.25f, 3.0f};
+    leapnav_build_options options;
+    leapnav_navmesh* ledged = NULL;
+    leapnav_navmesh* reloaded = NULL;
+    leapnav_query* climb = NULL;
+    leapnav_filter f;
+    void* bytes = NULL;
+    size_t size = 0;
+    int up = 0;
+    add_box(lv, lt, 0, floor_lo, floor_hi);
+    add_box(lv, lt, 1, high_lo, high_hi);
+    leapnav_build_options_init(&options);
+    options.config = "{\"base\": \"thesis\", \"agent\": {\"max_jump_up\": 1.5}}";
+    options.ledge_links = 1;
+    CHECK(leapnav_build_ex(lv, 16, lt, 20, &options, &ledged) == LEAPNAV_OK);
+    if (ledged == NULL) return 1;
+    CHECK(leapnav_ledge_link_count(ledged) == 2 && leapnav_link_count(ledged) == 0);
+    write_obj("c_consumer_rise.obj", lv, lt, 2);
+    {
+      FILE* json = fopen("c_consumer_rise.json", "w");
+      CHECK(json != NULL);
+      if (json != NULL) {
+        fprintf(json, "%s\n", options.config);
+        CHECK(fclose(json) == 0);
+      }
+    }
+    CHECK(leapnav_save_file(ledged, "c_consumer_rise.lnav") == LEAPNAV_OK);
+    CHECK(leapnav_save_memory(ledged, NULL, 0, &size) == LEAPNAV_OK);
+    bytes = malloc(size);
+    CHECK(bytes != NULL && leapnav_save_memory(ledged, bytes, size, &size) == LEAPNAV_OK);
+    CHECK(leapnav_load_memory(bytes, size, &reloaded) == LEAPNAV_OK);
+    free(bytes);
+    leapnav_navmesh_free(ledged);
+    if (reloaded == NULL) return 1;
+    CHECK(leapnav_ledge_link_count(reloaded) == 2);
+    CHECK(leapnav_query_create(reloaded, &climb) == LEAPNAV_OK);
+    leapnav_navmesh_free(reloaded);
+    if (climb == NULL) return 1;
+    leapnav_filter_init(&f);
+    CHECK(f.ledge_links == 1 && f.crouch == 1 && f.crouch_cost == 1.0f);
+    CHECK(leapnav_find_path(climb, low, high, &f, &info) == LEAPNAV_OK);
+    CHECK(info.status == LEAPNAV_PATH_FOUND && info.segment_count <= 8);
+    CHECK(leapnav_path_segments(climb, segments, 8) == LEAPNAV_OK);
+    for (i = 0; i < info.segment_count; ++i) {
+      if (segments[i].kind == LEAPNAV_SEGMENT_JUMP_UP) ++up;
+      CHECK(segments[i].is_jump == 0);
+    }
+    CHECK(up == 1);
+    CHECK(leapnav_find_path(climb, high, low, &f, &info) == LEAPNAV_OK);
+    CHECK(info.status == LEAPNAV_PATH_FOUND);
+    CHECK(leapnav_path_segments(climb, segments, 8) == LEAPNAV_OK);
+    CHECK(info.segment_count >= 2 && segments[1].kind == LEAPNAV_SEGMENT_DROP);
+    f.ledge_links = 0;
+    CHECK(leapnav_find_path(climb, low, high, &f, &info) == LEAPNAV_OK);
+    CHECK(info.status == LEAPNAV_PATH_NO_PATH);
+    f.ledge_links = 1;
+    f.crouch_cost = 0.0f;
+    CHECK(leapnav_find_path(climb, low, high, &f, &info) == LEAPNAV_INVALID_ARGUMENT);
+    CHECK(strstr(leapnav_last_error(), "crouch") != NULL);
+    leapnav_query_free(climb);
+  }
   if (failures == 0) printf("c_consumer: every check holds\n");
   return failures == 0 ? 0 : 1;
 }

@@ -89,12 +89,35 @@ LEAPNAV_C_API leapnav_status leapnav_build_link_set(
     const float* vertices, size_t vertex_count, const uint32_t* triangles, size_t triangle_count,
     const uint8_t* triangle_areas, const char* config, const leapnav_jump_config* jumps,
     size_t jump_count, int jump_step, leapnav_link_set link_set, leapnav_navmesh** out);
-/** Loads a .lnav file (with its jump links when it has them). */
+/** Everything leapnav_build_ex may use besides the triangles. Initialise with
+ * leapnav_build_options_init, then set what differs. */
+typedef struct leapnav_build_options {
+  const uint8_t* triangle_areas;   /**< as leapnav_build (NULL: every triangle is ground) */
+  const char* config;              /**< as leapnav_build (NULL: "default") */
+  const leapnav_jump_config* jumps; /**< jump_count configurations (NULL when 0) */
+  size_t jump_count;
+  int jump_step;                   /**< >= 1, as leapnav_build */
+  leapnav_link_set link_set;       /**< compact (default) or full */
+  /** nonzero: ledge links as the CLI's `leapnav build --ledge-links` makes them: step up and
+   * down, jump up (agent.max_jump_up) and drop (agent.max_drop) across boundary edges the walk
+   * mesh does not connect, each passing its check on the triangles. */
+  int ledge_links;
+} leapnav_build_options;
+
+/** The defaults: no areas, the "default" configuration, no jumps, step 4, the compact link set,
+ * no ledge links. */
+LEAPNAV_C_API void leapnav_build_options_init(leapnav_build_options* options);
+/** leapnav_build with every option; options NULL means the defaults. */
+LEAPNAV_C_API leapnav_status leapnav_build_ex(const float* vertices, size_t vertex_count,
+                                              const uint32_t* triangles, size_t triangle_count,
+                                              const leapnav_build_options* options,
+                                              leapnav_navmesh** out);
+/** Loads a .lnav file (with its jump, ledge and ladder links when it has them). */
 LEAPNAV_C_API leapnav_status leapnav_load_file(const char* path, leapnav_navmesh** out);
 /** Decodes .lnav bytes (untrusted: every count and index is checked). */
 LEAPNAV_C_API leapnav_status leapnav_load_memory(const void* data, size_t size,
                                                  leapnav_navmesh** out);
-/** Writes the navmesh and its links to a .lnav file. */
+/** Writes the navmesh and its links (jump, ledge and ladder) to a .lnav file. */
 LEAPNAV_C_API leapnav_status leapnav_save_file(const leapnav_navmesh* navmesh, const char* path);
 /** Encodes the navmesh and its links as .lnav bytes into buffer[0 .. capacity): *size receives the
  * number of bytes needed; with a NULL buffer or too small a capacity nothing is written and the
@@ -108,6 +131,8 @@ LEAPNAV_C_API size_t leapnav_polygon_count(const leapnav_navmesh* navmesh);
 LEAPNAV_C_API size_t leapnav_vertex_count(const leapnav_navmesh* navmesh);
 /** Number of jump links (0 without links). */
 LEAPNAV_C_API size_t leapnav_link_count(const leapnav_navmesh* navmesh);
+/** Number of ledge and ladder links (0 without them). */
+LEAPNAV_C_API size_t leapnav_ledge_link_count(const leapnav_navmesh* navmesh);
 
 /** How the walking parts of a path are searched (mirrors leapnav::plan::WalkSearch). */
 typedef enum leapnav_walk_search {
@@ -130,11 +155,14 @@ typedef struct leapnav_filter {
   uint16_t include_flags; /**< a polygon with flags must share one with these */
   uint16_t exclude_flags; /**< a polygon sharing a flag with these is never entered */
   leapnav_walk_search walk_search; /**< how walking is searched (another value: invalid) */
+  int ledge_links;   /**< nonzero: plan over ledge and ladder links when the navmesh has them */
+  int crouch;        /**< nonzero: the agent may enter crouch polygons */
+  float crouch_cost; /**< multiplies the walking cost across crouch polygons (> 0, finite) */
 } leapnav_filter;
 
 /** The defaults: jumps on, jump cost 4 m, every configuration, extent (2, 4, 2), 65536 nodes,
  * every area cost 1, include_flags 0xFFFF, exclude_flags 0, walk_search the library's default
- * (leapnav::plan::QueryOptions::walk_search). */
+ * (leapnav::plan::QueryOptions::walk_search), ledge links on, crouching on at cost 1. */
 LEAPNAV_C_API void leapnav_filter_init(leapnav_filter* filter);
 
 /** A per-thread query over a navmesh; it keeps the navmesh's data alive. */
@@ -159,14 +187,27 @@ typedef struct leapnav_path_info {
   uint32_t jump_count;
 } leapnav_path_info;
 
-/** One walk or jump piece of a path: its points are [first, last] of the path's points. */
+/** How a piece of a path is traversed (mirrors leapnav::plan::SegmentKind). */
+typedef enum leapnav_segment_kind {
+  LEAPNAV_SEGMENT_WALK = 0,
+  LEAPNAV_SEGMENT_JUMP = 1,      /**< a ballistic jump over a jump link */
+  LEAPNAV_SEGMENT_STEP_UP = 2,   /**< ledge links: up a step the walk mesh does not connect */
+  LEAPNAV_SEGMENT_STEP_DOWN = 3, /**< down such a step */
+  LEAPNAV_SEGMENT_JUMP_UP = 4,   /**< up a ledge above the climb */
+  LEAPNAV_SEGMENT_DROP = 5,      /**< down a ledge */
+  LEAPNAV_SEGMENT_LADDER = 6     /**< along an authored ladder */
+} leapnav_segment_kind;
+
+/** One piece of a path: its points are [first, last] of the path's points; a piece that is not
+ * a walk goes straight from points[first] to points[first + 1]. */
 typedef struct leapnav_path_segment {
-  int is_jump;
+  int is_jump; /**< kind == LEAPNAV_SEGMENT_JUMP */
   uint32_t first;
   uint32_t last;
   float jump_height;   /**< jump only: apex above the start [m] */
   float jump_distance; /**< jump only: distance of the arc through start and landing [m] */
   uint32_t link;       /**< jump only: the link's index */
+  leapnav_segment_kind kind;
 } leapnav_path_segment;
 
 /** A path from start to goal (x, y, z each) under `filter` (NULL: the defaults). The path stays in
