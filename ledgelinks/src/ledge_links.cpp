@@ -88,6 +88,12 @@ std::string_view to_string(LedgeKind kind) noexcept {
   return "unknown";
 }
 
+LedgeOptions tiled_ledge_options() {
+  LedgeOptions options;
+  options.max_angle_deg = kTiledMaxAngleDeg;
+  return options;
+}
+
 Status validate(const LedgeOptions& o) {
   const auto finite_nonneg = [](float v) { return std::isfinite(v) && v >= 0.0F; };
   if (!finite_nonneg(o.max_gap)) return invalid("max_gap must be finite and >= 0");

@@ -88,6 +88,19 @@ struct LedgeOptions {
   bool check = true;
 };
 
+/// The angle between paired edge lines allowed on a tiled build's stitched mesh [units: deg].
+/// Tile borders pin outline vertices, so a tiled outline is simplified into different, shorter
+/// edges than the untiled one; with the untiled 2 degrees, two facing edges of a ledge can miss
+/// each other by a few degrees (nav_test.obj, 16- and 32-cell tiles: a drop the untiled build
+/// has, lost). 4 degrees gives the untiled reachability on every level measured
+/// (bench/RESULTS.md, "Ledge links on tiled builds").
+inline constexpr float kTiledMaxAngleDeg = 4.0F;
+
+/// The options of the pass on a tiled build's stitched mesh (`leapnav build --tile-size N
+/// --ledge-links` and `leapnav rebuild`): the defaults with max_angle_deg = kTiledMaxAngleDeg.
+/// Untiled builds keep the defaults.
+[[nodiscard]] LedgeOptions tiled_ledge_options();
+
 /// Checks the options' ranges; the message names the field.
 [[nodiscard]] Status validate(const LedgeOptions& options);
 
