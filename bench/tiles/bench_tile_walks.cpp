@@ -10,6 +10,7 @@
 // one CSV line per (scene, tile size, links, sample side). Never asserts anything.
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -67,6 +68,52 @@ bool off_mesh(const plan::Path& p) {
          p.status == plan::PathStatus::GoalNotOnMesh;
 }
 
+// Samples along `a`'s source segments (11 per link) that some link of `b` crosses too: its source
+// segment within 0.3 m of the sample, its destination point within 0.3 m of the sample's, the
+// rise within 0.1 m (tests/ledgelinks/ledge_tiles_test.cpp's measure).
+int covered_samples(const ledge::LedgeLinkSet& a, const ledge::LedgeLinkSet& b) {
+  int covered = 0;
+  for (const ledge::LedgeLink& l : a.links) {
+    for (int k = 0; k <= 10; ++k) {
+      const double s = k / 10.0;
+      const auto at = [s](Vec3 p, Vec3 q, double& x, double& y, double& z) {
+        x = p.x + s * (double{q.x} - p.x);
+        y = p.y + s * (double{q.y} - p.y);
+        z = p.z + s * (double{q.z} - p.z);
+      };
+      double sx = 0.0;
+      double sy = 0.0;
+      double sz = 0.0;
+      double dx = 0.0;
+      double dy = 0.0;
+      double dz = 0.0;
+      at(l.source_a, l.source_b, sx, sy, sz);
+      at(l.dest_a, l.dest_b, dx, dy, dz);
+      for (const ledge::LedgeLink& m : b.links) {
+        const double ux = double{m.source_b.x} - m.source_a.x;
+        const double uz = double{m.source_b.z} - m.source_a.z;
+        const double len2 = ux * ux + uz * uz;
+        if (!(len2 > 0.0)) continue;
+        const double t = ((sx - m.source_a.x) * ux + (sz - m.source_a.z) * uz) / len2;
+        if (t < -0.05 || t > 1.05) continue;
+        const double tc = std::clamp(t, 0.0, 1.0);
+        const double px = m.source_a.x + tc * ux;
+        const double pz = m.source_a.z + tc * uz;
+        const double qx = m.dest_a.x + tc * (double{m.dest_b.x} - m.dest_a.x);
+        const double qz = m.dest_a.z + tc * (double{m.dest_b.z} - m.dest_a.z);
+        const double rise = m.dest_a.y + tc * (double{m.dest_b.y} - m.dest_a.y) -
+                            (m.source_a.y + tc * (double{m.source_b.y} - m.source_a.y));
+        if (std::hypot(px - sx, pz - sz) < 0.3 && std::hypot(qx - dx, qz - dz) < 0.3 &&
+            std::abs(rise - (dy - sy)) < 0.1) {
+          ++covered;
+          break;
+        }
+      }
+    }
+  }
+  return covered;
+}
+
 bool crosses_link(const plan::Path& p) {
   for (const plan::PathSegment& s : p.segments)
     if (s.link != plan::kNoLink) return true;
@@ -94,7 +141,9 @@ int main(int argc, char** argv) {
       "ledge_links_untiled,ledge_links_tiled,ledge_length_untiled,ledge_length_tiled,links,"
       "sampled_on,pairs_on_both,off_untiled,off_tiled,reach_mismatches,found,"
       "mean_length_untiled,mean_length_tiled,length_diff_percent,ledge_pairs,"
-      "ledge_mean_length_untiled,ledge_mean_length_tiled,ledge_length_diff_percent\n");
+      "ledge_mean_length_untiled,ledge_mean_length_tiled,ledge_length_diff_percent,"
+      "crossings_untiled,untiled_crossings_made_tiled,crossings_tiled,tiled_crossings_made_"
+      "untiled\n");
   int status = 0;
   for (const std::string& spec : scenes) {
     auto level = load(spec, LEAPNAV_SHARED_DIR);
@@ -116,6 +165,8 @@ int main(int argc, char** argv) {
         status = 1;
         continue;
       }
+      const int covered_u = covered_samples(untiled->ledges, tiled->ledges);
+      const int covered_t = covered_samples(tiled->ledges, untiled->ledges);
       for (const bool with_ledges : {false, true}) {
         auto pu =
             plan::create_planner(untiled->nav, nullptr, with_ledges ? &untiled->ledges : nullptr);
@@ -169,7 +220,7 @@ int main(int argc, char** argv) {
           }
           std::printf(
               "%s,%d,%.2f,%.2f,%.2f,%.2f,%zu,%zu,%.2f,%.2f,%s,%s,%d,%d,%d,%d,%d,%.4f,%.4f,%+.3f,%d,"
-              "%.4f,%.4f,%+.3f\n",
+              "%.4f,%.4f,%+.3f,%zu,%d,%zu,%d\n",
               spec.c_str(), tile_size, untiled->stats.walkable_area, tiled->stats.walkable_area,
               untiled->stats.navmesh_area, tiled->stats.navmesh_area, untiled->ledges.links.size(),
               tiled->ledges.links.size(), untiled->ledge_length, tiled->ledge_length,
@@ -177,7 +228,8 @@ int main(int argc, char** argv) {
               off_untiled, off_tiled, mismatches, found, lu / std::max(1, found),
               lt / std::max(1, found), lu > 0.0 ? 100.0 * (lt - lu) / lu : 0.0, ledge_pairs,
               llu / std::max(1, ledge_pairs), llt / std::max(1, ledge_pairs),
-              llu > 0.0 ? 100.0 * (llt - llu) / llu : 0.0);
+              llu > 0.0 ? 100.0 * (llt - llu) / llu : 0.0, 11 * untiled->ledges.links.size(),
+              covered_u, 11 * tiled->ledges.links.size(), covered_t);
           std::fflush(stdout);
         }
       }
