@@ -4,10 +4,13 @@
 // summed source length), and random point pairs planned on both meshes, walking only and with
 // the ledge links: pairs sampled on the untiled mesh and, as many again, on the tiled mesh
 // (points a tiled build keeps that the untiled one does not show up there), reachability
-// mismatches and the planner's mean path length. Prints one CSV line per (scene, tile size,
-// links, sample side). Never asserts anything.
+// mismatches and the planner's mean path length, also over the pairs whose untiled path crosses a
+// ledge link. Tiled builds pair ledge edges as `leapnav build --tile-size` does
+// (ledge::tiled_ledge_options); `--ledge-pairing untiled` gives them the untiled pairing. Prints
+// one CSV line per (scene, tile size, links, sample side). Never asserts anything.
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -43,7 +46,7 @@ Result<TriangleMesh> load(const std::string& spec, const std::string& shared) {
   return io::builtin_scene(spec);
 }
 
-Result<Built> build(const TriangleMesh& level, int tile_size) {
+Result<Built> build(const TriangleMesh& level, int tile_size, bool untiled_pairing) {
   BuildContext ctx;
   mesh::TileConfig tiles;
   tiles.tile_size = tile_size;
@@ -51,7 +54,9 @@ Result<Built> build(const TriangleMesh& level, int tile_size) {
                      mesh::build_tiled_navmesh(level, *named_config("default"), tiles, ctx));
   Built b;
   b.stats = out.stats;
-  LEAPNAV_TRY_ASSIGN(b.ledges, ledge::build_ledge_links(out.navmesh, &level, {}, ctx));
+  const ledge::LedgeOptions options =
+      tile_size > 0 && !untiled_pairing ? ledge::tiled_ledge_options() : ledge::LedgeOptions{};
+  LEAPNAV_TRY_ASSIGN(b.ledges, ledge::build_ledge_links(out.navmesh, &level, options, ctx));
   for (const ledge::LedgeLink& l : b.ledges.links)
     b.ledge_length += std::hypot(l.source_b.x - l.source_a.x, l.source_b.z - l.source_a.z);
   b.nav = std::make_shared<const mesh::NavMesh>(std::move(out.navmesh));
@@ -61,6 +66,58 @@ Result<Built> build(const TriangleMesh& level, int tile_size) {
 bool off_mesh(const plan::Path& p) {
   return p.status == plan::PathStatus::StartNotOnMesh ||
          p.status == plan::PathStatus::GoalNotOnMesh;
+}
+
+// Samples along `a`'s source segments (11 per link) that some link of `b` crosses too: its source
+// segment within 0.3 m of the sample, its destination point within 0.3 m of the sample's, the
+// rise within 0.1 m (tests/ledgelinks/ledge_tiles_test.cpp's measure).
+int covered_samples(const ledge::LedgeLinkSet& a, const ledge::LedgeLinkSet& b) {
+  int covered = 0;
+  for (const ledge::LedgeLink& l : a.links) {
+    for (int k = 0; k <= 10; ++k) {
+      const double s = k / 10.0;
+      const auto at = [s](Vec3 p, Vec3 q, double& x, double& y, double& z) {
+        x = p.x + s * (double{q.x} - p.x);
+        y = p.y + s * (double{q.y} - p.y);
+        z = p.z + s * (double{q.z} - p.z);
+      };
+      double sx = 0.0;
+      double sy = 0.0;
+      double sz = 0.0;
+      double dx = 0.0;
+      double dy = 0.0;
+      double dz = 0.0;
+      at(l.source_a, l.source_b, sx, sy, sz);
+      at(l.dest_a, l.dest_b, dx, dy, dz);
+      for (const ledge::LedgeLink& m : b.links) {
+        const double ux = double{m.source_b.x} - m.source_a.x;
+        const double uz = double{m.source_b.z} - m.source_a.z;
+        const double len2 = ux * ux + uz * uz;
+        if (!(len2 > 0.0)) continue;
+        const double t = ((sx - m.source_a.x) * ux + (sz - m.source_a.z) * uz) / len2;
+        if (t < -0.05 || t > 1.05) continue;
+        const double tc = std::clamp(t, 0.0, 1.0);
+        const double px = m.source_a.x + tc * ux;
+        const double pz = m.source_a.z + tc * uz;
+        const double qx = m.dest_a.x + tc * (double{m.dest_b.x} - m.dest_a.x);
+        const double qz = m.dest_a.z + tc * (double{m.dest_b.z} - m.dest_a.z);
+        const double rise = m.dest_a.y + tc * (double{m.dest_b.y} - m.dest_a.y) -
+                            (m.source_a.y + tc * (double{m.source_b.y} - m.source_a.y));
+        if (std::hypot(px - sx, pz - sz) < 0.3 && std::hypot(qx - dx, qz - dz) < 0.3 &&
+            std::abs(rise - (dy - sy)) < 0.1) {
+          ++covered;
+          break;
+        }
+      }
+    }
+  }
+  return covered;
+}
+
+bool crosses_link(const plan::Path& p) {
+  for (const plan::PathSegment& s : p.segments)
+    if (s.link != plan::kNoLink) return true;
+  return false;
 }
 
 }  // namespace
@@ -74,12 +131,19 @@ int main(int argc, char** argv) {
       ->delimiter(',');
   app.add_option("--tile-sizes", sizes, "Tile sizes [cells]")->delimiter(',');
   app.add_option("--pairs", pairs, "Point pairs per sample side")->check(CLI::Range(1, 100000));
+  std::string pairing = "tiled";
+  app.add_option("--ledge-pairing", pairing,
+                 "Ledge-edge pairing of the tiled builds: tiled (as leapnav build) or untiled")
+      ->check(CLI::IsMember({"tiled", "untiled"}));
   CLI11_PARSE(app, argc, argv);
   std::printf(
       "scene,tile_size,walkable_untiled,walkable_tiled,poly_area_untiled,poly_area_tiled,"
       "ledge_links_untiled,ledge_links_tiled,ledge_length_untiled,ledge_length_tiled,links,"
       "sampled_on,pairs_on_both,off_untiled,off_tiled,reach_mismatches,found,"
-      "mean_length_untiled,mean_length_tiled,length_diff_percent\n");
+      "mean_length_untiled,mean_length_tiled,length_diff_percent,ledge_pairs,"
+      "ledge_mean_length_untiled,ledge_mean_length_tiled,ledge_length_diff_percent,"
+      "crossings_untiled,untiled_crossings_made_tiled,crossings_tiled,tiled_crossings_made_"
+      "untiled\n");
   int status = 0;
   for (const std::string& spec : scenes) {
     auto level = load(spec, LEAPNAV_SHARED_DIR);
@@ -88,19 +152,21 @@ int main(int argc, char** argv) {
       status = 1;
       continue;
     }
-    auto untiled = build(*level, 0);
+    auto untiled = build(*level, 0, false);
     if (!untiled) {
       std::fprintf(stderr, "%s: %s\n", spec.c_str(), untiled.error().message.c_str());
       status = 1;
       continue;
     }
     for (const int tile_size : sizes) {
-      auto tiled = build(*level, tile_size);
+      auto tiled = build(*level, tile_size, pairing == "untiled");
       if (!tiled) {
         std::fprintf(stderr, "%s: %s\n", spec.c_str(), tiled.error().message.c_str());
         status = 1;
         continue;
       }
+      const int covered_u = covered_samples(untiled->ledges, tiled->ledges);
+      const int covered_t = covered_samples(tiled->ledges, untiled->ledges);
       for (const bool with_ledges : {false, true}) {
         auto pu =
             plan::create_planner(untiled->nav, nullptr, with_ledges ? &untiled->ledges : nullptr);
@@ -121,6 +187,9 @@ int main(int argc, char** argv) {
           int found = 0;
           double lu = 0.0;
           double lt = 0.0;
+          int ledge_pairs = 0;
+          double llu = 0.0;
+          double llt = 0.0;
           for (std::size_t i = 0; i + 1 < points.size(); i += 2) {
             plan::Path a;
             plan::Path b;
@@ -143,15 +212,24 @@ int main(int argc, char** argv) {
             ++found;
             lu += a.length;
             lt += b.length;
+            if (crosses_link(a)) {
+              ++ledge_pairs;
+              llu += a.length;
+              llt += b.length;
+            }
           }
           std::printf(
-              "%s,%d,%.2f,%.2f,%.2f,%.2f,%zu,%zu,%.2f,%.2f,%s,%s,%d,%d,%d,%d,%d,%.4f,%.4f,%+.3f\n",
+              "%s,%d,%.2f,%.2f,%.2f,%.2f,%zu,%zu,%.2f,%.2f,%s,%s,%d,%d,%d,%d,%d,%.4f,%.4f,%+.3f,%d,"
+              "%.4f,%.4f,%+.3f,%zu,%d,%zu,%d\n",
               spec.c_str(), tile_size, untiled->stats.walkable_area, tiled->stats.walkable_area,
               untiled->stats.navmesh_area, tiled->stats.navmesh_area, untiled->ledges.links.size(),
               tiled->ledges.links.size(), untiled->ledge_length, tiled->ledge_length,
               with_ledges ? "walk+ledges" : "walk", on_tiled ? "tiled" : "untiled", both,
               off_untiled, off_tiled, mismatches, found, lu / std::max(1, found),
-              lt / std::max(1, found), lu > 0.0 ? 100.0 * (lt - lu) / lu : 0.0);
+              lt / std::max(1, found), lu > 0.0 ? 100.0 * (lt - lu) / lu : 0.0, ledge_pairs,
+              llu / std::max(1, ledge_pairs), llt / std::max(1, ledge_pairs),
+              llu > 0.0 ? 100.0 * (llt - llu) / llu : 0.0, 11 * untiled->ledges.links.size(),
+              covered_u, 11 * tiled->ledges.links.size(), covered_t);
           std::fflush(stdout);
         }
       }

@@ -109,7 +109,8 @@ Result<std::optional<ledge::LedgeLinkSet>> ledges_and_ladders(
   if (!ledge_links && !authored) return std::optional<ledge::LedgeLinkSet>{};
   ledge::LedgeLinkSet ledges;
   if (ledge_links) {
-    LEAPNAV_TRY_ASSIGN(ledges, ledge::build_ledge_links(navmesh, &mesh, {}, ctx));
+    LEAPNAV_TRY_ASSIGN(ledges,
+                       ledge::build_ledge_links(navmesh, &mesh, ledge::tiled_ledge_options(), ctx));
   }
   if (authored) {
     auto ladders = ledge::ladder_links(navmesh, authored->ladders, authored->ladder_options);

@@ -40,9 +40,10 @@ struct TileLinkSidecar {
 [[nodiscard]] Result<TileLinkSidecar> load_sidecar(const std::filesystem::path& path,
                                                    std::uint64_t max_bytes);
 
-/// The ledge links (when `ledge_links`) and the authored ladders (when given) of `navmesh`, one
-/// sorted set; nullopt when neither is asked for. A ladder error is prefixed with `source` (the
-/// links file, or the sidecar that keeps its ladders).
+/// The ledge links (when `ledge_links`, with ledge::tiled_ledge_options: `navmesh` is a tiled
+/// build's stitched mesh) and the authored ladders (when given) of `navmesh`, one sorted set;
+/// nullopt when neither is asked for. A ladder error is prefixed with `source` (the links file, or
+/// the sidecar that keeps its ladders).
 [[nodiscard]] Result<std::optional<ledge::LedgeLinkSet>> ledges_and_ladders(
     const mesh::NavMesh& navmesh, const TriangleMesh& mesh, bool ledge_links,
     const std::optional<io::AuthoredLinks>& authored, const std::string& source, BuildContext& ctx);

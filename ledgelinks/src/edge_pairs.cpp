@@ -122,7 +122,14 @@ PairFrame pair_frame(const BoundaryEdge& e, const BoundaryEdge& f) {
 
 bool edges_face(const BoundaryEdge& e, const BoundaryEdge& f, const PairParams& params) {
   if (e.poly == f.poly) return false;
-  const double cos_max = std::cos(params.max_angle_deg * kPi / 180.0);
+  double max_angle = params.max_angle_deg * kPi / 180.0;
+  if (params.outline_error > 0.0) {
+    // note: min of the two lengths is symmetric in e and f
+    const double shorter = std::min(edge_length(e), edge_length(f));
+    max_angle = std::min(max_angle + std::atan(params.outline_error / shorter),
+                         params.max_total_angle_deg * kPi / 180.0);
+  }
+  const double cos_max = std::cos(max_angle);
   if (e.nx * f.nx + e.nz * f.nz > -cos_max) return false;
   // note: the frame is shared by both edges and exactly negated when they are swapped, so the
   // predicate is symmetric
@@ -155,15 +162,21 @@ std::vector<std::pair<std::uint32_t, std::uint32_t>> facing_pairs(
   const double offset_bin = offset_width(params);
   double longest = 0.0;
   for (const BoundaryEdge& e : edges) longest = std::max(longest, edge_length(e));
-  const double slope = std::sin(2.0 * bin_width(params));
+  // note: edges that can pair lie at most `spread` direction bins apart
+  std::int32_t spread = 1;
+  if (params.outline_error > 0.0)
+    spread = std::max(1, static_cast<std::int32_t>(std::ceil(params.max_total_angle_deg * kPi /
+                                                             180.0 / bin_width(params))));
+  const double slope =
+      std::sin(std::min(static_cast<double>(spread + 1) * bin_width(params), 0.5 * kPi));
   for (std::uint32_t i = 0; i < edges.size(); ++i) {
     const BoundaryEdge& e = edges[i];
     // note: within reach, f's midpoint is at most max_gap off e's line plus the tilt of both lines
     // against the bin normal over half of each edge; 1 mm absorbs rounding
     const double reach =
         std::max(params.max_gap, -params.min_gap) + (edge_length(e) + longest) * slope + 1e-3;
-    for (const std::int32_t dk : {-1, 0, 1}) {
-      if (bins < 3 && dk != 0) continue;
+    for (std::int32_t dk = -spread; dk <= spread; ++dk) {
+      if (bins < 2 * spread + 1 && dk != 0) continue;
       const std::int32_t k = ((e.angle_bin + dk) % bins + bins) % bins;
       double bx = 0.0;
       double bz = 0.0;

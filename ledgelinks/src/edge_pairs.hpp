@@ -30,6 +30,11 @@ struct PairParams {
   double min_gap = 0.0;        ///< most negative gap (overlapping edges) accepted [units: m]
   double max_angle_deg = 2.0;  ///< largest angle between the edge lines
   double min_overlap = 0.0;    ///< shortest common stretch [units: m]
+  /// How far an outline vertex may lie off the straight boundary it simplifies; > 0 (tiled
+  /// builds) widens the angle allowed for a pair by atan(outline_error / the shorter edge's
+  /// length), up to max_total_angle_deg; 0: max_angle_deg alone [units: m].
+  double outline_error = 0.0;
+  double max_total_angle_deg = 0.0;  ///< [units: deg]
 };
 
 /// Boundary edges of `navmesh` with their plane keys, sorted by (angle_bin, offset_bin, then the

@@ -88,11 +88,20 @@ std::string_view to_string(LedgeKind kind) noexcept {
   return "unknown";
 }
 
+LedgeOptions tiled_ledge_options() {
+  LedgeOptions options;
+  options.tiled_outlines = true;
+  return options;
+}
+
 Status validate(const LedgeOptions& o) {
   const auto finite_nonneg = [](float v) { return std::isfinite(v) && v >= 0.0F; };
   if (!finite_nonneg(o.max_gap)) return invalid("max_gap must be finite and >= 0");
   if (!(std::isfinite(o.max_angle_deg) && o.max_angle_deg >= 0.0F && o.max_angle_deg <= 10.0F))
     return invalid("max_angle_deg must be in 0..10");
+  if (!(std::isfinite(o.max_tiled_angle_deg) && o.max_tiled_angle_deg >= 0.0F &&
+        o.max_tiled_angle_deg <= 20.0F))
+    return invalid("max_tiled_angle_deg must be in 0..20");
   if (!finite_nonneg(o.walk_epsilon)) return invalid("walk_epsilon must be finite and >= 0");
   if (!finite_nonneg(o.min_length)) return invalid("min_length must be finite and >= 0");
   if (!finite_nonneg(o.step_cost) || !finite_nonneg(o.jump_up_cost) || !finite_nonneg(o.drop_cost))
@@ -130,6 +139,10 @@ Result<LedgeLinkSet> build_ledge_links(const mesh::NavMesh& navmesh, const Trian
   }
   params.min_gap = -0.5 * static_cast<double>(cs);
   params.max_angle_deg = options.max_angle_deg;
+  if (options.tiled_outlines) {
+    params.outline_error = navmesh.config.poly.max_edge_error;
+    params.max_total_angle_deg = std::max(options.max_angle_deg, options.max_tiled_angle_deg);
+  }
   const double min_length = options.min_length > 0.0F ? options.min_length : 0.5 * cs;
   params.min_overlap = min_length;
 

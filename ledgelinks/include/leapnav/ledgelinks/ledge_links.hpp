@@ -86,7 +86,22 @@ struct LedgeOptions {
   /// Check every link against the triangles (needs them); off only for configuration-space tests
   /// on hand-made meshes.
   bool check = true;
+  /// The navmesh is a tiled build's stitched mesh: tile borders pin outline vertices, so its
+  /// outlines are simplified into other, shorter edges than the untiled build's, and two facing
+  /// edges of one ledge can meet at a few degrees more than max_angle_deg (nav_test.obj, 16- and
+  /// 32-cell tiles: 3.2 degrees, a drop of the untiled build lost). When on, a pair's angle may
+  /// also reach max_angle_deg + atan(poly.max_edge_error / the shorter edge's length), at most
+  /// max_tiled_angle_deg: an outline vertex lies within max_edge_error of the boundary it
+  /// simplifies. Off: the untiled pass, unchanged.
+  bool tiled_outlines = false;
+  /// Cap of the widened angle [units: deg] [range: 0..20].
+  float max_tiled_angle_deg = 10.0F;
 };
+
+/// The options of the pass on a tiled build's stitched mesh (`leapnav build --tile-size N
+/// --ledge-links` and `leapnav rebuild`): the defaults with tiled_outlines on. Untiled builds keep
+/// the defaults.
+[[nodiscard]] LedgeOptions tiled_ledge_options();
 
 /// Checks the options' ranges; the message names the field.
 [[nodiscard]] Status validate(const LedgeOptions& options);
