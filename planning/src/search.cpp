@@ -202,6 +202,7 @@ struct NavQuery::Scratch {
   };
   Search run;
   std::optional<detail::Filter> filter;
+  float heuristic_scale = 1.0F;  ///< detail::check_filter's result for `options`
   Outcome outcome;
   /// The exact walking search (WalkSearch::Exact where it applies): whether the running search
   /// is one, the uniform cost of the polygons it crosses, and whether it may turn at any vertex.
@@ -348,7 +349,7 @@ void NavQuery::Scratch::relax(const Planner::Impl& impl, std::uint32_t a, std::u
 void NavQuery::Scratch::start_search(const Planner::Impl& impl, std::uint32_t src_poly, Vec2 src,
                                      std::uint32_t dst_poly, Vec2 dst) {
   const NavGraph& graph = impl.graph;
-  filter.emplace(options, *impl.mesh, src_poly, dst_poly, impl.tiles.get());
+  filter.emplace(options, *impl.mesh, src_poly, dst_poly, heuristic_scale, impl.tiles.get());
   outcome = {};
   arcs.clear();
   heap.clear();
@@ -583,7 +584,7 @@ Status NavQuery::begin_path(Vec3 start, Vec3 goal, const QueryOptions& options) 
   if (!is_finite(start)) return make_error(ErrorCode::NonFinite, "find_path: start is not finite");
   if (!is_finite(goal)) return make_error(ErrorCode::NonFinite, "find_path: goal is not finite");
   LEAPNAV_TRY(check_options(options));
-  LEAPNAV_TRY(detail::check_filter(options));
+  LEAPNAV_TRY_ASSIGN(s.heuristic_scale, detail::check_filter(options));
   const Planner::Impl& impl = *planner_;
   s.options = options;
   // note: from here on jump_configs holds every link configuration the query may use (jumps and
