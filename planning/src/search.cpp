@@ -15,6 +15,7 @@
 #include <array>
 #include <bit>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <optional>
 #include <string>
@@ -203,6 +204,7 @@ struct NavQuery::Scratch {
   Search run;
   std::optional<detail::Filter> filter;
   float heuristic_scale = 1.0F;  ///< detail::check_filter's result for `options`
+  bool costs_checked = false;    ///< `options` holds the costs of the last valid query
   Outcome outcome;
   /// The exact walking search (WalkSearch::Exact where it applies): whether the running search
   /// is one, the uniform cost of the polygons it crosses, and whether it may turn at any vertex.
@@ -584,9 +586,19 @@ Status NavQuery::begin_path(Vec3 start, Vec3 goal, const QueryOptions& options) 
   if (!is_finite(start)) return make_error(ErrorCode::NonFinite, "find_path: start is not finite");
   if (!is_finite(goal)) return make_error(ErrorCode::NonFinite, "find_path: goal is not finite");
   LEAPNAV_TRY(check_options(options));
-  LEAPNAV_TRY_ASSIGN(s.heuristic_scale, detail::check_filter(options));
+  // note: a query with the area and crouch costs of the previous valid query (bit for bit, the
+  // usual case) reuses its check and heuristic scale
+  if (!s.costs_checked ||
+      std::memcmp(s.options.area_costs.data(), options.area_costs.data(),
+                  sizeof(options.area_costs)) != 0 ||
+      std::bit_cast<std::uint32_t>(s.options.crouch_cost) !=
+          std::bit_cast<std::uint32_t>(options.crouch_cost)) {
+    s.costs_checked = false;
+    LEAPNAV_TRY_ASSIGN(s.heuristic_scale, detail::check_filter(options));
+  }
   const Planner::Impl& impl = *planner_;
   s.options = options;
+  s.costs_checked = true;
   // note: from here on jump_configs holds every link configuration the query may use (jumps and
   // ledge links alike); allowed_configs of the copy gives the same bits again
   s.options.jump_configs = impl.allowed_configs(options);
