@@ -15,7 +15,6 @@
 #include <array>
 #include <bit>
 #include <cmath>
-#include <cstring>
 #include <limits>
 #include <optional>
 #include <string>
@@ -587,12 +586,15 @@ Status NavQuery::begin_path(Vec3 start, Vec3 goal, const QueryOptions& options) 
   if (!is_finite(goal)) return make_error(ErrorCode::NonFinite, "find_path: goal is not finite");
   LEAPNAV_TRY(check_options(options));
   // note: a query with the area and crouch costs of the previous valid query (bit for bit, the
-  // usual case) reuses its check and heuristic scale
-  if (!s.costs_checked ||
-      std::memcmp(s.options.area_costs.data(), options.area_costs.data(),
-                  sizeof(options.area_costs)) != 0 ||
-      std::bit_cast<std::uint32_t>(s.options.crouch_cost) !=
-          std::bit_cast<std::uint32_t>(options.crouch_cost)) {
+  // usual case) reuses its check and heuristic scale; the comparison is branch-free (it
+  // vectorises)
+  std::uint32_t differ = std::bit_cast<std::uint32_t>(s.options.crouch_cost) ^
+                         std::bit_cast<std::uint32_t>(options.crouch_cost);
+  for (std::size_t a = 0; a < options.area_costs.size(); ++a) {
+    differ |= std::bit_cast<std::uint32_t>(s.options.area_costs[a]) ^
+              std::bit_cast<std::uint32_t>(options.area_costs[a]);
+  }
+  if (!s.costs_checked || differ != 0) {
     s.costs_checked = false;
     LEAPNAV_TRY_ASSIGN(s.heuristic_scale, detail::check_filter(options));
   }
