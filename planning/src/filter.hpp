@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <vector>
@@ -27,20 +28,34 @@ namespace leapnav::plan::detail {
   return std::isfinite(options.area_costs[nav.poly_area[p]]);
 }
 
-/// Checks the area costs: each > 0 and not NaN (+infinity excludes).
-[[nodiscard]] inline Status check_filter(const QueryOptions& options) {
-  for (std::size_t a = 0; a < options.area_costs.size(); ++a) {
-    const float c = options.area_costs[a];
-    if (std::isnan(c) || c <= 0.0F) {
-      return make_error(ErrorCode::InvalidArgument, "find_path: area cost " + std::to_string(a) +
-                                                        " must be > 0 (or +infinity to exclude)");
+/// Checks the area costs (each > 0 and not NaN; +infinity excludes) and the crouch cost, and
+/// returns the heuristic's scale for them, min(1, smallest area cost) * min(1, crouch cost).
+[[nodiscard]] inline Result<float> check_filter(const QueryOptions& options) {
+  // note: one branch-free pass over the costs' bits (it vectorises): the bits of a float in
+  // (0, +infinity] lie in [1, 0x7F800000] and order as the floats do; 0, negative values and NaN
+  // lie outside, and bits - 1 wraps +0 round to the top
+  constexpr std::uint32_t kInfinityBits = 0x7F800000U;
+  std::uint32_t worst = 0;
+  std::uint32_t least = kInfinityBits;
+  for (const float c : options.area_costs) {
+    const auto bits = std::bit_cast<std::uint32_t>(c);
+    worst = std::max(worst, bits - 1U);
+    least = std::min(least, bits);
+  }
+  if (worst >= kInfinityBits) {
+    for (std::size_t a = 0; a < options.area_costs.size(); ++a) {
+      const float c = options.area_costs[a];
+      if (std::isnan(c) || c <= 0.0F) {
+        return make_error(ErrorCode::InvalidArgument, "find_path: area cost " + std::to_string(a) +
+                                                          " must be > 0 (or +infinity to exclude)");
+      }
     }
   }
   if (!(std::isfinite(options.crouch_cost) && options.crouch_cost > 0.0F))
     return make_error(ErrorCode::InvalidArgument, "find_path: crouch cost " +
                                                       std::to_string(options.crouch_cost) +
                                                       " must be > 0 and finite");
-  return {};
+  return std::min(1.0F, std::bit_cast<float>(least)) * std::min(1.0F, options.crouch_cost);
 }
 
 /// Which tiles of a tiled mesh are loaded (Planner::load_tile / unload_tile): one atomic flag per
@@ -66,13 +81,10 @@ class Filter {
  public:
   /// `src` and `dst` (the search's end polygons) may always be entered, unless their tile is
   /// unloaded: no polygon of an unloaded tile (`tiles`, null when untiled) is ever entered.
+  /// `heuristic_scale` is check_filter's result for `options`.
   Filter(const QueryOptions& options, const mesh::NavMesh& nav, std::uint32_t src,
-         std::uint32_t dst, const TileState* tiles = nullptr)
-      : options_(options), nav_(nav), src_(src), dst_(dst), tiles_(tiles) {
-    float smallest = 1.0F;
-    for (const float c : options.area_costs) smallest = std::min(smallest, c);
-    scale = smallest * std::min(1.0F, options.crouch_cost);
-  }
+         std::uint32_t dst, float heuristic_scale, const TileState* tiles = nullptr)
+      : scale(heuristic_scale), options_(options), nav_(nav), src_(src), dst_(dst), tiles_(tiles) {}
 
   /// The cost multiplier of walking across polygon p.
   [[nodiscard]] float cost(std::uint32_t p) const {

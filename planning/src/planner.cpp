@@ -356,28 +356,37 @@ bool Planner::Impl::locate(Vec3 point, Vec3 extent, Location& out) const {
   float best = std::numeric_limits<float>::infinity();
   bool found = false;
   const Vec2 p2 = xz(point);
-  rtree.query(bgi::intersects(query),
-              boost::make_function_output_iterator([&](const RtreeValue& value) {
-                const std::uint32_t p = value.second;
-                bool inside = false;
-                const Vec2 q = closest_point(p, p2, inside);
-                const float y = height(p, q);
-                const Vec3 surface{q.x, y, q.y};
-                if (std::fabs(surface.x - point.x) > extent.x ||
-                    std::fabs(surface.y - point.y) > extent.y ||
-                    std::fabs(surface.z - point.z) > extent.z) {
-                  return;
-                }
-                const float d = distance(surface, point);
-                if (d < best || (d == best && p < mesh::index(out.poly))) {
-                  best = d;
-                  found = true;
-                  out.poly = mesh::PolyId{p};
-                  out.point = surface;
-                  out.distance = d;
-                  out.inside = inside;
-                }
-              }));
+  rtree.query(
+      bgi::intersects(query), boost::make_function_output_iterator([&](const RtreeValue& value) {
+        const std::uint32_t p = value.second;
+        // note: the point's xz distance to the polygon's box bounds its distance to the
+        // polygon's surface from below: a polygon farther than the best so far (by more
+        // than rounding) cannot win nor tie, so its closest point and height are skipped
+        const RtreeBox& box = value.first;
+        const float bx = std::max(
+            {box.min_corner().get<0>() - point.x, 0.0F, point.x - box.max_corner().get<0>()});
+        const float bz = std::max(
+            {box.min_corner().get<2>() - point.z, 0.0F, point.z - box.max_corner().get<2>()});
+        if (bx * bx + bz * bz > best * best * (1.0F + 1e-4F) + 1e-12F) return;
+        bool inside = false;
+        const Vec2 q = closest_point(p, p2, inside);
+        // the extent in x and z, then the height only for a polygon still in the running
+        if (std::fabs(q.x - point.x) > extent.x || std::fabs(q.y - point.z) > extent.z) {
+          return;
+        }
+        const float y = height(p, q);
+        const Vec3 surface{q.x, y, q.y};
+        if (std::fabs(surface.y - point.y) > extent.y) return;
+        const float d = distance(surface, point);
+        if (d < best || (d == best && p < mesh::index(out.poly))) {
+          best = d;
+          found = true;
+          out.poly = mesh::PolyId{p};
+          out.point = surface;
+          out.distance = d;
+          out.inside = inside;
+        }
+      }));
   return found;
 }
 

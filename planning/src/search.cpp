@@ -202,6 +202,8 @@ struct NavQuery::Scratch {
   };
   Search run;
   std::optional<detail::Filter> filter;
+  float heuristic_scale = 1.0F;  ///< detail::check_filter's result for `options`
+  bool costs_checked = false;    ///< `options` holds the costs of the last valid query
   Outcome outcome;
   /// The exact walking search (WalkSearch::Exact where it applies): whether the running search
   /// is one, the uniform cost of the polygons it crosses, and whether it may turn at any vertex.
@@ -348,7 +350,7 @@ void NavQuery::Scratch::relax(const Planner::Impl& impl, std::uint32_t a, std::u
 void NavQuery::Scratch::start_search(const Planner::Impl& impl, std::uint32_t src_poly, Vec2 src,
                                      std::uint32_t dst_poly, Vec2 dst) {
   const NavGraph& graph = impl.graph;
-  filter.emplace(options, *impl.mesh, src_poly, dst_poly, impl.tiles.get());
+  filter.emplace(options, *impl.mesh, src_poly, dst_poly, heuristic_scale, impl.tiles.get());
   outcome = {};
   arcs.clear();
   heap.clear();
@@ -583,9 +585,22 @@ Status NavQuery::begin_path(Vec3 start, Vec3 goal, const QueryOptions& options) 
   if (!is_finite(start)) return make_error(ErrorCode::NonFinite, "find_path: start is not finite");
   if (!is_finite(goal)) return make_error(ErrorCode::NonFinite, "find_path: goal is not finite");
   LEAPNAV_TRY(check_options(options));
-  LEAPNAV_TRY(detail::check_filter(options));
+  // note: a query with the area and crouch costs of the previous valid query (bit for bit, the
+  // usual case) reuses its check and heuristic scale; the comparison is branch-free (it
+  // vectorises)
+  std::uint32_t differ = std::bit_cast<std::uint32_t>(s.options.crouch_cost) ^
+                         std::bit_cast<std::uint32_t>(options.crouch_cost);
+  for (std::size_t a = 0; a < options.area_costs.size(); ++a) {
+    differ |= std::bit_cast<std::uint32_t>(s.options.area_costs[a]) ^
+              std::bit_cast<std::uint32_t>(options.area_costs[a]);
+  }
+  if (!s.costs_checked || differ != 0) {
+    s.costs_checked = false;
+    LEAPNAV_TRY_ASSIGN(s.heuristic_scale, detail::check_filter(options));
+  }
   const Planner::Impl& impl = *planner_;
   s.options = options;
+  s.costs_checked = true;
   // note: from here on jump_configs holds every link configuration the query may use (jumps and
   // ledge links alike); allowed_configs of the copy gives the same bits again
   s.options.jump_configs = impl.allowed_configs(options);

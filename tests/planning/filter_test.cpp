@@ -177,5 +177,24 @@ TEST_SUITE("plan.filter") {
     REQUIRE_FALSE(bad.ok());
     CHECK(bad.error().code == ErrorCode::InvalidArgument);
     CHECK(bad.error().message.find("area cost 9") != std::string::npos);
+    // note: the check reads the costs' bits; every kind of bad value, at either end of the table
+    for (const float value :
+         {-0.0F, -1.0F, -std::numeric_limits<float>::infinity(),
+          std::numeric_limits<float>::quiet_NaN(), -std::numeric_limits<float>::quiet_NaN()}) {
+      for (const std::size_t at : {std::size_t{0}, options.area_costs.size() - 1}) {
+        plan::QueryOptions worse;
+        worse.area_costs[at] = value;
+        auto refused = query.find_path({0.5F, 0.0F, 0.5F}, {1.5F, 0.0F, 1.5F}, worse);
+        REQUIRE_FALSE(refused.ok());
+        CHECK(refused.error().message.find("area cost " + std::to_string(at)) != std::string::npos);
+      }
+    }
+    // the smallest positive (denormal) cost and +infinity are valid
+    plan::QueryOptions fine;
+    fine.area_costs[7] = std::numeric_limits<float>::denorm_min();
+    fine.area_costs[8] = std::numeric_limits<float>::infinity();
+    auto ok = query.find_path({0.5F, 0.0F, 0.5F}, {1.5F, 0.0F, 1.5F}, fine);
+    REQUIRE(ok.ok());
+    CHECK(ok->status == plan::PathStatus::Found);
   }
 }

@@ -1,7 +1,9 @@
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <random>
 #include <vector>
 
 #include "leapnav/planning/funnel.hpp"
@@ -163,6 +165,83 @@ TEST_SUITE("planning.locate") {
     auto far = plan::locate(nav, {1.5F, 0.0F, -3.0F}, {1.0F, 1.0F, 1.0F});
     REQUIRE(far.ok());
     CHECK_FALSE(far->has_value());
+  }
+}
+
+TEST_SUITE("planning.locate") {
+  TEST_CASE("locate finds the nearest surface point of all polygons: brute force, stacked floors") {
+    // two random grids with holes, the upper one sloped and shifted, over the same xz
+    const auto low = test::random_grid_navmesh(8, 8, 0.3F, 3);
+    const auto high = test::random_grid_navmesh(8, 8, 0.3F, 4);
+    std::vector<Vec3> vertices = low.vertices;
+    std::vector<std::vector<std::uint32_t>> polygons;
+    for (const PolyId p : low.polygon_ids()) {
+      const auto v = low.polygon(p);
+      polygons.emplace_back(v.begin(), v.end());
+    }
+    const auto offset = static_cast<std::uint32_t>(vertices.size());
+    for (const Vec3& v : high.vertices) vertices.push_back({v.x + 0.3F, 2.0F + 0.1F * v.x, v.z});
+    for (const PolyId p : high.polygon_ids()) {
+      std::vector<std::uint32_t> poly;
+      for (const std::uint32_t i : high.polygon(p)) poly.push_back(i + offset);
+      polygons.push_back(poly);
+    }
+    const auto nav = test::make_navmesh(vertices, polygons);
+    REQUIRE(mesh::validate(nav).ok());
+    const auto planner = plan::Planner::create(nav);
+    REQUIRE(planner.ok());
+    // the brute force: every polygon's nearest point in xz, lifted to its surface
+    const auto nearest = [&](PolyId p, Vec3 point) {
+      const auto v = nav.polygon(p);
+      const Vec2 x{point.x, point.z};
+      bool inside = true;
+      for (std::size_t k = 0; k < v.size(); ++k) {
+        const Vec2 a = xz(nav.vertices[v[k]]);
+        const Vec2 b = xz(nav.vertices[v[(k + 1) % v.size()]]);
+        inside = inside && cross(b - a, x - a) >= 0.0F;
+      }
+      Vec2 best = x;
+      if (!inside) {
+        float best_d = std::numeric_limits<float>::max();
+        for (std::size_t k = 0; k < v.size(); ++k) {
+          const Vec2 a = xz(nav.vertices[v[k]]);
+          const Vec2 ab = xz(nav.vertices[v[(k + 1) % v.size()]]) - a;
+          const float t = std::clamp(dot(x - a, ab) / dot(ab, ab), 0.0F, 1.0F);
+          const Vec2 q = a + ab * t;
+          if (const float d = dot(x - q, x - q); d < best_d) {
+            best_d = d;
+            best = q;
+          }
+        }
+      }
+      return Vec3{best.x, mesh::height_at(nav, p, best.x, best.y), best.y};
+    };
+    std::mt19937 rng(11);
+    std::uniform_real_distribution<float> ux(-1.0F, 9.5F);
+    std::uniform_real_distribution<float> uy(-1.0F, 4.0F);
+    const Vec3 extent{1.0F, 1.5F, 1.0F};
+    int located = 0;
+    for (int i = 0; i < 3000; ++i) {
+      const Vec3 point{ux(rng), uy(rng), ux(rng)};
+      float best = std::numeric_limits<float>::infinity();
+      for (const PolyId p : nav.polygon_ids()) {
+        const Vec3 s = nearest(p, point);
+        if (std::fabs(s.x - point.x) <= extent.x && std::fabs(s.y - point.y) <= extent.y &&
+            std::fabs(s.z - point.z) <= extent.z) {
+          best = std::min(best, distance(s, point));
+        }
+      }
+      const auto loc = planner->locate(point, extent);
+      REQUIRE(loc.ok());
+      CAPTURE(i);
+      REQUIRE(loc->has_value() == std::isfinite(best));
+      if (!loc->has_value()) continue;
+      ++located;
+      CHECK((*loc)->distance == doctest::Approx(best).epsilon(1e-5).scale(1.0));
+      CHECK(distance(nearest((*loc)->poly, point), point) ==
+            doctest::Approx(best).epsilon(1e-5).scale(1.0));
+    }
+    CHECK(located > 1500);
   }
 }
 
