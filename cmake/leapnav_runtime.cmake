@@ -52,9 +52,11 @@ set(leapnav_public_headers
   jumplinks/include/leapnav/jumplinks/link_filter.hpp
   jumplinks/include/leapnav/jumplinks/link_refine.hpp
   jumplinks/include/leapnav/jumplinks/sound_links.hpp
+  jumplinks/include/leapnav/jumplinks/tile_links.hpp
   ledgelinks/include/leapnav/ledgelinks/ledge_links.hpp
   mesh/include/leapnav/mesh/build.hpp
   mesh/include/leapnav/mesh/navmesh.hpp
+  mesh/include/leapnav/mesh/tiles.hpp
   mesh/include/leapnav/mesh/types.hpp
   planning/include/leapnav/planning/funnel.hpp
   planning/include/leapnav/planning/graph.hpp

@@ -101,6 +101,10 @@ for set in compact full; do
   build/release/bin/leapnav check-links --json "build/consumer_c/c_consumer_gap_$set.lnav" \
     build/consumer_c/c_consumer_gap.obj | grep '"links_failed": 0' >/dev/null
 done
+# the C API's tiled build is the CLI's `--tile-size 16`, jump links included
+build/release/bin/leapnav build build/consumer_c/c_consumer_gap.obj --jump C2 --step 4 \
+  --tile-size 16 -o build/consumer_c/cli_gap_tiled.lnav >/dev/null
+cmp build/consumer_c/c_consumer_gap_tiled.lnav build/consumer_c/cli_gap_tiled.lnav
 # ledge links from the C API are the CLI's `--ledge-links` for the same scene and configuration
 # (the same navmesh and ledge hashes; the files differ only in the configuration's name)
 build/release/bin/leapnav build build/consumer_c/c_consumer_rise.obj --ledge-links \

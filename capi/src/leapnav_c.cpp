@@ -119,6 +119,8 @@ void fill_info(const plan::Path& path, leapnav_path_info* info) {
   info->point_count = path.points.size();
   info->segment_count = path.segments.size();
   info->jump_count = path.jump_count;
+  info->blocked_by_unloaded_tiles = path.blocked_by_unloaded_tiles ? 1 : 0;
+  info->unloaded_tile = path.unloaded_tile;
 }
 
 leapnav_status make_handle(std::shared_ptr<const mesh::NavMesh> navmesh,
@@ -148,6 +150,39 @@ Result<BuildConfig> resolve(const char* config) {
   if (start == std::string_view::npos) return named_config("default");
   if (text[start] == '{') return io::parse_config_json(text, "config");
   return named_config(text);
+}
+
+/// The tiled build of leapnav_build_ex: the CLI's `build --tile-size N` with its default link
+/// options (compact set, walkable-link filter, runs), ledge links with the tiled pairing.
+leapnav_status build_tiled(const TriangleMesh& input, const BuildConfig& config,
+                           const leapnav_build_options& o, BuildContext& ctx,
+                           leapnav_navmesh** out) {
+  mesh::TileConfig tiles;
+  tiles.tile_size = o.tile_size;
+  if (const Status s = mesh::validate(tiles, config); !s) return fail(s.error());
+  auto built = mesh::build_tiled_navmesh(input, config, tiles, ctx);
+  if (!built) return fail(built.error());
+  std::shared_ptr<const ledge::LedgeLinkSet> ledges;
+  if (o.ledge_links != 0) {
+    auto made = ledge::build_ledge_links(built->navmesh, &input, ledge::tiled_ledge_options(), ctx);
+    if (!made) return fail(made.error());
+    ledges = std::make_shared<const ledge::LedgeLinkSet>(std::move(*made));
+  }
+  std::shared_ptr<const jump::JumpLinkSet> links;
+  if (o.jump_count > 0) {
+    jump::TiledLinkOptions options;
+    for (size_t i = 0; i < o.jump_count; ++i) {
+      options.jumps.jumps.push_back({o.jumps[i].height, o.jumps[i].distance, o.jumps[i].max_fall});
+    }
+    options.jumps.step = o.jump_step;
+    options.compact = o.link_set != LEAPNAV_LINK_SET_FULL;
+    if (const Status s = jump::validate(options); !s) return fail(s.error());
+    auto made = jump::build_tiled_jump_links(input, built->navmesh, built->layout, options, ctx);
+    if (!made) return fail(made.error());
+    links = std::make_shared<const jump::JumpLinkSet>(std::move(made->set));
+  }
+  return make_handle(std::make_shared<const mesh::NavMesh>(std::move(built->navmesh)),
+                     std::move(links), std::move(ledges), out);
 }
 
 io::NavFile nav_file(const leapnav_navmesh& navmesh) {
@@ -245,6 +280,7 @@ leapnav_status leapnav_build_ex(const float* vertices, size_t vertex_count,
     if (o.triangle_areas != nullptr)
       input.areas.assign(o.triangle_areas, o.triangle_areas + triangle_count);
     BuildContext ctx;
+    if (o.tile_size != 0) return build_tiled(input, *build_config, o, ctx, out);
     auto built = mesh::build_navmesh(input, *build_config, ctx);
     if (!built) return fail(built.error());
     std::shared_ptr<const jump::JumpLinkSet> links;
@@ -339,6 +375,28 @@ size_t leapnav_link_count(const leapnav_navmesh* navmesh) {
 size_t leapnav_ledge_link_count(const leapnav_navmesh* navmesh) {
   if (navmesh == nullptr || !navmesh->ledges) return 0;
   return navmesh->ledges->links.size();
+}
+
+uint32_t leapnav_tile_count(const leapnav_navmesh* navmesh) {
+  return navmesh == nullptr ? 0 : navmesh->planner.tile_count();
+}
+
+leapnav_status leapnav_unload_tile(leapnav_navmesh* navmesh, uint32_t tile) {
+  return guarded("leapnav_unload_tile", [&]() -> leapnav_status {
+    if (navmesh == nullptr) return null_argument("leapnav_unload_tile", "navmesh");
+    const Status done = navmesh->planner.unload_tile(tile);
+    if (!done) return fail(done.error());
+    return LEAPNAV_OK;
+  });
+}
+
+leapnav_status leapnav_load_tile(leapnav_navmesh* navmesh, uint32_t tile) {
+  return guarded("leapnav_load_tile", [&]() -> leapnav_status {
+    if (navmesh == nullptr) return null_argument("leapnav_load_tile", "navmesh");
+    const Status done = navmesh->planner.load_tile(tile);
+    if (!done) return fail(done.error());
+    return LEAPNAV_OK;
+  });
 }
 
 void leapnav_filter_init(leapnav_filter* filter) {

@@ -131,6 +131,8 @@ class PyNavMesh {
   }
 
   [[nodiscard]] const plan::Planner& planner() const { return planner_; }
+  /// The planner whose tiles load and unload (state shared by every query made from it).
+  [[nodiscard]] plan::Planner& streaming() { return planner_; }
   [[nodiscard]] const mesh::NavMesh& mesh() const { return planner_.mesh(); }
   /// The jump links (null without them; the planner's own set also holds the ledge links).
   [[nodiscard]] const jump::JumpLinkSet* jumps() const { return jumps_.get(); }
@@ -188,6 +190,8 @@ struct PyPath {
   py::list segments;
   std::vector<std::uint32_t> polygons;
   std::uint32_t jump_count = 0;
+  bool blocked_by_unloaded_tiles = false;
+  std::optional<std::uint32_t> unloaded_tile;
 };
 
 PyPath to_python(const plan::Path& path) {
@@ -210,12 +214,55 @@ PyPath to_python(const plan::Path& path) {
   }
   for (const mesh::PolyId p : path.corridor) out.polygons.push_back(mesh::index(p));
   out.jump_count = path.jump_count;
+  out.blocked_by_unloaded_tiles = path.blocked_by_unloaded_tiles;
+  if (path.unloaded_tile != plan::kNoTile) out.unloaded_tile = path.unloaded_tile;
   return out;
+}
+
+/// build(tile_size=N): the CLI's `leapnav build --tile-size N` with its default link options
+/// (the same file), ledge links with the tiled pairing.
+PyNavMesh build_tiled(const TriangleMesh& input, const BuildConfig& cfg,
+                      const jump::SoundLinkOptions& sound, bool ledge_links, int tile_size) {
+  mesh::TileConfig tiles;
+  tiles.tile_size = tile_size;
+  if (const Status s = mesh::validate(tiles, cfg); !s) raise(s.error());
+  jump::TiledLinkOptions options;
+  options.jumps = sound.jumps;
+  options.compact = sound.compact;
+  if (!options.jumps.jumps.empty()) {
+    if (const Status s = jump::validate(options); !s) raise(s.error());
+  }
+  io::NavFile file{mesh::NavMesh{}, std::nullopt};
+  std::optional<Error> failed;
+  {
+    py::gil_scoped_release release;
+    BuildContext ctx;
+    auto built = mesh::build_tiled_navmesh(input, cfg, tiles, ctx);
+    if (!built) {
+      failed = built.error();
+    } else {
+      if (ledge_links) {
+        auto made =
+            ledge::build_ledge_links(built->navmesh, &input, ledge::tiled_ledge_options(), ctx);
+        if (made) file.ledges = std::move(*made);
+        if (!made) failed = made.error();
+      }
+      if (!failed && !options.jumps.jumps.empty()) {
+        auto made =
+            jump::build_tiled_jump_links(input, built->navmesh, built->layout, options, ctx);
+        if (made) file.links = std::move(made->set);
+        if (!made) failed = made.error();
+      }
+      file.navmesh = std::move(built->navmesh);
+    }
+  }
+  if (failed) raise(*failed);
+  return PyNavMesh::from_file(std::move(file));
 }
 
 PyNavMesh build(const FloatArray& vertices, const IntArray& triangles, const py::object& config,
                 const py::object& jumps, int step, const py::object& areas,
-                const std::string& link_set, bool ledge_links) {
+                const std::string& link_set, bool ledge_links, int tile_size) {
   if (link_set != "compact" && link_set != "full") {
     throw py::value_error("link_set: '" + link_set + "' is neither 'compact' nor 'full'");
   }
@@ -264,6 +311,9 @@ PyNavMesh build(const FloatArray& vertices, const IntArray& triangles, const py:
   }
   options.jumps.step = step;
   options.compact = link_set == "compact";
+  if (tile_size != 0) {
+    return build_tiled(input, cfg, options, ledge_links, tile_size);
+  }
   std::optional<mesh::BuildOutput> built;
   std::optional<Result<jump::SoundLinks>> links;
   std::optional<Result<ledge::LedgeLinkSet>> ledges;
@@ -423,6 +473,10 @@ PYBIND11_MODULE(leapnav, m) {
                     "list of dicts as the CLI's JSON: kind, points, and for jumps h, d, link")
       .def_readonly("polygons", &PyPath::polygons, "the corridor's polygon ids")
       .def_readonly("jump_count", &PyPath::jump_count)
+      .def_readonly("blocked_by_unloaded_tiles", &PyPath::blocked_by_unloaded_tiles,
+                    "no_path only: a start, goal or the only way lies in an unloaded tile")
+      .def_readonly("unloaded_tile", &PyPath::unloaded_tile,
+                    "no_path only: the unloaded tile of the start, else of the goal, or None")
       .def("__repr__", [](const PyPath& p) {
         return "<leapnav.Path " + p.status + " length=" + std::to_string(p.length) + ">";
       });
@@ -599,6 +653,22 @@ PYBIND11_MODULE(leapnav, m) {
           "(P, max vertices) int32 vertex indices, -1 padded")
       .def_property_readonly("links", &links_arrays,
                              "dict of arrays: start, land_a, land_b, config, start_poly, land_poly")
+      .def_property_readonly(
+          "tile_count", [](const PyNavMesh& self) { return self.planner().tile_count(); },
+          "tiles of a tiled navmesh (0 untiled)")
+      .def(
+          "unload_tile",
+          [](PyNavMesh& self, std::uint32_t tile) {
+            if (const Status s = self.streaming().unload_tile(tile); !s) raise(s.error());
+          },
+          py::arg("tile"),
+          "Streaming: paths never enter the tile's polygons until load_tile (it frees no memory)")
+      .def(
+          "load_tile",
+          [](PyNavMesh& self, std::uint32_t tile) {
+            if (const Status s = self.streaming().load_tile(tile); !s) raise(s.error());
+          },
+          py::arg("tile"), "Loads an unloaded tile again: the same paths as before the unload")
       .def_property_readonly("ledge_links", &ledge_arrays,
                              "dict: kind (list of names), arrays source_a, source_b, dest_a, "
                              "dest_b, source_poly, dest_poly, cost")
@@ -606,12 +676,13 @@ PYBIND11_MODULE(leapnav, m) {
 
   m.def("build", &build, py::arg("vertices"), py::arg("triangles"), py::arg("config") = "default",
         py::arg("jumps") = py::none(), py::arg("step") = 4, py::arg("areas") = py::none(),
-        py::arg("link_set") = "compact", py::arg("ledge_links") = false,
+        py::arg("link_set") = "compact", py::arg("ledge_links") = false, py::arg("tile_size") = 0,
         "Builds a navmesh from (N, 3) vertices and (M, 3) triangle indices, with jump links for "
         "`jumps` (\"C1\", \"C2\", \"C3\" or (h, d, fall) tuples) sampled every `step` columns, "
         "made as the CLI's `leapnav build --jump ... --step step --link-set link_set` makes them "
         "(every link passes the exact check); link_set \"compact\" (default) or \"full\"; "
-        "ledge_links: step, jump-up and drop links as `leapnav build --ledge-links` makes them");
+        "ledge_links: step, jump-up and drop links as `leapnav build --ledge-links` makes them; "
+        "tile_size N > 0: the tiled build of `leapnav build --tile-size N` (the same file)");
   m.def(
       "load",
       [](const std::string& path) { return PyNavMesh::from_file(take(io::load_nav_file(path))); },

@@ -352,3 +352,37 @@ def test_ledge_links_are_built_planned_over_saved_and_the_clis(tmp_path):
                     str(theirs)], check=True, capture_output=True)
     cli = leapnav.load(str(theirs)).stats
     assert (cli["hash"], cli["ledge_hash"]) == (nav.stats["hash"], nav.stats["ledge_hash"])
+
+
+def test_a_tiled_build_is_the_clis_and_unloaded_tiles_block_paths(tmp_path):
+    v, t = slabs()
+    nav = leapnav.build(v, t, jumps=["C2"], step=4, tile_size=16)
+    assert nav.tile_count > 1 and nav.stats["jump_links"] > 0
+    start, goal = [2, 0, 4], [16, 0, 4]
+    whole = nav.find_path(start, goal)
+    assert whole.status == "found" and whole.jump_count == 1 and whole.unloaded_tile is None
+    blocking = []
+    for tile in range(nav.tile_count):
+        nav.unload_tile(tile)
+        cut = nav.find_path(start, goal)
+        if cut.status == "no_path":
+            assert cut.blocked_by_unloaded_tiles
+            if cut.unloaded_tile == tile:
+                blocking.append(tile)
+        nav.load_tile(tile)
+    assert len(blocking) >= 2  # the tiles of the start and of the goal at least
+    assert nav.find_path(start, goal).length == whole.length
+    with pytest.raises(ValueError, match="tile"):
+        nav.unload_tile(nav.tile_count)
+    with pytest.raises(ValueError, match="tile_size"):
+        leapnav.build(v, t, tile_size=3)
+    if not CLI.exists():
+        pytest.skip(f"no CLI at {CLI} (set LEAPNAV_CLI)")
+    mine = tmp_path / "python.lnav"
+    nav.save(str(mine))
+    scene = tmp_path / "slabs.obj"
+    write_obj(scene, v, t)
+    theirs = tmp_path / "cli.lnav"
+    subprocess.run([str(CLI), "build", str(scene), "--jump", "C2", "--step", "4", "--tile-size",
+                    "16", "-o", str(theirs)], check=True, capture_output=True)
+    assert mine.read_bytes() == theirs.read_bytes()

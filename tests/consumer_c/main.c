@@ -101,6 +101,47 @@ int main(void) {
     CHECK(leapnav_link_count(loaded) > 0);
     leapnav_navmesh_free(loaded);
     loaded = NULL;
+    /* the tiled build (16-column tiles), for scripts/test.sh to compare with `--tile-size 16`;
+     * tiles unloaded one at a time: those holding the far goal block its path and say so */
+    {
+      leapnav_build_options tiled;
+      leapnav_query* q = NULL;
+      leapnav_path_info whole, cut;
+      uint32_t tile, blocking = 0;
+      leapnav_build_options_init(&tiled);
+      tiled.jumps = &c2;
+      tiled.jump_count = 1;
+      tiled.tile_size = 16;
+      CHECK(leapnav_build_ex(vertices, 16, triangles, 20, &tiled, &loaded) == LEAPNAV_OK);
+      if (loaded == NULL) return 1;
+      CHECK(leapnav_save_file(loaded, "c_consumer_gap_tiled.lnav") == LEAPNAV_OK);
+      CHECK(leapnav_tile_count(loaded) > 1 && leapnav_link_count(loaded) > 0);
+      CHECK(leapnav_query_create(loaded, &q) == LEAPNAV_OK);
+      if (q == NULL) return 1;
+      CHECK(leapnav_find_path(q, start, far_goal, NULL, &whole) == LEAPNAV_OK);
+      CHECK(whole.status == LEAPNAV_PATH_FOUND && whole.jump_count == 1);
+      CHECK(whole.blocked_by_unloaded_tiles == 0 && whole.unloaded_tile == UINT32_MAX);
+      for (tile = 0; tile < leapnav_tile_count(loaded); ++tile) {
+        CHECK(leapnav_unload_tile(loaded, tile) == LEAPNAV_OK);
+        CHECK(leapnav_find_path(q, start, far_goal, NULL, &cut) == LEAPNAV_OK);
+        if (cut.status == LEAPNAV_PATH_NO_PATH) {
+          CHECK(cut.blocked_by_unloaded_tiles == 1);
+          if (cut.unloaded_tile == tile) ++blocking;
+        }
+        CHECK(leapnav_load_tile(loaded, tile) == LEAPNAV_OK);
+      }
+      CHECK(blocking >= 2); /* the tiles of the start and of the goal at least */
+      CHECK(leapnav_find_path(q, start, far_goal, NULL, &cut) == LEAPNAV_OK);
+      CHECK(cut.status == LEAPNAV_PATH_FOUND && cut.length == whole.length);
+      CHECK(leapnav_unload_tile(loaded, leapnav_tile_count(loaded)) == LEAPNAV_INVALID_ARGUMENT);
+      tiled.tile_size = 3;
+      CHECK(leapnav_build_ex(vertices, 16, triangles, 20, &tiled, &bad) ==
+            LEAPNAV_INVALID_ARGUMENT);
+      CHECK(bad == NULL && strstr(leapnav_last_error(), "tile_size") != NULL);
+      leapnav_query_free(q);
+      leapnav_navmesh_free(loaded);
+      loaded = NULL;
+    }
     CHECK(leapnav_build_link_set(vertices, 16, triangles, 20, NULL, NULL, &c2, 1, 4,
                                  (leapnav_link_set)7, &bad) == LEAPNAV_INVALID_ARGUMENT);
     CHECK(bad == NULL);

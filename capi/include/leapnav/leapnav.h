@@ -102,10 +102,14 @@ typedef struct leapnav_build_options {
    * down, jump up (agent.max_jump_up) and drop (agent.max_drop) across boundary edges the walk
    * mesh does not connect, each passing its check on the triangles. */
   int ledge_links;
+  /** 0: one grid (untiled). N in 16..65536: the tiled build of `leapnav build --tile-size N`
+   * (tiles of N x N columns built and stitched into one navmesh; jump links per tile, crossing
+   * tile borders; ledge links on the stitched mesh), the CLI's file byte for byte. */
+  int tile_size;
 } leapnav_build_options;
 
 /** The defaults: no areas, the "default" configuration, no jumps, step 4, the compact link set,
- * no ledge links. */
+ * no ledge links, untiled. */
 LEAPNAV_C_API void leapnav_build_options_init(leapnav_build_options* options);
 /** leapnav_build with every option; options NULL means the defaults. */
 LEAPNAV_C_API leapnav_status leapnav_build_ex(const float* vertices, size_t vertex_count,
@@ -133,6 +137,16 @@ LEAPNAV_C_API size_t leapnav_vertex_count(const leapnav_navmesh* navmesh);
 LEAPNAV_C_API size_t leapnav_link_count(const leapnav_navmesh* navmesh);
 /** Number of ledge and ladder links (0 without them). */
 LEAPNAV_C_API size_t leapnav_ledge_link_count(const leapnav_navmesh* navmesh);
+
+/** Tiles of a tiled navmesh (0 for an untiled one). */
+LEAPNAV_C_API uint32_t leapnav_tile_count(const leapnav_navmesh* navmesh);
+/** Streaming: an unloaded tile's polygons are never entered by a path (and paths that start or
+ * end in one report it in leapnav_path_info); loading it again restores the same paths. Every
+ * query made from the navmesh sees the change; it may be made while queries run on other
+ * threads. Unloading hides the tile, it frees no memory. LEAPNAV_INVALID_ARGUMENT for a tile >=
+ * leapnav_tile_count. */
+LEAPNAV_C_API leapnav_status leapnav_unload_tile(leapnav_navmesh* navmesh, uint32_t tile);
+LEAPNAV_C_API leapnav_status leapnav_load_tile(leapnav_navmesh* navmesh, uint32_t tile);
 
 /** How the walking parts of a path are searched (mirrors leapnav::plan::WalkSearch). */
 typedef enum leapnav_walk_search {
@@ -185,6 +199,11 @@ typedef struct leapnav_path_info {
   size_t point_count; /**< corners, start and goal included (0 unless found or partial) */
   size_t segment_count;
   uint32_t jump_count;
+  /** NO_PATH with tiles unloaded: nonzero when the start or goal lies in an unloaded tile, or the
+   * search was refused entry to one and found no other way (loading may give a path). */
+  int blocked_by_unloaded_tiles;
+  /** NO_PATH: the unloaded tile holding the start, or else the goal; UINT32_MAX for none. */
+  uint32_t unloaded_tile;
 } leapnav_path_info;
 
 /** How a piece of a path is traversed (mirrors leapnav::plan::SegmentKind). */
