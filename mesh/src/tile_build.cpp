@@ -187,7 +187,8 @@ std::vector<std::uint32_t> triangles_over(const TriangleMesh& mesh,
   return out;
 }
 
-// The voxel stage of `window` (world columns), from the triangles over it.
+// The voxel stage of `window` (world columns), from the triangles over it, without the distance
+// field (the islands are measured on spans, areas and connections only).
 Result<voxel::CompactHeightfield> voxelize_columns(
     const TriangleMesh& mesh, std::span<const std::vector<std::uint32_t>> tile_triangles,
     const TileLayout& layout, std::size_t tile, const TileRect& window, const BuildConfig& config,
@@ -199,7 +200,7 @@ Result<voxel::CompactHeightfield> voxelize_columns(
                      voxel::voxelize_window(part,
                                             voxel::GridWindow{layout.grid, window.x0, window.z0,
                                                               window.width(), window.depth()},
-                                            config, ctx));
+                                            config, ctx, voxel::DistanceField::skip));
   return std::move(voxels.compact);
 }
 
