@@ -187,7 +187,16 @@ std::vector<std::uint32_t> triangles_over(const TriangleMesh& mesh,
   return out;
 }
 
-// The voxel stage of `window` (world columns), from the triangles over it.
+// The reaches (columns around the undecided areas) of the island windows before the full one,
+// each window around the areas the one before left undecided: most areas are decided a few
+// columns from where they are (a piece of a large floor, or a small one near the rectangle's
+// edge). Any reaches give the same decisions (an area is decided only once its measurement stayed
+// inside exact columns); these sum to the fewest window columns of the lists tried on city:25 and
+// terrain:25 at 64-cell tiles (2.05 M against 2.60 M for one reach of 12).
+constexpr std::array<int, 3> kIslandReaches{2, 6, 12};
+
+// The voxel stage of `window` (world columns), from the triangles over it, without the distance
+// field (the islands are measured on spans, areas and connections only).
 Result<voxel::CompactHeightfield> voxelize_columns(
     const TriangleMesh& mesh, std::span<const std::vector<std::uint32_t>> tile_triangles,
     const TileLayout& layout, std::size_t tile, const TileRect& window, const BuildConfig& config,
@@ -199,7 +208,7 @@ Result<voxel::CompactHeightfield> voxelize_columns(
                      voxel::voxelize_window(part,
                                             voxel::GridWindow{layout.grid, window.x0, window.z0,
                                                               window.width(), window.depth()},
-                                            config, ctx));
+                                            config, ctx, voxel::DistanceField::skip));
   return std::move(voxels.compact);
 }
 
@@ -224,29 +233,31 @@ Result<TileRect> decide_open_islands(voxel::CompactHeightfield& field, const Til
   const auto limit = static_cast<std::size_t>(params.min_region_cells);
   const std::vector<std::uint32_t> field_column = span_columns(field);
   const auto width = static_cast<std::uint32_t>(field.grid.width);
-  // the areas' columns, world coordinates
-  TileRect around{layout.grid.width, layout.grid.depth, 0, 0};
-  for (const std::vector<std::uint32_t>& area : open_small) {
-    for (const std::uint32_t s : area) {
-      const int x = static_cast<int>(field_column[s] % width) + outer.x0;
-      const int z = static_cast<int>(field_column[s] / width) + outer.z0;
-      around = {std::min(around.x0, x), std::min(around.z0, z), std::max(around.x1, x + 1),
-                std::max(around.z1, z + 1)};
+  // the columns of the areas in `areas`, world coordinates
+  const auto around = [&](const std::vector<const std::vector<std::uint32_t>*>& areas) {
+    TileRect out{layout.grid.width, layout.grid.depth, 0, 0};
+    for (const std::vector<std::uint32_t>* area : areas) {
+      for (const std::uint32_t s : *area) {
+        const int x = static_cast<int>(field_column[s] % width) + outer.x0;
+        const int z = static_cast<int>(field_column[s] / width) + outer.z0;
+        out = {std::min(out.x0, x), std::min(out.z0, z), std::max(out.x1, x + 1),
+               std::max(out.z1, z + 1)};
+      }
     }
-  }
-  // note: 12 columns decide the islands of city:10 but a few; the full reach is the fallback
-  constexpr int kFirstReach = 12;
+    return out;
+  };
   const int full_reach = std::max(0, params.min_region_cells - 1);
   TileRect reads{layout.grid.width, layout.grid.depth, 0, 0};
   std::vector<const std::vector<std::uint32_t>*> pending;
   pending.reserve(open_small.size());
   for (const std::vector<std::uint32_t>& area : open_small) pending.push_back(&area);
-  for (const bool last : {false, true}) {
+  for (std::size_t pass = 0; pass <= kIslandReaches.size(); ++pass) {
     if (pending.empty()) break;
-    if (!last && kFirstReach >= full_reach) continue;
+    const bool last = pass == kIslandReaches.size();
+    if (!last && kIslandReaches[pass] >= full_reach) continue;
     // note: the exact columns: the window less the border on the sides that are not the grid's
     const TileRect exact = last ? widen(layout.interior(tile), full_reach, layout.grid)
-                                : widen(around, kFirstReach, layout.grid);
+                                : widen(around(pending), kIslandReaches[pass], layout.grid);
     const TileRect window = widen(exact, layout.border, layout.grid);
     LEAPNAV_TRY_ASSIGN(const voxel::CompactHeightfield w,
                        voxelize_columns(mesh, tile_triangles, layout, tile, window, config, ctx));

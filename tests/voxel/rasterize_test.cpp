@@ -271,4 +271,90 @@ TEST_SUITE("voxel.rasterize") {
       }
     }
   }
+
+  TEST_CASE(
+      "a window that starts inside long triangles gets the whole grid's spans at every "
+      "first column") {
+    // long floors (every edge flat in y), long triangles with one flat edge, ramps rising along
+    // x and along z, tilted triangles and walls along x, with corners on cell planes, all within
+    // 5 cm of height on cells of 1 micrometre, so that a y one rounding off shows in the spans;
+    // a window starting at any column cuts these triangles after their first column
+    const VoxelParams params = test_params(8, 4, 0);
+    GridSpec grid = test_grid(40, 24, 60000, 0.3F, 1e-6F);
+    grid.origin = {0.6F, -0.005F, 0.9F};
+    for (std::uint32_t seed = 1; seed <= 3; ++seed) {
+      std::mt19937 rng(seed);
+      std::uniform_real_distribution<float> along(0.6F, 12.6F);
+      std::uniform_real_distribution<float> across(0.9F, 8.1F);
+      std::uniform_real_distribution<float> y(0.0F, 0.05F);
+      std::uniform_int_distribution<int> plane(2, 40);
+      TriangleMesh mesh;
+      mesh.name = "long triangles";
+      const auto vertex = [&mesh](float vx, float vy, float vz) {
+        mesh.vertices.push_back({vx, vy, vz});
+        return static_cast<std::uint32_t>(mesh.vertices.size() - 1);
+      };
+      for (int k = 0; k < 24; ++k) {
+        const float x0 = k % 4 == 0 ? 0.6F + 0.3F * static_cast<float>(plane(rng)) : along(rng);
+        const float x1 = along(rng);
+        const float z0 = across(rng);
+        const float z1 = across(rng);
+        const float h0 = y(rng);
+        const float h1 = y(rng);
+        switch (k % 6) {
+          case 0:  // a floor
+            add_quad(mesh, std::min(x0, x1), std::min(z0, z1), std::max(x0, x1), std::max(z0, z1),
+                     h0);
+            break;
+          case 1:  // one flat edge along x, the third corner higher
+            mesh.triangles.push_back(
+                {vertex(x0, h0, z0), vertex(x1, h0, z0), vertex(0.5F * (x0 + x1), h1, z1)});
+            break;
+          case 2:  // a ramp rising along z: its edges along x are flat
+            mesh.triangles.push_back({vertex(x0, h0, z0), vertex(x1, h0, z0), vertex(x1, h1, z1)});
+            mesh.triangles.push_back({vertex(x0, h0, z0), vertex(x1, h1, z1), vertex(x0, h1, z1)});
+            break;
+          case 3:  // a ramp rising along x
+            add_ramp(mesh, std::min(x0, x1), std::max(x0, x1), std::min(z0, z1), std::max(z0, z1),
+                     h0, 0.001 + 0.2 * double{h1});
+            break;
+          case 4:  // a wall along x
+            mesh.triangles.push_back({vertex(x0, h0, z0), vertex(x1, h0, z0), vertex(x1, h1, z0)});
+            mesh.triangles.push_back({vertex(x0, h0, z0), vertex(x1, h1, z0), vertex(x0, h1, z0)});
+            break;
+          default:  // no flat edge
+            mesh.triangles.push_back(
+                {vertex(x0, h0, z0), vertex(x1, h1, z0), vertex(0.5F * (x0 + x1), y(rng), z1)});
+            break;
+        }
+      }
+      BuildContext ctx;
+      const auto areas = mark_walkable_triangles(mesh, params, ctx);
+      REQUIRE(areas.ok());
+      const auto whole = rasterize(mesh, *areas, grid, params, ctx);
+      REQUIRE(whole.ok());
+      REQUIRE(!whole->spans.empty());
+      int differing = 0;
+      int compared = 0;
+      for (int x0 = 1; x0 < grid.width; ++x0) {
+        for (const int z0 : {0, 7, 16}) {
+          const GridWindow window{grid, x0, z0, 5, 8};
+          const auto part = rasterize_window(mesh, *areas, window, params, ctx);
+          REQUIRE(part.ok());
+          for (int z = z0; z < std::min(z0 + 8, grid.depth); ++z) {
+            for (int x = x0; x < std::min(x0 + 5, grid.width); ++x) {
+              ++compared;
+              const bool same = column_spans(*whole, x, z) == column_spans(*part, x - x0, z - z0);
+              if (!same)
+                MESSAGE("seed " << seed << ", window at (" << x0 << ", " << z0 << "): column (" << x
+                                << ", " << z << ") differs");
+              differing += same ? 0 : 1;
+            }
+          }
+        }
+      }
+      CHECK(compared > 0);
+      CHECK(differing == 0);
+    }
+  }
 }

@@ -88,6 +88,21 @@ struct CellRange {
 
 constexpr float kHuge = std::numeric_limits<float>::max();
 
+// Whether cutting the (x, y) polygon `poly` at the column planes before some plane P one by one
+// (to reach P by the whole grid's float steps) leaves what one cut at P leaves; `before` is the
+// plane just before P. A cut sets a crossing's x to the plane and interpolates its y between the
+// ends of the edge it cuts, so along an edge whose ends have the same y every crossing, the last
+// one included, has exactly that y; an edge whose ends differ in y must meet no plane before P.
+// The planes' own edges (both ends on one plane) lie below the next plane and are dropped.
+bool one_cut_reaches(const Poly<2>& poly, float before) {
+  for (int i = 0, j = poly.count - 1; i < poly.count; j = i++) {
+    const float* a = poly.v[j];
+    const float* b = poly.v[i];
+    if (a[1] != b[1] && std::min(a[0], b[0]) < before) return false;
+  }
+  return true;
+}
+
 // floor(v) clamped to [lo, hi], without converting out-of-range floats.
 int floor_clamped(float v, int lo, int hi) {
   if (!(v > static_cast<float>(lo))) return lo;
@@ -414,6 +429,17 @@ Result<Heightfield> rasterize_window(const TriangleMesh& mesh, const TriangleAre
             int c = floor_clamped(c0, lo - 1, hi - 1);
             const int c_end = floor_clamped(c1, lo - 1, hi);
             const int c_last = std::min(c_end, hi - 1);
+            if (c < wx0 && wx0 > lo &&
+                one_cut_reaches(*cells_left, static_cast<float>(wx0 - 1) * cs)) {
+              // note: the cells before the window would be clipped only to be dropped; one cut
+              // at its first plane gives the same polygon there (up to where its vertex list
+              // starts, which no later step depends on)
+              if (c_end < wx0) return;
+              split_poly<2, 0>(
+                  *cells_left, [](float, float) {}, *cells_rest, static_cast<float>(wx0) * cs);
+              std::swap(cells_left, cells_rest);
+              c = wx0;
+            }
             if (c < lo) {
               split_poly<2, 0>(
                   *cells_left, [](float, float) {}, *cells_rest, static_cast<float>(lo) * cs);
