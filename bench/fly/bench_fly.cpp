@@ -52,6 +52,8 @@ struct Options {
   int fill_side = 64;
   int level_queries = 100;
   std::vector<int> depths{1, 8};
+  std::vector<std::string> variants;  // names to run besides astar; empty = all
+  bool word_sweeps = true;
   CornerRule corners = CornerRule::Cut;
   std::uint64_t rules = 2000000;
   std::string shared_dir;
@@ -227,9 +229,17 @@ void run_scene(const std::string& suite, const std::string& scene, const Occupan
   for (const int k : options.depths) variants.push_back({Algorithm::JpsPD, k});
   for (const int k : options.depths) variants.push_back({Algorithm::JpsPD, k, true});
   std::vector<double> astar_ms(queries.size());
+  if (!options.variants.empty()) {
+    std::erase_if(variants, [&](const Variant& v) {
+      return v.algorithm != Algorithm::AStar &&
+             std::find(options.variants.begin(), options.variants.end(), v.name()) ==
+                 options.variants.end();
+    });
+  }
   for (const Variant& v : variants) {
     FlyPlanner planner(grid);
-    const SearchConfig config{v.algorithm, options.corners, std::max(1, v.depth), v.shared};
+    const SearchConfig config{v.algorithm, options.corners, std::max(1, v.depth), v.shared,
+                              options.word_sweeps};
     Stats s;
     s.suite = suite;
     s.scene = scene;
@@ -415,6 +425,11 @@ int main(int argc, char** argv) {
   app.add_option("--fill-side", options.fill_side, "Side of the random-fill cube");
   app.add_option("--level-queries", options.level_queries, "Queries per real level");
   app.add_option("--depths", options.depths, "Depth limits K of the D variants")->delimiter(',');
+  app.add_option("--variants", options.variants,
+                 "Only these variants besides astar (e.g. jps,jps-pd-k8-all)")
+      ->delimiter(',');
+  app.add_flag("!--voxel-sweeps", options.word_sweeps,
+               "JPS straight jumps one voxel per step (the reference) instead of 64 per word");
   app.add_option("--corners", corners, "cut or nocut")->check(CLI::IsMember({"cut", "nocut"}));
   app.add_option("--rules", options.rules, "Random neighbourhoods per rule (rules suite)");
   app.add_option("--shared", options.shared_dir, "The shared/ folder with meshes/");

@@ -218,6 +218,17 @@ const ForcedTable& ForcedTable::get(CornerRule rule) {
   return rule == CornerRule::Cut ? cut : nocut;
 }
 
+std::vector<ForcedTable::CandidateRule> ForcedTable::candidates(int dir) const {
+  std::vector<CandidateRule> out;
+  const std::uint32_t end = candidate_first_[static_cast<std::size_t>(dir) + 1];
+  for (std::uint32_t i = candidate_first_[static_cast<std::size_t>(dir)]; i < end; ++i) {
+    const Candidate& cand = candidates_[i];
+    out.push_back({cand.move, cand.legal_needs_free,
+                   std::span<const CellMask>(masks_).subspan(cand.first, cand.count)});
+  }
+  return out;
+}
+
 CellMask ForcedTable::forced(int dir, CellMask blocked) const {
   if ((blocked & trigger_[static_cast<std::size_t>(dir)]) == 0) return 0;
   CellMask forced = 0;

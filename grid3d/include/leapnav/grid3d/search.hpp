@@ -41,6 +41,11 @@ struct SearchConfig {
   /// thesis's Figure 31 counter); when it runs out, the diagonal voxel being swept from becomes a
   /// jump point. When false (C1-O2), only the top-level direction counts and sub-sweeps run free.
   bool depth_includes_sub_sweeps = false;
+  /// JPS variants: straight jumps test 64 voxels per step on rows of the bit stream (the blocked
+  /// voxel ahead and the forced-neighbour rule as word operations, one stream per axis). False
+  /// steps one voxel at a time (the reference the word sweeps are checked against). Jump points,
+  /// costs, expansions and voxels touched are the same either way.
+  bool word_sweeps = true;
 };
 /// Checks the depth range; the message names the field.
 [[nodiscard]] Status validate(const SearchConfig& config);
@@ -133,9 +138,53 @@ class FlyPlanner {
   void run_astar(std::uint32_t start, std::uint32_t goal, FlyPath& path);
   template <CornerRule R, bool P>
   void run_jps(std::uint32_t start, std::uint32_t goal, int limit, bool shared, FlyPath& path);
+  /// The bit stream of one axis: that axis fastest (x uses the grid's own stream).
+  struct AxisStream {
+    std::vector<std::uint64_t> owned;
+    const std::uint64_t* words = nullptr;
+    std::int64_t guard = 0;
+    std::int64_t stride[3] = {};  ///< per padded axis x, y, z
+    std::int64_t offset[27] = {};
+    /// The free bits (C1-O1) in this stream's layout (x uses free_bits_); empty until P asks.
+    std::vector<std::uint64_t> free_owned;
+    const std::uint64_t* free_words = nullptr;
+  };
+  /// The forced rule of one straight direction as word operations: the rows it reads (the row of
+  /// the jump and up to eight rows beside it, each read once per window), the cells (slots: a row
+  /// and a shift; slot 0 is the voxel entered), per candidate the slots that must be free and,
+  /// per alternative path, the slots of which one must be blocked (cells the move itself needs
+  /// free are dropped from the paths; a candidate left with an empty path is never forced).
+  struct SweepProgram {
+    int row_count = 0;
+    int row_cell[9] = {};  ///< a cell of each row with no offset along the jump
+    int slot_count = 0;
+    int slot_row[27] = {};
+    int slot_shift[27] = {};
+    struct Cand {
+      std::uint32_t legal_slots = 0;
+      std::uint32_t first = 0;
+      std::uint32_t count = 0;
+    };
+    std::vector<Cand> cands;
+    std::vector<std::uint32_t> paths;
+    /// When every candidate reads one cell that must be free and one that must be blocked (the
+    /// rule `cut`: x + d + l forced iff x + l blocked and x + d + l free), those pairs as
+    /// (row, shift of the blocked cell, shift of the free cell); empty otherwise.
+    struct Pair {
+      std::uint8_t row = 0;
+      std::uint8_t blocked_shift = 0;
+      std::uint8_t free_shift = 0;
+    };
+    std::vector<Pair> pairs;
+  };
+  template <bool P>
+  std::uint32_t sweep(std::uint32_t from, VoxelCoord from_at, int dir, int limit,
+                      std::uint32_t goal, std::uint64_t& touched, int* budget) const;
+  void prepare_sweeps(CornerRule rule, bool need_free_bits);
   template <CornerRule R, bool P>
-  std::uint32_t jump(std::uint32_t from, int dir, CellMask from_mask, bool from_free, int limit,
-                     std::uint32_t goal, std::uint64_t& touched, int* budget);
+  std::uint32_t jump(std::uint32_t from, VoxelCoord from_at, int dir, CellMask from_mask,
+                     bool from_free, int limit, std::uint32_t goal, std::uint64_t& touched,
+                     int* budget);
   [[nodiscard]] CellMask neighbourhood(std::int64_t node) const;
   [[nodiscard]] bool free_bit(std::int64_t node) const;
   CellMask forced(int dir, CellMask mask);
@@ -161,6 +210,12 @@ class FlyPlanner {
   const ForcedTable* table_ = nullptr;
   std::uint32_t generation_ = 0;
   std::int64_t offset_[27] = {};
+  AxisStream streams_[3];
+  SweepProgram programs_[27];  ///< per straight direction, for sweep_rule_
+  CornerRule sweep_rule_ = CornerRule::Cut;
+  bool sweeps_ready_ = false;
+  bool word_sweeps_ = true;
+  VoxelCoord goal_at_;  ///< the goal of the running query or probe (when it has one)
 };
 
 }  // namespace leapnav::grid3d
