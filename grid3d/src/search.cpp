@@ -243,8 +243,9 @@ FlyPlanner::FlyPlanner(const OccupancyGrid& grid) : grid_(&grid) {
 }
 
 std::uint64_t FlyPlanner::memory_bytes() const {
-  return nodes_.size() * sizeof(NodeRecord) + dir_.size() + free_bits_.size() * 8 +
-         heap_.capacity() * sizeof(HeapItem) + cache_.size() * sizeof(CacheEntry) +
+  return g_.size() * sizeof(double) + parent_.size() * 4 + visited_.capacity() * 4 + dir_.size() +
+         free_bits_.size() * 8 + heap_.capacity() * sizeof(HeapItem) +
+         cache_.size() * sizeof(CacheEntry) +
          (streams_[1].owned.size() + streams_[2].owned.size()) * 8;
 }
 
@@ -513,10 +514,11 @@ bool FlyPlanner::free_bit(std::int64_t node) const {
 
 void FlyPlanner::prepare(CornerRule rule, bool need_free_bits) {
   const auto count = static_cast<std::size_t>(grid_->padded_count());
-  if (nodes_.size() != count) {
-    nodes_.assign(count, NodeRecord{0.0, 0, 0});
+  if (g_.size() != count) {
+    g_.assign(count, kUnseen);
+    parent_.assign(count, 0);
+    visited_.clear();
     dir_.assign(count, kNoDir);
-    generation_ = 0;
   }
   if (cache_.empty() || cache_rule_ != rule) {
     cache_.assign(kCacheSize, CacheEntry{});
@@ -546,11 +548,8 @@ std::uint64_t FlyPlanner::free_voxel_count() {
 }
 
 void FlyPlanner::begin_query() {
-  ++generation_;
-  if (generation_ >= (1U << 31)) {
-    for (NodeRecord& r : nodes_) r.stamp = 0;
-    generation_ = 1;
-  }
+  for (const std::uint32_t n : visited_) g_[n] = kUnseen;
+  visited_.clear();
   heap_.clear();
 }
 
@@ -609,9 +608,9 @@ CellMask FlyPlanner::forced(int dir, CellMask mask) {
 
 void FlyPlanner::finish_path(std::uint32_t start, std::uint32_t goal, FlyPath& path) const {
   path.status = FlyStatus::Found;
-  path.cost = nodes_[goal].g;
+  path.cost = -g_[goal];  // closed
   std::vector<VoxelCoord> chain;
-  for (std::uint32_t n = goal;; n = nodes_[n].parent) {
+  for (std::uint32_t n = goal;; n = parent_[n]) {
     chain.push_back(grid_->coord(n));
     if (n == start) break;
   }
@@ -637,22 +636,20 @@ template <CornerRule R>
 void FlyPlanner::run_astar(std::uint32_t start, std::uint32_t goal, FlyPath& path) {
   const DirTables& t = dirs();
   const VoxelCoord goal_at = grid_->coord(goal);
-  const std::uint32_t open_stamp = generation_ << 1;
-  const std::uint32_t closed_stamp = open_stamp | 1U;
-  nodes_[start] = {0.0, start, open_stamp};
+  improve(start, 0.0, start);
   push(HeapItem::make(octile(grid_->coord(start), goal_at), 0.0F, start));
   while (!heap_.empty()) {
     const HeapItem item = pop();
     const std::uint32_t node = item.node();
-    NodeRecord& rec = nodes_[node];
-    if (rec.stamp == closed_stamp) continue;
-    rec.stamp = closed_stamp;
+    double& rec = g_[node];
+    if (std::signbit(rec)) continue;  // closed
+    const double g = rec;
+    rec = -g;
     ++path.expanded;
     if (node == goal) {
       finish_path(start, goal, path);
       return;
     }
-    const double g = rec.g;
     const VoxelCoord at = grid_->coord(node);
     CellMask moves = legal_set<R>(neighbourhood(node));
     while (moves != 0) {
@@ -661,10 +658,8 @@ void FlyPlanner::run_astar(std::uint32_t start, std::uint32_t goal, FlyPath& pat
       const auto next = static_cast<std::uint32_t>(node + offset_[d]);
       ++path.touched;
       const double ng = g + t.cost[d];
-      NodeRecord& nrec = nodes_[next];
-      if (nrec.stamp == closed_stamp) continue;
-      if (nrec.stamp != open_stamp || ng < nrec.g) {
-        nrec = {ng, node, open_stamp};
+      if (ng < g_[next]) {  // unseen, or open with a larger g; never closed
+        improve(next, ng, node);
         const Offset3 o = cell_offset(d);
         push(HeapItem::make(ng + octile_inline({at.x + o.dx, at.y + o.dy, at.z + o.dz}, goal_at),
                             static_cast<float>(ng), next));
@@ -724,15 +719,15 @@ void FlyPlanner::run_jps(std::uint32_t start, std::uint32_t goal, int limit, boo
   const DirTables& t = dirs();
   const VoxelCoord goal_at = grid_->coord(goal);
   goal_at_ = goal_at;
-  nodes_[start] = {0.0, start, generation_ << 1};
+  improve(start, 0.0, start);
   dir_[start] = kNoDir;
   push(HeapItem::make(octile(grid_->coord(start), goal_at), 0.0F, start));
   while (!heap_.empty()) {
     const HeapItem item = pop();
     const std::uint32_t node = item.node();
-    if (closed(node)) continue;
-    nodes_[node].stamp = generation_ << 1 | 1U;
-    const double g = nodes_[node].g;
+    if (std::signbit(g_[node])) continue;  // closed
+    const double g = g_[node];
+    g_[node] = -g;
     ++path.expanded;
     if (node == goal) {
       finish_path(start, goal, path);
@@ -758,9 +753,8 @@ void FlyPlanner::run_jps(std::uint32_t start, std::uint32_t goal, int limit, boo
       const VoxelCoord to = grid_->coord(found);
       const int k = std::max({std::abs(to.x - at.x), std::abs(to.y - at.y), std::abs(to.z - at.z)});
       const double ng = g + k * t.cost[c];
-      if (closed(found)) continue;
-      if (!seen(found) || ng < nodes_[found].g) {
-        nodes_[found] = {ng, node, generation_ << 1};
+      if (ng < g_[found]) {  // unseen, or open with a larger g; never closed
+        improve(found, ng, node);
         dir_[found] = static_cast<std::uint8_t>(c);
         push(HeapItem::make(ng + octile_inline(to, goal_at), static_cast<float>(ng), found));
       }

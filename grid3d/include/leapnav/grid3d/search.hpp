@@ -9,6 +9,7 @@
 
 #include <bit>
 #include <cstdint>
+#include <limits>
 #include <string_view>
 #include <vector>
 
@@ -79,9 +80,9 @@ struct FlyPath {
 [[nodiscard]] Status check_path(const OccupancyGrid& grid, VoxelCoord start, VoxelCoord goal,
                                 const FlyPath& path, CornerRule rule);
 
-/// Plans on one grid; keeps per-voxel search arrays between queries (reset by a generation
-/// counter). The grid must outlive the planner and stay unchanged. Not thread-safe; use one
-/// planner per thread.
+/// Plans on one grid; keeps per-voxel search arrays between queries (each query resets the voxels
+/// the previous one reached). The grid must outlive the planner and stay unchanged. Not
+/// thread-safe; use one planner per thread.
 class FlyPlanner {
  public:
   explicit FlyPlanner(const OccupancyGrid& grid);
@@ -91,7 +92,8 @@ class FlyPlanner {
   [[nodiscard]] Result<FlyPath> find_path(VoxelCoord start, VoxelCoord goal,
                                           const SearchConfig& config);
 
-  /// Bytes of the search arrays (17 per padded voxel once allocated) and the free bits.
+  /// Bytes of the search arrays (13 per padded voxel once allocated, and 4 per voxel a query
+  /// reached), the transposed streams and the free bits.
   [[nodiscard]] std::uint64_t memory_bytes() const;
   /// Voxels with the free bit (all 26 neighbours in bounds and free); computes the bits.
   [[nodiscard]] std::uint64_t free_voxel_count();
@@ -123,12 +125,6 @@ class FlyPlanner {
     [[nodiscard]] friend bool before(const HeapItem& a, const HeapItem& b) {
       return (a.f_bits < b.f_bits) | ((a.f_bits == b.f_bits) & (a.g_node < b.g_node));
     }
-  };
-  /// Per padded voxel: best g, parent and the query stamp (generation << 1 | closed).
-  struct NodeRecord {
-    double g;
-    std::uint32_t parent;
-    std::uint32_t stamp;
   };
   struct CacheEntry {
     std::uint32_t key = ~std::uint32_t{0};
@@ -190,11 +186,11 @@ class FlyPlanner {
   CellMask forced(int dir, CellMask mask);
   void prepare(CornerRule rule, bool need_free_bits);
   void begin_query();
-  [[nodiscard]] bool seen(std::uint32_t node) const {
-    return (nodes_[node].stamp >> 1) == generation_;
-  }
-  [[nodiscard]] bool closed(std::uint32_t node) const {
-    return nodes_[node].stamp == (generation_ << 1 | 1U);
+  /// Records g for a node reached with a better g (the caller checked ng < g_[node]).
+  void improve(std::uint32_t node, double ng, std::uint32_t parent) {
+    if (g_[node] == kUnseen) visited_.push_back(node);
+    g_[node] = ng;
+    parent_[node] = parent;
   }
   void push(HeapItem item);
   HeapItem pop();
@@ -202,13 +198,18 @@ class FlyPlanner {
 
   const OccupancyGrid* grid_;
   std::vector<std::uint64_t> free_bits_;
-  std::vector<NodeRecord> nodes_;
+  /// Per padded voxel, 8 bytes read per neighbour: +infinity unseen, g >= 0 open, -g closed
+  /// (the sign bit; the start closes as -0.0), so `ng < g_[n]` alone says whether a neighbour is
+  /// improved: never when closed. The nodes a query sets are listed and reset by the next one.
+  static constexpr double kUnseen = std::numeric_limits<double>::infinity();
+  std::vector<double> g_;
+  std::vector<std::uint32_t> parent_;  ///< written on improvement only
+  std::vector<std::uint32_t> visited_;
   std::vector<std::uint8_t> dir_;
   std::vector<HeapItem> heap_;
   std::vector<CacheEntry> cache_;
   CornerRule cache_rule_ = CornerRule::Cut;
   const ForcedTable* table_ = nullptr;
-  std::uint32_t generation_ = 0;
   std::int64_t offset_[27] = {};
   AxisStream streams_[3];
   SweepProgram programs_[27];  ///< per straight direction, for sweep_rule_
