@@ -236,6 +236,9 @@ Status check_path(const OccupancyGrid& grid, VoxelCoord start, VoxelCoord goal, 
 }
 
 FlyPlanner::FlyPlanner(const OccupancyGrid& grid) : grid_(&grid) {
+  // find_path refuses grids of 2^32 or more padded voxels before any search uses these
+  stride_y_ = static_cast<std::uint32_t>(std::min<std::int64_t>(grid.stride_y(), kNone));
+  stride_z_ = static_cast<std::uint32_t>(std::min<std::int64_t>(grid.stride_z(), kNone));
   for (int d = 0; d < 27; ++d) {
     const Offset3 o = cell_offset(d);
     offset_[d] = o.dx + o.dy * grid.stride_y() + o.dz * grid.stride_z();
@@ -650,7 +653,7 @@ void FlyPlanner::run_astar(std::uint32_t start, std::uint32_t goal, FlyPath& pat
       finish_path(start, goal, path);
       return;
     }
-    const VoxelCoord at = grid_->coord(node);
+    const VoxelCoord at = coord(node);
     CellMask moves = legal_set<R>(neighbourhood(node));
     while (moves != 0) {
       const int d = std::countr_zero(moves);
@@ -742,7 +745,7 @@ void FlyPlanner::run_jps(std::uint32_t start, std::uint32_t goal, int limit, boo
     } else {
       moves = (legal_set<R>(mask) & t.sub[d]) | (node_free ? 0 : forced(d, mask));
     }
-    const VoxelCoord at = grid_->coord(node);
+    const VoxelCoord at = coord(node);
     while (moves != 0) {
       const int c = std::countr_zero(moves);
       moves &= moves - 1;
@@ -750,7 +753,7 @@ void FlyPlanner::run_jps(std::uint32_t start, std::uint32_t goal, int limit, boo
       const std::uint32_t found = jump<R, P>(node, at, c, mask, node_free, limit, goal,
                                              path.touched, shared && limit > 0 ? &budget : nullptr);
       if (found == kNone) continue;
-      const VoxelCoord to = grid_->coord(found);
+      const VoxelCoord to = coord(found);
       const int k = std::max({std::abs(to.x - at.x), std::abs(to.y - at.y), std::abs(to.z - at.z)});
       const double ng = g + k * t.cost[c];
       if (ng < g_[found]) {  // unseen, or open with a larger g; never closed

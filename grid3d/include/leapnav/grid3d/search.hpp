@@ -182,6 +182,14 @@ class FlyPlanner {
                      bool from_free, int limit, std::uint32_t goal, std::uint64_t& touched,
                      int* budget);
   [[nodiscard]] CellMask neighbourhood(std::int64_t node) const;
+  /// grid_->coord in 32-bit arithmetic (node ids stay below 2^32; 64-bit division costs more).
+  [[nodiscard]] VoxelCoord coord(std::uint32_t node) const {
+    const std::uint32_t py = node / stride_y_;
+    const std::uint32_t rest = node - py * stride_y_;
+    const std::uint32_t pz = rest / stride_z_;
+    const std::uint32_t px = rest - pz * stride_z_;
+    return {static_cast<int>(px) - 1, static_cast<int>(py) - 1, static_cast<int>(pz) - 1};
+  }
   [[nodiscard]] bool free_bit(std::int64_t node) const;
   CellMask forced(int dir, CellMask mask);
   void prepare(CornerRule rule, bool need_free_bits);
@@ -211,6 +219,8 @@ class FlyPlanner {
   CornerRule cache_rule_ = CornerRule::Cut;
   const ForcedTable* table_ = nullptr;
   std::int64_t offset_[27] = {};
+  std::uint32_t stride_y_ = 1;
+  std::uint32_t stride_z_ = 1;
   AxisStream streams_[3];
   SweepProgram programs_[27];  ///< per straight direction, for sweep_rule_
   CornerRule sweep_rule_ = CornerRule::Cut;
