@@ -554,12 +554,23 @@ void FlyPlanner::begin_query() {
   for (const std::uint32_t n : visited_) g_[n] = kUnseen;
   visited_.clear();
   heap_.clear();
+  hole_ = false;
 }
 
 // note: the open list orders by f, then larger g (deeper first), then node id; a 4-ary heap keeps
 // a node's children in one cache line of 16-byte items. The order is compared on two unsigned
 // keys (HeapItem), which compiles to branch-free code.
+// note: pop() leaves the root empty (hole_) instead of moving the last item there and sifting
+// it down at once; the next push drops its item into the hole and sifts that down, which usually
+// stops at once (A* pushes neighbours with f close to the minimum), and saves the last item's
+// trip down and the pushed item's trip up. A pop with no push in between fills the hole as a
+// plain pop would. Any heap pops the same sequence: the order is strict over the entries.
 void FlyPlanner::push(HeapItem item) {
+  if (hole_) {
+    hole_ = false;
+    sift_down(item);
+    return;
+  }
   std::size_t i = heap_.size();
   heap_.push_back(item);
   while (i > 0) {
@@ -572,12 +583,8 @@ void FlyPlanner::push(HeapItem item) {
   heap_[i] = item;
 }
 
-FlyPlanner::HeapItem FlyPlanner::pop() {
-  const HeapItem top = heap_.front();
-  const HeapItem last = heap_.back();
-  heap_.pop_back();
+void FlyPlanner::sift_down(HeapItem item) {
   const std::size_t n = heap_.size();
-  if (n == 0) return top;
   std::size_t i = 0;
   while (true) {
     const std::size_t first = 4 * i + 1;
@@ -588,12 +595,22 @@ FlyPlanner::HeapItem FlyPlanner::pop() {
       best = before(heap_[c], heap_[best]) ? c : best;
     }
     const HeapItem& b = heap_[best];
-    if (!before(b, last)) break;
+    if (!before(b, item)) break;
     heap_[i] = b;
     i = best;
   }
-  heap_[i] = last;
-  return top;
+  heap_[i] = item;
+}
+
+FlyPlanner::HeapItem FlyPlanner::pop() {
+  if (hole_) {
+    hole_ = false;
+    const HeapItem last = heap_.back();
+    heap_.pop_back();
+    if (!heap_.empty()) sift_down(last);
+  }
+  hole_ = true;
+  return heap_.front();
 }
 
 CellMask FlyPlanner::forced(int dir, CellMask mask) {
@@ -641,7 +658,7 @@ void FlyPlanner::run_astar(std::uint32_t start, std::uint32_t goal, FlyPath& pat
   const VoxelCoord goal_at = grid_->coord(goal);
   improve(start, 0.0, start);
   push(HeapItem::make(octile(grid_->coord(start), goal_at), 0.0F, start));
-  while (!heap_.empty()) {
+  while (heap_.size() > (hole_ ? 1U : 0U)) {
     const HeapItem item = pop();
     const std::uint32_t node = item.node();
     double& rec = g_[node];
@@ -725,7 +742,7 @@ void FlyPlanner::run_jps(std::uint32_t start, std::uint32_t goal, int limit, boo
   improve(start, 0.0, start);
   dir_[start] = kNoDir;
   push(HeapItem::make(octile(grid_->coord(start), goal_at), 0.0F, start));
-  while (!heap_.empty()) {
+  while (heap_.size() > (hole_ ? 1U : 0U)) {
     const HeapItem item = pop();
     const std::uint32_t node = item.node();
     if (std::signbit(g_[node])) continue;  // closed

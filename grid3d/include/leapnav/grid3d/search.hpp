@@ -202,6 +202,8 @@ class FlyPlanner {
   }
   void push(HeapItem item);
   HeapItem pop();
+  /// Places an item at the root and moves it down to its place.
+  void sift_down(HeapItem item);
   void finish_path(std::uint32_t start, std::uint32_t goal, FlyPath& path) const;
 
   const OccupancyGrid* grid_;
@@ -215,6 +217,7 @@ class FlyPlanner {
   std::vector<std::uint32_t> visited_;
   std::vector<std::uint8_t> dir_;
   std::vector<HeapItem> heap_;
+  bool hole_ = false;  ///< heap_[0] was popped and awaits the next push (or pop)
   std::vector<CacheEntry> cache_;
   CornerRule cache_rule_ = CornerRule::Cut;
   const ForcedTable* table_ = nullptr;
