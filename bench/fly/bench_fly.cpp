@@ -489,7 +489,7 @@ int main(int argc, char** argv) {
                  "Only these variants besides astar (e.g. jps,jps-pd-k8-all)")
       ->delimiter(',');
   app.add_flag("!--voxel-sweeps", options.word_sweeps,
-               "JPS straight jumps one voxel per step (the reference) instead of 64 per word");
+               "JPS straight jumps one voxel per step (the reference) instead of 62 per word");
   app.add_option("--corners", corners, "cut or nocut")->check(CLI::IsMember({"cut", "nocut"}));
   app.add_option("--rules", options.rules, "Random neighbourhoods per rule (rules suite)");
   app.add_option("--sweeps", options.sweeps, "Random jumps (sweeps suite)");

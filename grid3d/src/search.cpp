@@ -252,7 +252,7 @@ std::uint64_t FlyPlanner::memory_bytes() const {
          (streams_[1].owned.size() + streams_[2].owned.size()) * 8;
 }
 
-// note: the word sweeps read a straight jump's row and the eight rows around it 64 voxels at a
+// note: the word sweeps read a straight jump's row and the eight rows around it 62 voxels at a
 // time. Rows along x are the grid's stream; rows along y and z come from two transposed copies
 // (2 more bits per padded voxel), built on the first JPS query. Each stream has a blocked guard of
 // more than one plane plus 64 bits at both ends, so a window may overhang the row's blocked
@@ -384,7 +384,7 @@ void FlyPlanner::prepare_sweeps(CornerRule rule, bool need_free_bits) {
   sweeps_ready_ = true;
 }
 
-// A straight jump (C1-J with a straight d) 64 voxels per step: in a window of the row ahead, the
+// A straight jump (C1-J with a straight d) 62 voxels per step: in a window of the row ahead, the
 // blocked voxels (slot 0) and the voxels with a forced neighbour (the rule's formula over the
 // shifted words of the cells it reads), the goal and the step limit as single bits; the first
 // blocked voxel before any stop gives null. Steps, voxels touched and the budget advance exactly

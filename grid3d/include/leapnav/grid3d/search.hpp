@@ -42,7 +42,7 @@ struct SearchConfig {
   /// thesis's Figure 31 counter); when it runs out, the diagonal voxel being swept from becomes a
   /// jump point. When false (C1-O2), only the top-level direction counts and sub-sweeps run free.
   bool depth_includes_sub_sweeps = false;
-  /// JPS variants: straight jumps test 64 voxels per step on rows of the bit stream (the blocked
+  /// JPS variants: straight jumps test 62 voxels per step on rows of the bit stream (the blocked
   /// voxel ahead and the forced-neighbour rule as word operations, one stream per axis). False
   /// steps one voxel at a time (the reference the word sweeps are checked against). Jump points,
   /// costs, expansions and voxels touched are the same either way.
