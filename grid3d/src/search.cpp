@@ -281,14 +281,18 @@ void FlyPlanner::prepare_sweeps(CornerRule rule, bool need_free_bits) {
       st.guard = ((plane + sd[0] + sd[1] + sd[2] + 64) / 64) * 64 + 64;
       st.owned.assign(static_cast<std::size_t>((2 * st.guard + count + 63) / 64 + 2),
                       ~std::uint64_t{0});
-      for (std::int64_t node = 0; node < count; ++node) {
-        if (grid_->blocked_node(node)) continue;
-        const std::int64_t py = node / grid_->stride_y();
-        const std::int64_t rest = node - py * grid_->stride_y();
-        const std::int64_t pz = rest / grid_->stride_z();
-        const std::int64_t px = rest - pz * grid_->stride_z();
-        const std::int64_t bit = st.guard + px * sd[0] + py * sd[1] + pz * sd[2];
-        st.owned[static_cast<std::size_t>(bit >> 6)] &= ~(std::uint64_t{1} << (bit & 63));
+      const std::int64_t guard = grid_->guard_bits();
+      const std::uint64_t* src = grid_->bits.data();
+      for (std::int64_t py = 0; py < ph; ++py) {
+        for (std::int64_t pz = 0; pz < pd; ++pz) {
+          const std::int64_t row = guard + py * grid_->stride_y() + pz * grid_->stride_z();
+          for (std::int64_t px = 0; px < pw; ++px) {
+            const std::int64_t b = row + px;
+            if (((src[b >> 6] >> (b & 63)) & 1U) != 0) continue;
+            const std::int64_t bit = st.guard + px * sd[0] + py * sd[1] + pz * sd[2];
+            st.owned[static_cast<std::size_t>(bit >> 6)] &= ~(std::uint64_t{1} << (bit & 63));
+          }
+        }
       }
       st.words = st.owned.data();
     }
