@@ -52,8 +52,11 @@ struct Options {
   int fill_side = 64;
   int level_queries = 100;
   std::vector<int> depths{1, 8};
+  std::vector<std::string> variants;  // names to run besides astar; empty = all
+  bool word_sweeps = true;
   CornerRule corners = CornerRule::Cut;
   std::uint64_t rules = 2000000;
+  std::uint64_t sweeps = 1000000;
   std::string shared_dir;
 };
 
@@ -227,9 +230,17 @@ void run_scene(const std::string& suite, const std::string& scene, const Occupan
   for (const int k : options.depths) variants.push_back({Algorithm::JpsPD, k});
   for (const int k : options.depths) variants.push_back({Algorithm::JpsPD, k, true});
   std::vector<double> astar_ms(queries.size());
+  if (!options.variants.empty()) {
+    std::erase_if(variants, [&](const Variant& v) {
+      return v.algorithm != Algorithm::AStar &&
+             std::find(options.variants.begin(), options.variants.end(), v.name()) ==
+                 options.variants.end();
+    });
+  }
   for (const Variant& v : variants) {
     FlyPlanner planner(grid);
-    const SearchConfig config{v.algorithm, options.corners, std::max(1, v.depth), v.shared};
+    const SearchConfig config{v.algorithm, options.corners, std::max(1, v.depth), v.shared,
+                              options.word_sweeps};
     Stats s;
     s.suite = suite;
     s.scene = scene;
@@ -362,6 +373,64 @@ void run_rate(const Options& options) {
   }
 }
 
+// The word sweeps against the one-voxel loop: random jumps (every direction, both corner rules,
+// plain, P, D and shared-budget configurations, goals on and off the row) on random grids whose
+// longest side spans one to three windows; every jump's result, voxel and steps must agree.
+void run_sweeps(const Options& options) {
+  std::mt19937_64 rng(62);
+  std::uint64_t probes = 0;
+  std::uint64_t mismatches = 0;
+  std::uint64_t found = 0;
+  std::uint64_t grids = 0;
+  const auto t0 = std::chrono::steady_clock::now();
+  while (probes < options.sweeps) {
+    int side[3] = {3 + static_cast<int>(rng() % 14), 3 + static_cast<int>(rng() % 14),
+                   3 + static_cast<int>(rng() % 14)};
+    side[grids % 3] = 40 + static_cast<int>(rng() % 160);
+    const double fill = 0.6 * static_cast<double>(rng() % 1000) / 1000.0;
+    auto grid = random_grid(side[0], side[1], side[2], fill, rng());
+    ++grids;
+    FlyPlanner planner(*grid);
+    for (int q = 0; q < 2000 && probes < options.sweeps; ++q) {
+      const VoxelCoord from{static_cast<int>(rng() % side[0]), static_cast<int>(rng() % side[1]),
+                            static_cast<int>(rng() % side[2])};
+      if (grid->blocked(from)) continue;
+      VoxelCoord goal{static_cast<int>(rng() % side[0]), static_cast<int>(rng() % side[1]),
+                      static_cast<int>(rng() % side[2])};
+      const int pick = static_cast<int>(rng() % 4);
+      if (pick == 0) goal = {goal.x, from.y, from.z};
+      if (pick == 1) goal = {from.x, goal.y, from.z};
+      if (pick == 2) goal = {from.x, from.y, goal.z};
+      int dir = static_cast<int>(rng() % 26);
+      if (dir >= kCentre) ++dir;
+      static constexpr Algorithm kAlgorithms[] = {Algorithm::Jps, Algorithm::JpsP, Algorithm::JpsD,
+                                                  Algorithm::JpsPD};
+      static constexpr int kDepths[] = {1, 2, 3, 8, 70};
+      SearchConfig config{kAlgorithms[rng() % 4],
+                          (rng() & 1U) != 0 ? CornerRule::Cut : CornerRule::NoCut,
+                          kDepths[rng() % 5], (rng() & 1U) != 0, true};
+      const auto word = planner.probe_jump(from, dir, goal, config);
+      config.word_sweeps = false;
+      const auto voxel = planner.probe_jump(from, dir, goal, config);
+      ++probes;
+      found += word.found ? 1 : 0;
+      mismatches +=
+          (word.found != voxel.found || !(word.at == voxel.at) || word.touched != voxel.touched)
+              ? 1
+              : 0;
+    }
+  }
+  const auto t1 = std::chrono::steady_clock::now();
+  std::printf(
+      "sweeps: %llu random jumps on %llu random grids, %llu returned a jump point, %llu "
+      "mismatches between word and one-voxel sweeps, %.1f s\n",
+      static_cast<unsigned long long>(probes), static_cast<unsigned long long>(grids),
+      static_cast<unsigned long long>(found), static_cast<unsigned long long>(mismatches),
+      std::chrono::duration<double>(t1 - t0).count());
+  g_csv += "sweeps," + std::to_string(probes) + "," + std::to_string(grids) + "," +
+           std::to_string(found) + "," + std::to_string(mismatches) + "\n";
+}
+
 // The forced-neighbour tables against the oracle on random neighbourhoods consistent with the
 // arrival (parent free; under nocut the arriving move's box free), every direction in turn.
 void run_rules(const Options& options) {
@@ -407,7 +476,8 @@ int main(int argc, char** argv) {
   std::string csv_path;
   std::string corners = "cut";
   CLI::App app{"leapnav flying-agent benchmark (A* vs JPS-3D); CSV + table, never asserts a time"};
-  app.add_option("--suite", suites, "open, fill, building, levels, rate, rules")->delimiter(',');
+  app.add_option("--suite", suites, "open, fill, building, levels, rate, rules, sweeps")
+      ->delimiter(',');
   app.add_option("--repeat", options.repeat, "Timed runs per query (median)")
       ->check(CLI::Range(1, 1000));
   app.add_option("--queries", options.queries, "Queries in open space and the building");
@@ -415,8 +485,14 @@ int main(int argc, char** argv) {
   app.add_option("--fill-side", options.fill_side, "Side of the random-fill cube");
   app.add_option("--level-queries", options.level_queries, "Queries per real level");
   app.add_option("--depths", options.depths, "Depth limits K of the D variants")->delimiter(',');
+  app.add_option("--variants", options.variants,
+                 "Only these variants besides astar (e.g. jps,jps-pd-k8-all)")
+      ->delimiter(',');
+  app.add_flag("!--voxel-sweeps", options.word_sweeps,
+               "JPS straight jumps one voxel per step (the reference) instead of 62 per word");
   app.add_option("--corners", corners, "cut or nocut")->check(CLI::IsMember({"cut", "nocut"}));
   app.add_option("--rules", options.rules, "Random neighbourhoods per rule (rules suite)");
+  app.add_option("--sweeps", options.sweeps, "Random jumps (sweeps suite)");
   app.add_option("--shared", options.shared_dir, "The shared/ folder with meshes/");
   app.add_option("--csv", csv_path, "Also write the CSV to this file");
   CLI11_PARSE(app, argc, argv);
@@ -444,6 +520,8 @@ int main(int argc, char** argv) {
       run_rate(options);
     } else if (suite == "rules") {
       run_rules(options);
+    } else if (suite == "sweeps") {
+      run_sweeps(options);
     } else {
       std::cerr << "bench_fly: unknown suite " << suite << '\n';
       return 2;

@@ -189,14 +189,19 @@ ForcedTable::ForcedTable(CornerRule rule) {
       std::vector<CellMask> paths;
       enumerate(parent, -1, 0.0, move_cost(d) + move_cost(m), m, 0, rule, paths);
       drop_supersets(paths);
-      // note: a candidate with an always-free alternative (the empty mask) is never forced.
+      // note: a legal candidate has the cells its own move needs free, so they can be dropped
+      // from the alternatives' masks; a candidate left with an always-free alternative (an
+      // empty mask) is never forced.
+      const CellMask legal_needs_free = rule == CornerRule::Cut ? (CellMask{1} << m) : move_box(m);
+      for (CellMask& p : paths) p &= ~legal_needs_free;
+      drop_supersets(paths);
       if (!paths.empty() && paths.front() == 0) continue;
       // every candidate has some alternative in the empty cube, so an empty path list never
       // occurs; the trigger mask below relies on it.
       LEAPNAV_ASSERT(!paths.empty(), "a candidate with no canonical alternative");
       Candidate cand;
       cand.move = static_cast<std::uint8_t>(m);
-      cand.legal_needs_free = rule == CornerRule::Cut ? (CellMask{1} << m) : move_box(m);
+      cand.legal_needs_free = legal_needs_free;
       cand.first = static_cast<std::uint32_t>(masks_.size());
       cand.count = static_cast<std::uint32_t>(paths.size());
       for (const CellMask p : paths) {
@@ -216,6 +221,17 @@ const ForcedTable& ForcedTable::get(CornerRule rule) {
   static const ForcedTable cut(CornerRule::Cut);
   static const ForcedTable nocut(CornerRule::NoCut);
   return rule == CornerRule::Cut ? cut : nocut;
+}
+
+std::vector<ForcedTable::CandidateRule> ForcedTable::candidates(int dir) const {
+  std::vector<CandidateRule> out;
+  const std::uint32_t end = candidate_first_[static_cast<std::size_t>(dir) + 1];
+  for (std::uint32_t i = candidate_first_[static_cast<std::size_t>(dir)]; i < end; ++i) {
+    const Candidate& cand = candidates_[i];
+    out.push_back({cand.move, cand.legal_needs_free,
+                   std::span<const CellMask>(masks_).subspan(cand.first, cand.count)});
+  }
+  return out;
 }
 
 CellMask ForcedTable::forced(int dir, CellMask blocked) const {

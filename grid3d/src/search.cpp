@@ -95,6 +95,13 @@ inline std::uint64_t read64(const std::vector<std::uint64_t>& words, std::int64_
   return v;
 }
 
+// 64 bits of a stream from any bit index (the streams keep a spare word at the end).
+inline std::uint64_t read64p(const std::uint64_t* words, std::int64_t bit) {
+  const auto i = static_cast<std::size_t>(bit >> 6);
+  const auto sh = static_cast<unsigned>(bit & 63);
+  return (words[i] >> sh) | ((words[i + 1] << 1) << (63 - sh));
+}
+
 inline double octile_inline(VoxelCoord a, VoxelCoord b) {
   const int x = std::abs(a.x - b.x);
   const int y = std::abs(a.y - b.y);
@@ -229,6 +236,9 @@ Status check_path(const OccupancyGrid& grid, VoxelCoord start, VoxelCoord goal, 
 }
 
 FlyPlanner::FlyPlanner(const OccupancyGrid& grid) : grid_(&grid) {
+  // find_path refuses grids of 2^32 or more padded voxels before any search uses these
+  stride_y_ = static_cast<std::uint32_t>(std::min<std::int64_t>(grid.stride_y(), kNone));
+  stride_z_ = static_cast<std::uint32_t>(std::min<std::int64_t>(grid.stride_z(), kNone));
   for (int d = 0; d < 27; ++d) {
     const Offset3 o = cell_offset(d);
     offset_[d] = o.dx + o.dy * grid.stride_y() + o.dz * grid.stride_z();
@@ -236,8 +246,256 @@ FlyPlanner::FlyPlanner(const OccupancyGrid& grid) : grid_(&grid) {
 }
 
 std::uint64_t FlyPlanner::memory_bytes() const {
-  return nodes_.size() * sizeof(NodeRecord) + dir_.size() + free_bits_.size() * 8 +
-         heap_.capacity() * sizeof(HeapItem) + cache_.size() * sizeof(CacheEntry);
+  return g_.size() * sizeof(double) + parent_.size() * 4 + visited_.capacity() * 4 + dir_.size() +
+         free_bits_.size() * 8 + heap_.capacity() * sizeof(HeapItem) +
+         cache_.size() * sizeof(CacheEntry) +
+         (streams_[1].owned.size() + streams_[2].owned.size()) * 8;
+}
+
+// note: the word sweeps read a straight jump's row and the eight rows around it 62 voxels at a
+// time. Rows along x are the grid's stream; rows along y and z come from two transposed copies
+// (2 more bits per padded voxel), built on the first JPS query. Each stream has a blocked guard of
+// more than one plane plus 64 bits at both ends, so a window may overhang the row's blocked
+// border into neighbouring rows: bits past the first blocked voxel are never used.
+void FlyPlanner::prepare_sweeps(CornerRule rule, bool need_free_bits) {
+  const std::int64_t pw = grid_->padded_width();
+  const std::int64_t ph = grid_->padded_height();
+  const std::int64_t pd = grid_->padded_depth();
+  if (streams_[0].words == nullptr) {
+    AxisStream& x = streams_[0];
+    x.words = grid_->bits.data();
+    x.guard = grid_->guard_bits();
+    x.stride[0] = 1;
+    x.stride[1] = grid_->stride_y();
+    x.stride[2] = grid_->stride_z();
+    const std::int64_t count = grid_->padded_count();
+    // y fastest: py + ph * (px + pw * pz); z fastest: pz + pd * (px + pw * py)
+    const std::int64_t strides[2][3] = {{ph, 1, ph * pw}, {pd, pd * pw, 1}};
+    for (int a = 1; a < 3; ++a) {
+      AxisStream& st = streams_[a];
+      const std::int64_t* sd = strides[a - 1];
+      st.stride[0] = sd[0];
+      st.stride[1] = sd[1];
+      st.stride[2] = sd[2];
+      const std::int64_t plane = std::max({sd[0], sd[1], sd[2]});
+      st.guard = ((plane + sd[0] + sd[1] + sd[2] + 64) / 64) * 64 + 64;
+      st.owned.assign(static_cast<std::size_t>((2 * st.guard + count + 63) / 64 + 2),
+                      ~std::uint64_t{0});
+      const std::int64_t guard = grid_->guard_bits();
+      const std::uint64_t* src = grid_->bits.data();
+      for (std::int64_t py = 0; py < ph; ++py) {
+        for (std::int64_t pz = 0; pz < pd; ++pz) {
+          const std::int64_t row = guard + py * grid_->stride_y() + pz * grid_->stride_z();
+          for (std::int64_t px = 0; px < pw; ++px) {
+            const std::int64_t b = row + px;
+            if (((src[b >> 6] >> (b & 63)) & 1U) != 0) continue;
+            const std::int64_t bit = st.guard + px * sd[0] + py * sd[1] + pz * sd[2];
+            st.owned[static_cast<std::size_t>(bit >> 6)] &= ~(std::uint64_t{1} << (bit & 63));
+          }
+        }
+      }
+      st.words = st.owned.data();
+    }
+    for (AxisStream& st : streams_) {
+      for (int c = 0; c < 27; ++c) {
+        const Offset3 o = cell_offset(c);
+        st.offset[c] = o.dx * st.stride[0] + o.dy * st.stride[1] + o.dz * st.stride[2];
+      }
+    }
+  }
+  if (need_free_bits && streams_[0].free_words == nullptr) {
+    streams_[0].free_words = free_bits_.data();
+    const std::int64_t count = grid_->padded_count();
+    for (int a = 1; a < 3; ++a) {
+      AxisStream& st = streams_[a];
+      st.free_owned.assign(st.owned.size(), 0);
+      for (std::int64_t w = st.guard / 64; w < (st.guard + count + 63) / 64; ++w) {
+        std::uint64_t any = 0;
+        for (const std::int64_t offset : st.offset) any |= read64p(st.words, 64 * w + offset);
+        st.free_owned[static_cast<std::size_t>(w)] = ~any;
+      }
+      st.free_words = st.free_owned.data();
+    }
+  }
+  if (sweeps_ready_ && sweep_rule_ == rule) return;
+  const ForcedTable& table = ForcedTable::get(rule);
+  for (int d = 0; d < 27; ++d) {
+    if (d == kCentre || axis_count(d) != 1) continue;
+    const Offset3 od = cell_offset(d);
+    SweepProgram& prog = programs_[d];
+    prog = SweepProgram{};
+    int slot_of[27];
+    int row_of[27];
+    std::fill(std::begin(slot_of), std::end(slot_of), -1);
+    std::fill(std::begin(row_of), std::end(row_of), -1);
+    const auto slots = [&](CellMask cells) {
+      std::uint32_t out = 0;
+      while (cells != 0) {
+        const int c = std::countr_zero(cells);
+        cells &= cells - 1;
+        if (slot_of[c] < 0) {
+          // the cell's row: its offsets across the jump, none along it
+          const Offset3 o = cell_offset(c);
+          const int along = o.dx * od.dx + o.dy * od.dy + o.dz * od.dz;  // +-1 or 0, times sign
+          const int sign = od.dx + od.dy + od.dz;
+          const int row_cell =
+              cell_index(od.dx != 0 ? 0 : o.dx, od.dy != 0 ? 0 : o.dy, od.dz != 0 ? 0 : o.dz);
+          if (row_of[row_cell] < 0) {
+            row_of[row_cell] = prog.row_count;
+            prog.row_cell[prog.row_count++] = row_cell;
+          }
+          slot_of[c] = prog.slot_count;
+          prog.slot_row[prog.slot_count] = row_of[row_cell];
+          // the row is read from one bit before the window: a cell at offset a along the axis
+          // (in the axis's positive sense) is the row shifted right by 1 + a
+          prog.slot_shift[prog.slot_count] = 1 + along * sign;
+          ++prog.slot_count;
+        }
+        out |= std::uint32_t{1} << slot_of[c];
+      }
+      return out;
+    };
+    slots(CellMask{1} << kCentre);  // slot 0: the voxel entered
+    for (const ForcedTable::CandidateRule& cand : table.candidates(d)) {
+      bool never = false;
+      for (const CellMask p : cand.paths) never = never || (p & ~cand.legal_needs_free) == 0;
+      if (never) continue;
+      SweepProgram::Cand pc;
+      pc.legal_slots = slots(cand.legal_needs_free);
+      pc.first = static_cast<std::uint32_t>(prog.paths.size());
+      pc.count = static_cast<std::uint32_t>(cand.paths.size());
+      for (const CellMask p : cand.paths) prog.paths.push_back(slots(p & ~cand.legal_needs_free));
+      prog.cands.push_back(pc);
+    }
+    bool simple = true;
+    for (const SweepProgram::Cand& c : prog.cands) {
+      simple = simple && std::popcount(c.legal_slots) == 1 && c.count == 1 &&
+               std::popcount(prog.paths[c.first]) == 1 &&
+               prog.slot_row[std::countr_zero(c.legal_slots)] ==
+                   prog.slot_row[std::countr_zero(prog.paths[c.first])];
+    }
+    if (simple) {
+      for (const SweepProgram::Cand& c : prog.cands) {
+        const int free_slot = std::countr_zero(c.legal_slots);
+        const int blocked_slot = std::countr_zero(prog.paths[c.first]);
+        prog.pairs.push_back({static_cast<std::uint8_t>(prog.slot_row[free_slot]),
+                              static_cast<std::uint8_t>(prog.slot_shift[blocked_slot]),
+                              static_cast<std::uint8_t>(prog.slot_shift[free_slot])});
+      }
+    }
+  }
+  sweep_rule_ = rule;
+  sweeps_ready_ = true;
+}
+
+// A straight jump (C1-J with a straight d) 62 voxels per step: in a window of the row ahead, the
+// blocked voxels (slot 0) and the voxels with a forced neighbour (the rule's formula over the
+// shifted words of the cells it reads), the goal and the step limit as single bits; the first
+// blocked voxel before any stop gives null. Steps, voxels touched and the budget advance exactly
+// as the one-voxel loop would.
+template <bool P>
+std::uint32_t FlyPlanner::sweep(std::uint32_t from, VoxelCoord at, int dir, int limit,
+                                std::uint32_t goal, std::uint64_t& touched, int* budget) const {
+  // a window is 62 voxels: each row is read once from one bit before the window, and the cells
+  // one voxel behind and ahead are that word shifted by 0 and 2
+  constexpr int kWindow = 62;
+  constexpr std::uint64_t kValid = (std::uint64_t{1} << kWindow) - 1;
+  const Offset3 o = cell_offset(dir);
+  const int axis = o.dx != 0 ? 0 : (o.dy != 0 ? 1 : 2);
+  const bool forward = (o.dx + o.dy + o.dz) > 0;
+  const AxisStream& st = streams_[axis];
+  const std::int64_t id =
+      st.guard + (at.x + 1) * st.stride[0] + (at.y + 1) * st.stride[1] + (at.z + 1) * st.stride[2];
+  constexpr std::int64_t kFar = std::numeric_limits<std::int64_t>::max();
+  std::int64_t goal_steps = kFar;
+  if (goal != kNone) {
+    const VoxelCoord g = goal_at_;
+    const int along[3] = {g.x - at.x, g.y - at.y, g.z - at.z};
+    if (along[(axis + 1) % 3] == 0 && along[(axis + 2) % 3] == 0) {
+      const std::int64_t k = forward ? along[axis] : -along[axis];
+      if (k > 0) goal_steps = k;
+    }
+  }
+  std::int64_t cap = limit > 0 ? limit : kFar;
+  if (budget != nullptr) cap = std::min<std::int64_t>(cap, std::max(*budget, 1));
+  const SweepProgram& prog = programs_[dir];
+  // bit j of a window is the voxel at (window start + j) along the axis; the travel order is
+  // j ascending forward, descending backward
+  const auto bit_at = [forward](std::int64_t k) {
+    return std::uint64_t{1} << (forward ? k : kWindow - 1 - k);
+  };
+  const auto first = [forward](std::uint64_t word) {
+    return forward ? std::countr_zero(word & kValid) : std::countl_zero(word << (64 - kWindow));
+  };
+  std::uint64_t rows[9];
+  std::uint64_t w[27];
+  std::int64_t steps = 0;
+  while (true) {
+    const std::int64_t base = forward ? id + 1 + steps : id - steps - kWindow;
+    std::uint64_t limits = 0;
+    if (goal_steps > steps && goal_steps <= steps + kWindow) {
+      limits |= bit_at(goal_steps - steps - 1);
+    }
+    if (cap > steps && cap <= steps + kWindow) limits |= bit_at(cap - steps - 1);
+    if constexpr (P) {
+      // voxels with the free bit are free and have no forced neighbour: a window of them up to
+      // the goal or the limit needs no other word
+      const std::uint64_t not_free = ~read64p(st.free_words, base) & kValid;
+      const int first_limit = first(limits);
+      if (first_limit < first(not_free)) {
+        const std::int64_t taken = steps + first_limit + 1;
+        touched += static_cast<std::uint64_t>(taken);
+        if (budget != nullptr) *budget -= static_cast<int>(taken);
+        return static_cast<std::uint32_t>(from + taken * offset_[dir]);
+      }
+      if (not_free == 0) {
+        steps += kWindow;
+        continue;
+      }
+    }
+    for (int r = 0; r < prog.row_count; ++r) {
+      rows[r] = read64p(st.words, base - 1 + st.offset[prog.row_cell[r]]);
+    }
+    std::uint64_t stop = limits;
+    if (!prog.pairs.empty()) {
+      for (const SweepProgram::Pair& pr : prog.pairs) {
+        stop |= (rows[pr.row] >> pr.blocked_shift) & ~(rows[pr.row] >> pr.free_shift);
+      }
+      w[0] = rows[prog.slot_row[0]] >> prog.slot_shift[0];
+    } else {
+      std::uint64_t any = 0;
+      for (int s = 0; s < prog.slot_count; ++s) {
+        w[s] = rows[prog.slot_row[s]] >> prog.slot_shift[s];
+        any |= s > 0 ? w[s] : 0;
+      }
+      if ((any & kValid) != 0) {
+        for (const SweepProgram::Cand& c : prog.cands) {
+          std::uint64_t ok = ~std::uint64_t{0};
+          for (std::uint32_t m = c.legal_slots; m != 0; m &= m - 1) ok &= ~w[std::countr_zero(m)];
+          for (std::uint32_t k = 0; k < c.count && ok != 0; ++k) {
+            std::uint64_t any_blocked = 0;
+            for (std::uint32_t m = prog.paths[c.first + k]; m != 0; m &= m - 1) {
+              any_blocked |= w[std::countr_zero(m)];
+            }
+            ok &= any_blocked;
+          }
+          stop |= ok;
+        }
+      }
+    }
+    const std::uint64_t blocked = w[0] & kValid;
+    stop &= kValid;
+    if ((blocked | stop) != 0) {
+      const int first_blocked = first(blocked);
+      const int first_stop = first(stop);
+      const bool found = first_stop < first_blocked;
+      const std::int64_t taken = steps + (found ? first_stop + 1 : first_blocked);
+      touched += static_cast<std::uint64_t>(taken);
+      if (budget != nullptr) *budget -= static_cast<int>(taken);
+      return found ? static_cast<std::uint32_t>(from + taken * offset_[dir]) : kNone;
+    }
+    steps += kWindow;
+  }
 }
 
 CellMask FlyPlanner::neighbourhood(std::int64_t node) const {
@@ -263,10 +521,11 @@ bool FlyPlanner::free_bit(std::int64_t node) const {
 
 void FlyPlanner::prepare(CornerRule rule, bool need_free_bits) {
   const auto count = static_cast<std::size_t>(grid_->padded_count());
-  if (nodes_.size() != count) {
-    nodes_.assign(count, NodeRecord{0.0, 0, 0});
+  if (g_.size() != count) {
+    g_.assign(count, kUnseen);
+    parent_.assign(count, 0);
+    visited_.clear();
     dir_.assign(count, kNoDir);
-    generation_ = 0;
   }
   if (cache_.empty() || cache_rule_ != rule) {
     cache_.assign(kCacheSize, CacheEntry{});
@@ -296,18 +555,26 @@ std::uint64_t FlyPlanner::free_voxel_count() {
 }
 
 void FlyPlanner::begin_query() {
-  ++generation_;
-  if (generation_ >= (1U << 31)) {
-    for (NodeRecord& r : nodes_) r.stamp = 0;
-    generation_ = 1;
-  }
+  for (const std::uint32_t n : visited_) g_[n] = kUnseen;
+  visited_.clear();
   heap_.clear();
+  hole_ = false;
 }
 
 // note: the open list orders by f, then larger g (deeper first), then node id; a 4-ary heap keeps
 // a node's children in one cache line of 16-byte items. The order is compared on two unsigned
 // keys (HeapItem), which compiles to branch-free code.
+// note: pop() leaves the root empty (hole_) instead of moving the last item there and sifting
+// it down at once; the next push drops its item into the hole and sifts that down, which usually
+// stops at once (A* pushes neighbours with f close to the minimum), and saves the last item's
+// trip down and the pushed item's trip up. A pop with no push in between fills the hole as a
+// plain pop would. Any heap pops the same sequence: the order is strict over the entries.
 void FlyPlanner::push(HeapItem item) {
+  if (hole_) {
+    hole_ = false;
+    sift_down(item);
+    return;
+  }
   std::size_t i = heap_.size();
   heap_.push_back(item);
   while (i > 0) {
@@ -320,12 +587,8 @@ void FlyPlanner::push(HeapItem item) {
   heap_[i] = item;
 }
 
-FlyPlanner::HeapItem FlyPlanner::pop() {
-  const HeapItem top = heap_.front();
-  const HeapItem last = heap_.back();
-  heap_.pop_back();
+void FlyPlanner::sift_down(HeapItem item) {
   const std::size_t n = heap_.size();
-  if (n == 0) return top;
   std::size_t i = 0;
   while (true) {
     const std::size_t first = 4 * i + 1;
@@ -336,12 +599,22 @@ FlyPlanner::HeapItem FlyPlanner::pop() {
       best = before(heap_[c], heap_[best]) ? c : best;
     }
     const HeapItem& b = heap_[best];
-    if (!before(b, last)) break;
+    if (!before(b, item)) break;
     heap_[i] = b;
     i = best;
   }
-  heap_[i] = last;
-  return top;
+  heap_[i] = item;
+}
+
+FlyPlanner::HeapItem FlyPlanner::pop() {
+  if (hole_) {
+    hole_ = false;
+    const HeapItem last = heap_.back();
+    heap_.pop_back();
+    if (!heap_.empty()) sift_down(last);
+  }
+  hole_ = true;
+  return heap_.front();
 }
 
 CellMask FlyPlanner::forced(int dir, CellMask mask) {
@@ -359,9 +632,9 @@ CellMask FlyPlanner::forced(int dir, CellMask mask) {
 
 void FlyPlanner::finish_path(std::uint32_t start, std::uint32_t goal, FlyPath& path) const {
   path.status = FlyStatus::Found;
-  path.cost = nodes_[goal].g;
+  path.cost = -g_[goal];  // closed
   std::vector<VoxelCoord> chain;
-  for (std::uint32_t n = goal;; n = nodes_[n].parent) {
+  for (std::uint32_t n = goal;; n = parent_[n]) {
     chain.push_back(grid_->coord(n));
     if (n == start) break;
   }
@@ -387,23 +660,21 @@ template <CornerRule R>
 void FlyPlanner::run_astar(std::uint32_t start, std::uint32_t goal, FlyPath& path) {
   const DirTables& t = dirs();
   const VoxelCoord goal_at = grid_->coord(goal);
-  const std::uint32_t open_stamp = generation_ << 1;
-  const std::uint32_t closed_stamp = open_stamp | 1U;
-  nodes_[start] = {0.0, start, open_stamp};
+  improve(start, 0.0, start);
   push(HeapItem::make(octile(grid_->coord(start), goal_at), 0.0F, start));
-  while (!heap_.empty()) {
+  while (heap_.size() > (hole_ ? 1U : 0U)) {
     const HeapItem item = pop();
     const std::uint32_t node = item.node();
-    NodeRecord& rec = nodes_[node];
-    if (rec.stamp == closed_stamp) continue;
-    rec.stamp = closed_stamp;
+    double& rec = g_[node];
+    if (std::signbit(rec)) continue;  // closed
+    const double g = rec;
+    rec = -g;
     ++path.expanded;
     if (node == goal) {
       finish_path(start, goal, path);
       return;
     }
-    const double g = rec.g;
-    const VoxelCoord at = grid_->coord(node);
+    const VoxelCoord at = coord(node);
     CellMask moves = legal_set<R>(neighbourhood(node));
     while (moves != 0) {
       const int d = std::countr_zero(moves);
@@ -411,10 +682,8 @@ void FlyPlanner::run_astar(std::uint32_t start, std::uint32_t goal, FlyPath& pat
       const auto next = static_cast<std::uint32_t>(node + offset_[d]);
       ++path.touched;
       const double ng = g + t.cost[d];
-      NodeRecord& nrec = nodes_[next];
-      if (nrec.stamp == closed_stamp) continue;
-      if (nrec.stamp != open_stamp || ng < nrec.g) {
-        nrec = {ng, node, open_stamp};
+      if (ng < g_[next]) {  // unseen, or open with a larger g; never closed
+        improve(next, ng, node);
         const Offset3 o = cell_offset(d);
         push(HeapItem::make(ng + octile_inline({at.x + o.dx, at.y + o.dy, at.z + o.dz}, goal_at),
                             static_cast<float>(ng), next));
@@ -425,9 +694,15 @@ void FlyPlanner::run_astar(std::uint32_t start, std::uint32_t goal, FlyPath& pat
 }
 
 template <CornerRule R, bool P>
-std::uint32_t FlyPlanner::jump(std::uint32_t from, int dir, CellMask from_mask, bool from_free,
-                               int limit, std::uint32_t goal, std::uint64_t& touched, int* budget) {
+std::uint32_t FlyPlanner::jump(std::uint32_t from, VoxelCoord from_at, int dir, CellMask from_mask,
+                               bool from_free, int limit, std::uint32_t goal,
+                               std::uint64_t& touched, int* budget) {
   const DirTables& t = dirs();
+  if (word_sweeps_ && t.proper_count[dir] == 0) {
+    return sweep<P>(from, from_at, dir, limit, goal, touched, budget);
+  }
+  const Offset3 o = cell_offset(dir);
+  VoxelCoord next_at = from_at;
   std::uint32_t at = from;
   CellMask mask = from_mask;
   bool is_free = from_free;
@@ -435,6 +710,7 @@ std::uint32_t FlyPlanner::jump(std::uint32_t from, int dir, CellMask from_mask, 
   while (true) {
     if (!is_free && !legal<R>(mask, dir)) return kNone;
     const auto next = static_cast<std::uint32_t>(at + offset_[dir]);
+    next_at = {next_at.x + o.dx, next_at.y + o.dy, next_at.z + o.dz};
     ++steps;
     ++touched;
     if (budget != nullptr) --*budget;
@@ -450,8 +726,8 @@ std::uint32_t FlyPlanner::jump(std::uint32_t from, int dir, CellMask from_mask, 
     for (int i = 0; i < t.proper_count[dir]; ++i) {
       // note: a sub-sweep that ran out of a shared budget returns non-null too, which makes
       // `next` a jump point; its expansion redoes the sweep with a fresh budget.
-      if (jump<R, P>(next, t.proper_sub[dir][i], mask, is_free, 0, goal, touched, budget) !=
-          kNone) {
+      if (jump<R, P>(next, next_at, t.proper_sub[dir][i], mask, is_free, 0, goal, touched,
+                     budget) != kNone) {
         return next;
       }
     }
@@ -466,15 +742,16 @@ void FlyPlanner::run_jps(std::uint32_t start, std::uint32_t goal, int limit, boo
                          FlyPath& path) {
   const DirTables& t = dirs();
   const VoxelCoord goal_at = grid_->coord(goal);
-  nodes_[start] = {0.0, start, generation_ << 1};
+  goal_at_ = goal_at;
+  improve(start, 0.0, start);
   dir_[start] = kNoDir;
   push(HeapItem::make(octile(grid_->coord(start), goal_at), 0.0F, start));
-  while (!heap_.empty()) {
+  while (heap_.size() > (hole_ ? 1U : 0U)) {
     const HeapItem item = pop();
     const std::uint32_t node = item.node();
-    if (closed(node)) continue;
-    nodes_[node].stamp = generation_ << 1 | 1U;
-    const double g = nodes_[node].g;
+    if (std::signbit(g_[node])) continue;  // closed
+    const double g = g_[node];
+    g_[node] = -g;
     ++path.expanded;
     if (node == goal) {
       finish_path(start, goal, path);
@@ -489,20 +766,19 @@ void FlyPlanner::run_jps(std::uint32_t start, std::uint32_t goal, int limit, boo
     } else {
       moves = (legal_set<R>(mask) & t.sub[d]) | (node_free ? 0 : forced(d, mask));
     }
-    const VoxelCoord at = grid_->coord(node);
+    const VoxelCoord at = coord(node);
     while (moves != 0) {
       const int c = std::countr_zero(moves);
       moves &= moves - 1;
       int budget = limit;
-      const std::uint32_t found = jump<R, P>(node, c, mask, node_free, limit, goal, path.touched,
-                                             shared && limit > 0 ? &budget : nullptr);
+      const std::uint32_t found = jump<R, P>(node, at, c, mask, node_free, limit, goal,
+                                             path.touched, shared && limit > 0 ? &budget : nullptr);
       if (found == kNone) continue;
-      const VoxelCoord to = grid_->coord(found);
+      const VoxelCoord to = coord(found);
       const int k = std::max({std::abs(to.x - at.x), std::abs(to.y - at.y), std::abs(to.z - at.z)});
       const double ng = g + k * t.cost[c];
-      if (closed(found)) continue;
-      if (!seen(found) || ng < nodes_[found].g) {
-        nodes_[found] = {ng, node, generation_ << 1};
+      if (ng < g_[found]) {  // unseen, or open with a larger g; never closed
+        improve(found, ng, node);
         dir_[found] = static_cast<std::uint8_t>(c);
         push(HeapItem::make(ng + octile_inline(to, goal_at), static_cast<float>(ng), found));
       }
@@ -540,6 +816,10 @@ Result<FlyPath> FlyPlanner::find_path(VoxelCoord start, VoxelCoord goal,
   const bool use_depth =
       config.algorithm == Algorithm::JpsD || config.algorithm == Algorithm::JpsPD;
   prepare(config.corners, use_free);
+  word_sweeps_ = config.word_sweeps;
+  if (config.algorithm != Algorithm::AStar && word_sweeps_) {
+    prepare_sweeps(config.corners, use_free);
+  }
   begin_query();
   const auto s = static_cast<std::uint32_t>(grid_->node(start));
   const auto g = static_cast<std::uint32_t>(grid_->node(goal));
@@ -572,9 +852,12 @@ FlyPlanner::JumpProbe FlyPlanner::probe_jump(VoxelCoord from, int dir, VoxelCoor
   const bool use_depth =
       config.algorithm == Algorithm::JpsD || config.algorithm == Algorithm::JpsPD;
   prepare(config.corners, use_free);
+  word_sweeps_ = config.word_sweeps;
+  if (word_sweeps_) prepare_sweeps(config.corners, use_free);
   JumpProbe probe;
   const auto s = static_cast<std::uint32_t>(grid_->node(from));
   const auto g = grid_->in_bounds(goal) ? static_cast<std::uint32_t>(grid_->node(goal)) : kNone;
+  goal_at_ = goal;
   const int limit = use_depth ? config.depth : 0;
   const bool from_free = use_free && free_bit(s);
   const CellMask mask = from_free ? 0 : neighbourhood(s);
@@ -583,14 +866,17 @@ FlyPlanner::JumpProbe FlyPlanner::probe_jump(VoxelCoord from, int dir, VoxelCoor
   int budget = limit;
   int* shared = config.depth_includes_sub_sweeps && limit > 0 ? &budget : nullptr;
   if (cut && use_free) {
-    found = jump<CornerRule::Cut, true>(s, dir, mask, from_free, limit, g, probe.touched, shared);
-  } else if (cut) {
-    found = jump<CornerRule::Cut, false>(s, dir, mask, from_free, limit, g, probe.touched, shared);
-  } else if (use_free) {
-    found = jump<CornerRule::NoCut, true>(s, dir, mask, from_free, limit, g, probe.touched, shared);
-  } else {
     found =
-        jump<CornerRule::NoCut, false>(s, dir, mask, from_free, limit, g, probe.touched, shared);
+        jump<CornerRule::Cut, true>(s, from, dir, mask, from_free, limit, g, probe.touched, shared);
+  } else if (cut) {
+    found = jump<CornerRule::Cut, false>(s, from, dir, mask, from_free, limit, g, probe.touched,
+                                         shared);
+  } else if (use_free) {
+    found = jump<CornerRule::NoCut, true>(s, from, dir, mask, from_free, limit, g, probe.touched,
+                                          shared);
+  } else {
+    found = jump<CornerRule::NoCut, false>(s, from, dir, mask, from_free, limit, g, probe.touched,
+                                           shared);
   }
   probe.found = found != kNone;
   if (probe.found) probe.at = grid_->coord(found);

@@ -131,6 +131,12 @@ TEST_SUITE("grid3d.search") {
             auto found_path = planner.find_path(s, t, {v.algorithm, rule, v.depth, v.shared});
             REQUIRE(found_path.ok());
             const FlyPath& path = *found_path;
+            // the one-voxel reference sweeps: the same search step for step
+            auto reference = planner.find_path(s, t, {v.algorithm, rule, v.depth, v.shared, false});
+            REQUIRE(reference.ok());
+            CHECK(reference->expanded == path.expanded);
+            CHECK(reference->touched == path.touched);
+            CHECK(reference->points == path.points);
             CAPTURE(trial);
             CAPTURE(v.shared);
             CAPTURE(to_string(v.algorithm));
@@ -150,6 +156,56 @@ TEST_SUITE("grid3d.search") {
     }
     CHECK(queries > 800);
     CHECK(found > queries / 3);
+  }
+
+  TEST_CASE(
+      "word sweeps give the one-voxel loop's jump points, steps and budgets on random grids") {
+    // rows longer than one 64-bit window along each axis in turn; every direction, both corner
+    // rules, plain / depth-limited / shared-budget jumps, goals on and off the jump's row
+    std::mt19937_64 rng(2614);
+    int probes = 0;
+    int found = 0;
+    for (int trial = 0; trial < 36; ++trial) {
+      int side[3] = {3 + static_cast<int>(rng() % 10), 3 + static_cast<int>(rng() % 10),
+                     3 + static_cast<int>(rng() % 10)};
+      side[trial % 3] = 60 + static_cast<int>(rng() % 80);
+      const double fill = 0.5 * static_cast<double>(trial % 9) / 8.0;
+      auto made = random_grid(side[0], side[1], side[2], fill, rng());
+      REQUIRE(made.ok());
+      const OccupancyGrid& grid = *made;
+      FlyPlanner planner(grid);
+      for (int q = 0; q < 60; ++q) {
+        const VoxelCoord from{static_cast<int>(rng() % side[0]), static_cast<int>(rng() % side[1]),
+                              static_cast<int>(rng() % side[2])};
+        if (grid.blocked(from)) continue;
+        VoxelCoord goal{static_cast<int>(rng() % side[0]), static_cast<int>(rng() % side[1]),
+                        static_cast<int>(rng() % side[2])};
+        if (q % 3 == 0) goal = {goal.x, from.y, from.z};
+        if (q % 3 == 1) goal = {from.x, from.y, goal.z};
+        for (int d = 0; d < 27; ++d) {
+          if (d == kCentre) continue;
+          for (const CornerRule rule : {CornerRule::Cut, CornerRule::NoCut}) {
+            for (const Variant v : {Variant{Algorithm::Jps, 8}, Variant{Algorithm::JpsPD, 3},
+                                    Variant{Algorithm::JpsD, 70}, Variant{Algorithm::JpsP, 8},
+                                    Variant{Algorithm::JpsPD, 5, true}}) {
+              SearchConfig config{v.algorithm, rule, v.depth, v.shared};
+              const auto word = planner.probe_jump(from, d, goal, config);
+              config.word_sweeps = false;
+              const auto scalar = planner.probe_jump(from, d, goal, config);
+              CAPTURE(trial);
+              CAPTURE(d);
+              REQUIRE(word.found == scalar.found);
+              CHECK(word.at == scalar.at);
+              CHECK(word.touched == scalar.touched);
+              ++probes;
+              found += word.found ? 1 : 0;
+            }
+          }
+        }
+      }
+    }
+    CHECK(probes > 50000);
+    CHECK(found > probes / 10);
   }
 
   TEST_CASE("T5: a 3-axis jump in an empty box steps into exactly (N-1)^3 voxels") {

@@ -9,6 +9,7 @@
 
 #include <array>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 namespace leapnav::grid3d {
@@ -84,6 +85,17 @@ class ForcedTable {
   [[nodiscard]] CellMask relevant(int dir) const {
     return relevant_[static_cast<std::size_t>(dir)];
   }
+
+  /// One candidate neighbour x + move of a direction: forced iff every cell of legal_needs_free
+  /// is free and every path mask holds a blocked cell (the rule as a formula, for word-parallel
+  /// evaluation).
+  struct CandidateRule {
+    int move = 0;
+    CellMask legal_needs_free = 0;
+    std::span<const CellMask> paths;
+  };
+  /// The candidates of a direction in table order.
+  [[nodiscard]] std::vector<CandidateRule> candidates(int dir) const;
 
   explicit ForcedTable(CornerRule rule);
 

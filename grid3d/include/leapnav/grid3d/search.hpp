@@ -9,6 +9,7 @@
 
 #include <bit>
 #include <cstdint>
+#include <limits>
 #include <string_view>
 #include <vector>
 
@@ -41,6 +42,11 @@ struct SearchConfig {
   /// thesis's Figure 31 counter); when it runs out, the diagonal voxel being swept from becomes a
   /// jump point. When false (C1-O2), only the top-level direction counts and sub-sweeps run free.
   bool depth_includes_sub_sweeps = false;
+  /// JPS variants: straight jumps test 62 voxels per step on rows of the bit stream (the blocked
+  /// voxel ahead and the forced-neighbour rule as word operations, one stream per axis). False
+  /// steps one voxel at a time (the reference the word sweeps are checked against). Jump points,
+  /// costs, expansions and voxels touched are the same either way.
+  bool word_sweeps = true;
 };
 /// Checks the depth range; the message names the field.
 [[nodiscard]] Status validate(const SearchConfig& config);
@@ -74,9 +80,9 @@ struct FlyPath {
 [[nodiscard]] Status check_path(const OccupancyGrid& grid, VoxelCoord start, VoxelCoord goal,
                                 const FlyPath& path, CornerRule rule);
 
-/// Plans on one grid; keeps per-voxel search arrays between queries (reset by a generation
-/// counter). The grid must outlive the planner and stay unchanged. Not thread-safe; use one
-/// planner per thread.
+/// Plans on one grid; keeps per-voxel search arrays between queries (each query resets the voxels
+/// the previous one reached). The grid must outlive the planner and stay unchanged. Not
+/// thread-safe; use one planner per thread.
 class FlyPlanner {
  public:
   explicit FlyPlanner(const OccupancyGrid& grid);
@@ -86,7 +92,8 @@ class FlyPlanner {
   [[nodiscard]] Result<FlyPath> find_path(VoxelCoord start, VoxelCoord goal,
                                           const SearchConfig& config);
 
-  /// Bytes of the search arrays (17 per padded voxel once allocated) and the free bits.
+  /// Bytes of the search arrays (13 per padded voxel once allocated, and 4 per voxel a query
+  /// reached), the transposed streams and the free bits.
   [[nodiscard]] std::uint64_t memory_bytes() const;
   /// Voxels with the free bit (all 26 neighbours in bounds and free); computes the bits.
   [[nodiscard]] std::uint64_t free_voxel_count();
@@ -119,12 +126,6 @@ class FlyPlanner {
       return (a.f_bits < b.f_bits) | ((a.f_bits == b.f_bits) & (a.g_node < b.g_node));
     }
   };
-  /// Per padded voxel: best g, parent and the query stamp (generation << 1 | closed).
-  struct NodeRecord {
-    double g;
-    std::uint32_t parent;
-    std::uint32_t stamp;
-  };
   struct CacheEntry {
     std::uint32_t key = ~std::uint32_t{0};
     CellMask forced = 0;
@@ -133,34 +134,102 @@ class FlyPlanner {
   void run_astar(std::uint32_t start, std::uint32_t goal, FlyPath& path);
   template <CornerRule R, bool P>
   void run_jps(std::uint32_t start, std::uint32_t goal, int limit, bool shared, FlyPath& path);
+  /// The bit stream of one axis: that axis fastest (x uses the grid's own stream).
+  struct AxisStream {
+    std::vector<std::uint64_t> owned;
+    const std::uint64_t* words = nullptr;
+    std::int64_t guard = 0;
+    std::int64_t stride[3] = {};  ///< per padded axis x, y, z
+    std::int64_t offset[27] = {};
+    /// The free bits (C1-O1) in this stream's layout (x uses free_bits_); empty until P asks.
+    std::vector<std::uint64_t> free_owned;
+    const std::uint64_t* free_words = nullptr;
+  };
+  /// The forced rule of one straight direction as word operations: the rows it reads (the row of
+  /// the jump and up to eight rows beside it, each read once per window), the cells (slots: a row
+  /// and a shift; slot 0 is the voxel entered), per candidate the slots that must be free and,
+  /// per alternative path, the slots of which one must be blocked (cells the move itself needs
+  /// free are dropped from the paths; a candidate left with an empty path is never forced).
+  struct SweepProgram {
+    int row_count = 0;
+    int row_cell[9] = {};  ///< a cell of each row with no offset along the jump
+    int slot_count = 0;
+    int slot_row[27] = {};
+    int slot_shift[27] = {};
+    struct Cand {
+      std::uint32_t legal_slots = 0;
+      std::uint32_t first = 0;
+      std::uint32_t count = 0;
+    };
+    std::vector<Cand> cands;
+    std::vector<std::uint32_t> paths;
+    /// When every candidate reads one cell that must be free and one that must be blocked (the
+    /// rule `cut`: x + d + l forced iff x + l blocked and x + d + l free), those pairs as
+    /// (row, shift of the blocked cell, shift of the free cell); empty otherwise.
+    struct Pair {
+      std::uint8_t row = 0;
+      std::uint8_t blocked_shift = 0;
+      std::uint8_t free_shift = 0;
+    };
+    std::vector<Pair> pairs;
+  };
+  template <bool P>
+  std::uint32_t sweep(std::uint32_t from, VoxelCoord from_at, int dir, int limit,
+                      std::uint32_t goal, std::uint64_t& touched, int* budget) const;
+  void prepare_sweeps(CornerRule rule, bool need_free_bits);
   template <CornerRule R, bool P>
-  std::uint32_t jump(std::uint32_t from, int dir, CellMask from_mask, bool from_free, int limit,
-                     std::uint32_t goal, std::uint64_t& touched, int* budget);
+  std::uint32_t jump(std::uint32_t from, VoxelCoord from_at, int dir, CellMask from_mask,
+                     bool from_free, int limit, std::uint32_t goal, std::uint64_t& touched,
+                     int* budget);
   [[nodiscard]] CellMask neighbourhood(std::int64_t node) const;
+  /// grid_->coord in 32-bit arithmetic (node ids stay below 2^32; 64-bit division costs more).
+  [[nodiscard]] VoxelCoord coord(std::uint32_t node) const {
+    const std::uint32_t py = node / stride_y_;
+    const std::uint32_t rest = node - py * stride_y_;
+    const std::uint32_t pz = rest / stride_z_;
+    const std::uint32_t px = rest - pz * stride_z_;
+    return {static_cast<int>(px) - 1, static_cast<int>(py) - 1, static_cast<int>(pz) - 1};
+  }
   [[nodiscard]] bool free_bit(std::int64_t node) const;
   CellMask forced(int dir, CellMask mask);
   void prepare(CornerRule rule, bool need_free_bits);
   void begin_query();
-  [[nodiscard]] bool seen(std::uint32_t node) const {
-    return (nodes_[node].stamp >> 1) == generation_;
-  }
-  [[nodiscard]] bool closed(std::uint32_t node) const {
-    return nodes_[node].stamp == (generation_ << 1 | 1U);
+  /// Records g for a node reached with a better g (the caller checked ng < g_[node]).
+  void improve(std::uint32_t node, double ng, std::uint32_t parent) {
+    if (g_[node] == kUnseen) visited_.push_back(node);
+    g_[node] = ng;
+    parent_[node] = parent;
   }
   void push(HeapItem item);
   HeapItem pop();
+  /// Places an item at the root and moves it down to its place.
+  void sift_down(HeapItem item);
   void finish_path(std::uint32_t start, std::uint32_t goal, FlyPath& path) const;
 
   const OccupancyGrid* grid_;
   std::vector<std::uint64_t> free_bits_;
-  std::vector<NodeRecord> nodes_;
+  /// Per padded voxel, 8 bytes read per neighbour: +infinity unseen, g >= 0 open, -g closed
+  /// (the sign bit; the start closes as -0.0), so `ng < g_[n]` alone says whether a neighbour is
+  /// improved: never when closed. The nodes a query sets are listed and reset by the next one.
+  static constexpr double kUnseen = std::numeric_limits<double>::infinity();
+  std::vector<double> g_;
+  std::vector<std::uint32_t> parent_;  ///< written on improvement only
+  std::vector<std::uint32_t> visited_;
   std::vector<std::uint8_t> dir_;
   std::vector<HeapItem> heap_;
+  bool hole_ = false;  ///< heap_[0] was popped and awaits the next push (or pop)
   std::vector<CacheEntry> cache_;
   CornerRule cache_rule_ = CornerRule::Cut;
   const ForcedTable* table_ = nullptr;
-  std::uint32_t generation_ = 0;
   std::int64_t offset_[27] = {};
+  std::uint32_t stride_y_ = 1;
+  std::uint32_t stride_z_ = 1;
+  AxisStream streams_[3];
+  SweepProgram programs_[27];  ///< per straight direction, for sweep_rule_
+  CornerRule sweep_rule_ = CornerRule::Cut;
+  bool sweeps_ready_ = false;
+  bool word_sweeps_ = true;
+  VoxelCoord goal_at_;  ///< the goal of the running query or probe (when it has one)
 };
 
 }  // namespace leapnav::grid3d
