@@ -5,6 +5,7 @@
 // the closed-form ledge scenes (io/jump_scenes.hpp: a 0.5 m gap between a floor and a higher or
 // lower one) with tile borders across the facing edges and inside the gap, every crossing of the
 // untiled links is also made by a tiled one; every tiled link passes the soundness check whole.
+// Every link, untiled and tiled, rises within its kind's range on the surface under its ends.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -21,6 +22,7 @@
 #include "leapnav/ledgelinks/ledge_links.hpp"
 #include "leapnav/mesh/build.hpp"
 #include "leapnav/mesh/tiles.hpp"
+#include "ledgelinks/ledge_fixtures.hpp"
 #include "support/shared_data.hpp"
 
 using namespace leapnav;
@@ -45,6 +47,7 @@ Linked build_untiled(const TriangleMesh& scene) {
   REQUIRE(built.ok());
   auto links = ledge::build_ledge_links(built->navmesh, &scene, {}, ctx);
   REQUIRE(links.ok());
+  CHECK(test::check_surface_rises(built->navmesh, *links, ledge::LedgeOptions{}.walk_epsilon) == 0);
   return {std::move(built->navmesh), std::move(links).value()};
 }
 
@@ -59,6 +62,7 @@ Linked build_tiled(const TriangleMesh& scene, int tile_size,
   REQUIRE(links.ok());
   const Status status = ledge::validate(*links, built->navmesh);
   CHECK_MESSAGE(status.ok(), (status.ok() ? "" : status.error().message));
+  CHECK(test::check_surface_rises(built->navmesh, *links, options.walk_epsilon) == 0);
   return {std::move(built->navmesh), std::move(links).value()};
 }
 
