@@ -1,8 +1,14 @@
 // The ledge pass (Golodetz Listing 4 generalised, seeds spec A6/A10): for every facing pair of
-// boundary edges, the height difference delta(x) of the second edge above the first is linear
-// along their overlap, so each class of rise (walk, step, jump-up / drop) is one interval of it;
-// every interval longer than min_length gives one directed link per direction (e -> f with rise
-// delta, f -> e with rise -delta), then the soundness check keeps the passing pieces.
+// boundary edges, the rise delta(x) of the second edge's floor above the first's is measured on
+// the navmesh's surface (its height detail, as paths are lifted), not on the polygons' vertices: a
+// polygon that slopes with stairs beside a ledge has vertex heights far from the floor under most
+// of its edge. The surface beside an edge is one column's sample between column borders, so the
+// overlap is cut at the borders of both edges and each stretch is classified (walk, step,
+// jump-up / drop); contiguous stretches of one kind whose floors a straight segment follows to a
+// cell height form one directed link per direction (e -> f with rise delta, f -> e with rise
+// -delta), kept when longer than min_length; then the soundness check keeps the passing pieces.
+// On meshes without height detail (hand-made ones) the floor is the edge's own vertex heights,
+// linear along it, and each kind is one interval of the overlap.
 #include "leapnav/ledgelinks/ledge_links.hpp"
 
 #include <algorithm>
@@ -10,6 +16,8 @@
 #include <optional>
 #include <string>
 #include <tuple>
+#include <utility>
+#include <vector>
 
 #include "edge_pairs.hpp"
 #include "leapnav/core/hash.hpp"
@@ -67,6 +75,87 @@ std::optional<std::pair<double, double>> rise_interval(double d0, double d1, con
   if (!(a < b)) return std::nullopt;
   return std::make_pair(a, b);
 }
+
+/// A piece of a pair's overlap [x0, x1] along u where the rise lies in one kind's range, with
+/// the source and destination floors at its ends (linear in between) [units: m].
+struct Fragment {
+  LedgeKind kind = LedgeKind::Walk;
+  double x0 = 0.0;
+  double x1 = 0.0;
+  double src0 = 0.0;
+  double src1 = 0.0;
+  double dst0 = 0.0;
+  double dst1 = 0.0;
+};
+
+/// One boundary edge of a pair and the floor beside it: the navmesh's surface (mesh::height_at,
+/// the height detail paths are lifted with) on the edge moved `nudge` into the polygon (so that
+/// an edge on a column border reads the column on the polygon's side), which is one column's
+/// sample between the places where that line crosses a column border; without a height patch
+/// (hand-made meshes), the edge's own vertex heights, linear along it.
+class Side {
+ public:
+  Side(const mesh::NavMesh& navmesh, const detail::BoundaryEdge& e, double u0, double u1,
+       double nudge)
+      : edge(&e), nav_(&navmesh), u0_(u0), u1_(u1) {
+    const std::uint32_t p = e.poly;
+    patched_ = p < navmesh.height_patches.size() && navmesh.height_patches[p].width > 0 &&
+               navmesh.height_patches[p].depth > 0 && navmesh.grid.cell_size > 0.0F;
+    inset_x_ = -nudge * e.nx;
+    inset_z_ = -nudge * e.nz;
+  }
+
+  const detail::BoundaryEdge* edge;
+
+  /// The edge's point at u, at floor height y.
+  [[nodiscard]] Vec3 point(double u, double y) const {
+    const Vec3 v = lerp(edge->p, edge->q, (u - u0_) / (u1_ - u0_));
+    return {v.x, static_cast<float>(y), v.z};
+  }
+
+  /// Where the inset line crosses a column border strictly inside (lo, hi).
+  void add_breaks(double lo, double hi, std::vector<double>& out) const {
+    if (!patched_) return;
+    const auto& grid = nav_->grid;
+    const double cs = grid.cell_size;
+    const auto crossings = [&](double a, double b, double origin) {
+      // the coordinate runs from a (u = u0_) to b (u = u1_)
+      if (a == b) return;
+      const double at_lo = a + (lo - u0_) / (u1_ - u0_) * (b - a);
+      const double at_hi = a + (hi - u0_) / (u1_ - u0_) * (b - a);
+      const double c0 = std::floor((std::min(at_lo, at_hi) - origin) / cs);
+      const double c1 = std::floor((std::max(at_lo, at_hi) - origin) / cs);
+      for (double c = c0 + 1.0; c <= c1; c += 1.0) {
+        const double u = u0_ + (origin + c * cs - a) / (b - a) * (u1_ - u0_);
+        if (u > lo && u < hi) out.push_back(u);
+      }
+    };
+    crossings(edge->p.x + inset_x_, edge->q.x + inset_x_, grid.origin.x);
+    crossings(edge->p.z + inset_z_, edge->q.z + inset_z_, grid.origin.z);
+  }
+
+  /// The floor at the ends of [a, b], a stretch between two breaks; `mid` is inside it.
+  [[nodiscard]] std::pair<double, double> floor(double a, double b, double mid) const {
+    if (!patched_) return {y_at(a), y_at(b)};
+    const Vec3 v = lerp(edge->p, edge->q, (mid - u0_) / (u1_ - u0_));
+    const double h =
+        mesh::height_at(*nav_, mesh::PolyId{edge->poly}, static_cast<float>(v.x + inset_x_),
+                        static_cast<float>(v.z + inset_z_));
+    return {h, h};
+  }
+
+ private:
+  [[nodiscard]] double y_at(double u) const {
+    return lerp(edge->p, edge->q, (u - u0_) / (u1_ - u0_)).y;
+  }
+
+  const mesh::NavMesh* nav_;
+  double u0_;
+  double u1_;
+  double inset_x_ = 0.0;
+  double inset_z_ = 0.0;
+  bool patched_ = false;
+};
 
 }  // namespace
 
@@ -179,57 +268,116 @@ Result<LedgeLinkSet> build_ledge_links(const mesh::NavMesh& navmesh, const Trian
     }
   };
 
+  // the column an edge runs along on its polygon's side: where the agent's centre stands
+  const double nudge = 0.05 * static_cast<double>(cs);
+  const double deviation = static_cast<double>(ch) + kThresholdSlack;
   std::vector<LedgeLink> candidates;
+  std::vector<double> breaks;
+  std::vector<Fragment> fragments;
   for (const auto& [i, j] : pairs) {
     const detail::BoundaryEdge& e = edges[i];
     const detail::BoundaryEdge& f = edges[j];
     // the shared frame of edges_face: u along the line
     const detail::PairFrame frame = detail::pair_frame(e, f);
-    const double e0 = frame.e0;
-    const double e1 = frame.e1;
-    const double f0 = frame.f0;
-    const double f1 = frame.f1;
     const double lo = frame.lo;
     const double hi = frame.hi;
-    const auto on_e = [&](double x) { return lerp(e.p, e.q, (x - e0) / (e1 - e0)); };
-    const auto on_f = [&](double x) { return lerp(f.p, f.q, (x - f0) / (f1 - f0)); };
-    const Vec3 pe_lo = on_e(lo);
-    const Vec3 pe_hi = on_e(hi);
-    const Vec3 pf_lo = on_f(lo);
-    const Vec3 pf_hi = on_f(hi);
-    const double d_lo = static_cast<double>(pf_lo.y) - pe_lo.y;
-    const double d_hi = static_cast<double>(pf_hi.y) - pe_hi.y;
-    const double span = hi - lo;
+    const Side side_e(navmesh, e, frame.e0, frame.e1, nudge);
+    const Side side_f(navmesh, f, frame.f0, frame.f1, nudge);
+    // stretches of [lo, hi] over which each side's floor is one column's sample (or linear)
+    breaks.assign({lo, hi});
+    side_e.add_breaks(lo, hi, breaks);
+    side_f.add_breaks(lo, hi, breaks);
+    std::sort(breaks.begin(), breaks.end());
+    breaks.erase(
+        std::unique(breaks.begin(), breaks.end(), [](double a, double b) { return b - a <= 1e-9; }),
+        breaks.end());
+    breaks.back() = hi;
     for (const bool forward : {true, false}) {
       // forward: e -> f with rise delta; backward: f -> e with rise -delta
-      const double r_lo = forward ? d_lo : -d_lo;
-      const double r_hi = forward ? d_hi : -d_hi;
-      for (const KindRange& range : ranges) {
-        const auto t = rise_interval(r_lo, r_hi, range);
-        if (!t || (t->second - t->first) * span <= min_length) continue;
-        const double x0 = lo + t->first * span;
-        const double x1 = lo + t->second * span;
-        LedgeLink link;
-        link.kind = range.kind;
-        link.source_poly = forward ? e.poly : f.poly;
-        link.dest_poly = forward ? f.poly : e.poly;
-        link.source_a = forward ? on_e(x0) : on_f(x0);
-        link.source_b = forward ? on_e(x1) : on_f(x1);
-        link.dest_a = forward ? on_f(x0) : on_e(x0);
-        link.dest_b = forward ? on_f(x1) : on_e(x1);
-        link.cost = kind_cost(range.kind);
-        // note: segments run along the source edge's own direction (its polygon's CCW order),
-        // whichever of the two edges the pair happened to list first
-        const detail::BoundaryEdge& src = forward ? e : f;
-        const double run_x = static_cast<double>(link.source_b.x) - link.source_a.x;
-        const double run_z = static_cast<double>(link.source_b.z) - link.source_a.z;
-        if (run_x * (static_cast<double>(src.q.x) - src.p.x) +
-                run_z * (static_cast<double>(src.q.z) - src.p.z) <
-            0.0) {
-          std::swap(link.source_a, link.source_b);
-          std::swap(link.dest_a, link.dest_b);
+      const Side& src = forward ? side_e : side_f;
+      const Side& dst = forward ? side_f : side_e;
+      fragments.clear();
+      for (std::size_t k = 0; k + 1 < breaks.size(); ++k) {
+        const double a = breaks[k];
+        const double b = breaks[k + 1];
+        const double mid = 0.5 * (a + b);
+        const auto [s0, s1] = src.floor(a, b, mid);
+        const auto [d0, d1] = dst.floor(a, b, mid);
+        for (const KindRange& range : ranges) {
+          const auto t = rise_interval(d0 - s0, d1 - s1, range);
+          if (!t) continue;
+          Fragment g;
+          g.kind = range.kind;
+          g.x0 = a + t->first * (b - a);
+          g.x1 = a + t->second * (b - a);
+          g.src0 = s0 + t->first * (s1 - s0);
+          g.src1 = s0 + t->second * (s1 - s0);
+          g.dst0 = d0 + t->first * (d1 - d0);
+          g.dst1 = d0 + t->second * (d1 - d0);
+          fragments.push_back(g);
         }
-        candidates.push_back(link);
+      }
+      // fragments are ordered along u within each kind; join contiguous ones of one kind while
+      // the straight segment between the run's end floors stays within `deviation` of every
+      // fragment's floor at its middle (so a link's segments follow the surface to a cell height)
+      for (const KindRange& range : ranges) {
+        std::size_t run_first = fragments.size();
+        std::size_t run_last = fragments.size();
+        const auto emit = [&]() {
+          if (run_first == fragments.size()) return;
+          const Fragment& g0 = fragments[run_first];
+          const Fragment& g1 = fragments[run_last];
+          run_first = fragments.size();
+          if (g1.x1 - g0.x0 <= min_length) return;
+          LedgeLink link;
+          link.kind = range.kind;
+          link.source_poly = src.edge->poly;
+          link.dest_poly = dst.edge->poly;
+          link.source_a = src.point(g0.x0, g0.src0);
+          link.source_b = src.point(g1.x1, g1.src1);
+          link.dest_a = dst.point(g0.x0, g0.dst0);
+          link.dest_b = dst.point(g1.x1, g1.dst1);
+          link.cost = kind_cost(range.kind);
+          // note: segments run along the source edge's own direction (its polygon's CCW order),
+          // whichever of the two edges the pair happened to list first
+          const detail::BoundaryEdge& se = *src.edge;
+          const double run_x = static_cast<double>(link.source_b.x) - link.source_a.x;
+          const double run_z = static_cast<double>(link.source_b.z) - link.source_a.z;
+          if (run_x * (static_cast<double>(se.q.x) - se.p.x) +
+                  run_z * (static_cast<double>(se.q.z) - se.p.z) <
+              0.0) {
+            std::swap(link.source_a, link.source_b);
+            std::swap(link.dest_a, link.dest_b);
+          }
+          candidates.push_back(link);
+        };
+        const auto follows = [&](std::size_t last) {
+          const Fragment& g0 = fragments[run_first];
+          const Fragment& g1 = fragments[last];
+          const double len = g1.x1 - g0.x0;
+          for (std::size_t k = run_first; k <= last; ++k) {
+            const Fragment& g = fragments[k];
+            const double t = len > 0.0 ? (0.5 * (g.x0 + g.x1) - g0.x0) / len : 0.0;
+            const double src_line = g0.src0 + t * (g1.src1 - g0.src0);
+            const double dst_line = g0.dst0 + t * (g1.dst1 - g0.dst0);
+            if (std::abs(0.5 * (g.src0 + g.src1) - src_line) > deviation ||
+                std::abs(0.5 * (g.dst0 + g.dst1) - dst_line) > deviation)
+              return false;
+          }
+          return true;
+        };
+        for (std::size_t k = 0; k < fragments.size(); ++k) {
+          if (fragments[k].kind != range.kind) continue;
+          if (run_first != fragments.size() && fragments[k].x0 - fragments[run_last].x1 <= 1e-9 &&
+              follows(k)) {
+            run_last = k;
+            continue;
+          }
+          emit();
+          run_first = k;
+          run_last = k;
+        }
+        emit();
       }
     }
   }

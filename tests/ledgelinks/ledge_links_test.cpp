@@ -16,9 +16,11 @@
 #include "leapnav/core/context.hpp"
 #include "leapnav/io/jump_scenes.hpp"
 #include "leapnav/io/scene_builder.hpp"
+#include "leapnav/io/scenes.hpp"
 #include "leapnav/ledgelinks/ledge_check.hpp"
 #include "leapnav/ledgelinks/ledge_links.hpp"
 #include "leapnav/mesh/build.hpp"
+#include "leapnav/mesh/tiles.hpp"
 #include "ledgelinks/ledge_fixtures.hpp"
 
 using namespace leapnav;
@@ -163,6 +165,7 @@ Built build(TriangleMesh triangles, const BuildConfig& config, int threads = 1) 
   REQUIRE(validate(*set, b.out.navmesh).ok());
   b.links = std::move(*set);
   check_rises(b.links, config.agent, o.walk_epsilon);
+  CHECK(test::check_surface_rises(b.out.navmesh, b.links, o.walk_epsilon) == 0);
   return b;
 }
 
@@ -418,6 +421,54 @@ TEST_SUITE("ledgelinks.check") {
       LedgeChecker::Scratch scratch;
       const bool free = checker.passes({0, 0, 0}, {0, 0, 2}, {0.6F, 1, 0}, {0.6F, 1, 2}, scratch);
       CHECK(free == (w > 0.25F));
+    }
+  }
+}
+
+TEST_SUITE("ledgelinks.surface") {
+  TEST_CASE(
+      "a drop beside walkable stairs that run along the ledge is bounded by the floor under its "
+      "ends, not by the heights of its polygon's vertices") {
+    // lower floor y 1; an upper block x 8..16 whose top stands 2.25 m above it (beyond max_drop
+    // 2.0); beside the block's wall, stairs (0.25 m risers, walkable) rise along +z from z 6 to
+    // 1 m. One straight boundary edge runs along the wall over floor and treads, so its vertices
+    // sit on the floor and on the top tread while the floor under most of it is lower.
+    io::SceneBuilder s("drop beside stairs");
+    s.add_box({0.0F, 0.0F, 0.0F}, {16.0F, 1.0F, 14.0F});
+    s.add_box({8.0F, 1.0F, 0.0F}, {16.0F, 3.25F, 14.0F});
+    s.add_stairs({6.0F, 1.0F, 6.0F}, {0.0F, 1.0F}, 4.0F, 4, 0.25F, 1.0F);
+    s.add_box({4.0F, 1.0F, 10.0F}, {8.0F, 2.0F, 14.0F});
+    const TriangleMesh scene = s.take();
+    BuildContext ctx;
+    auto out = mesh::build_navmesh(scene, ledge_config(), ctx);
+    REQUIRE(out.ok());
+    auto set = build_ledge_links(out->navmesh, &scene, {}, ctx);
+    REQUIRE(set.ok());
+    // the treads (surface 1.5..2.25 under a top at 3.5) are 2.0 m down or less; the floor before
+    // them (1.25) is 2.25 m down: drops over z 6..13.5 only (vertex heights gave z 3.75..13.5)
+    CHECK(length_of(*set, LedgeKind::Drop) > 7.0);
+    for (const LedgeLink& l : set->links)
+      if (l.kind == LedgeKind::Drop) CHECK(std::min(l.source_a.z, l.source_b.z) >= 5.99F);
+    CHECK(test::check_surface_rises(out->navmesh, *set, 0.01F) == 0);
+  }
+
+  TEST_CASE("demo's ledge links rise within their kind's range on the surface, untiled and tiled") {
+    auto scene = io::load_scene("builtin:demo");
+    REQUIRE(scene.ok());
+    BuildConfig config = *named_config("default");
+    BuildContext ctx;
+    auto untiled = mesh::build_navmesh(*scene, config, ctx);
+    REQUIRE(untiled.ok());
+    auto links = build_ledge_links(untiled->navmesh, &*scene, {}, ctx);
+    REQUIRE(links.ok());
+    CHECK(test::check_surface_rises(untiled->navmesh, *links, 0.01F) == 0);
+    for (const int tile : {16, 32, 64}) {
+      CAPTURE(tile);
+      auto tiled = mesh::build_tiled_navmesh(*scene, config, mesh::TileConfig{tile, -1}, ctx);
+      REQUIRE(tiled.ok());
+      auto tiled_links = build_ledge_links(tiled->navmesh, &*scene, tiled_ledge_options(), ctx);
+      REQUIRE(tiled_links.ok());
+      CHECK(test::check_surface_rises(tiled->navmesh, *tiled_links, 0.01F) == 0);
     }
   }
 }

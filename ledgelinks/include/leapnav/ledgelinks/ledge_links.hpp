@@ -2,9 +2,11 @@
 // and 4, with the generalisation of ../shared/docs/seeds-002-004.md A6/A10): boundary edges of the
 // navmesh (no neighbour polygon) are grouped by vertical plane, edges facing each other across the
 // eroded gap (about 2 r: the voxel stage erodes both floors of a ledge by the agent radius) are
-// paired, and the height difference along their overlap classifies each piece as a walk, step-up /
-// step-down, jump-up or drop link. Each link is directed, made once per direction, and kept only
-// where the agent's swept cylinder passes the conservative check of ledge_check.hpp.
+// paired, and the height difference along their overlap, measured on the navmesh's surface (its
+// height detail) beside each edge, classifies each piece as a walk, step-up / step-down, jump-up
+// or drop link; a link's ends lie on the edges at the surface's height. Each link is directed,
+// made once per direction, and kept only where the agent's swept cylinder passes the
+// conservative check of ledge_check.hpp.
 // Authored ladders (ladders.hpp) use the same link type.
 #pragma once
 
