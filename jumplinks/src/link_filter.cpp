@@ -1,7 +1,9 @@
-// Walkable-link filter (link_filter.hpp): per distinct start point, a Dijkstra over the portal
-// midpoints bounded by the largest budget of the point's links, then one verdict per link. Start
-// polygons run in parallel into per-link flags; the kept links are joined in their order, so the
-// result does not depend on the thread count.
+// Walkable-link filter (link_filter.hpp): per link, straight walks from the start to both ends of
+// the landing segment (a ray through the polygons it crosses); for the links these do not settle,
+// one Dijkstra per distinct start point over the portal midpoints, bounded by the largest budget
+// of the point's links, then one verdict per link. Start polygons run in parallel into per-link
+// flags; the kept links are joined in their order, so the result does not depend on the thread
+// count.
 #include "leapnav/jumplinks/link_filter.hpp"
 
 #include <algorithm>
@@ -45,6 +47,84 @@ double segment_distance(P2 p, P2 a, P2 b) {
 
 bool walkable(const mesh::NavMesh& navmesh, std::uint32_t poly) {
   return navmesh.poly_flags.empty() || navmesh.poly_flags[poly] == 0;
+}
+
+// Tolerances of the straight walk: a point within kOnEdge metres of a polygon's edge line counts
+// as on it (welded vertices are float; 0.1 mm of walking is below anything the planner measures).
+constexpr double kOnEdge = 1e-4;
+// At most this many polygons on one straight walk (a guard; walks span a few dozen at most).
+constexpr int kMaxRayPolygons = 4096;
+
+// The part [t_in, t_out] of the segment from + t * d (t in [0, 1]) inside convex polygon `poly`
+// (CCW in xz, edges widened by kOnEdge), and the edge (index into poly_neighbors) through which it
+// leaves at t_out (none when t_out is 1). Empty when t_in > t_out.
+struct Clip {
+  double t_in = 0.0;
+  double t_out = 1.0;
+  std::size_t exit = std::numeric_limits<std::size_t>::max();
+};
+
+Clip clip(const mesh::NavMesh& navmesh, std::uint32_t poly, P2 from, P2 d) {
+  Clip c;
+  const std::uint32_t first = navmesh.poly_first[poly];
+  const std::uint32_t end = navmesh.poly_first[poly + 1];
+  for (std::uint32_t e = first; e < end; ++e) {
+    const std::uint32_t next = e + 1 == end ? first : e + 1;
+    const Vec3 va = navmesh.vertices[navmesh.poly_vertices[e]];
+    const Vec3 vb = navmesh.vertices[navmesh.poly_vertices[next]];
+    const double ex = static_cast<double>(vb.x) - va.x;
+    const double ez = static_cast<double>(vb.z) - va.z;
+    const double len = std::hypot(ex, ez);
+    if (len == 0.0) continue;
+    // inside: cross(edge, p - va) >= -kOnEdge * len (CCW polygon, interior on the left)
+    const double f0 = ex * (from.z - va.z) - ez * (from.x - va.x) + kOnEdge * len;
+    const double f1 = ex * d.z - ez * d.x;
+    if (f1 == 0.0) {
+      if (f0 < 0.0) c.t_in = kInf;  // parallel and outside
+    } else if (f1 > 0.0) {
+      c.t_in = std::max(c.t_in, -f0 / f1);
+    } else if (-f0 / f1 < c.t_out) {
+      c.t_out = -f0 / f1;
+      c.exit = e;
+    }
+  }
+  return c;
+}
+
+// True when the straight xz segment from `from` (in polygon from_poly) to `to` stays on the mesh:
+// it runs through a chain of polygons, each entered through the portal edge the previous one is
+// left by, none with flags except from_poly, and ends inside to_poly. Every piece is a straight
+// line inside one convex polygon, so the segment is a real walk of its xz length. A ray through a
+// vertex or along an edge may fail (the caller then uses the midpoint walk): false is never
+// unsound.
+bool straight_walk(const mesh::NavMesh& navmesh, P2 from, std::uint32_t from_poly, P2 to,
+                   std::uint32_t to_poly) {
+  const P2 d{to.x - from.x, to.z - from.z};
+  const double length = std::hypot(d.x, d.z);
+  const double eps = length > 0.0 ? kOnEdge / length : 0.0;  // kOnEdge in units of t
+  std::uint32_t poly = from_poly;
+  double t = 0.0;
+  for (int step = 0; step < kMaxRayPolygons; ++step) {
+    const Clip c = clip(navmesh, poly, from, d);
+    // the segment must go on inside this polygon from where the previous one left it
+    if (c.t_in > t + eps || c.t_out < t - eps) return false;
+    if (c.exit == std::numeric_limits<std::size_t>::max()) return poly == to_poly;
+    if (c.t_out <= t && step > 0) return false;  // no progress (through a vertex): give up
+    const std::uint32_t next = navmesh.poly_neighbors[c.exit];
+    if (next == mesh::kNoPoly || !walkable(navmesh, next)) return false;
+    t = c.t_out;
+    poly = next;
+  }
+  return false;
+}
+
+// An upper bound on walking from the start to the farthest point of [a, b] (length L) given walks
+// of xa to a and xb to b: a point t of the segment is reached by walking to a and on along the
+// segment inside the convex land polygon (xa + |a - t|), or likewise through b; the worse point
+// is where the two meet.
+double through_ends(double xa, double xb, double len) {
+  if (std::abs(xa - xb) <= len) return 0.5 * (xa + xb + len);
+  return std::min(xa, xb) + len;
 }
 
 // Per portal edge (indexed like poly_neighbors): its polygon and its midpoint (xz); computed once
@@ -97,15 +177,23 @@ class Walker {
     }
   }
 
-  // The shortest found walk to the farther of a and b inside polygon `land` (+inf when none).
-  [[nodiscard]] double to_segment(std::uint32_t land, P2 a, P2 b) const {
+  // The shortest found walk to the farther of a and b inside polygon `land` (+inf when none),
+  // also given the straight walks xa to a and xb to b (+inf when none): the walk through one
+  // midpoint m of land's edges to the farther end, or the walks to a and to b
+  // (via the nearer midpoint or straight) joined along the segment (through_ends).
+  [[nodiscard]] double to_segment(std::uint32_t land, P2 a, P2 b, double xa = kInf,
+                                  double xb = kInf) const {
     double best = kInf;
     for (std::uint32_t e = navmesh_.poly_first[land]; e < navmesh_.poly_first[land + 1]; ++e) {
       if (dist_[e] == kInf) continue;
       const P2 m = edges_.midpoint[e];
-      best = std::min(best, dist_[e] + std::max(dist(m, a), dist(m, b)));
+      const double ma = dist(m, a);
+      const double mb = dist(m, b);
+      best = std::min(best, dist_[e] + std::max(ma, mb));
+      xa = std::min(xa, dist_[e] + ma);
+      xb = std::min(xb, dist_[e] + mb);
     }
-    return best;
+    return std::min(best, through_ends(xa, xb, dist(a, b)));
   }
 
  private:
@@ -131,6 +219,13 @@ class Walker {
   std::priority_queue<Entry, std::vector<Entry>, std::greater<>> heap_;
 };
 
+// A link the straight walks did not settle, with their lengths (+inf where none).
+struct Open {
+  std::size_t link = 0;
+  double xa = kInf;
+  double xb = kInf;
+};
+
 // A link's budget: its shortest jump (xz, start to the nearest landing point) plus the slack.
 double budget(const JumpLink& link, double slack) {
   return segment_distance(ground(link.start), ground(link.land_a), ground(link.land_b)) + slack;
@@ -150,10 +245,16 @@ double walk_bound(const mesh::NavMesh& navmesh, Vec3 start, std::uint32_t start_
                   Vec3 land_b, std::uint32_t land_poly, double bound) {
   if (start_poly >= navmesh.polygon_count() || land_poly >= navmesh.polygon_count()) return kInf;
   if (!walkable(navmesh, land_poly)) return kInf;
+  const P2 s = ground(start);
+  const P2 a = ground(land_a);
+  const P2 b = ground(land_b);
+  const double xa = straight_walk(navmesh, s, start_poly, a, land_poly) ? dist(s, a) : kInf;
+  const double xb = straight_walk(navmesh, s, start_poly, b, land_poly) ? dist(s, b) : kInf;
   const EdgeTable edges(navmesh);
   Walker walker(navmesh, edges);
-  walker.run(ground(start), start_poly, bound);
-  return walker.to_segment(land_poly, ground(land_a), ground(land_b));
+  walker.run(s, start_poly, bound);
+  const double walk = walker.to_segment(land_poly, a, b, xa, xb);
+  return walk <= bound ? walk : kInf;
 }
 
 Result<LinkFilterStats> filter_walkable_links(JumpLinkSet& set, const mesh::NavMesh& navmesh,
@@ -183,6 +284,7 @@ Result<LinkFilterStats> filter_walkable_links(JumpLinkSet& set, const mesh::NavM
   parallel_for(ctx.threads(), 0, polys, kGrain, [&](std::size_t b, std::size_t e) {
     if (ctx.cancelled()) return;
     thread_local std::vector<std::size_t> order;
+    thread_local std::vector<Open> open;
     Walker walker(navmesh, edges);
     for (std::size_t p = b; p < e; ++p) {
       if (first[p] == first[p + 1]) continue;
@@ -208,15 +310,33 @@ Result<LinkFilterStats> filter_walkable_links(JumpLinkSet& set, const mesh::NavM
           any = true;
         }
         if (any) {
+          // straight walks first; the midpoint search only for the links they do not settle
           const JumpLink& head = set.links[order[g]];
-          walker.run(ground(head.start), head.start_poly, bound);
-          ++walks[p];
+          const P2 s = ground(head.start);
+          open.clear();
           for (std::size_t i = g; i < h; ++i) {
             const JumpLink& link = set.links[order[i]];
             if (!walkable(navmesh, link.land_poly)) continue;
-            const double walk =
-                walker.to_segment(link.land_poly, ground(link.land_a), ground(link.land_b));
-            if (walk <= budget(link, slack)) drop[order[i]] = 1;
+            const P2 la = ground(link.land_a);
+            const P2 lb = ground(link.land_b);
+            const double xa =
+                straight_walk(navmesh, s, link.start_poly, la, link.land_poly) ? dist(s, la) : kInf;
+            const double xb =
+                straight_walk(navmesh, s, link.start_poly, lb, link.land_poly) ? dist(s, lb) : kInf;
+            if (through_ends(xa, xb, dist(la, lb)) <= budget(link, slack))
+              drop[order[i]] = 1;
+            else
+              open.push_back({order[i], xa, xb});
+          }
+          if (!open.empty()) {
+            walker.run(s, head.start_poly, bound);
+            ++walks[p];
+          }
+          for (const Open& o : open) {
+            const JumpLink& link = set.links[o.link];
+            const double walk = walker.to_segment(link.land_poly, ground(link.land_a),
+                                                  ground(link.land_b), o.xa, o.xb);
+            if (walk <= budget(link, slack)) drop[o.link] = 1;
           }
         }
         g = h;
