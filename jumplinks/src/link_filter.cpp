@@ -285,9 +285,16 @@ Result<LinkFilterStats> filter_walkable_links(JumpLinkSet& set, const mesh::NavM
     if (ctx.cancelled()) return;
     thread_local std::vector<std::size_t> order;
     thread_local std::vector<Open> open;
+    // whole groups: the land polygons of p's groups already known to be kept (their other links
+    // need no verdict: the group stays whatever they give)
+    thread_local std::vector<std::uint32_t> kept;
+    const auto settled = [&](std::uint32_t land) {
+      return options.whole_groups && std::find(kept.begin(), kept.end(), land) != kept.end();
+    };
     Walker walker(navmesh, edges);
     for (std::size_t p = b; p < e; ++p) {
       if (first[p] == first[p + 1]) continue;
+      kept.clear();
       // the polygon's links grouped by start point (order within a group kept)
       order.clear();
       for (std::size_t k = first[p]; k < first[p + 1]; ++k) order.push_back(k);
@@ -316,7 +323,7 @@ Result<LinkFilterStats> filter_walkable_links(JumpLinkSet& set, const mesh::NavM
           open.clear();
           for (std::size_t i = g; i < h; ++i) {
             const JumpLink& link = set.links[order[i]];
-            if (!walkable(navmesh, link.land_poly)) continue;
+            if (!walkable(navmesh, link.land_poly) || settled(link.land_poly)) continue;
             const P2 la = ground(link.land_a);
             const P2 lb = ground(link.land_b);
             const double xa =
@@ -328,15 +335,21 @@ Result<LinkFilterStats> filter_walkable_links(JumpLinkSet& set, const mesh::NavM
             else
               open.push_back({order[i], xa, xb});
           }
-          if (!open.empty()) {
-            walker.run(s, head.start_poly, bound);
-            ++walks[p];
-          }
+          bool searched = false;
           for (const Open& o : open) {
             const JumpLink& link = set.links[o.link];
+            if (settled(link.land_poly)) continue;
+            if (!searched) {
+              walker.run(s, head.start_poly, bound);
+              ++walks[p];
+              searched = true;
+            }
             const double walk = walker.to_segment(link.land_poly, ground(link.land_a),
                                                   ground(link.land_b), o.xa, o.xb);
-            if (walk <= budget(link, slack)) drop[o.link] = 1;
+            if (walk <= budget(link, slack))
+              drop[o.link] = 1;
+            else if (options.whole_groups)
+              kept.push_back(link.land_poly);
           }
         }
         g = h;
