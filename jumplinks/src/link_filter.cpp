@@ -1,9 +1,10 @@
 // Walkable-link filter (link_filter.hpp): per link, straight walks from the start to both ends of
 // the landing segment (a ray through the polygons it crosses); for the links these do not settle,
 // one Dijkstra per distinct start point over the portal midpoints, bounded by the largest budget
-// of the point's links, then one verdict per link. Start polygons run in parallel into per-link
-// flags; the kept links are joined in their order, so the result does not depend on the thread
-// count.
+// of the point's links, and for links still undecided the walk through the same portal edges at
+// the crossings that shorten it most; then one verdict per link. Start polygons run in parallel
+// into per-link flags; the kept links are joined in their order, so the result does not depend on
+// the thread count.
 #include "leapnav/jumplinks/link_filter.hpp"
 
 #include <algorithm>
@@ -21,6 +22,7 @@ namespace leapnav::jump {
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr std::size_t kNoEdge = std::numeric_limits<std::size_t>::max();
 
 struct P2 {
   double x = 0.0;
@@ -157,6 +159,7 @@ class Walker {
  public:
   Walker(const mesh::NavMesh& navmesh, const EdgeTable& edges) : navmesh_(navmesh), edges_(edges) {
     dist_.assign(navmesh.poly_neighbors.size(), kInf);
+    parent_.assign(navmesh.poly_neighbors.size(), kNoEdge);
   }
 
   void run(P2 start, std::uint32_t start_poly, double bound) {
@@ -164,7 +167,7 @@ class Walker {
     touched_.clear();
     heap_ = {};
     // note: the start polygon may always be left (a query may start in a flagged polygon)
-    relax_polygon(start_poly, start, 0.0);
+    relax_polygon(start_poly, start, 0.0, kNoEdge);
     while (!heap_.empty()) {
       const auto [d, e] = heap_.top();
       heap_.pop();
@@ -172,8 +175,8 @@ class Walker {
       if (d > dist_[e]) continue;
       const std::uint32_t other = navmesh_.poly_neighbors[e];
       const P2 m = edges_.midpoint[e];
-      relax_polygon(edges_.owner[e], m, d);
-      if (walkable(navmesh_, other)) relax_polygon(other, m, d);
+      relax_polygon(edges_.owner[e], m, d, e);
+      if (walkable(navmesh_, other)) relax_polygon(other, m, d, e);
     }
   }
 
@@ -196,16 +199,109 @@ class Walker {
     return std::min(best, through_ends(xa, xb, dist(a, b)));
   }
 
+  // A walk from `start` to `target` (a point of polygon `land`) through the portal edges the
+  // midpoint walk to land's nearest edge crossed, each crossed at the point that shortens the walk
+  // most (a few rounds of coordinate descent from the midpoints): consecutive crossings lie on two
+  // edges of one convex polygon (the one the midpoint walk went through), so every piece is a
+  // real walk, wherever on the edges the crossings are. +inf when the search did not reach land.
+  [[nodiscard]] double through_corridor(std::uint32_t land, P2 start, P2 target) {
+    std::size_t last = kNoEdge;
+    double best = kInf;
+    for (std::uint32_t e = navmesh_.poly_first[land]; e < navmesh_.poly_first[land + 1]; ++e) {
+      if (dist_[e] == kInf) continue;
+      const double w = dist_[e] + dist(edges_.midpoint[e], target);
+      if (w < best) {
+        best = w;
+        last = e;
+      }
+    }
+    if (last == kNoEdge) return kInf;
+    chain_.clear();
+    for (std::size_t e = last; e != kNoEdge; e = parent_[e]) {
+      if (chain_.size() > touched_.size()) return kInf;  // a guard: chains cannot be longer
+      // a portal crossed from one side and left from the other is one segment: once
+      if (!chain_.empty() && same_segment(chain_.back(), e)) continue;
+      chain_.push_back(e);
+    }
+    std::reverse(chain_.begin(), chain_.end());
+    const std::size_t n = chain_.size();
+    cross_.resize(n);
+    for (std::size_t i = 0; i < n; ++i) cross_[i] = edges_.midpoint[chain_[i]];
+    // note: each step shortens the walk, so it converges; any crossings give a real walk
+    constexpr int kMaxRounds = 64;
+    for (int round = 0; round < kMaxRounds; ++round) {
+      double moved = 0.0;
+      for (std::size_t i = 0; i < n; ++i) {
+        const P2 prev = i == 0 ? start : cross_[i - 1];
+        const P2 next = i + 1 == n ? target : cross_[i + 1];
+        const P2 x = best_crossing(prev, next, chain_[i]);
+        moved = std::max(moved, dist(x, cross_[i]));
+        cross_[i] = x;
+      }
+      if (moved < 1e-7) break;
+    }
+    double length = dist(start, cross_[0]) + dist(cross_[n - 1], target);
+    for (std::size_t i = 0; i + 1 < n; ++i) length += dist(cross_[i], cross_[i + 1]);
+    return length;
+  }
+
  private:
+  // The two vertices of edge e (indexed like poly_neighbors).
+  [[nodiscard]] std::pair<std::uint32_t, std::uint32_t> ends(std::size_t e) const {
+    const std::uint32_t poly = edges_.owner[e];
+    const std::size_t next =
+        e + 1 == navmesh_.poly_first[poly + 1] ? std::size_t{navmesh_.poly_first[poly]} : e + 1;
+    return {navmesh_.poly_vertices[e], navmesh_.poly_vertices[next]};
+  }
+
+  [[nodiscard]] bool same_segment(std::size_t e, std::size_t f) const {
+    const auto [a, b] = ends(e);
+    const auto [c, d] = ends(f);
+    return (a == c && b == d) || (a == d && b == c);
+  }
+
+  // The point x of edge e (indexed like poly_neighbors) minimising |p - x| + |x - q|: where the
+  // line from p to q (or to q mirrored across the edge's line, when both lie on one side) meets
+  // the edge's line, clamped to the edge (the sum is convex along the line).
+  [[nodiscard]] P2 best_crossing(P2 p, P2 q, std::size_t e) const {
+    const auto [iu, iv] = ends(e);
+    const P2 u = ground(navmesh_.vertices[iu]);
+    const P2 v = ground(navmesh_.vertices[iv]);
+    const double ex = v.x - u.x;
+    const double ez = v.z - u.z;
+    const double len2 = ex * ex + ez * ez;
+    if (len2 == 0.0) return u;
+    const double sp = ex * (p.z - u.z) - ez * (p.x - u.x);
+    double sq = ex * (q.z - u.z) - ez * (q.x - u.x);
+    if ((sp > 0.0) == (sq > 0.0) && sp != 0.0 && sq != 0.0) {
+      // mirror q across the edge's line
+      const double k = 2.0 * sq / len2;
+      q = {q.x + k * ez, q.z - k * ex};
+      sq = -sq;
+    }
+    double t = 0.0;
+    if (sp == sq) {
+      // p and q on the line itself: the nearer of the two projections
+      t = ((p.x - u.x) * ex + (p.z - u.z) * ez) / len2;
+    } else {
+      const double w = sp / (sp - sq);  // where p + w (q - p) crosses the line
+      const P2 x{p.x + w * (q.x - p.x), p.z + w * (q.z - p.z)};
+      t = ((x.x - u.x) * ex + (x.z - u.z) * ez) / len2;
+    }
+    t = std::clamp(t, 0.0, 1.0);
+    return {u.x + t * ex, u.z + t * ez};
+  }
+
   // Walks from p (in or on the boundary of polygon `poly`, reached at cost d) to the midpoints of
   // poly's portal edges: straight lines inside a convex polygon.
-  void relax_polygon(std::uint32_t poly, P2 p, double d) {
+  void relax_polygon(std::uint32_t poly, P2 p, double d, std::size_t from) {
     for (std::uint32_t e = navmesh_.poly_first[poly]; e < navmesh_.poly_first[poly + 1]; ++e) {
       if (navmesh_.poly_neighbors[e] == mesh::kNoPoly) continue;
       const double cand = d + dist(p, edges_.midpoint[e]);
       if (cand < dist_[e]) {
         if (dist_[e] == kInf) touched_.push_back(e);
         dist_[e] = cand;
+        parent_[e] = from;
         heap_.emplace(cand, e);
       }
     }
@@ -214,7 +310,10 @@ class Walker {
   const mesh::NavMesh& navmesh_;
   const EdgeTable& edges_;
   std::vector<double> dist_;
+  std::vector<std::size_t> parent_;  // the edge whose midpoint an edge's walk came from
   std::vector<std::size_t> touched_;
+  std::vector<std::size_t> chain_;
+  std::vector<P2> cross_;
   using Entry = std::pair<double, std::size_t>;
   std::priority_queue<Entry, std::vector<Entry>, std::greater<>> heap_;
 };
@@ -253,7 +352,12 @@ double walk_bound(const mesh::NavMesh& navmesh, Vec3 start, std::uint32_t start_
   const EdgeTable edges(navmesh);
   Walker walker(navmesh, edges);
   walker.run(s, start_poly, bound);
-  const double walk = walker.to_segment(land_poly, a, b, xa, xb);
+  double walk = walker.to_segment(land_poly, a, b, xa, xb);
+  {
+    const double ca = xa < kInf ? xa : walker.through_corridor(land_poly, s, a);
+    const double cb = xb < kInf ? xb : walker.through_corridor(land_poly, s, b);
+    walk = std::min(walk, through_ends(ca, cb, dist(a, b)));
+  }
   return walk <= bound ? walk : kInf;
 }
 
@@ -344,8 +448,15 @@ Result<LinkFilterStats> filter_walkable_links(JumpLinkSet& set, const mesh::NavM
               ++walks[p];
               searched = true;
             }
-            const double walk = walker.to_segment(link.land_poly, ground(link.land_a),
-                                                  ground(link.land_b), o.xa, o.xb);
+            const P2 la = ground(link.land_a);
+            const P2 lb = ground(link.land_b);
+            double walk = walker.to_segment(link.land_poly, la, lb, o.xa, o.xb);
+            if (walk > budget(link, slack)) {
+              // the midpoint walk's corridor, crossed where it is shortest
+              const double ca = o.xa < kInf ? o.xa : walker.through_corridor(link.land_poly, s, la);
+              const double cb = o.xb < kInf ? o.xb : walker.through_corridor(link.land_poly, s, lb);
+              walk = std::min(walk, through_ends(ca, cb, dist(la, lb)));
+            }
             if (walk <= budget(link, slack))
               drop[o.link] = 1;
             else if (options.whole_groups)

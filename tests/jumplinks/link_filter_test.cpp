@@ -297,23 +297,33 @@ TEST_SUITE("jumplinks.filter") {
     CHECK(chord.links.empty());
   }
 
-  TEST_CASE("a straight line that leaves the mesh or crosses a flagged polygon is no walk") {
+  TEST_CASE(
+      "a chord off the mesh is no walk; the corridor walk bends at the corner, exactly the "
+      "shortest walk") {
     // an L: A = [0,2]x[0,2], B = [2,4]x[0,2], D = [2,4]x[2,4]; [0,2]x[2,4] is not walkable
     const mesh::NavMesh l = squares({{0, 0}, {1, 0}, {1, 1}});
     REQUIRE(l.poly_neighbors[1] == 1);
     const Vec3 s{0.5F, 0, 1.5F};
     const Vec3 t{3.5F, 0, 3.5F};
-    // the chord (3.61) crosses the hole: the bound walks through the midpoints (2,1), (3,2)
+    // the chord (3.61) crosses the hole; the midpoint walk (2,1), (3,2) is 4.58; the shortest
+    // walk bends at the corner (2,2): 3.70, which the corridor's crossings reach
     const double chord = std::hypot(3.0, 2.0);
     const double midpoints = std::hypot(1.5, 0.5) + std::hypot(1.0, 1.0) + std::hypot(0.5, 1.5);
-    CHECK(walk_bound(l, s, 0, t, t, 2, 20.0) == doctest::Approx(midpoints).epsilon(1e-6));
+    const double corner = std::hypot(1.5, 0.5) + std::hypot(1.5, 1.5);
+    CHECK(corner < midpoints);
+    CHECK(walk_bound(l, s, 0, t, t, 2, 20.0) == doctest::Approx(corner).epsilon(1e-6));
     LinkFilterOptions options;
-    options.slack = 0.5F;  // chord + slack < the shortest walk (around the corner (2,2): 3.70)
-    REQUIRE(chord + options.slack < midpoints);
-    JumpLinkSet corner = set_of({link(s, t, t, 0, 2)}, l);
+    options.slack = 0.05F;  // chord + slack < the shortest walk: kept (a straight bound would drop)
+    REQUIRE(chord + options.slack < corner - 0.04);
+    JumpLinkSet corner_set = set_of({link(s, t, t, 0, 2)}, l);
     BuildContext ctx;
-    REQUIRE(filter_walkable_links(corner, l, options, ctx).ok());
-    CHECK(corner.links.size() == 1);
+    REQUIRE(filter_walkable_links(corner_set, l, options, ctx).ok());
+    CHECK(corner_set.links.size() == 1);
+    options.slack = 0.15F;  // chord + slack >= the shortest walk (and < the midpoint walk): dropped
+    REQUIRE(chord + options.slack > corner + 0.05);
+    REQUIRE(chord + options.slack < midpoints);
+    REQUIRE(filter_walkable_links(corner_set, l, options, ctx).ok());
+    CHECK(corner_set.links.empty());
     // a row of three squares with the middle one flagged: the straight line crosses it, kept
     mesh::NavMesh row = squares({{0, 0}, {1, 0}, {2, 0}});
     row.poly_flags[1] = mesh::kPolyFlagCrouch;

@@ -4,7 +4,9 @@
 // [a, b] from s within the jump's own xz length plus `slack`. The walk is explicit: straight
 // lines from s to a and to b where they stay on the mesh (a ray through the chain of polygons it
 // crosses, through portal edges only, ending in Q), else s -> portal midpoints (a bounded Dijkstra
-// over the midpoints of the portal edges, through polygons without flags) -> the landing point;
+// over the midpoints of the portal edges, through polygons without flags) -> the landing point,
+// or through the same portal edges crossed where the walk is shortest (the midpoint walk's
+// corridor);
 // every piece lies in one convex polygon, so it is a real walk and its xz length an upper bound
 // on walking's cost. A point t of [a, b] is reached through a (walk to a, then along the segment
 // inside Q) or through b, or from one midpoint straight to t. A dropped link is
@@ -52,10 +54,11 @@ struct LinkFilterStats {
 
 /// An upper bound on the xz length of walking from `start` (in polygon start_poly) to the farthest
 /// point of [land_a, land_b] (in land_poly): straight lines to the ends where they stay on the
-/// mesh, else through portal midpoints of polygons without flags (the search reaches only walks up
-/// to `bound`); +infinity when the bound found exceeds `bound`. For tests and for the docs'
-/// argument; filter_walkable_links makes the same walks (one midpoint search per start point, run
-/// only for the links the straight walks do not settle).
+/// mesh, else through portal midpoints of polygons without flags or through the same portal edges
+/// at the crossings that shorten the walk most (the search reaches only walks up to `bound`);
+/// +infinity when the bound found exceeds `bound`. For tests and for the docs' argument;
+/// filter_walkable_links makes the same walks (one midpoint search per start point, run only for
+/// the links the straight walks do not settle).
 [[nodiscard]] double walk_bound(const mesh::NavMesh& navmesh, Vec3 start, std::uint32_t start_poly,
                                 Vec3 land_a, Vec3 land_b, std::uint32_t land_poly, double bound);
 
