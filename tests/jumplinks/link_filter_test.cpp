@@ -40,6 +40,38 @@ mesh::NavMesh three_squares() {
   return m;
 }
 
+// Squares of side 2 at the given (column, row) cells (x = 2 * column, z = 2 * row), vertices
+// welded, polygons across shared sides joined as neighbours.
+mesh::NavMesh squares(const std::vector<std::pair<int, int>>& cells) {
+  mesh::NavMesh m;
+  const auto vertex = [&m](int x, int z) {
+    const Vec3 v{static_cast<float>(x), 0.0F, static_cast<float>(z)};
+    for (std::uint32_t i = 0; i < m.vertices.size(); ++i)
+      if (m.vertices[i].x == v.x && m.vertices[i].z == v.z) return i;
+    m.vertices.push_back(v);
+    return static_cast<std::uint32_t>(m.vertices.size() - 1);
+  };
+  m.poly_first = {0};
+  for (const auto& [c, r] : cells) {
+    const int x = 2 * c;
+    const int z = 2 * r;
+    for (const auto& [vx, vz] : {std::pair{x, z}, {x + 2, z}, {x + 2, z + 2}, {x, z + 2}})
+      m.poly_vertices.push_back(vertex(vx, vz));
+    m.poly_first.push_back(static_cast<std::uint32_t>(m.poly_vertices.size()));
+    m.poly_flags.push_back(0);
+    m.poly_area.push_back(63);
+  }
+  m.poly_neighbors.assign(m.poly_vertices.size(), mesh::kNoPoly);
+  for (std::uint32_t p = 0; p < cells.size(); ++p)
+    for (std::uint32_t q = 0; q < cells.size(); ++q)
+      for (std::uint32_t e = 0; e < 4; ++e)
+        for (std::uint32_t f = 0; f < 4; ++f)
+          if (p != q && m.poly_vertices[4 * p + e] == m.poly_vertices[4 * q + (f + 1) % 4] &&
+              m.poly_vertices[4 * p + (e + 1) % 4] == m.poly_vertices[4 * q + f])
+            m.poly_neighbors[4 * p + e] = q;
+  return m;
+}
+
 JumpLink link(Vec3 start, Vec3 a, Vec3 b, std::uint32_t from, std::uint32_t to) {
   return JumpLink{start, a, b, 0, from, to};
 }
@@ -131,6 +163,9 @@ void compare_paths(const char* file) {
     }
     if (uses_dropped) {
       ++used_dropped;
+      // walking replaces each dropped jump at no more than the jump's length + slack (= the
+      // default jump cost): the filtered path is no longer than that
+      CHECK(g->length <= f->length + kDefaultWalkSlack * static_cast<double>(f->jump_count) + 1e-3);
       continue;
     }
     // the kept groups are the unfiltered set's groups, link for link: A* on a subgraph that
@@ -229,6 +264,83 @@ TEST_SUITE("jumplinks.filter") {
     const auto refused = filter_walkable_links(set, m, bad, ctx);
     REQUIRE_FALSE(refused.ok());
     CHECK(refused.error().message.find("slack") != std::string::npos);
+  }
+
+  TEST_CASE("a straight walk across a portal drops a group the portal-midpoint walk keeps") {
+    // a floor cut in two along x = 2 (as a tile border cuts one); the start is near the cut's end
+    const mesh::NavMesh m = three_squares();
+    const Vec3 s{0.5F, 0, 0.2F};
+    const Vec3 a{3.5F, 0, 0.2F};
+    const Vec3 b{3.5F, 0, 0.6F};
+    const double jump = 3.0;  // dist(s, [a, b]): a is nearest
+    // through the midpoint (2,1): |s - (2,1)| + max(|(2,1) - a|, |(2,1) - b|) = 1.7 + 1.7
+    const double midpoint_walk = 2.0 * std::hypot(1.5, 0.8);
+    // straight to a (3) and to b (hypot(3, 0.4)), joined along [a, b] (0.4) where they meet
+    const double straight = 0.5 * (3.0 + std::hypot(3.0, 0.4) + 0.4);
+    CHECK(walk_bound(m, s, 0, a, b, 1, 10.0) == doctest::Approx(straight).epsilon(1e-6));
+    CHECK(straight < midpoint_walk);
+    LinkFilterOptions options;
+    options.slack = 0.25F;  // jump + slack = 3.25: between the straight and the midpoint walks
+    REQUIRE(straight <= jump + options.slack);
+    REQUIRE(midpoint_walk > jump + options.slack);
+    JumpLinkSet set = set_of({link(s, a, b, 0, 1), link(s, {7, 0, 1}, {7, 0, 1}, 0, 2)}, m);
+    BuildContext ctx;
+    const auto stats = filter_walkable_links(set, m, options, ctx);
+    REQUIRE(stats.ok());
+    CHECK(stats->links_dropped == 1);
+    REQUIRE(set.links.size() == 1);
+    CHECK(set.links[0].land_poly == 2);
+    // a landing exactly on the chord: straight walk = jump, dropped even with slack 0
+    options.slack = 0.0F;
+    JumpLinkSet chord = set_of({link(s, a, a, 0, 1)}, m);
+    REQUIRE(filter_walkable_links(chord, m, options, ctx).ok());
+    CHECK(chord.links.empty());
+  }
+
+  TEST_CASE(
+      "a chord off the mesh is no walk; the corridor walk bends at the corner, exactly the "
+      "shortest walk") {
+    // an L: A = [0,2]x[0,2], B = [2,4]x[0,2], D = [2,4]x[2,4]; [0,2]x[2,4] is not walkable
+    const mesh::NavMesh l = squares({{0, 0}, {1, 0}, {1, 1}});
+    REQUIRE(l.poly_neighbors[1] == 1);
+    const Vec3 s{0.5F, 0, 1.5F};
+    const Vec3 t{3.5F, 0, 3.5F};
+    // the chord (3.61) crosses the hole; the midpoint walk (2,1), (3,2) is 4.58; the shortest
+    // walk bends at the corner (2,2): 3.70, which the corridor's crossings reach
+    const double chord = std::hypot(3.0, 2.0);
+    const double midpoints = std::hypot(1.5, 0.5) + std::hypot(1.0, 1.0) + std::hypot(0.5, 1.5);
+    const double corner = std::hypot(1.5, 0.5) + std::hypot(1.5, 1.5);
+    CHECK(corner < midpoints);
+    CHECK(walk_bound(l, s, 0, t, t, 2, 20.0) == doctest::Approx(corner).epsilon(1e-6));
+    LinkFilterOptions options;
+    options.slack = 0.05F;  // chord + slack < the shortest walk: kept (a straight bound would drop)
+    REQUIRE(chord + options.slack < corner - 0.04);
+    JumpLinkSet corner_set = set_of({link(s, t, t, 0, 2)}, l);
+    BuildContext ctx;
+    REQUIRE(filter_walkable_links(corner_set, l, options, ctx).ok());
+    CHECK(corner_set.links.size() == 1);
+    options.slack = 0.15F;  // chord + slack >= the shortest walk (and < the midpoint walk): dropped
+    REQUIRE(chord + options.slack > corner + 0.05);
+    REQUIRE(chord + options.slack < midpoints);
+    REQUIRE(filter_walkable_links(corner_set, l, options, ctx).ok());
+    CHECK(corner_set.links.empty());
+    // a row of three squares with the middle one flagged: the straight line crosses it, kept
+    mesh::NavMesh row = squares({{0, 0}, {1, 0}, {2, 0}});
+    row.poly_flags[1] = mesh::kPolyFlagCrouch;
+    JumpLinkSet across = set_of({link({1, 0, 1}, {5, 0, 1}, {5, 0, 1}, 0, 2)}, row);
+    REQUIRE(filter_walkable_links(across, row, LinkFilterOptions{}, ctx).ok());
+    CHECK(across.links.size() == 1);
+    CHECK(walk_bound(row, {1, 0, 1}, 0, {5, 0, 1}, {5, 0, 1}, 2, 100.0) ==
+          std::numeric_limits<double>::infinity());
+    // unflagged, the straight walk is the chord (4) and the link goes
+    row.poly_flags[1] = 0;
+    CHECK(walk_bound(row, {1, 0, 1}, 0, {5, 0, 1}, {5, 0, 1}, 2, 100.0) == doctest::Approx(4.0));
+    REQUIRE(filter_walkable_links(across, row, LinkFilterOptions{}, ctx).ok());
+    CHECK(across.links.empty());
+    // a landing point off the land polygon's outline (beyond its far side) is not reached straight
+    // (the ray leaves the polygon): the midpoint walk decides, as before
+    CHECK(walk_bound(row, {1, 0, 1}, 0, {6.5F, 0, 1}, {6.5F, 0, 1}, 2, 100.0) ==
+          doctest::Approx(1.0 + 2.0 + 2.5));
   }
 
   TEST_CASE(

@@ -1,10 +1,15 @@
 // Walkable-link filter (our addition, run between the voxel search and the refinement): drops the
 // candidate links that save no walking. A link from start point s (polygon P) landing anywhere on
 // the segment [a, b] (polygon Q) is dropped when a walk on the navmesh reaches every point of
-// [a, b] from s within the jump's own xz length plus `slack`. The walk is an explicit polyline:
-// s -> portal midpoints (a bounded Dijkstra over the midpoints of the portal edges, through
-// polygons without flags) -> the landing point; each piece lies in one convex polygon, so the
-// polyline is a real walk and its xz length an upper bound on walking's cost. A dropped link is
+// [a, b] from s within the jump's own xz length plus `slack`. The walk is explicit: straight
+// lines from s to a and to b where they stay on the mesh (a ray through the chain of polygons it
+// crosses, through portal edges only, ending in Q), else s -> portal midpoints (a bounded Dijkstra
+// over the midpoints of the portal edges, through polygons without flags) -> the landing point,
+// or through the same portal edges crossed where the walk is shortest (the midpoint walk's
+// corridor);
+// every piece lies in one convex polygon, so it is a real walk and its xz length an upper bound
+// on walking's cost. A point t of [a, b] is reached through a (walk to a, then along the segment
+// inside Q) or through b, or from one midpoint straight to t. A dropped link is
 // therefore replaceable by walking of no greater cost for any query whose jump cost is at least
 // `slack` (docs/jump_links.md, "Walkable-link filter"); walking connectivity is never lost, since
 // Q is reachable from P on foot. Each link's verdict depends on the link and the mesh only, so
@@ -44,13 +49,16 @@ struct LinkFilterOptions {
 struct LinkFilterStats {
   std::uint64_t links_in = 0;       ///< links given
   std::uint64_t links_dropped = 0;  ///< links replaced by walking
-  std::uint64_t walks = 0;          ///< bounded Dijkstra runs (one per distinct start point)
+  std::uint64_t walks = 0;  ///< bounded Dijkstra runs (per start point not settled straight)
 };
 
-/// An upper bound on the xz length of walking from `start` (in polygon start_poly) to the farther
-/// end of [land_a, land_b] (in land_poly), through portal midpoints of polygons without flags,
-/// searching only walks up to `bound`; +infinity when none was found within it. For tests and
-/// for the docs' argument; filter_walkable_links runs the same search once per start point.
+/// An upper bound on the xz length of walking from `start` (in polygon start_poly) to the farthest
+/// point of [land_a, land_b] (in land_poly): straight lines to the ends where they stay on the
+/// mesh, else through portal midpoints of polygons without flags or through the same portal edges
+/// at the crossings that shorten the walk most (the search reaches only walks up to `bound`);
+/// +infinity when the bound found exceeds `bound`. For tests and for the docs' argument;
+/// filter_walkable_links makes the same walks (one midpoint search per start point, run only for
+/// the links the straight walks do not settle).
 [[nodiscard]] double walk_bound(const mesh::NavMesh& navmesh, Vec3 start, std::uint32_t start_poly,
                                 Vec3 land_a, Vec3 land_b, std::uint32_t land_poly, double bound);
 
