@@ -16,6 +16,7 @@
 #include "leapnav/io/navmesh_file.hpp"
 #include "leapnav/io/obj.hpp"
 #include "leapnav/io/scene_builder.hpp"
+#include "leapnav/io/scenes.hpp"
 #include "leapnav/io/tile_cache_file.hpp"
 #include "leapnav/mesh/tile_cache.hpp"
 #include "support/shared_data.hpp"
@@ -253,17 +254,58 @@ TEST_SUITE("mesh.tile_rebuild") {
 
   TEST_CASE("tiles whose input changed outside the changed box are rebuilt too, with a warning") {
     mesh::CachedTiledBuild cached = build_cached(room({kBoxA}), 32);
-    BuildContext ctx;
-    mesh::RebuildStats stats;
     // the box names kBoxB's corner of the world, but kBoxA moved
     const TriangleMesh moved = room({{{10.5F, 0, 10}, {12.5F, 1.5F, 12}}});
-    auto rebuilt =
-        mesh::rebuild_tiled_navmesh(moved, cached.cache, box_bounds({kBoxB}), ctx, &stats);
-    REQUIRE(rebuilt.ok());
+    for (const bool check_outside : {false, true}) {
+      mesh::TileCache cache = cached.cache;
+      BuildContext ctx;
+      mesh::RebuildStats stats;
+      // note: without the full check the moved box is found all the same: kBoxA's tiles are
+      // among those whose lists the rebuilt tiles' island windows read
+      auto rebuilt = mesh::rebuild_tiled_navmesh(moved, cache, box_bounds({kBoxB}), ctx, &stats,
+                                                 {.check_outside = check_outside});
+      REQUIRE(rebuilt.ok());
+      CHECK(stats.tiles_outside_changed > 0);
+      CHECK(!ctx.warnings().empty());
+      CHECK(stats.tiles_listed == (check_outside ? stats.tiles : stats.tiles_listed));
+      CHECK(io::encode_navmesh(rebuilt->navmesh) ==
+            io::encode_navmesh(build_full(moved, 32).navmesh));
+    }
+  }
+
+  TEST_CASE(
+      "the changed box is the contract: an edit far outside it is found by the full check "
+      "only") {
+    // an 80 m floor in 16-cell tiles (17 x 17) with a box near one corner; the edit moves the
+    // box, the changed box names the opposite corner, out of every island window's reach
+    const auto floor_with = [](const Box& box) {
+      io::SceneBuilder b("floor");
+      b.add_quad({0, 0, 0}, {0, 0, 80}, {80, 0, 80}, {80, 0, 0});
+      b.add_box({0.5F, 0, 0.5F}, {1.5F, 5, 1.5F});
+      b.add_box(box.min, box.max);
+      return b.take();
+    };
+    const TriangleMesh before = floor_with(kBoxA);
+    const TriangleMesh moved = floor_with({{10.5F, 0, 10}, {12.5F, 1.5F, 12}});
+    mesh::CachedTiledBuild cached = build_cached(before, 16);
+    const AABB far = box_bounds({{{78, 0, 78}, {78.5F, 1, 78.5F}}});
+    mesh::TileCache cache = cached.cache;
+    BuildContext ctx;
+    mesh::RebuildStats stats;
+    auto trusted = mesh::rebuild_tiled_navmesh(moved, cache, far, ctx, &stats);
+    REQUIRE(trusted.ok());
+    CHECK(stats.tiles_outside_changed == 0);
+    CHECK(stats.tiles_listed < stats.tiles / 4);
+    // the stale tiles are kept: the result is the old geometry's navmesh
+    CHECK(io::encode_navmesh(trusted->navmesh) == io::encode_navmesh(cached.output.navmesh));
+    cache = cached.cache;
+    auto checked =
+        mesh::rebuild_tiled_navmesh(moved, cache, far, ctx, &stats, {.check_outside = true});
+    REQUIRE(checked.ok());
     CHECK(stats.tiles_outside_changed > 0);
-    CHECK(!ctx.warnings().empty());
-    CHECK(io::encode_navmesh(rebuilt->navmesh) ==
-          io::encode_navmesh(build_full(moved, 32).navmesh));
+    CHECK(stats.tiles_listed == stats.tiles);
+    CHECK(io::encode_navmesh(checked->navmesh) ==
+          io::encode_navmesh(build_full(moved, 16).navmesh));
   }
 
   TEST_CASE("an edit that moves the world's bounds rebuilds every tile and equals the full build") {
@@ -409,5 +451,33 @@ TEST_SUITE("mesh.tile_rebuild") {
     stats = rebuild_matches_full(walkway(false), cached.cache, box_bounds({kWalkwayExtension}));
     CHECK(stats.tiles_outside_changed == 0);
     CHECK(stats.tiles_rebuilt > touched);
+  }
+
+  TEST_CASE(
+      "a tile whose island filter reads its neighbours' triangles rebuilds alone to the full "
+      "build") {
+    // the rebuilt tile's island window reaches into tiles that are not rebuilt: their triangle
+    // lists must be gathered for it all the same. Tiles (11, 4) and (12, 4) of city:3 at 16-cell
+    // tiles came out different when only the rebuilt tile's list was gathered (found by
+    // rebuilding every tile with island reads alone)
+    const TriangleMesh scene = *io::builtin_scene("city:3");
+    mesh::CachedTiledBuild cached = build_cached(scene, 16);
+    const mesh::TileLayout& layout = cached.cache.layout;
+    for (const std::size_t tx : {11, 12}) {
+      const std::size_t t = tx + 4 * static_cast<std::size_t>(layout.tiles_x);
+      INFO(mesh::tile_name(layout, t));
+      CHECK(cached.cache.tiles[t].island_reads.width() > 0);
+      // a point in the middle of the tile touches no other tile
+      const mesh::TileRect r = layout.interior(t);
+      const double cs = layout.grid.cell_size;
+      const Vec3 mid{static_cast<float>(layout.grid.origin.x + (r.x0 + r.x1) * 0.5 * cs), 0.0F,
+                     static_cast<float>(layout.grid.origin.z + (r.z0 + r.z1) * 0.5 * cs)};
+      AABB box;
+      box.extend(mid);
+      REQUIRE(mesh::tiles_touching(layout, box) == std::vector<std::size_t>{t});
+      const mesh::RebuildStats stats = rebuild_matches_full(scene, cached.cache, box);
+      CHECK(stats.tiles_outside_changed == 0);
+      CHECK(stats.tiles_listed > stats.tiles_rebuilt);
+    }
   }
 }
