@@ -108,7 +108,7 @@ Result<std::vector<TileMesh>> build_tile_list(
 // in parallel. A piece depends on its block's tile meshes only, a link on its block's pieces, so
 // the others stay valid. On error the pieces are dropped (they are derived data).
 Status update_pieces(TileCache& cache, const std::vector<char>* changed, BuildContext& ctx,
-                     RebuildStats* st) {
+                     RebuildStats* st, std::vector<std::size_t>* linked_tiles = nullptr) {
   const Clock::time_point start = Clock::now();
   const TileLayout& layout = cache.layout;
   const std::size_t n = layout.tile_count();
@@ -163,6 +163,7 @@ Status update_pieces(TileCache& cache, const std::vector<char>* changed, BuildCo
       return std::move(*status);
     }
   }
+  if (linked_tiles != nullptr) *linked_tiles = link_list;
   if (st != nullptr) {
     st->pieces_stitched = make_list.size();
     st->pieces_linked = link_list.size();
@@ -171,9 +172,11 @@ Status update_pieces(TileCache& cache, const std::vector<char>* changed, BuildCo
   return {};
 }
 
-// Splices the cache's linked pieces into `out` with build_tiled_navmesh's stats.
+// Splices the cache's linked pieces into `out` with build_tiled_navmesh's stats, and validates
+// the result: whole, or (`check_tiles` not null) the polygons of the listed tiles, those whose
+// pieces were linked again (every other piece was validated before and is only shifted).
 Status stitch_into(const TileCache& cache, TiledBuildOutput& out, BuildContext& ctx,
-                   RebuildStats* st) {
+                   RebuildStats* st, const std::vector<std::size_t>* check_tiles = nullptr) {
   out.layout = cache.layout;
   out.stats = {};
   for (const TileMesh& tile : cache.tiles) {
@@ -187,8 +190,21 @@ Status stitch_into(const TileCache& cache, TiledBuildOutput& out, BuildContext& 
                                                 cache.config, &out.stitch));
   if (st != nullptr) st->splice_ms = ms_since(start);
   start = Clock::now();
-  if (Status status = validate(out.navmesh); !status.ok())
-    return make_error(ErrorCode::Internal, "stitch: " + std::move(status).error().message);
+  Status checked;
+  if (check_tiles == nullptr) {
+    checked = validate(out.navmesh);
+  } else {
+    const std::vector<std::uint32_t>& first = out.navmesh.tile_poly_first;
+    if (first.size() != cache.layout.tile_count() + 1)
+      return make_error(ErrorCode::Internal, "stitch: the navmesh has no polygon range per tile");
+    std::vector<std::uint32_t> polygons;
+    for (const std::size_t t : *check_tiles) {
+      for (std::uint32_t p = first[t]; p < first[t + 1]; ++p) polygons.push_back(p);
+    }
+    checked = validate_polygons(out.navmesh, polygons);
+  }
+  if (!checked.ok())
+    return make_error(ErrorCode::Internal, "stitch: " + std::move(checked).error().message);
   if (st != nullptr) st->validate_ms = ms_since(start);
   const NavMesh& nav = out.navmesh;
   out.stats.polygons = nav.polygon_count();
@@ -655,8 +671,11 @@ Result<TiledBuildOutput> rebuild_tiled_navmesh(const TriangleMesh& mesh, TileCac
   Status stitched;
   {
     auto timer = ctx.scoped_timer("stitch");
-    stitched = update_pieces(next, st.layout_changed ? nullptr : &rebuild, ctx, &st);
-    if (stitched.ok()) stitched = stitch_into(next, out, ctx, &st);
+    std::vector<std::size_t> linked;
+    stitched = update_pieces(next, st.layout_changed ? nullptr : &rebuild, ctx, &st, &linked);
+    // note: after a layout change every piece is new: the whole result is validated
+    if (stitched.ok())
+      stitched = stitch_into(next, out, ctx, &st, st.layout_changed ? nullptr : &linked);
   }
   st.stitch_ms = ms_since(start);
   if (!st.layout_changed && !stitched.ok()) {

@@ -18,6 +18,7 @@
 #include "leapnav/io/scene_builder.hpp"
 #include "leapnav/io/scenes.hpp"
 #include "leapnav/io/tile_cache_file.hpp"
+#include "leapnav/mesh/navmesh.hpp"
 #include "leapnav/mesh/tile_cache.hpp"
 #include "support/shared_data.hpp"
 
@@ -479,5 +480,31 @@ TEST_SUITE("mesh.tile_rebuild") {
       CHECK(stats.tiles_outside_changed == 0);
       CHECK(stats.tiles_listed > stats.tiles_rebuilt);
     }
+  }
+
+  TEST_CASE("validate_polygons checks the listed polygons as validate does, and only them") {
+    const mesh::TiledBuildOutput full = build_full(room({kBoxA, kBoxB}), 32);
+    mesh::NavMesh nav = full.navmesh;
+    std::vector<std::uint32_t> all(nav.polygon_count());
+    for (std::uint32_t p = 0; p < all.size(); ++p) all[p] = p;
+    REQUIRE(mesh::validate(nav).ok());
+    CHECK(mesh::validate_polygons(nav, all).ok());
+    // polygon 0 repeats a vertex; the last polygon is not its neighbour
+    const std::uint32_t last = all.back();
+    for (const std::uint32_t q : nav.neighbors(mesh::PolyId{0})) REQUIRE(q != last);
+    for (const std::uint32_t q : nav.neighbors(mesh::PolyId{last})) REQUIRE(q != 0);
+    nav.poly_vertices[nav.poly_first[0] + 1] = nav.poly_vertices[nav.poly_first[0]];
+    CHECK_FALSE(mesh::validate(nav).ok());
+    CHECK_FALSE(mesh::validate_polygons(nav, all).ok());
+    const std::vector<std::uint32_t> first{0};
+    const Status broken = mesh::validate_polygons(nav, first);
+    REQUIRE_FALSE(broken.ok());
+    CHECK(broken.error().message.find("polygon 0") != std::string::npos);
+    CHECK(mesh::validate_polygons(nav, std::vector<std::uint32_t>{last}).ok());
+    // the whole arrays are always checked, and a polygon id out of range is an error
+    mesh::NavMesh short_first = full.navmesh;
+    short_first.poly_region.pop_back();
+    CHECK_FALSE(mesh::validate_polygons(short_first, std::vector<std::uint32_t>{last}).ok());
+    CHECK_FALSE(mesh::validate_polygons(full.navmesh, std::vector<std::uint32_t>{last + 1}).ok());
   }
 }
