@@ -29,7 +29,7 @@ std::string write_room(const std::string& name, bool crate) {
   b.add_quad({0, 0, 0}, {0, 0, 30}, {30, 0, 30}, {30, 0, 0});
   b.add_box({0.5F, 0, 0.5F}, {1.5F, 4, 1.5F});
   if (crate) b.add_box({23, 0, 23}, {25, 1, 25});
-  const std::string path = temp_path(name);
+  std::string path = temp_path(name);
   REQUIRE(leapnav::io::write_obj(b.take(), path).ok());
   return path;
 }
