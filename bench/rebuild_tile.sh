@@ -23,7 +23,7 @@ for r in rows:
     for k, v in r["timings_ms"].items():
         if k.startswith("tile:"):
             stages.setdefault(k[5:], []).append(v)
-print(f"{scene} box {box}: rebuilt {rows[0]['tiles_rebuilt']} reused {rows[0]['tiles_reused']} pieces {rows[0].get('pieces_stitched', '-')}/{rows[0].get('pieces_linked', '-')} ({same}); median ms " +
+print(f"{scene} box {box}: rebuilt {rows[0]['tiles_rebuilt']} reused {rows[0]['tiles_reused']} listed {rows[0].get('tiles_listed', '-')} pieces {rows[0].get('pieces_stitched', '-')}/{rows[0].get('pieces_linked', '-')} ({same}); median ms " +
       ", ".join(f"{k} {med[k]:.2f}" for k in keys))
 print("   stages: " + ", ".join(f"{k} {statistics.median(v):.3f}" for k, v in stages.items()))
 PY

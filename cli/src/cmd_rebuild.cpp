@@ -81,6 +81,7 @@ void register_rebuild_command(CLI::App& root, Registry& registry) {
     std::string output;
     std::string config;
     int tile_size = -1;
+    bool check_outside = false;
   };
   auto options = std::make_shared<Options>();
   CLI::App* app = root.add_subcommand(
@@ -95,8 +96,11 @@ void register_rebuild_command(CLI::App& root, Registry& registry) {
       ->required();
   app->add_option("--changed", options->changed,
                   "Box around everything that changed, old and new: minx,miny,minz,maxx,maxy,maxz "
-                  "[units: m]")
+                  "[units: m]; geometry changed outside it is not looked for (see --check-outside)")
       ->required();
+  app->add_flag("--check-outside", options->check_outside,
+                "Also hash every tile's triangles and rebuild the tiles that changed outside "
+                "--changed (a pass over the whole scene)");
   app->add_option("--output,-o", options->output, "Navmesh file to write (.lnav)")->required();
   app->add_option("--stats", options->build.stats_path,
                   "Write statistics as JSON to this file (- = stdout)");
@@ -212,7 +216,8 @@ void register_rebuild_command(CLI::App& root, Registry& registry) {
          const std::vector<std::uint64_t> old_fingerprints = cache->fingerprints;
          // note: the cache is saved only after everything succeeded, so an error leaves the
          // file as it was
-         auto out = mesh::rebuild_tiled_navmesh(*mesh, *cache, *box, ctx, &rs);
+         auto out = mesh::rebuild_tiled_navmesh(*mesh, *cache, *box, ctx, &rs,
+                                                {.check_outside = options->check_outside});
          if (!out) return report(out.error());
          const double rebuild_ms = ms_since(at);
          io::NavFile file{std::move(out->navmesh), std::nullopt};
@@ -275,6 +280,7 @@ void register_rebuild_command(CLI::App& root, Registry& registry) {
            stats["tiles_rebuilt"] = rs.tiles_rebuilt;
            stats["tiles_reused"] = rs.tiles_reused;
            stats["tiles_outside_changed"] = rs.tiles_outside_changed;
+           stats["tiles_listed"] = rs.tiles_listed;
            stats["layout_changed"] = rs.layout_changed;
            stats["polygons"] = out->stats.polygons;
            stats["vertices"] = out->stats.vertices;

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <span>
 #include <string>
 
 #include "array_checks.hpp"
@@ -241,7 +242,12 @@ std::uint64_t grid_space_hash(const NavMesh& mesh) {
   return h.digest();
 }
 
-Status validate(const NavMesh& mesh) {
+namespace {
+
+// validate's checks of the whole arrays' shape: CSR sizes and ends, tile_poly_first, the
+// per-polygon arrays' sizes, finite vertices. Sets the convexity tolerance (in cells) from the
+// vertices' magnitude.
+Status check_shape(const NavMesh& mesh, double& tolerance) {
   const std::size_t count = mesh.polygon_count();
   if (!mesh.poly_first.empty()) {
     if (mesh.poly_first.front() != 0) return fail("poly_first[0] is not 0");
@@ -270,90 +276,106 @@ Status validate(const NavMesh& mesh) {
       mesh.poly_flags.size() != count || mesh.poly_bounds.size() != count) {
     return fail("per-polygon arrays differ in size from the polygon count");
   }
+  if (!mesh.height_patches.empty() && mesh.height_patches.size() != count)
+    return fail("height_patches not one per polygon");
   for (std::size_t v = 0; v < mesh.vertices.size(); ++v) {
     if (!is_finite(mesh.vertices[v])) return fail("vertex " + std::to_string(v) + " not finite");
   }
+  const double cs = mesh.grid.cell_size > 0.0F ? mesh.grid.cell_size : 1.0;
+  // note: vertices are stored as float world coordinates, so far from the origin they are off
+  // their grid corners by up to half a float step at their magnitude; the tolerance is a fixed
+  // fraction of a cell plus that rounding, expressed in cells
+  double magnitude =
+      std::max(std::abs(double{mesh.grid.origin.x}), std::abs(double{mesh.grid.origin.z}));
+  for (const Vec3& v : mesh.vertices) {
+    magnitude = std::max({magnitude, double{std::abs(v.x)}, double{std::abs(v.z)}});
+  }
+  const double rounding = 2.0 * magnitude * std::numeric_limits<float>::epsilon() / cs;
+  tolerance = kConvexToleranceCells + rounding;
+  return {};
+}
+
+// validate's checks of polygon p (the shape checked): vertex count and indices, convex and CCW,
+// neighbours that share the edge back; with height patches, its patch in range.
+Status check_polygon(const NavMesh& mesh, std::size_t p, double tolerance) {
+  const std::size_t count = mesh.polygon_count();
   int max_verts = mesh.config.poly.max_verts_per_poly;
   if (max_verts < 3 || max_verts > kMaxVertsPerPolyLimit) max_verts = kMaxVertsPerPolyLimit;
   const double cs = mesh.grid.cell_size > 0.0F ? mesh.grid.cell_size : 1.0;
   const double origin_x = mesh.grid.origin.x;
   const double origin_z = mesh.grid.origin.z;
-  // note: vertices are stored as float world coordinates, so far from the origin they are off
-  // their grid corners by up to half a float step at their magnitude; the tolerance is a fixed
-  // fraction of a cell plus that rounding, expressed in cells
-  double magnitude = std::max(std::abs(origin_x), std::abs(origin_z));
-  for (const Vec3& v : mesh.vertices) {
-    magnitude = std::max({magnitude, double{std::abs(v.x)}, double{std::abs(v.z)}});
+  const auto name = [p] { return "polygon " + std::to_string(p); };
+  if (mesh.poly_first[p + 1] < mesh.poly_first[p]) return fail("poly_first decreases at " + name());
+  const std::size_t n = mesh.poly_first[p + 1] - mesh.poly_first[p];
+  if (n < 3 || n > static_cast<std::size_t>(max_verts)) {
+    return fail(name() + " has " + std::to_string(n) + " vertices (allowed 3.." +
+                std::to_string(max_verts) + ")");
   }
-  const double rounding = 2.0 * magnitude * std::numeric_limits<float>::epsilon() / cs;
-  const double tolerance = kConvexToleranceCells + rounding;
-  for (std::size_t p = 0; p < count; ++p) {
-    const std::string name = "polygon " + std::to_string(p);
-    if (mesh.poly_first[p + 1] < mesh.poly_first[p]) return fail("poly_first decreases at " + name);
-    const std::size_t n = mesh.poly_first[p + 1] - mesh.poly_first[p];
-    if (n < 3 || n > static_cast<std::size_t>(max_verts)) {
-      return fail(name + " has " + std::to_string(n) + " vertices (allowed 3.." +
-                  std::to_string(max_verts) + ")");
+  const auto poly = mesh.polygon(PolyId{static_cast<std::uint32_t>(p)});
+  for (std::size_t k = 0; k < n; ++k) {
+    if (poly[k] >= mesh.vertices.size()) return fail(name() + " has a vertex index out of range");
+    for (std::size_t m = k + 1; m < n; ++m) {
+      if (poly[k] == poly[m]) return fail(name() + " repeats a vertex");
     }
-    const auto poly = mesh.polygon(PolyId{static_cast<std::uint32_t>(p)});
-    for (std::size_t k = 0; k < n; ++k) {
-      if (poly[k] >= mesh.vertices.size()) return fail(name + " has a vertex index out of range");
-      for (std::size_t m = k + 1; m < n; ++m) {
-        if (poly[k] == poly[m]) return fail(name + " repeats a vertex");
-      }
+  }
+  // convex and CCW in xz, in cell units relative to the grid origin: no vertex may lie more
+  // than the tolerance to the right of the chord joining its neighbours
+  double area2 = 0.0;
+  const auto cell_xz = [&](std::uint32_t v) {
+    return std::array<double, 2>{(double{mesh.vertices[v].x} - origin_x) / cs,
+                                 (double{mesh.vertices[v].z} - origin_z) / cs};
+  };
+  const std::array<double, 2> o = cell_xz(poly[0]);
+  for (std::size_t k = 0; k < n; ++k) {
+    const std::array<double, 2> a = cell_xz(poly[k]);
+    const std::array<double, 2> b = cell_xz(poly[(k + 1) % n]);
+    const std::array<double, 2> c = cell_xz(poly[(k + 2) % n]);
+    const double acx = c[0] - a[0], acz = c[1] - a[1];
+    const double abx = b[0] - a[0], abz = b[1] - a[1];
+    const double chord = std::sqrt(acx * acx + acz * acz);
+    // note: b left of the chord a -> c by more than the tolerance is a reflex corner
+    if (abx * acz - abz * acx < -tolerance * chord) {
+      return fail(name() + " is not convex (or not CCW) at vertex " + std::to_string((k + 1) % n));
     }
-    // convex and CCW in xz, in cell units relative to the grid origin: no vertex may lie more
-    // than the tolerance to the right of the chord joining its neighbours
-    double area2 = 0.0;
-    const auto cell_xz = [&](std::uint32_t v) {
-      return std::array<double, 2>{(double{mesh.vertices[v].x} - origin_x) / cs,
-                                   (double{mesh.vertices[v].z} - origin_z) / cs};
-    };
-    const std::array<double, 2> o = cell_xz(poly[0]);
-    for (std::size_t k = 0; k < n; ++k) {
-      const std::array<double, 2> a = cell_xz(poly[k]);
-      const std::array<double, 2> b = cell_xz(poly[(k + 1) % n]);
-      const std::array<double, 2> c = cell_xz(poly[(k + 2) % n]);
-      const double acx = c[0] - a[0], acz = c[1] - a[1];
-      const double abx = b[0] - a[0], abz = b[1] - a[1];
-      const double chord = std::sqrt(acx * acx + acz * acz);
-      // note: b left of the chord a -> c by more than the tolerance is a reflex corner
-      if (abx * acz - abz * acx < -tolerance * chord) {
-        return fail(name + " is not convex (or not CCW) at vertex " + std::to_string((k + 1) % n));
-      }
-      area2 += (a[0] - o[0]) * (b[1] - o[1]) - (b[0] - o[0]) * (a[1] - o[1]);
+    area2 += (a[0] - o[0]) * (b[1] - o[1]) - (b[0] - o[0]) * (a[1] - o[1]);
+  }
+  if (!(area2 > kMinAreaCells)) return fail(name() + " has no positive area in xz (not CCW?)");
+  const auto nbs = mesh.neighbors(PolyId{static_cast<std::uint32_t>(p)});
+  for (std::size_t k = 0; k < n; ++k) {
+    const std::uint32_t q = nbs[k];
+    if (q == kNoPoly) continue;
+    if (q >= count || q == p) return fail(name() + " has an invalid neighbour");
+    const std::uint32_t a = poly[k];
+    const std::uint32_t b = poly[(k + 1) % n];
+    const auto qpoly = mesh.polygon(PolyId{q});
+    const auto qnbs = mesh.neighbors(PolyId{q});
+    bool found = false;
+    for (std::size_t m = 0; m < qpoly.size(); ++m) {
+      if (qpoly[m] == b && qpoly[(m + 1) % qpoly.size()] == a && qnbs[m] == p) found = true;
     }
-    if (!(area2 > kMinAreaCells)) return fail(name + " has no positive area in xz (not CCW?)");
-    const auto nbs = mesh.neighbors(PolyId{static_cast<std::uint32_t>(p)});
-    for (std::size_t k = 0; k < n; ++k) {
-      const std::uint32_t q = nbs[k];
-      if (q == kNoPoly) continue;
-      if (q >= count || q == p) return fail(name + " has an invalid neighbour");
-      const std::uint32_t a = poly[k];
-      const std::uint32_t b = poly[(k + 1) % n];
-      const auto qpoly = mesh.polygon(PolyId{q});
-      const auto qnbs = mesh.neighbors(PolyId{q});
-      bool found = false;
-      for (std::size_t m = 0; m < qpoly.size(); ++m) {
-        if (qpoly[m] == b && qpoly[(m + 1) % qpoly.size()] == a && qnbs[m] == p) found = true;
-      }
-      if (!found) {
-        return fail(name + " edge " + std::to_string(k) + " names neighbour " + std::to_string(q) +
-                    " which does not share it back");
-      }
+    if (!found) {
+      return fail(name() + " edge " + std::to_string(k) + " names neighbour " + std::to_string(q) +
+                  " which does not share it back");
     }
   }
   if (!mesh.height_patches.empty()) {
-    if (mesh.height_patches.size() != count) return fail("height_patches not one per polygon");
-    for (std::size_t p = 0; p < count; ++p) {
-      const HeightPatch& hp = mesh.height_patches[p];
-      const std::uint64_t end =
-          std::uint64_t{hp.first} + std::uint64_t{hp.width} * std::uint64_t{hp.depth};
-      if (end > mesh.height_samples.size()) {
-        return fail("height patch of polygon " + std::to_string(p) + " exceeds height_samples");
-      }
+    const HeightPatch& hp = mesh.height_patches[p];
+    const std::uint64_t end =
+        std::uint64_t{hp.first} + std::uint64_t{hp.width} * std::uint64_t{hp.depth};
+    if (end > mesh.height_samples.size()) {
+      return fail("height patch of polygon " + std::to_string(p) + " exceeds height_samples");
     }
   }
+  return {};
+}
+
+}  // namespace
+
+Status validate(const NavMesh& mesh) {
+  double tolerance = 0.0;
+  LEAPNAV_TRY(check_shape(mesh, tolerance));
+  for (std::size_t p = 0; p < mesh.polygon_count(); ++p)
+    LEAPNAV_TRY(check_polygon(mesh, p, tolerance));
   if (detail::any_infinite(mesh.height_samples.data(), mesh.height_samples.size()))
     return fail("infinite height sample");
   if (!mesh.span_column_first.empty() || !mesh.span_poly.empty() || !mesh.span_y.empty()) {
@@ -364,8 +386,28 @@ Status validate(const NavMesh& mesh) {
     if (detail::any_decrease(mesh.span_column_first.data(), mesh.span_column_first.size()))
       return fail("span_column_first decreases");
     if (detail::any_index_out_of_range(mesh.span_poly.data(), mesh.span_poly.size(),
-                                       static_cast<std::uint32_t>(count)))
+                                       static_cast<std::uint32_t>(mesh.polygon_count())))
       return fail("span_poly names a polygon out of range");
+  }
+  return {};
+}
+
+Status validate_polygons(const NavMesh& mesh, std::span<const std::uint32_t> polygons) {
+  if (!mesh.span_column_first.empty() || !mesh.span_poly.empty() || !mesh.span_y.empty())
+    return fail("the mesh has a span map (validate checks it, validate_polygons does not)");
+  double tolerance = 0.0;
+  LEAPNAV_TRY(check_shape(mesh, tolerance));
+  for (const std::uint32_t p : polygons) {
+    if (p >= mesh.polygon_count()) {
+      return fail("polygon " + std::to_string(p) + " to check is not one of the " +
+                  std::to_string(mesh.polygon_count()) + " polygons");
+    }
+    LEAPNAV_TRY(check_polygon(mesh, p, tolerance));
+    if (mesh.height_patches.empty()) continue;
+    const HeightPatch& hp = mesh.height_patches[p];
+    if (detail::any_infinite(mesh.height_samples.data() + hp.first,
+                             std::size_t{hp.width} * std::size_t{hp.depth}))
+      return fail("infinite height sample in the patch of polygon " + std::to_string(p));
   }
   return {};
 }

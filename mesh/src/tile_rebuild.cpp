@@ -108,7 +108,7 @@ Result<std::vector<TileMesh>> build_tile_list(
 // in parallel. A piece depends on its block's tile meshes only, a link on its block's pieces, so
 // the others stay valid. On error the pieces are dropped (they are derived data).
 Status update_pieces(TileCache& cache, const std::vector<char>* changed, BuildContext& ctx,
-                     RebuildStats* st) {
+                     RebuildStats* st, std::vector<std::size_t>* linked_tiles = nullptr) {
   const Clock::time_point start = Clock::now();
   const TileLayout& layout = cache.layout;
   const std::size_t n = layout.tile_count();
@@ -163,6 +163,7 @@ Status update_pieces(TileCache& cache, const std::vector<char>* changed, BuildCo
       return std::move(*status);
     }
   }
+  if (linked_tiles != nullptr) *linked_tiles = link_list;
   if (st != nullptr) {
     st->pieces_stitched = make_list.size();
     st->pieces_linked = link_list.size();
@@ -171,9 +172,11 @@ Status update_pieces(TileCache& cache, const std::vector<char>* changed, BuildCo
   return {};
 }
 
-// Splices the cache's linked pieces into `out` with build_tiled_navmesh's stats.
+// Splices the cache's linked pieces into `out` with build_tiled_navmesh's stats, and validates
+// the result: whole, or (`check_tiles` not null) the polygons of the listed tiles, those whose
+// pieces were linked again (every other piece was validated before and is only shifted).
 Status stitch_into(const TileCache& cache, TiledBuildOutput& out, BuildContext& ctx,
-                   RebuildStats* st) {
+                   RebuildStats* st, const std::vector<std::size_t>* check_tiles = nullptr) {
   out.layout = cache.layout;
   out.stats = {};
   for (const TileMesh& tile : cache.tiles) {
@@ -187,8 +190,21 @@ Status stitch_into(const TileCache& cache, TiledBuildOutput& out, BuildContext& 
                                                 cache.config, &out.stitch));
   if (st != nullptr) st->splice_ms = ms_since(start);
   start = Clock::now();
-  if (Status status = validate(out.navmesh); !status.ok())
-    return make_error(ErrorCode::Internal, "stitch: " + std::move(status).error().message);
+  Status checked;
+  if (check_tiles == nullptr) {
+    checked = validate(out.navmesh);
+  } else {
+    const std::vector<std::uint32_t>& first = out.navmesh.tile_poly_first;
+    if (first.size() != cache.layout.tile_count() + 1)
+      return make_error(ErrorCode::Internal, "stitch: the navmesh has no polygon range per tile");
+    std::vector<std::uint32_t> polygons;
+    for (const std::size_t t : *check_tiles) {
+      for (std::uint32_t p = first[t]; p < first[t + 1]; ++p) polygons.push_back(p);
+    }
+    checked = validate_polygons(out.navmesh, polygons);
+  }
+  if (!checked.ok())
+    return make_error(ErrorCode::Internal, "stitch: " + std::move(checked).error().message);
   if (st != nullptr) st->validate_ms = ms_since(start);
   const NavMesh& nav = out.navmesh;
   out.stats.polygons = nav.polygon_count();
@@ -251,41 +267,25 @@ std::uint64_t fingerprint_end(std::uint64_t fingerprint, std::size_t count, std:
   return mix64(mix64(fingerprint + count) ^ volumes);
 }
 
-// The layout, every tile's fingerprint and the triangles of the wanted tiles of `mesh`.
-struct Assignment {
-  TileLayout layout;
-  std::vector<std::vector<std::uint32_t>> triangles;  ///< per tile; filled for wanted tiles
-  std::vector<std::uint64_t> fingerprints;
-  std::vector<char> collected;  ///< per tile: `triangles` is filled
-  double fingerprint_ms = 0.0;  ///< of the assignment's time, the pass over the triangles
-};
-
-// Also the triangles of the tiles marked in `want` (a second pass, when some are missing).
-void collect(const TriangleMesh& mesh, const std::vector<char>& want, Assignment& out) {
-  std::vector<char> missing(want.size(), 0);
-  bool any = false;
-  for (std::size_t t = 0; t < want.size(); ++t) {
-    missing[t] = want[t] != 0 && out.collected[t] == 0 ? 1 : 0;
-    any = any || missing[t] != 0;
-  }
-  if (!any) return;
-  std::vector<std::uint32_t> tiles;
-  for (std::size_t t = 0; t < mesh.triangles.size(); ++t) {
-    tiles.clear();
-    triangle_tiles(mesh, out.layout, t, tiles);
-    for (const std::uint32_t u : tiles) {
-      if (missing[u] != 0) out.triangles[u].push_back(static_cast<std::uint32_t>(t));
-    }
-  }
-  for (std::size_t t = 0; t < want.size(); ++t) {
-    if (missing[t] != 0) out.collected[t] = 1;
-  }
+std::uint64_t fingerprint_of(const TriangleMesh& mesh, std::span<const std::uint32_t> triangles,
+                             const TileLayout& layout, std::size_t tile, std::uint64_t volumes) {
+  std::uint64_t h = fingerprint_start(layout, tile);
+  for (const std::uint32_t t : triangles) h = fingerprint_step(h, triangle_hash(mesh, t));
+  return fingerprint_end(h, triangles.size(), volumes);
 }
 
-// Every tile's fingerprint and the triangles of the tiles touching `changed` (all tiles when
-// null), in one pass over the triangles.
-Result<Assignment> assign(const TriangleMesh& mesh, const BuildConfig& config,
-                          const TileConfig& tiles, const AABB* changed) {
+// The layout of `mesh` and the triangle lists of some of its tiles.
+struct Assignment {
+  TileLayout layout;
+  std::vector<std::vector<std::uint32_t>> triangles;  ///< per tile; filled where collected
+  std::vector<std::uint64_t> fingerprints;  ///< every tile's, after fingerprint_all; else empty
+  std::vector<char> collected;              ///< per tile: `triangles` is filled
+  double fingerprint_ms = 0.0;  ///< the pass over every triangle (fingerprint_all), or 0
+};
+
+// The mesh checked and its tile layout; no list collected yet.
+Result<Assignment> layout_of(const TriangleMesh& mesh, const BuildConfig& config,
+                             const TileConfig& tiles) {
   LEAPNAV_TRY(validate(mesh));
   if (mesh.triangles.empty())
     return make_error(ErrorCode::EmptyInput, mesh.name + ": the mesh has no triangles");
@@ -294,13 +294,16 @@ Result<Assignment> assign(const TriangleMesh& mesh, const BuildConfig& config,
                      make_grid(mesh.bounds(), params.cell_size, params.cell_height));
   Assignment out;
   LEAPNAV_TRY_ASSIGN(out.layout, make_tile_layout(grid, tiles, config));
-  const std::size_t n = out.layout.tile_count();
-  std::vector<char> want(n, changed == nullptr ? 1 : 0);
-  if (changed != nullptr) {
-    for (const std::size_t t : tiles_touching(out.layout, *changed)) want[t] = 1;
-  }
+  out.triangles.resize(out.layout.tile_count());
+  out.collected.assign(out.layout.tile_count(), 0);
+  return out;
+}
+
+// Every tile's fingerprint and the triangles of the tiles marked in `want`, in one pass over the
+// triangles.
+void fingerprint_all(const TriangleMesh& mesh, const std::vector<char>& want, Assignment& out) {
   const Clock::time_point start = Clock::now();
-  out.triangles.resize(n);
+  const std::size_t n = out.layout.tile_count();
   out.fingerprints.resize(n);
   std::vector<std::uint64_t> counts(n, 0);
   for (std::size_t t = 0; t < n; ++t) out.fingerprints[t] = fingerprint_start(out.layout, t);
@@ -319,8 +322,79 @@ Result<Assignment> assign(const TriangleMesh& mesh, const BuildConfig& config,
   const std::uint64_t volumes = volumes_hash(mesh);
   for (std::size_t t = 0; t < n; ++t)
     out.fingerprints[t] = fingerprint_end(out.fingerprints[t], counts[t], volumes);
+  for (std::size_t t = 0; t < n; ++t) out.collected[t] = out.collected[t] != 0 || want[t] != 0;
   out.fingerprint_ms = ms_since(start);
-  out.collected = std::move(want);
+}
+
+// Also the triangles of the tiles marked in `want` that are not collected yet: one pass over the
+// triangles that skips, by their x and z bounds, those far from every such tile's bordered
+// rectangle (tile_triangles' lists, in its order).
+void collect(const TriangleMesh& mesh, const std::vector<char>& want, Assignment& out) {
+  const TileLayout& layout = out.layout;
+  std::vector<char> missing(want.size(), 0);
+  // the bordered columns of the missing tiles, as one rectangle
+  TileRect reach{layout.grid.width, layout.grid.depth, 0, 0};
+  for (std::size_t t = 0; t < want.size(); ++t) {
+    if (want[t] == 0 || out.collected[t] != 0) continue;
+    missing[t] = 1;
+    const TileRect r = layout.bordered(t);
+    reach = {std::min(reach.x0, r.x0), std::min(reach.z0, r.z0), std::max(reach.x1, r.x1),
+             std::max(reach.z1, r.z1)};
+  }
+  if (reach.x1 <= reach.x0) return;
+  // note: triangle_tiles widens a triangle by one cell and rounds down; three cells of slack
+  // here keep the coarse test on the safe side
+  constexpr int kSlack = 3;
+  const GridSpec& g = layout.grid;
+  const double cs = g.cell_size;
+  const double x0 = g.origin.x + (reach.x0 - kSlack) * cs;
+  const double x1 = g.origin.x + (reach.x1 + kSlack) * cs;
+  const double z0 = g.origin.z + (reach.z0 - kSlack) * cs;
+  const double z1 = g.origin.z + (reach.z1 + kSlack) * cs;
+  std::vector<std::uint32_t> tiles;
+  for (std::size_t t = 0; t < mesh.triangles.size(); ++t) {
+    const auto& tri = mesh.triangles[t];
+    const Vec3& a = mesh.vertices[tri[0]];
+    const Vec3& b = mesh.vertices[tri[1]];
+    const Vec3& c = mesh.vertices[tri[2]];
+    if (std::max({a.x, b.x, c.x}) < x0 || std::min({a.x, b.x, c.x}) > x1 ||
+        std::max({a.z, b.z, c.z}) < z0 || std::min({a.z, b.z, c.z}) > z1)
+      continue;
+    tiles.clear();
+    triangle_tiles(mesh, layout, t, tiles);
+    for (const std::uint32_t u : tiles) {
+      if (missing[u] != 0) out.triangles[u].push_back(static_cast<std::uint32_t>(t));
+    }
+  }
+  for (std::size_t t = 0; t < want.size(); ++t) {
+    if (missing[t] != 0) out.collected[t] = 1;
+  }
+}
+
+// Marks in `lists` every tile whose triangle list build_tile may read for a tile marked in
+// `build`: those whose interior overlaps one of the windows its island filter voxelizes (the
+// voxel stage of island_window, and first a window of the border plus 12 columns around the
+// areas, which lie in the bordered rectangle; see decide_open_islands in tile_build.cpp).
+std::vector<char> lists_read(const TileLayout& layout, const BuildConfig& config,
+                             const std::vector<char>& build) {
+  const int ts = layout.tile_size;
+  constexpr int kFirstWindow = 12;
+  std::vector<char> out(build.size(), 0);
+  for (std::size_t t = 0; t < build.size(); ++t) {
+    if (build[t] == 0) continue;
+    const TileRect island = island_window(layout, t, config);
+    const TileRect b = layout.bordered(t);
+    const int by = kFirstWindow + layout.border;
+    const TileRect r{std::max(0, std::min(island.x0, b.x0 - by)),
+                     std::max(0, std::min(island.z0, b.z0 - by)),
+                     std::min(layout.grid.width, std::max(island.x1, b.x1 + by)),
+                     std::min(layout.grid.depth, std::max(island.z1, b.z1 + by))};
+    for (int tz = r.z0 / ts; tz <= (r.z1 - 1) / ts && tz < layout.tiles_z; ++tz) {
+      for (int tx = r.x0 / ts; tx <= (r.x1 - 1) / ts && tx < layout.tiles_x; ++tx)
+        out[static_cast<std::size_t>(tx) +
+            static_cast<std::size_t>(tz) * static_cast<std::size_t>(layout.tiles_x)] = 1;
+    }
+  }
   return out;
 }
 
@@ -422,9 +496,7 @@ Status validate(const TileCache& cache) {
 
 std::uint64_t tile_fingerprint(const TriangleMesh& mesh, std::span<const std::uint32_t> triangles,
                                const TileLayout& layout, std::size_t tile) {
-  std::uint64_t h = fingerprint_start(layout, tile);
-  for (const std::uint32_t t : triangles) h = fingerprint_step(h, triangle_hash(mesh, t));
-  return fingerprint_end(h, triangles.size(), volumes_hash(mesh));
+  return fingerprint_of(mesh, triangles, layout, tile, volumes_hash(mesh));
 }
 
 std::vector<std::size_t> tiles_touching(const TileLayout& layout, const AABB& changed) {
@@ -456,7 +528,8 @@ Result<CachedTiledBuild> build_tiled_navmesh_cached(const TriangleMesh& mesh,
     return make_error(ErrorCode::InvalidArgument,
                       "tiles: a tile cache needs a tiled build (tile_size 0 has no tiles)");
   }
-  LEAPNAV_TRY_ASSIGN(Assignment assigned, assign(mesh, config, tiles, nullptr));
+  LEAPNAV_TRY_ASSIGN(Assignment assigned, layout_of(mesh, config, tiles));
+  fingerprint_all(mesh, std::vector<char>(assigned.layout.tile_count(), 1), assigned);
   CachedTiledBuild out;
   TileCache& cache = out.cache;
   cache.config = config;
@@ -478,7 +551,7 @@ Result<CachedTiledBuild> build_tiled_navmesh_cached(const TriangleMesh& mesh,
 
 Result<TiledBuildOutput> rebuild_tiled_navmesh(const TriangleMesh& mesh, TileCache& cache,
                                                const AABB& changed, BuildContext& ctx,
-                                               RebuildStats* stats) {
+                                               RebuildStats* stats, const RebuildOptions& options) {
   for (const float v :
        {changed.min.x, changed.min.y, changed.min.z, changed.max.x, changed.max.y, changed.max.z}) {
     if (!std::isfinite(v))
@@ -495,39 +568,74 @@ Result<TiledBuildOutput> rebuild_tiled_navmesh(const TriangleMesh& mesh, TileCac
 
   Clock::time_point start = Clock::now();
   const TileConfig tile_config{cache.layout.tile_size, cache.layout.border};
-  LEAPNAV_TRY_ASSIGN(Assignment assigned, assign(mesh, cache.config, tile_config, &changed));
+  LEAPNAV_TRY_ASSIGN(Assignment assigned, layout_of(mesh, cache.config, tile_config));
   const TileLayout& layout = assigned.layout;
   const std::size_t tile_count = layout.tile_count();
   st.tiles = tile_count;
   st.layout_changed = !same_layout(layout, cache.layout);
   std::vector<std::size_t> list;
   std::vector<char> rebuild(tile_count, 0);
+  std::vector<std::uint64_t> fingerprints;
   if (st.layout_changed) {
+    ctx.warn("tile cache: the new geometry gives another world grid; every tile is rebuilt");
+    std::fill(rebuild.begin(), rebuild.end(), 1);
+    fingerprint_all(mesh, rebuild, assigned);
+    fingerprints = std::move(assigned.fingerprints);
     list.resize(tile_count);
     for (std::size_t t = 0; t < tile_count; ++t) list[t] = t;
-    ctx.warn("tile cache: the new geometry gives another world grid; every tile is rebuilt");
   } else {
-    for (const std::size_t t : tiles_touching(layout, changed)) rebuild[t] = 1;
-    for (std::size_t t = 0; t < tile_count; ++t) {
-      if (rebuild[t] == 0 && assigned.fingerprints[t] != cache.fingerprints[t]) {
-        rebuild[t] = 1;
-        ++st.tiles_outside_changed;
-        ctx.warn(tile_name(layout, t) + ": its triangles changed outside the changed box; rebuilt");
+    // the tiles whose input changed: those the box touches, and (checked below) those whose
+    // fingerprint differs from the cached one
+    std::vector<char> input_changed(tile_count, 0);
+    for (const std::size_t t : tiles_touching(layout, changed)) input_changed[t] = 1;
+    if (options.check_outside) fingerprint_all(mesh, input_changed, assigned);
+    fingerprints = cache.fingerprints;
+    const std::uint64_t volumes = volumes_hash(mesh);
+    std::vector<char> checked(tile_count, 0);
+    const auto outside = [&](std::size_t t, std::uint64_t fingerprint) {
+      if (input_changed[t] != 0 || fingerprint == cache.fingerprints[t]) return false;
+      input_changed[t] = 1;
+      ++st.tiles_outside_changed;
+      ctx.warn(tile_name(layout, t) + ": its triangles changed outside the changed box; rebuilt");
+      return true;
+    };
+    if (options.check_outside) {
+      for (std::size_t t = 0; t < tile_count; ++t) {
+        outside(t, assigned.fingerprints[t]);
+        checked[t] = 1;
+      }
+      fingerprints = assigned.fingerprints;
+    }
+    // note: without the full check, each tile whose triangle list a rebuilt tile reads is
+    // checked against its cached fingerprint (edits a little past the box are caught there);
+    // a changed tile found so makes more tiles to rebuild, so repeat until none is found
+    for (bool again = true; again;) {
+      again = false;
+      // note: a tile whose island filter read columns beyond its border depends on their
+      // triangles, and those are listed by the tiles owning the columns; a tile that read none
+      // starts to only when its own input changes
+      for (std::size_t t = 0; t < tile_count; ++t) {
+        const TileRect& reads = cache.tiles[t].island_reads;
+        rebuild[t] = input_changed[t] != 0 ||
+                             (reads.width() > 0 && any_tile_in(input_changed, layout, reads))
+                         ? 1
+                         : 0;
+      }
+      const std::vector<char> read = lists_read(layout, cache.config, rebuild);
+      collect(mesh, read, assigned);
+      for (std::size_t t = 0; t < tile_count; ++t) {
+        if (read[t] == 0 || checked[t] != 0) continue;
+        checked[t] = 1;
+        fingerprints[t] = fingerprint_of(mesh, assigned.triangles[t], layout, t, volumes);
+        again = outside(t, fingerprints[t]) || again;
       }
     }
-    // note: a tile whose island filter read columns beyond its border depends on their
-    // triangles, and those are listed by the tiles owning the columns; a tile that read none
-    // starts to only when its own input changes
-    const std::vector<char> input_changed = rebuild;
     for (std::size_t t = 0; t < tile_count; ++t) {
-      const TileRect& reads = cache.tiles[t].island_reads;
-      if (rebuild[t] == 0 && reads.width() > 0 && any_tile_in(input_changed, layout, reads))
-        rebuild[t] = 1;
+      st.tiles_listed += assigned.collected[t] != 0 ? 1 : 0;
       if (rebuild[t] != 0) list.push_back(t);
     }
   }
-  if (st.layout_changed) std::fill(rebuild.begin(), rebuild.end(), 1);
-  collect(mesh, rebuild, assigned);
+  if (st.layout_changed || options.check_outside) st.tiles_listed = tile_count;
   st.assign_ms = ms_since(start);
   st.fingerprint_ms = assigned.fingerprint_ms;
 
@@ -543,7 +651,7 @@ Result<TiledBuildOutput> rebuild_tiled_navmesh(const TriangleMesh& mesh, TileCac
   TileCache next;
   next.config = cache.config;
   next.layout = layout;
-  next.fingerprints = std::move(assigned.fingerprints);
+  next.fingerprints = std::move(fingerprints);
   if (st.layout_changed) {
     next.tiles = std::move(built);
   } else {
@@ -563,8 +671,11 @@ Result<TiledBuildOutput> rebuild_tiled_navmesh(const TriangleMesh& mesh, TileCac
   Status stitched;
   {
     auto timer = ctx.scoped_timer("stitch");
-    stitched = update_pieces(next, st.layout_changed ? nullptr : &rebuild, ctx, &st);
-    if (stitched.ok()) stitched = stitch_into(next, out, ctx, &st);
+    std::vector<std::size_t> linked;
+    stitched = update_pieces(next, st.layout_changed ? nullptr : &rebuild, ctx, &st, &linked);
+    // note: after a layout change every piece is new: the whole result is validated
+    if (stitched.ok())
+      stitched = stitch_into(next, out, ctx, &st, st.layout_changed ? nullptr : &linked);
   }
   st.stitch_ms = ms_since(start);
   if (!st.layout_changed && !stitched.ok()) {

@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <span>
@@ -615,47 +616,56 @@ Result<NavMesh> splice_pieces(std::span<const TileMesh> tiles, std::span<const S
   NavMesh out;
   out.config = config;
   out.grid = layout.grid;
-  out.vertices.reserve(vertex_base[n]);
-  out.poly_first.reserve(poly_base[n] + 1);
-  out.poly_vertices.reserve(corner_count);
-  out.poly_neighbors.reserve(corner_count);
-  out.poly_region.reserve(poly_base[n]);
-  out.poly_area.reserve(poly_base[n]);
-  out.poly_flags.reserve(poly_base[n]);
-  out.poly_bounds.reserve(poly_base[n]);
-  if (patches) out.height_patches.reserve(poly_base[n]);
-  out.height_samples.reserve(sample_count);
-  out.poly_first.push_back(0);
+  // note: the arrays are sized once and written in place (each piece's part is known)
+  out.vertices.resize(vertex_base[n]);
+  out.poly_first.resize(std::size_t{poly_base[n]} + 1);
+  out.poly_vertices.resize(corner_count);
+  out.poly_neighbors.resize(corner_count);
+  out.poly_region.resize(poly_base[n]);
+  out.poly_area.resize(poly_base[n]);
+  out.poly_flags.resize(poly_base[n]);
+  out.poly_bounds.resize(poly_base[n]);
+  if (patches) out.height_patches.resize(poly_base[n]);
+  out.height_samples.resize(sample_count);
+  out.poly_first[0] = 0;
+  std::size_t corner_at = 0;
+  std::size_t sample_at = 0;
   for (std::size_t t = 0; t < n; ++t) {
     const StitchPiece& piece = pieces[t];
     const NavMesh& m = tiles[t].mesh;
     if (patches && m.height_patches.empty() && !piece.source_poly.empty())
       return make_error(ErrorCode::InvalidArgument,
                         "stitch: tile " + std::to_string(t) + " has no height patches");
-    for (const std::uint32_t v : piece.kept) out.vertices.push_back(m.vertices[v]);
+    Vec3* vertex_out = out.vertices.data() + vertex_base[t];
+    for (std::size_t k = 0; k < piece.kept.size(); ++k) vertex_out[k] = m.vertices[piece.kept[k]];
     const std::size_t corners = piece.vertex_tile.size();
+    std::uint32_t* pv = out.poly_vertices.data() + corner_at;
+    std::uint32_t* pn = out.poly_neighbors.data() + corner_at;
     for (std::size_t k = 0; k < corners; ++k) {
-      out.poly_vertices.push_back(vertex_base[piece.vertex_tile[k]] + piece.vertex_rank_ref[k]);
+      pv[k] = vertex_base[piece.vertex_tile[k]] + piece.vertex_rank_ref[k];
       const std::uint32_t q = piece.neighbor_tile[k];
-      out.poly_neighbors.push_back(q == kNoPoly ? kNoPoly : poly_base[q] + piece.neighbor_poly[k]);
+      pn[k] = q == kNoPoly ? kNoPoly : poly_base[q] + piece.neighbor_poly[k];
     }
-    const auto corner_base = static_cast<std::uint32_t>(out.poly_first.back());
-    const auto sample_base = static_cast<std::uint32_t>(out.height_samples.size());
+    const auto corner_base = static_cast<std::uint32_t>(corner_at);
+    const auto sample_base = static_cast<std::uint32_t>(sample_at);
+    const std::size_t p0 = poly_base[t];
     for (std::size_t p = 0; p < piece.source_poly.size(); ++p) {
       const std::uint32_t src = piece.source_poly[p];
-      out.poly_first.push_back(corner_base + piece.poly_first[p + 1]);
-      out.poly_region.push_back(m.poly_region[src]);
-      out.poly_area.push_back(m.poly_area[src]);
-      out.poly_flags.push_back(m.poly_flags[src]);
-      out.poly_bounds.push_back(piece.bounds[p]);
+      out.poly_first[p0 + p + 1] = corner_base + piece.poly_first[p + 1];
+      out.poly_region[p0 + p] = m.poly_region[src];
+      out.poly_area[p0 + p] = m.poly_area[src];
+      out.poly_flags[p0 + p] = m.poly_flags[src];
+      out.poly_bounds[p0 + p] = piece.bounds[p];
       if (patches) {
         HeightPatch patch = m.height_patches[src];
         patch.first += sample_base;
-        out.height_patches.push_back(patch);
+        out.height_patches[p0 + p] = patch;
       }
     }
-    out.height_samples.insert(out.height_samples.end(), m.height_samples.begin(),
-                              m.height_samples.end());
+    std::copy(m.height_samples.begin(), m.height_samples.end(),
+              out.height_samples.begin() + static_cast<std::ptrdiff_t>(sample_at));
+    corner_at += corners;
+    sample_at += m.height_samples.size();
   }
   out.tile_poly_first = std::move(poly_base);
   return out;

@@ -29,7 +29,7 @@ std::string write_room(const std::string& name, bool crate) {
   b.add_quad({0, 0, 0}, {0, 0, 30}, {30, 0, 30}, {30, 0, 0});
   b.add_box({0.5F, 0, 0.5F}, {1.5F, 4, 1.5F});
   if (crate) b.add_box({23, 0, 23}, {25, 1, 25});
-  const std::string path = temp_path(name);
+  std::string path = temp_path(name);
   REQUIRE(leapnav::io::write_obj(b.take(), path).ok());
   return path;
 }
@@ -80,6 +80,30 @@ TEST_SUITE("cli.tile_rebuild") {
                   " --changed 23,0,23,25,1,25 -o " + temp_path("x.lnav"));
     CHECK(run.exit_code == 1);
     CHECK(run.output.find(cache) != std::string::npos);
+  }
+
+  TEST_CASE("rebuild --check-outside hashes every tile and rebuilds an edit the box missed") {
+    const std::string before = write_room("o_before.obj", false);
+    const std::string after = write_room("o_after.obj", true);
+    const std::string cache = temp_path("o_room.cache");
+    const std::string old_nav = temp_path("o_before.lnav");
+    REQUIRE(run_cli("build " + before + " --tile-size 32 --cache " + cache + " -o " + old_nav)
+                .exit_code == 0);
+    const std::string full = temp_path("o_after_full.lnav");
+    REQUIRE(run_cli("build " + after + " --tile-size 32 -o " + full).exit_code == 0);
+    const std::string rebuilt = temp_path("o_after_rebuilt.lnav");
+    const std::string stats = temp_path("o_rebuild.json");
+    // the box names the pillar's corner, not the crate
+    auto run =
+        run_cli("rebuild " + old_nav + " " + after + " --cache " + cache +
+                " --changed 2,0,2,3,1,3 --check-outside -o " + rebuilt + " --stats " + stats);
+    INFO(run.output);
+    REQUIRE(run.exit_code == 0);
+    CHECK(leapnav::test::read_file(rebuilt) == leapnav::test::read_file(full));
+    const auto json = nlohmann::json::parse(leapnav::test::read_file(stats));
+    CHECK(json["tiles_listed"] == 16);
+    CHECK(json["tiles_outside_changed"].get<int>() > 0);
+    CHECK_FALSE(json["warnings"].empty());
   }
 
   TEST_CASE("caches that do not fit, and bad options, are bad input naming the input") {

@@ -16,7 +16,9 @@
 #include "leapnav/io/navmesh_file.hpp"
 #include "leapnav/io/obj.hpp"
 #include "leapnav/io/scene_builder.hpp"
+#include "leapnav/io/scenes.hpp"
 #include "leapnav/io/tile_cache_file.hpp"
+#include "leapnav/mesh/navmesh.hpp"
 #include "leapnav/mesh/tile_cache.hpp"
 #include "support/shared_data.hpp"
 
@@ -253,17 +255,58 @@ TEST_SUITE("mesh.tile_rebuild") {
 
   TEST_CASE("tiles whose input changed outside the changed box are rebuilt too, with a warning") {
     mesh::CachedTiledBuild cached = build_cached(room({kBoxA}), 32);
-    BuildContext ctx;
-    mesh::RebuildStats stats;
     // the box names kBoxB's corner of the world, but kBoxA moved
     const TriangleMesh moved = room({{{10.5F, 0, 10}, {12.5F, 1.5F, 12}}});
-    auto rebuilt =
-        mesh::rebuild_tiled_navmesh(moved, cached.cache, box_bounds({kBoxB}), ctx, &stats);
-    REQUIRE(rebuilt.ok());
+    for (const bool check_outside : {false, true}) {
+      mesh::TileCache cache = cached.cache;
+      BuildContext ctx;
+      mesh::RebuildStats stats;
+      // note: without the full check the moved box is found all the same: kBoxA's tiles are
+      // among those whose lists the rebuilt tiles' island windows read
+      auto rebuilt = mesh::rebuild_tiled_navmesh(moved, cache, box_bounds({kBoxB}), ctx, &stats,
+                                                 {.check_outside = check_outside});
+      REQUIRE(rebuilt.ok());
+      CHECK(stats.tiles_outside_changed > 0);
+      CHECK(!ctx.warnings().empty());
+      CHECK(stats.tiles_listed == (check_outside ? stats.tiles : stats.tiles_listed));
+      CHECK(io::encode_navmesh(rebuilt->navmesh) ==
+            io::encode_navmesh(build_full(moved, 32).navmesh));
+    }
+  }
+
+  TEST_CASE(
+      "the changed box is the contract: an edit far outside it is found by the full check "
+      "only") {
+    // an 80 m floor in 16-cell tiles (17 x 17) with a box near one corner; the edit moves the
+    // box, the changed box names the opposite corner, out of every island window's reach
+    const auto floor_with = [](const Box& box) {
+      io::SceneBuilder b("floor");
+      b.add_quad({0, 0, 0}, {0, 0, 80}, {80, 0, 80}, {80, 0, 0});
+      b.add_box({0.5F, 0, 0.5F}, {1.5F, 5, 1.5F});
+      b.add_box(box.min, box.max);
+      return b.take();
+    };
+    const TriangleMesh before = floor_with(kBoxA);
+    const TriangleMesh moved = floor_with({{10.5F, 0, 10}, {12.5F, 1.5F, 12}});
+    mesh::CachedTiledBuild cached = build_cached(before, 16);
+    const AABB far = box_bounds({{{78, 0, 78}, {78.5F, 1, 78.5F}}});
+    mesh::TileCache cache = cached.cache;
+    BuildContext ctx;
+    mesh::RebuildStats stats;
+    auto trusted = mesh::rebuild_tiled_navmesh(moved, cache, far, ctx, &stats);
+    REQUIRE(trusted.ok());
+    CHECK(stats.tiles_outside_changed == 0);
+    CHECK(stats.tiles_listed < stats.tiles / 4);
+    // the stale tiles are kept: the result is the old geometry's navmesh
+    CHECK(io::encode_navmesh(trusted->navmesh) == io::encode_navmesh(cached.output.navmesh));
+    cache = cached.cache;
+    auto checked =
+        mesh::rebuild_tiled_navmesh(moved, cache, far, ctx, &stats, {.check_outside = true});
+    REQUIRE(checked.ok());
     CHECK(stats.tiles_outside_changed > 0);
-    CHECK(!ctx.warnings().empty());
-    CHECK(io::encode_navmesh(rebuilt->navmesh) ==
-          io::encode_navmesh(build_full(moved, 32).navmesh));
+    CHECK(stats.tiles_listed == stats.tiles);
+    CHECK(io::encode_navmesh(checked->navmesh) ==
+          io::encode_navmesh(build_full(moved, 16).navmesh));
   }
 
   TEST_CASE("an edit that moves the world's bounds rebuilds every tile and equals the full build") {
@@ -409,5 +452,59 @@ TEST_SUITE("mesh.tile_rebuild") {
     stats = rebuild_matches_full(walkway(false), cached.cache, box_bounds({kWalkwayExtension}));
     CHECK(stats.tiles_outside_changed == 0);
     CHECK(stats.tiles_rebuilt > touched);
+  }
+
+  TEST_CASE(
+      "a tile whose island filter reads its neighbours' triangles rebuilds alone to the full "
+      "build") {
+    // the rebuilt tile's island window reaches into tiles that are not rebuilt: their triangle
+    // lists must be gathered for it all the same. Tiles (11, 4) and (12, 4) of city:3 at 16-cell
+    // tiles came out different when only the rebuilt tile's list was gathered (found by
+    // rebuilding every tile with island reads alone)
+    const TriangleMesh scene = *io::builtin_scene("city:3");
+    mesh::CachedTiledBuild cached = build_cached(scene, 16);
+    const mesh::TileLayout& layout = cached.cache.layout;
+    for (const std::size_t tx : {11, 12}) {
+      const std::size_t t = tx + 4 * static_cast<std::size_t>(layout.tiles_x);
+      INFO(mesh::tile_name(layout, t));
+      CHECK(cached.cache.tiles[t].island_reads.width() > 0);
+      // a point in the middle of the tile touches no other tile
+      const mesh::TileRect r = layout.interior(t);
+      const double cs = layout.grid.cell_size;
+      const Vec3 mid{static_cast<float>(layout.grid.origin.x + (r.x0 + r.x1) * 0.5 * cs), 0.0F,
+                     static_cast<float>(layout.grid.origin.z + (r.z0 + r.z1) * 0.5 * cs)};
+      AABB box;
+      box.extend(mid);
+      REQUIRE(mesh::tiles_touching(layout, box) == std::vector<std::size_t>{t});
+      const mesh::RebuildStats stats = rebuild_matches_full(scene, cached.cache, box);
+      CHECK(stats.tiles_outside_changed == 0);
+      CHECK(stats.tiles_listed > stats.tiles_rebuilt);
+    }
+  }
+
+  TEST_CASE("validate_polygons checks the listed polygons as validate does, and only them") {
+    const mesh::TiledBuildOutput full = build_full(room({kBoxA, kBoxB}), 32);
+    mesh::NavMesh nav = full.navmesh;
+    std::vector<std::uint32_t> all(nav.polygon_count());
+    for (std::uint32_t p = 0; p < all.size(); ++p) all[p] = p;
+    REQUIRE(mesh::validate(nav).ok());
+    CHECK(mesh::validate_polygons(nav, all).ok());
+    // polygon 0 repeats a vertex; the last polygon is not its neighbour
+    const std::uint32_t last = all.back();
+    for (const std::uint32_t q : nav.neighbors(mesh::PolyId{0})) REQUIRE(q != last);
+    for (const std::uint32_t q : nav.neighbors(mesh::PolyId{last})) REQUIRE(q != 0);
+    nav.poly_vertices[nav.poly_first[0] + 1] = nav.poly_vertices[nav.poly_first[0]];
+    CHECK_FALSE(mesh::validate(nav).ok());
+    CHECK_FALSE(mesh::validate_polygons(nav, all).ok());
+    const std::vector<std::uint32_t> first{0};
+    const Status broken = mesh::validate_polygons(nav, first);
+    REQUIRE_FALSE(broken.ok());
+    CHECK(broken.error().message.find("polygon 0") != std::string::npos);
+    CHECK(mesh::validate_polygons(nav, std::vector<std::uint32_t>{last}).ok());
+    // the whole arrays are always checked, and a polygon id out of range is an error
+    mesh::NavMesh short_first = full.navmesh;
+    short_first.poly_region.pop_back();
+    CHECK_FALSE(mesh::validate_polygons(short_first, std::vector<std::uint32_t>{last}).ok());
+    CHECK_FALSE(mesh::validate_polygons(full.navmesh, std::vector<std::uint32_t>{last + 1}).ok());
   }
 }

@@ -179,4 +179,13 @@ struct NavMesh {
 /// convex and CCW in xz, adjacency symmetric and consistent with shared vertices, finite values.
 [[nodiscard]] Status validate(const NavMesh& mesh);
 
+/// validate restricted to the listed polygons: the whole arrays' sizes and ends,
+/// tile_poly_first and finite vertices, then validate's per-polygon checks (vertices, convexity,
+/// neighbours sharing their edge back, the height patch in range and its samples finite) for the
+/// listed polygons only. For a mesh changed in known places (a tile rebuild: the changed
+/// polygons and their neighbours); a mesh with a span map is refused (validate checks the map).
+/// O(vertices + tiles + the listed polygons). Passes wherever validate passes.
+[[nodiscard]] Status validate_polygons(const NavMesh& mesh,
+                                       std::span<const std::uint32_t> polygons);
+
 }  // namespace leapnav::mesh

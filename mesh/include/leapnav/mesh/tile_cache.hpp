@@ -89,10 +89,16 @@ struct RebuildStats {
   /// The new geometry's bounds give another world grid (a different origin, size or height), so
   /// every tile was rebuilt.
   bool layout_changed = false;
-  double assign_ms = 0.0;       ///< triangle-to-tile assignment and fingerprints of every tile
-  double fingerprint_ms = 0.0;  ///< of assign_ms, hashing every tile's input
-  double tiles_ms = 0.0;        ///< wall time of the tile builds
-  double stitch_ms = 0.0;       ///< stitching: pieces, links, splice and checks (below)
+  /// Tiles whose triangle list was gathered: the rebuilt tiles and those whose list they read
+  /// (island windows), each checked against its cached fingerprint; every tile when the layout
+  /// changed or RebuildOptions::check_outside is set.
+  std::uint64_t tiles_listed = 0;
+  double assign_ms = 0.0;  ///< checking the mesh, its layout, triangle lists and fingerprints
+  /// Of assign_ms, the pass that hashes every tile's input (layout change or check_outside; 0
+  /// otherwise).
+  double fingerprint_ms = 0.0;
+  double tiles_ms = 0.0;   ///< wall time of the tile builds
+  double stitch_ms = 0.0;  ///< stitching: pieces, links, splice and checks (below)
   /// Of stitch_ms: the pieces made again (the rebuilt tiles and their neighbours; every tile
   /// when the cache had none), linked again (those and their neighbours), the splice of all
   /// pieces into the navmesh, validate(NavMesh) of the result.
@@ -105,17 +111,31 @@ struct RebuildStats {
   double tile_stage_ms = 0.0;  ///< the rebuilt tiles' stage times, summed (thread time)
 };
 
+/// How a rebuild finds what changed.
+struct RebuildOptions {
+  /// Hash every tile's triangles (one pass over the whole new geometry, O(world)) and rebuild
+  /// every tile whose fingerprint differs from the cached one, wherever it lies. Off (the
+  /// default), the changed box is the contract: triangles and area volumes outside it are those
+  /// the cache was built from; only the triangles near the rebuilt tiles are gathered, and only
+  /// the tiles whose lists are gathered are checked against their fingerprints, so an edit more
+  /// than a tile's reach beyond the box goes unnoticed and the cache keeps the stale tiles.
+  bool check_outside = false;
+};
+
 /// Rebuilds after an edit inside `changed` (world units; finite, min <= max): with the cache's
 /// configuration and tile size, tiles_touching(changed) are built from `mesh` (the new
-/// geometry), plus every tile whose fingerprint differs from the cached one (a warning names
-/// it); the rest come from the cache; all are stitched in tile order. The navmesh, stats and
-/// stitch counts equal build_tiled_navmesh's on `mesh` bit for bit. On success the cache holds
-/// the new tiles, fingerprints and hash; on error it is unchanged. Timers as
+/// geometry), plus every checked tile whose fingerprint differs from the cached one (a warning
+/// names it; which tiles are checked: RebuildOptions) and the tiles whose island filter read
+/// columns of those; the rest come from the cache; all are stitched in tile order. When the
+/// edit keeps to the box (or check_outside is set), the navmesh, stats and stitch counts equal
+/// build_tiled_navmesh's on `mesh` bit for bit. On success the cache holds the new tiles,
+/// fingerprints and hash; on error it is unchanged. Timers as
 /// build_tiled_navmesh ("tiles", "tile:<stage>" of the rebuilt tiles, "stitch"). Errors:
 /// InvalidArgument for a bad box or cache (validate), those of build_tile and stitch_tiles.
 [[nodiscard]] Result<TiledBuildOutput> rebuild_tiled_navmesh(const TriangleMesh& mesh,
                                                              TileCache& cache, const AABB& changed,
                                                              BuildContext& ctx,
-                                                             RebuildStats* stats = nullptr);
+                                                             RebuildStats* stats = nullptr,
+                                                             const RebuildOptions& options = {});
 
 }  // namespace leapnav::mesh
