@@ -152,6 +152,16 @@ Result<BuildConfig> resolve(const char* config) {
   return named_config(text);
 }
 
+/// The jump configurations and sample step of build options.
+jump::JumpLinkOptions jump_options(const leapnav_build_options& o) {
+  jump::JumpLinkOptions options;
+  for (size_t i = 0; i < o.jump_count; ++i) {
+    options.jumps.push_back({o.jumps[i].height, o.jumps[i].distance, o.jumps[i].max_fall});
+  }
+  options.step = o.jump_step;
+  return options;
+}
+
 /// The tiled build of leapnav_build_ex: the CLI's `build --tile-size N` with its default link
 /// options (compact set, walkable-link filter, runs), ledge links with the tiled pairing.
 leapnav_status build_tiled(const TriangleMesh& input, const BuildConfig& config,
@@ -171,10 +181,7 @@ leapnav_status build_tiled(const TriangleMesh& input, const BuildConfig& config,
   std::shared_ptr<const jump::JumpLinkSet> links;
   if (o.jump_count > 0) {
     jump::TiledLinkOptions options;
-    for (size_t i = 0; i < o.jump_count; ++i) {
-      options.jumps.jumps.push_back({o.jumps[i].height, o.jumps[i].distance, o.jumps[i].max_fall});
-    }
-    options.jumps.step = o.jump_step;
+    options.jumps = jump_options(o);
     options.compact = o.link_set != LEAPNAV_LINK_SET_FULL;
     if (const Status s = jump::validate(options); !s) return fail(s.error());
     auto made = jump::build_tiled_jump_links(input, built->navmesh, built->layout, options, ctx);
@@ -286,10 +293,7 @@ leapnav_status leapnav_build_ex(const float* vertices, size_t vertex_count,
     std::shared_ptr<const jump::JumpLinkSet> links;
     if (o.jump_count > 0) {
       jump::SoundLinkOptions sound;
-      for (size_t i = 0; i < o.jump_count; ++i) {
-        sound.jumps.jumps.push_back({o.jumps[i].height, o.jumps[i].distance, o.jumps[i].max_fall});
-      }
-      sound.jumps.step = o.jump_step;
+      sound.jumps = jump_options(o);
       sound.compact = o.link_set != LEAPNAV_LINK_SET_FULL;
       // note: search, walkable filter, refinement and compaction, as the CLI's untiled build
       auto made = jump::build_sound_links(input, *built, build_config->agent, sound, ctx);
