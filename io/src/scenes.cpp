@@ -105,12 +105,7 @@ TriangleMesh demo_scene() {
 std::uint64_t block_hash(std::uint64_t x, std::uint64_t z, std::uint64_t salt) {
   std::uint64_t h = x * 0x9E3779B97F4A7C15ULL ^ (z + 0x632BE59BD9B4E019ULL) * 0xBF58476D1CE4E5B9ULL;
   h ^= salt * 0x94D049BB133111EBULL;
-  h ^= h >> 30U;
-  h *= 0xBF58476D1CE4E5B9ULL;
-  h ^= h >> 27U;
-  h *= 0x94D049BB133111EBULL;
-  h ^= h >> 31U;
-  return h;
+  return mix64(h);
 }
 
 constexpr float kCityPitch = 40.0F;   // block + street
