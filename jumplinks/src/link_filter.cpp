@@ -39,12 +39,7 @@ P2 ground(Vec3 p) {
 
 // The xz distance from p to the segment [a, b].
 double segment_distance(P2 p, P2 a, P2 b) {
-  const double dx = b.x - a.x;
-  const double dz = b.z - a.z;
-  const double len2 = dx * dx + dz * dz;
-  double t = 0.0;
-  if (len2 > 0.0) t = std::clamp(((p.x - a.x) * dx + (p.z - a.z) * dz) / len2, 0.0, 1.0);
-  return dist(p, {a.x + t * dx, a.z + t * dz});
+  return segment_distance_2d(p.x, p.z, a.x, a.z, b.x, b.z);
 }
 
 bool walkable(const mesh::NavMesh& navmesh, std::uint32_t poly) {

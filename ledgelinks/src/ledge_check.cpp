@@ -27,12 +27,7 @@ double cross2(P2 o, P2 a, P2 b) {
 }
 
 double point_segment(P2 p, P2 a, P2 b) {
-  const double dx = b.x - a.x;
-  const double dz = b.z - a.z;
-  const double len2 = dx * dx + dz * dz;
-  double t = len2 > 0.0 ? ((p.x - a.x) * dx + (p.z - a.z) * dz) / len2 : 0.0;
-  t = std::clamp(t, 0.0, 1.0);
-  return std::hypot(p.x - (a.x + t * dx), p.z - (a.z + t * dz));
+  return segment_distance_2d(p.x, p.z, a.x, a.z, b.x, b.z);
 }
 
 bool segments_cross(P2 a, P2 b, P2 c, P2 d) {

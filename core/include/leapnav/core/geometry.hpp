@@ -57,6 +57,17 @@ struct Vec2 {
 [[nodiscard]] inline float distance(Vec2 a, Vec2 b) {
   return length(b - a);
 }
+/// The distance in the plane from (px, pz) to the segment (ax, az)-(bx, bz), in double (a
+/// degenerate segment is its point a).
+[[nodiscard]] inline double segment_distance_2d(double px, double pz, double ax, double az,
+                                                double bx, double bz) {
+  const double dx = bx - ax;
+  const double dz = bz - az;
+  const double len2 = dx * dx + dz * dz;
+  double t = 0.0;
+  if (len2 > 0.0) t = std::clamp(((px - ax) * dx + (pz - az) * dz) / len2, 0.0, 1.0);
+  return std::hypot(ax + t * dx - px, az + t * dz - pz);
+}
 /// The ground-plane projection of a world point: (x, z).
 [[nodiscard]] constexpr Vec2 xz(Vec3 p) {
   return {p.x, p.z};
