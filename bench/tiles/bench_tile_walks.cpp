@@ -68,52 +68,6 @@ bool off_mesh(const plan::Path& p) {
          p.status == plan::PathStatus::GoalNotOnMesh;
 }
 
-// Samples along `a`'s source segments (11 per link) that some link of `b` crosses too: its source
-// segment within 0.3 m of the sample, its destination point within 0.3 m of the sample's, the
-// rise within 0.1 m (tests/ledgelinks/ledge_tiles_test.cpp's measure).
-int covered_samples(const ledge::LedgeLinkSet& a, const ledge::LedgeLinkSet& b) {
-  int covered = 0;
-  for (const ledge::LedgeLink& l : a.links) {
-    for (int k = 0; k <= 10; ++k) {
-      const double s = k / 10.0;
-      const auto at = [s](Vec3 p, Vec3 q, double& x, double& y, double& z) {
-        x = p.x + s * (double{q.x} - p.x);
-        y = p.y + s * (double{q.y} - p.y);
-        z = p.z + s * (double{q.z} - p.z);
-      };
-      double sx = 0.0;
-      double sy = 0.0;
-      double sz = 0.0;
-      double dx = 0.0;
-      double dy = 0.0;
-      double dz = 0.0;
-      at(l.source_a, l.source_b, sx, sy, sz);
-      at(l.dest_a, l.dest_b, dx, dy, dz);
-      for (const ledge::LedgeLink& m : b.links) {
-        const double ux = double{m.source_b.x} - m.source_a.x;
-        const double uz = double{m.source_b.z} - m.source_a.z;
-        const double len2 = ux * ux + uz * uz;
-        if (!(len2 > 0.0)) continue;
-        const double t = ((sx - m.source_a.x) * ux + (sz - m.source_a.z) * uz) / len2;
-        if (t < -0.05 || t > 1.05) continue;
-        const double tc = std::clamp(t, 0.0, 1.0);
-        const double px = m.source_a.x + tc * ux;
-        const double pz = m.source_a.z + tc * uz;
-        const double qx = m.dest_a.x + tc * (double{m.dest_b.x} - m.dest_a.x);
-        const double qz = m.dest_a.z + tc * (double{m.dest_b.z} - m.dest_a.z);
-        const double rise = m.dest_a.y + tc * (double{m.dest_b.y} - m.dest_a.y) -
-                            (m.source_a.y + tc * (double{m.source_b.y} - m.source_a.y));
-        if (std::hypot(px - sx, pz - sz) < 0.3 && std::hypot(qx - dx, qz - dz) < 0.3 &&
-            std::abs(rise - (dy - sy)) < 0.1) {
-          ++covered;
-          break;
-        }
-      }
-    }
-  }
-  return covered;
-}
-
 bool crosses_link(const plan::Path& p) {
   for (const plan::PathSegment& s : p.segments)
     if (s.link != plan::kNoLink) return true;
@@ -165,8 +119,8 @@ int main(int argc, char** argv) {
         status = 1;
         continue;
       }
-      const int covered_u = covered_samples(untiled->ledges, tiled->ledges);
-      const int covered_t = covered_samples(tiled->ledges, untiled->ledges);
+      const int covered_u = static_cast<int>(ledge::crossings_made(untiled->ledges, tiled->ledges));
+      const int covered_t = static_cast<int>(ledge::crossings_made(tiled->ledges, untiled->ledges));
       for (const bool with_ledges : {false, true}) {
         auto pu =
             plan::create_planner(untiled->nav, nullptr, with_ledges ? &untiled->ledges : nullptr);

@@ -210,6 +210,47 @@ void sort_links(std::vector<LedgeLink>& links) {
   links.erase(std::unique(links.begin(), links.end()), links.end());
 }
 
+std::size_t crossings_made(const LedgeLinkSet& a, const LedgeLinkSet& b) {
+  constexpr int kSamples = 11;
+  constexpr double kNear = 0.3;  // [m]
+  constexpr double kRise = 0.1;  // [m]
+  std::size_t made = 0;
+  for (const LedgeLink& l : a.links) {
+    for (int k = 0; k < kSamples; ++k) {
+      const double s = k / double{kSamples - 1};
+      const auto at = [s](Vec3 p, Vec3 q) {
+        return Vec3{static_cast<float>(p.x + s * (double{q.x} - p.x)),
+                    static_cast<float>(p.y + s * (double{q.y} - p.y)),
+                    static_cast<float>(p.z + s * (double{q.z} - p.z))};
+      };
+      const Vec3 src = at(l.source_a, l.source_b);
+      const Vec3 dst = at(l.dest_a, l.dest_b);
+      for (const LedgeLink& m : b.links) {
+        const double ux = double{m.source_b.x} - m.source_a.x;
+        const double uz = double{m.source_b.z} - m.source_a.z;
+        const double len2 = ux * ux + uz * uz;
+        if (!(len2 > 0.0)) continue;
+        const double t = ((src.x - m.source_a.x) * ux + (src.z - m.source_a.z) * uz) / len2;
+        if (t < -0.05 || t > 1.05) continue;
+        const double tc = std::clamp(t, 0.0, 1.0);
+        const double px = m.source_a.x + tc * ux;
+        const double pz = m.source_a.z + tc * uz;
+        const double qx = m.dest_a.x + tc * (double{m.dest_b.x} - m.dest_a.x);
+        const double qz = m.dest_a.z + tc * (double{m.dest_b.z} - m.dest_a.z);
+        const double rise = m.dest_a.y + tc * (double{m.dest_b.y} - m.dest_a.y) -
+                            (m.source_a.y + tc * (double{m.source_b.y} - m.source_a.y));
+        if (std::hypot(px - src.x, pz - src.z) < kNear &&
+            std::hypot(qx - dst.x, qz - dst.z) < kNear &&
+            std::abs(rise - (double{dst.y} - src.y)) < kRise) {
+          ++made;
+          break;
+        }
+      }
+    }
+  }
+  return made;
+}
+
 Result<LedgeLinkSet> build_ledge_links(const mesh::NavMesh& navmesh, const TriangleMesh* triangles,
                                        const LedgeOptions& options, BuildContext& ctx) {
   LEAPNAV_TRY(validate(options));

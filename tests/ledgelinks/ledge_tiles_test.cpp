@@ -216,45 +216,10 @@ Comparison compare_reach(const Linked& untiled, const Linked& tiled, float spaci
   return out;
 }
 
-// Samples along each of `a`'s source segments (11 per link) that no link of `b` crosses from
-// within 0.3 m to within 0.3 m of the same destination point, with a rise within 0.1 m.
+// Samples along each of `a`'s source segments (11 per link) that no link of `b` crosses too
+// (ledge::crossings_made).
 std::size_t uncovered_samples(const ledge::LedgeLinkSet& a, const ledge::LedgeLinkSet& b) {
-  std::size_t missing = 0;
-  for (const ledge::LedgeLink& l : a.links) {
-    for (int k = 0; k <= 10; ++k) {
-      const double s = k / 10.0;
-      const auto at = [s](Vec3 p, Vec3 q) {
-        return Vec3{static_cast<float>(p.x + s * (double{q.x} - p.x)),
-                    static_cast<float>(p.y + s * (double{q.y} - p.y)),
-                    static_cast<float>(p.z + s * (double{q.z} - p.z))};
-      };
-      const Vec3 src = at(l.source_a, l.source_b);
-      const Vec3 dst = at(l.dest_a, l.dest_b);
-      bool covered = false;
-      for (const ledge::LedgeLink& m : b.links) {
-        const double ux = double{m.source_b.x} - m.source_a.x;
-        const double uz = double{m.source_b.z} - m.source_a.z;
-        const double len2 = ux * ux + uz * uz;
-        if (!(len2 > 0.0)) continue;
-        const double t = ((src.x - m.source_a.x) * ux + (src.z - m.source_a.z) * uz) / len2;
-        if (t < -0.05 || t > 1.05) continue;
-        const double tc = std::clamp(t, 0.0, 1.0);
-        const double px = m.source_a.x + tc * ux;
-        const double pz = m.source_a.z + tc * uz;
-        const double qx = m.dest_a.x + tc * (double{m.dest_b.x} - m.dest_a.x);
-        const double qz = m.dest_a.z + tc * (double{m.dest_b.z} - m.dest_a.z);
-        const double rise_m = m.dest_a.y + tc * (double{m.dest_b.y} - m.dest_a.y) -
-                              (m.source_a.y + tc * (double{m.source_b.y} - m.source_a.y));
-        if (std::hypot(px - src.x, pz - src.z) < 0.3 && std::hypot(qx - dst.x, qz - dst.z) < 0.3 &&
-            std::abs(rise_m - (double{dst.y} - src.y)) < 0.1) {
-          covered = true;
-          break;
-        }
-      }
-      if (!covered) ++missing;
-    }
-  }
-  return missing;
+  return 11 * a.links.size() - ledge::crossings_made(a, b);
 }
 
 // Every link passes the soundness check whole (the pass kept only passing pieces).

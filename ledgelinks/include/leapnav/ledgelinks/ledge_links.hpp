@@ -126,4 +126,11 @@ struct LedgeOptions {
 /// Sorts by (source_poly, dest_poly, kind, source_a, source_b) and removes exact duplicates.
 void sort_links(std::vector<LedgeLink>& links);
 
+/// How many of `a`'s crossings `b` also makes, for comparing two builds of one level (tiled
+/// against untiled): each link of `a` is sampled at 11 evenly spaced points of its source segment
+/// (with the matching points of its destination segment), and a sample counts when a link of `b`
+/// has a source segment point within 0.3 m (xz) of it whose destination point lies within 0.3 m
+/// of the sample's, with a rise within 0.1 m of the sample's.
+[[nodiscard]] std::size_t crossings_made(const LedgeLinkSet& a, const LedgeLinkSet& b);
+
 }  // namespace leapnav::ledge
