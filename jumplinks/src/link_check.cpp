@@ -12,6 +12,7 @@
 #include <limits>
 #include <numbers>
 
+#include "leapnav/core/geometry.hpp"
 #include "leapnav/core/parallel.hpp"
 #include "leapnav/jumplinks/trajectory.hpp"
 
@@ -45,17 +46,6 @@ int clip_y(const std::array<P3, 8>& in, int n, double level, bool keep_above,
     }
   }
   return m;
-}
-
-double segment_distance(double px, double pz, const P3& a, const P3& b) {
-  const double ex = b.x - a.x;
-  const double ez = b.z - a.z;
-  const double len2 = ex * ex + ez * ez;
-  double t = 0.0;
-  if (len2 > 0.0) t = std::clamp(((px - a.x) * ex + (pz - a.z) * ez) / len2, 0.0, 1.0);
-  const double dx = a.x + ex * t - px;
-  const double dz = a.z + ez * t - pz;
-  return std::sqrt(dx * dx + dz * dz);
 }
 
 // Whether the triangle meets the cylinder with axis at (px, pz), radius, heights [y0, y1].
@@ -94,9 +84,9 @@ bool triangle_meets_cylinder(const std::array<P3, 3>& tri, double px, double pz,
     if (inside) return true;
   }
   for (int k = 0; k < n; ++k) {
-    if (segment_distance(px, pz, a[static_cast<std::size_t>(k)],
-                         a[static_cast<std::size_t>((k + 1) % n)]) < radius)
-      return true;
+    const P3& u = a[static_cast<std::size_t>(k)];
+    const P3& v = a[static_cast<std::size_t>((k + 1) % n)];
+    if (segment_distance_2d(px, pz, u.x, u.z, v.x, v.z) < radius) return true;
   }
   return false;
 }
