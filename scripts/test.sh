@@ -105,6 +105,10 @@ done
 build/release/bin/leapnav build build/consumer_c/c_consumer_gap.obj --jump C2 --step 4 \
   --tile-size 16 -o build/consumer_c/cli_gap_tiled.lnav >/dev/null
 cmp build/consumer_c/c_consumer_gap_tiled.lnav build/consumer_c/cli_gap_tiled.lnav
+# the C API without the walkable-link filter is the CLI's `--keep-walkable-links`
+build/release/bin/leapnav build build/consumer_c/c_consumer_bridge.obj --jump C2 --step 4 \
+  --keep-walkable-links -o build/consumer_c/cli_bridge_off.lnav >/dev/null
+cmp build/consumer_c/c_consumer_bridge_off.lnav build/consumer_c/cli_bridge_off.lnav
 # ledge links from the C API are the CLI's `--ledge-links` for the same scene and configuration
 # (the same navmesh and ledge hashes; the files differ only in the configuration's name)
 build/release/bin/leapnav build build/consumer_c/c_consumer_rise.obj --ledge-links \

@@ -162,6 +162,14 @@ jump::JumpLinkOptions jump_options(const leapnav_build_options& o) {
   return options;
 }
 
+/// The walkable-link filter of build options (checked by leapnav_build_ex).
+jump::LinkFilterOptions filter_options(const leapnav_build_options& o) {
+  jump::LinkFilterOptions filter;
+  filter.enabled = o.walkable_filter != LEAPNAV_WALKABLE_FILTER_OFF;
+  filter.whole_groups = o.walkable_filter == LEAPNAV_WALKABLE_FILTER_GROUPS;
+  return filter;
+}
+
 /// The tiled build of leapnav_build_ex: the CLI's `build --tile-size N` with its default link
 /// options (compact set, walkable-link filter, runs), ledge links with the tiled pairing.
 leapnav_status build_tiled(const TriangleMesh& input, const BuildConfig& config,
@@ -183,6 +191,7 @@ leapnav_status build_tiled(const TriangleMesh& input, const BuildConfig& config,
     jump::TiledLinkOptions options;
     options.jumps = jump_options(o);
     options.compact = o.link_set != LEAPNAV_LINK_SET_FULL;
+    options.filter = filter_options(o);
     if (const Status s = jump::validate(options); !s) return fail(s.error());
     auto made = jump::build_tiled_jump_links(input, built->navmesh, built->layout, options, ctx);
     if (!made) return fail(made.error());
@@ -274,6 +283,14 @@ leapnav_status leapnav_build_ex(const float* vertices, size_t vertex_count,
                                                 std::to_string(static_cast<int>(o.link_set)) +
                                                 " is neither compact (0) nor full (1)");
     }
+    if (o.walkable_filter != LEAPNAV_WALKABLE_FILTER_GROUPS &&
+        o.walkable_filter != LEAPNAV_WALKABLE_FILTER_LINKS &&
+        o.walkable_filter != LEAPNAV_WALKABLE_FILTER_OFF) {
+      return fail(LEAPNAV_INVALID_ARGUMENT,
+                  "leapnav_build: walkable_filter " +
+                      std::to_string(static_cast<int>(o.walkable_filter)) +
+                      " is none of groups (0), links (1) and off (2)");
+    }
     auto build_config = resolve(o.config);
     if (!build_config) return fail(build_config.error());
     TriangleMesh input;
@@ -295,6 +312,7 @@ leapnav_status leapnav_build_ex(const float* vertices, size_t vertex_count,
       jump::SoundLinkOptions sound;
       sound.jumps = jump_options(o);
       sound.compact = o.link_set != LEAPNAV_LINK_SET_FULL;
+      sound.filter = filter_options(o);
       // note: search, walkable filter, refinement and compaction, as the CLI's untiled build
       auto made = jump::build_sound_links(input, *built, build_config->agent, sound, ctx);
       if (!made) return fail(made.error());

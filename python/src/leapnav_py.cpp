@@ -229,6 +229,7 @@ PyNavMesh build_tiled(const TriangleMesh& input, const BuildConfig& cfg,
   jump::TiledLinkOptions options;
   options.jumps = sound.jumps;
   options.compact = sound.compact;
+  options.filter = sound.filter;
   if (!options.jumps.jumps.empty()) {
     if (const Status s = jump::validate(options); !s) raise(s.error());
   }
@@ -262,9 +263,14 @@ PyNavMesh build_tiled(const TriangleMesh& input, const BuildConfig& cfg,
 
 PyNavMesh build(const FloatArray& vertices, const IntArray& triangles, const py::object& config,
                 const py::object& jumps, int step, const py::object& areas,
-                const std::string& link_set, bool ledge_links, int tile_size) {
+                const std::string& link_set, bool ledge_links, int tile_size,
+                const std::string& walkable_filter) {
   if (link_set != "compact" && link_set != "full") {
     throw py::value_error("link_set: '" + link_set + "' is neither 'compact' nor 'full'");
+  }
+  if (walkable_filter != "groups" && walkable_filter != "links" && walkable_filter != "off") {
+    throw py::value_error("walkable_filter: '" + walkable_filter +
+                          "' is none of 'groups', 'links' and 'off'");
   }
   check_rows(vertices, "vertices");
   check_rows(triangles, "triangles");
@@ -311,6 +317,8 @@ PyNavMesh build(const FloatArray& vertices, const IntArray& triangles, const py:
   }
   options.jumps.step = step;
   options.compact = link_set == "compact";
+  options.filter.enabled = walkable_filter != "off";
+  options.filter.whole_groups = walkable_filter == "groups";
   if (tile_size != 0) {
     return build_tiled(input, cfg, options, ledge_links, tile_size);
   }
@@ -677,12 +685,16 @@ PYBIND11_MODULE(leapnav, m) {
   m.def("build", &build, py::arg("vertices"), py::arg("triangles"), py::arg("config") = "default",
         py::arg("jumps") = py::none(), py::arg("step") = 4, py::arg("areas") = py::none(),
         py::arg("link_set") = "compact", py::arg("ledge_links") = false, py::arg("tile_size") = 0,
+        py::arg("walkable_filter") = "groups",
         "Builds a navmesh from (N, 3) vertices and (M, 3) triangle indices, with jump links for "
         "`jumps` (\"C1\", \"C2\", \"C3\" or (h, d, fall) tuples) sampled every `step` columns, "
         "made as the CLI's `leapnav build --jump ... --step step --link-set link_set` makes them "
         "(every link passes the exact check); link_set \"compact\" (default) or \"full\"; "
         "ledge_links: step, jump-up and drop links as `leapnav build --ledge-links` makes them; "
-        "tile_size N > 0: the tiled build of `leapnav build --tile-size N` (the same file)");
+        "tile_size N > 0: the tiled build of `leapnav build --tile-size N` (the same file); "
+        "walkable_filter: jump links a walk makes redundant dropped by whole \"groups\" "
+        "(default; paths unchanged), one by one (\"links\", `--walkable-filter links`) or "
+        "kept (\"off\", `--keep-walkable-links`)");
   m.def(
       "load",
       [](const std::string& path) { return PyNavMesh::from_file(take(io::load_nav_file(path))); },

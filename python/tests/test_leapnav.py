@@ -386,3 +386,33 @@ def test_a_tiled_build_is_the_clis_and_unloaded_tiles_block_paths(tmp_path):
     subprocess.run([str(CLI), "build", str(scene), "--jump", "C2", "--step", "4", "--tile-size",
                     "16", "-o", str(theirs)], check=True, capture_output=True)
     assert mine.read_bytes() == theirs.read_bytes()
+
+
+# two slabs 2 m apart joined by a 2 m wide bridge at one end: jumps across the gap near the
+# bridge save no walking, so the walkable-link filter drops some of them
+BRIDGED = (((0, -0.5, 0), (8, 0, 8)), ((10, -0.5, 0), (18, 0, 8)), ((7.9, -0.5, 0), (10.1, 0, 2)))
+
+
+@pytest.mark.parametrize("tile_size", [0, 16])
+def test_the_walkable_link_filter_modes_are_the_clis(tmp_path, tile_size):
+    v, t = boxes(*BRIDGED)
+    counts = {}
+    for mode in ("groups", "links", "off"):
+        nav = leapnav.build(v, t, jumps=["C2"], step=4, tile_size=tile_size, walkable_filter=mode)
+        counts[mode] = nav.stats["jump_links"]
+        nav.save(str(tmp_path / f"{mode}.lnav"))
+    # dropping one by one drops at least what whole groups do; keeping keeps more than either
+    assert counts["off"] > counts["groups"] >= counts["links"] > 0
+    with pytest.raises(ValueError, match="walkable_filter"):
+        leapnav.build(v, t, jumps=["C2"], step=4, walkable_filter="none")
+    if not CLI.exists():
+        pytest.skip(f"no CLI at {CLI} (set LEAPNAV_CLI)")
+    scene = tmp_path / "bridged.obj"
+    write_obj(scene, v, t)
+    flags = {"groups": [], "links": ["--walkable-filter", "links"], "off": ["--keep-walkable-links"]}
+    for mode, extra in flags.items():
+        theirs = tmp_path / f"cli_{mode}.lnav"
+        tiles = ["--tile-size", str(tile_size)] if tile_size else []
+        subprocess.run([str(CLI), "build", str(scene), "--jump", "C2", "--step", "4", *tiles,
+                        *extra, "-o", str(theirs)], check=True, capture_output=True)
+        assert (tmp_path / f"{mode}.lnav").read_bytes() == theirs.read_bytes(), mode

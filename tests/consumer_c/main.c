@@ -368,6 +368,47 @@ int main(void) {
     CHECK(strstr(leapnav_last_error(), "crouch") != NULL);
     leapnav_query_free(climb);
   }
+
+  /* the walkable-link filter's modes: two slabs 2 m apart joined by a bridge at one end, where
+   * jumps near the bridge save no walking. The file without the filter is left for
+   * scripts/test.sh to compare with the CLI's `--keep-walkable-links`. */
+  {
+    float bv[24 * 3];
+    uint32_t bt[30 * 3];
+    const float a_lo[3] = {0.0f, -0.5f, 0.0f}, a_hi[3] = {8.0f, 0.0f, 8.0f};
+    const float b_lo[3] = {10.0f, -0.5f, 0.0f}, b_hi[3] = {18.0f, 0.0f, 8.0f};
+    const float c_lo[3] = {7.9f, -0.5f, 0.0f}, c_hi[3] = {10.1f, 0.0f, 2.0f};
+    leapnav_build_options options;
+    leapnav_navmesh* made = NULL;
+    size_t counts[3] = {0, 0, 0};
+    int mode;
+    add_box(bv, bt, 0, a_lo, a_hi);
+    add_box(bv, bt, 1, b_lo, b_hi);
+    add_box(bv, bt, 2, c_lo, c_hi);
+    write_obj("c_consumer_bridge.obj", bv, bt, 3);
+    leapnav_build_options_init(&options);
+    CHECK(options.walkable_filter == LEAPNAV_WALKABLE_FILTER_GROUPS);
+    options.jumps = &c2;
+    options.jump_count = 1;
+    for (mode = 0; mode < 3; ++mode) {
+      options.walkable_filter = (leapnav_walkable_filter)mode;
+      CHECK(leapnav_build_ex(bv, 24, bt, 30, &options, &made) == LEAPNAV_OK);
+      if (made == NULL) return 1;
+      counts[mode] = leapnav_link_count(made);
+      if (mode == LEAPNAV_WALKABLE_FILTER_OFF) {
+        CHECK(leapnav_save_file(made, "c_consumer_bridge_off.lnav") == LEAPNAV_OK);
+      }
+      leapnav_navmesh_free(made);
+      made = NULL;
+    }
+    /* one by one drops at least what whole groups drop; without the filter more are kept */
+    CHECK(counts[LEAPNAV_WALKABLE_FILTER_OFF] > counts[LEAPNAV_WALKABLE_FILTER_GROUPS]);
+    CHECK(counts[LEAPNAV_WALKABLE_FILTER_GROUPS] >= counts[LEAPNAV_WALKABLE_FILTER_LINKS]);
+    CHECK(counts[LEAPNAV_WALKABLE_FILTER_LINKS] > 0);
+    options.walkable_filter = (leapnav_walkable_filter)3;
+    CHECK(leapnav_build_ex(bv, 24, bt, 30, &options, &made) == LEAPNAV_INVALID_ARGUMENT);
+    CHECK(made == NULL && strstr(leapnav_last_error(), "walkable_filter 3") != NULL);
+  }
   if (failures == 0) printf("c_consumer: every check holds\n");
   return failures == 0 ? 0 : 1;
 }

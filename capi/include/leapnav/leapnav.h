@@ -89,6 +89,16 @@ LEAPNAV_C_API leapnav_status leapnav_build_link_set(
     const float* vertices, size_t vertex_count, const uint32_t* triangles, size_t triangle_count,
     const uint8_t* triangle_areas, const char* config, const leapnav_jump_config* jumps,
     size_t jump_count, int jump_step, leapnav_link_set link_set, leapnav_navmesh** out);
+/** Which jump links the walkable-link filter drops before refinement: links whose start and
+ * landing are joined by a walk no longer than the jump's cost (they save no walking). */
+typedef enum leapnav_walkable_filter {
+  /** drop such a link only with its whole group (same start and land polygon), so the paths
+   * are the unfiltered set's (the CLI's default) */
+  LEAPNAV_WALKABLE_FILTER_GROUPS = 0,
+  LEAPNAV_WALKABLE_FILTER_LINKS = 1, /**< drop them one by one (`--walkable-filter links`) */
+  LEAPNAV_WALKABLE_FILTER_OFF = 2    /**< keep every link (`--keep-walkable-links`) */
+} leapnav_walkable_filter;
+
 /** Everything leapnav_build_ex may use besides the triangles. Initialise with
  * leapnav_build_options_init, then set what differs. */
 typedef struct leapnav_build_options {
@@ -106,10 +116,12 @@ typedef struct leapnav_build_options {
    * (tiles of N x N columns built and stitched into one navmesh; jump links per tile, crossing
    * tile borders; ledge links on the stitched mesh), the CLI's file byte for byte. */
   int tile_size;
+  /** the walkable-link filter for jump links (default LEAPNAV_WALKABLE_FILTER_GROUPS) */
+  leapnav_walkable_filter walkable_filter;
 } leapnav_build_options;
 
 /** The defaults: no areas, the "default" configuration, no jumps, step 4, the compact link set,
- * no ledge links, untiled. */
+ * no ledge links, untiled, walkable links dropped by whole groups. */
 LEAPNAV_C_API void leapnav_build_options_init(leapnav_build_options* options);
 /** leapnav_build with every option; options NULL means the defaults. */
 LEAPNAV_C_API leapnav_status leapnav_build_ex(const float* vertices, size_t vertex_count,
