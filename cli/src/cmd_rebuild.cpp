@@ -294,6 +294,7 @@ void register_rebuild_command(CLI::App& root, Registry& registry) {
              stats["tiles_relinked"] = ls.tiles_relinked;
              stats["tiles_links_reused"] = ls.tiles_reused;
              stats["tiles_polygons_changed"] = ls.tiles_polygons_changed;
+             stats["tiles_links_changed"] = ls.tiles_links_changed;
            }
            if (file.ledges) stats["ledge_links"] = file.ledges->links.size();
            nlohmann::json times;

@@ -1,7 +1,10 @@
 // Link regeneration for incremental tiled rebuilds (see tile_links_rebuild.hpp): which tiles get
 // new links (link search rectangle overlapping a rebuilt tile or a tile whose stitched polygons
-// changed), the old-to-new polygon map of the unchanged tiles (rank within the tile kept), and the
-// kept links remapped; the join is build_tiled_jump_links_reusing's.
+// changed), the old-to-new polygon map of the unchanged tiles (rank within the tile kept), the
+// relinked tiles built from their own triangle lists only, and the kept links remapped in the
+// cache in place; the join is build_tiled_jump_links_reusing's with every tile given. What runs
+// over the whole world per call: the polygon-to-tile map and the tile polygon hashes (O(polygons)),
+// one bounds test per triangle, and passes over the kept links (validation, remap, join, index).
 #include "leapnav/jumplinks/tile_links_rebuild.hpp"
 
 #include <algorithm>
@@ -11,6 +14,7 @@
 #include <utility>
 
 #include "leapnav/core/hash.hpp"
+#include "leapnav/core/parallel.hpp"
 
 namespace leapnav::jump {
 
@@ -39,10 +43,102 @@ std::uint32_t rank_in_tile(const PolygonTiles& tiles, std::uint32_t p) {
   return static_cast<std::uint32_t>(std::lower_bound(first, last, p) - first);
 }
 
-}  // namespace
+// The tiles whose link search rectangle overlaps the interior of a changed tile, ascending: a
+// tile's links read the triangles of its rectangle and the stitched polygons of the tiles it
+// overlaps, nothing else (tile_links.hpp).
+std::vector<std::size_t> tiles_to_relink(const mesh::TileLayout& layout,
+                                         const std::vector<bool>& changed, int reach) {
+  const std::size_t count = layout.tile_count();
+  std::vector<bool> relink(count, false);
+  for (std::size_t t = 0; t < count; ++t) {
+    if (!changed[t]) continue;
+    const mesh::TileRect c = layout.interior(t);
+    // note: a rectangle reaches reach + border columns past its tile, so only tiles that near
+    const int pad = reach + layout.border;
+    const int ts = layout.tile_size;
+    const int tx0 = std::max(0, (c.x0 - pad) / ts - 1);
+    const int tx1 = std::min(layout.tiles_x - 1, (c.x1 + pad) / ts + 1);
+    const int tz0 = std::max(0, (c.z0 - pad) / ts - 1);
+    const int tz1 = std::min(layout.tiles_z - 1, (c.z1 + pad) / ts + 1);
+    for (int tz = tz0; tz <= tz1; ++tz) {
+      for (int tx = tx0; tx <= tx1; ++tx) {
+        const std::size_t u =
+            static_cast<std::size_t>(tx) +
+            static_cast<std::size_t>(tz) * static_cast<std::size_t>(layout.tiles_x);
+        if (!relink[u] && overlaps(link_search_rect(layout, u, reach), c)) relink[u] = true;
+      }
+    }
+  }
+  std::vector<std::size_t> out;
+  for (std::size_t t = 0; t < count; ++t) {
+    if (relink[t]) out.push_back(t);
+  }
+  return out;
+}
 
-std::uint64_t tile_polygon_hash(const mesh::NavMesh& navmesh, const PolygonTiles& tiles,
-                                std::size_t tile) {
+// For each tile of `todo` (ascending), the triangles mesh::tile_triangles lists for it with the
+// padded layout (border widened by `reach`): the same lists, from one pass over the triangles
+// that skips those outside every listed tile's rectangle before asking which tiles they touch.
+std::vector<std::vector<std::uint32_t>> padded_tile_triangles(const TriangleMesh& mesh,
+                                                              const mesh::TileLayout& layout,
+                                                              int reach,
+                                                              std::span<const std::size_t> todo) {
+  std::vector<std::vector<std::uint32_t>> out(todo.size());
+  if (todo.empty()) return out;
+  mesh::TileLayout padded = layout;
+  padded.border = layout.border + reach;
+  std::vector<std::uint32_t> slot(layout.tile_count(), 0xFFFFFFFFU);
+  mesh::TileRect all{layout.grid.width, layout.grid.depth, 0, 0};
+  for (std::size_t i = 0; i < todo.size(); ++i) {
+    slot[todo[i]] = static_cast<std::uint32_t>(i);
+    const mesh::TileRect r = padded.bordered(todo[i]);
+    all = {std::min(all.x0, r.x0), std::min(all.z0, r.z0), std::max(all.x1, r.x1),
+           std::max(all.z1, r.z1)};
+  }
+  // the union rectangle in world units, widened by two cells: a triangle whose xz bounds miss
+  // it cannot overlap a listed rectangle with tile_triangles' one cell of slack
+  const GridSpec& grid = layout.grid;
+  const double cs = grid.cell_size;
+  const double lo_x = double{grid.origin.x} + (all.x0 - 2) * cs;
+  const double hi_x = double{grid.origin.x} + (all.x1 + 2) * cs;
+  const double lo_z = double{grid.origin.z} + (all.z0 - 2) * cs;
+  const double hi_z = double{grid.origin.z} + (all.z1 + 2) * cs;
+  std::vector<std::uint32_t> tiles;
+  for (std::size_t t = 0; t < mesh.triangles.size(); ++t) {
+    const auto& tri = mesh.triangles[t];
+    const Vec3& a = mesh.vertices[tri[0]];
+    const Vec3& b = mesh.vertices[tri[1]];
+    const Vec3& c = mesh.vertices[tri[2]];
+    if (double{std::max({a.x, b.x, c.x})} < lo_x || double{std::min({a.x, b.x, c.x})} > hi_x ||
+        double{std::max({a.z, b.z, c.z})} < lo_z || double{std::min({a.z, b.z, c.z})} > hi_z)
+      continue;
+    tiles.clear();
+    mesh::triangle_tiles(mesh, padded, t, tiles);
+    for (const std::uint32_t tile : tiles) {
+      if (slot[tile] != 0xFFFFFFFFU) out[slot[tile]].push_back(static_cast<std::uint32_t>(t));
+    }
+  }
+  return out;
+}
+
+// Whether `made` equals `old` (ids of the cached mesh) with its polygon ids mapped by `remap`; a
+// link of a polygon that has no new id (its tile changed) makes them differ.
+bool same_links_remapped(const std::vector<JumpLink>& old, const std::vector<JumpLink>& made,
+                         const std::vector<std::uint32_t>& remap) {
+  if (old.size() != made.size()) return false;
+  for (std::size_t k = 0; k < old.size(); ++k) {
+    JumpLink link = old[k];
+    link.start_poly = remap[link.start_poly];
+    link.land_poly = remap[link.land_poly];
+    if (!(link == made[k])) return false;
+  }
+  return true;
+}
+
+// tile_polygon_hash with the rank of a polygon within its tile given by `rank`.
+template <class Rank>
+std::uint64_t hash_tile_polygons(const mesh::NavMesh& navmesh, const PolygonTiles& tiles,
+                                 std::size_t tile, const Rank& rank) {
   ContentHasher h;
   const std::uint32_t begin = tiles.tile_first[tile];
   const std::uint32_t end = tiles.tile_first[tile + 1];
@@ -63,7 +159,7 @@ std::uint64_t tile_polygon_hash(const mesh::NavMesh& navmesh, const PolygonTiles
       if (n == mesh::kNoPoly) {
         h.add_pod(std::uint64_t{0xFFFFFFFFFFFFFFFFULL});
       } else {
-        h.add_pod((static_cast<std::uint64_t>(tiles.poly_tile[n]) << 32U) | rank_in_tile(tiles, n));
+        h.add_pod((static_cast<std::uint64_t>(tiles.poly_tile[n]) << 32U) | rank(n));
       }
     }
     h.add_pod(static_cast<std::uint32_t>(navmesh.poly_region[p]));
@@ -81,6 +177,29 @@ std::uint64_t tile_polygon_hash(const mesh::NavMesh& navmesh, const PolygonTiles
     }
   }
   return h.digest();
+}
+
+// tile_polygon_hash of every tile, with the ranks looked up once.
+std::vector<std::uint64_t> tile_polygon_hashes(const mesh::NavMesh& navmesh,
+                                               const PolygonTiles& tiles) {
+  std::vector<std::uint32_t> ranks(tiles.poly_tile.size(), 0);
+  const std::size_t count = tiles.tile_first.size() - 1;
+  for (std::size_t t = 0; t < count; ++t) {
+    for (std::uint32_t i = tiles.tile_first[t]; i < tiles.tile_first[t + 1]; ++i)
+      ranks[tiles.tile_polys[i]] = i - tiles.tile_first[t];
+  }
+  std::vector<std::uint64_t> out(count);
+  for (std::size_t t = 0; t < count; ++t)
+    out[t] = hash_tile_polygons(navmesh, tiles, t, [&](std::uint32_t p) { return ranks[p]; });
+  return out;
+}
+
+}  // namespace
+
+std::uint64_t tile_polygon_hash(const mesh::NavMesh& navmesh, const PolygonTiles& tiles,
+                                std::size_t tile) {
+  return hash_tile_polygons(navmesh, tiles, tile,
+                            [&](std::uint32_t p) { return rank_in_tile(tiles, p); });
 }
 
 Status validate(const TileLinksCache& cache) {
@@ -127,12 +246,9 @@ Result<CachedTiledLinks> build_tiled_jump_links_cached(const TriangleMesh& mesh,
   out.cache.options = options;
   out.cache.layout = layout;
   out.cache.polygons = polygon_tiles(navmesh, layout);
-  out.cache.polygon_hashes.resize(tiles.size());
   out.cache.tiles.reserve(tiles.size());
-  for (std::size_t t = 0; t < tiles.size(); ++t) {
-    out.cache.polygon_hashes[t] = tile_polygon_hash(navmesh, out.cache.polygons, t);
-    out.cache.tiles.push_back(std::move(*tiles[t]));
-  }
+  out.cache.polygon_hashes = tile_polygon_hashes(navmesh, out.cache.polygons);
+  for (std::optional<TileLinks>& t : tiles) out.cache.tiles.push_back(std::move(*t));
   return out;
 }
 
@@ -149,10 +265,8 @@ Result<TileLinksCache> tile_links_cache_from_set(const mesh::NavMesh& navmesh,
   cache.layout = layout;
   cache.polygons = polygon_tiles(navmesh, layout);
   const std::size_t count = layout.tile_count();
-  cache.polygon_hashes.resize(count);
+  cache.polygon_hashes = tile_polygon_hashes(navmesh, cache.polygons);
   cache.tiles.resize(count);
-  for (std::size_t t = 0; t < count; ++t)
-    cache.polygon_hashes[t] = tile_polygon_hash(navmesh, cache.polygons, t);
   for (const JumpLink& link : set.links) {
     if (link.start_poly >= navmesh.polygon_count() || link.land_poly >= navmesh.polygon_count())
       return make_error(ErrorCode::InvalidArgument,
@@ -177,7 +291,10 @@ Result<TiledLinks> rebuild_tiled_jump_links(const TriangleMesh& mesh, const mesh
                                             TileLinksCache& cache, BuildContext& ctx,
                                             LinkRebuildStats* stats) {
   const auto t_start = Clock::now();
-  LEAPNAV_TRY(validate(cache));
+  {
+    auto timer = ctx.scoped_timer("relink_validate");
+    LEAPNAV_TRY(validate(cache));
+  }
   const std::size_t count = layout.tile_count();
   for (const std::size_t t : rebuilt) {
     if (t >= count)
@@ -185,10 +302,19 @@ Result<TiledLinks> rebuild_tiled_jump_links(const TriangleMesh& mesh, const mesh
                                                         std::to_string(t) + " of " +
                                                         std::to_string(count) + " tiles");
   }
+  if (layout.tile_size <= 0 || count == 0)
+    return make_error(ErrorCode::InvalidArgument, "link rebuild: the layout has no tiles");
+  if (!(layout.grid == navmesh.grid))
+    return make_error(ErrorCode::InvalidArgument,
+                      "link rebuild: the navmesh was not built on the layout's grid");
   const bool layout_changed = !same_layout(layout, cache.layout);
-  PolygonTiles polygons = polygon_tiles(navmesh, layout);
-  std::vector<std::uint64_t> hashes(count);
-  for (std::size_t t = 0; t < count; ++t) hashes[t] = tile_polygon_hash(navmesh, polygons, t);
+  PolygonTiles polygons;
+  std::vector<std::uint64_t> hashes;
+  {
+    auto timer = ctx.scoped_timer("relink_hashes");
+    polygons = polygon_tiles(navmesh, layout);
+    hashes = tile_polygon_hashes(navmesh, polygons);
+  }
 
   // the tiles whose content changed: rebuilt ones and those whose stitched polygons differ
   std::vector<bool> changed(count, layout_changed);
@@ -204,62 +330,132 @@ Result<TiledLinks> rebuild_tiled_jump_links(const TriangleMesh& mesh, const mesh
   }
   const int reach =
       jump_reach_cells(cache.options.jumps, navmesh.config.agent, layout.grid.cell_size);
-  std::vector<std::optional<TileLinks>> tiles(count);
-  std::uint64_t relinked = 0;
-  if (!layout_changed) {
-    std::vector<mesh::TileRect> changed_rects;
-    for (std::size_t t = 0; t < count; ++t) {
-      if (changed[t]) changed_rects.push_back(layout.interior(t));
-    }
-    // old id -> new id for the polygons of unchanged tiles (same count, same order)
-    constexpr std::uint32_t kUnmapped = 0xFFFFFFFFU;
-    std::vector<std::uint32_t> remap(cache.polygons.poly_tile.size(), kUnmapped);
-    for (std::size_t t = 0; t < count; ++t) {
-      if (changed[t]) continue;
-      const std::uint32_t old_first = cache.polygons.tile_first[t];
-      const std::uint32_t old_n = cache.polygons.tile_first[t + 1] - old_first;
-      const std::uint32_t new_first = polygons.tile_first[t];
-      const std::uint32_t new_n = polygons.tile_first[t + 1] - new_first;
-      if (old_n != new_n) continue;  // cannot happen with equal hashes; the link check below
-      for (std::uint32_t k = 0; k < old_n; ++k)
-        remap[cache.polygons.tile_polys[old_first + k]] = polygons.tile_polys[new_first + k];
-    }
-    for (std::size_t t = 0; t < count; ++t) {
-      const mesh::TileRect rect = link_search_rect(layout, t, reach);
-      const bool relink = std::any_of(changed_rects.begin(), changed_rects.end(),
-                                      [&](const mesh::TileRect& r) { return overlaps(rect, r); });
-      if (relink) {
-        ++relinked;
-        continue;
+  // which tiles get new links; the others keep theirs with polygon ids mapped to the new mesh
+  std::vector<std::size_t> todo;
+  constexpr std::uint32_t kUnmapped = 0xFFFFFFFFU;
+  std::vector<std::uint32_t> remap;
+  {
+    auto timer = ctx.scoped_timer("relink_select");
+    if (layout_changed) {
+      for (std::size_t t = 0; t < count; ++t) todo.push_back(t);
+    } else {
+      todo = tiles_to_relink(layout, changed, reach);
+      // old id -> new id for the polygons of unchanged tiles (same count, same order)
+      remap.assign(cache.polygons.poly_tile.size(), kUnmapped);
+      for (std::size_t t = 0; t < count; ++t) {
+        if (changed[t]) continue;
+        const std::uint32_t old_first = cache.polygons.tile_first[t];
+        const std::uint32_t old_n = cache.polygons.tile_first[t + 1] - old_first;
+        const std::uint32_t new_first = polygons.tile_first[t];
+        const std::uint32_t new_n = polygons.tile_first[t + 1] - new_first;
+        if (old_n != new_n) continue;  // cannot happen with equal hashes; the link check below
+        for (std::uint32_t k = 0; k < old_n; ++k)
+          remap[cache.polygons.tile_polys[old_first + k]] = polygons.tile_polys[new_first + k];
       }
-      TileLinks kept = cache.tiles[t];
+      // note: checked before anything is built or changed, so an error leaves the cache alone
+      std::vector<bool> relink(count, false);
+      for (const std::size_t t : todo) relink[t] = true;
+      for (std::size_t t = 0; t < count; ++t) {
+        if (relink[t]) continue;
+        for (const JumpLink& link : cache.tiles[t].set.links) {
+          if (remap[link.start_poly] == kUnmapped || remap[link.land_poly] == kUnmapped)
+            return make_error(ErrorCode::Internal, "link rebuild: a kept link of tile " +
+                                                       std::to_string(t) +
+                                                       " refers to a tile whose polygons changed");
+        }
+      }
+    }
+  }
+
+  // the relinked tiles only: their padded neighbourhoods' triangles, their links, in parallel
+  std::vector<std::vector<std::uint32_t>> triangles;
+  {
+    auto timer = ctx.scoped_timer("relink_triangles");
+    triangles = padded_tile_triangles(mesh, layout, reach, todo);
+  }
+  struct Slot {
+    std::optional<Result<TileLinks>> result;
+    std::vector<std::string> warnings;
+    std::vector<std::pair<std::string, double>> timings;
+  };
+  std::vector<Slot> slots(todo.size());
+  {
+    auto timer = ctx.scoped_timer("relink_tiles");
+    parallel_for(ctx.threads(), 0, todo.size(), 1, [&](std::size_t i0, std::size_t i1) {
+      for (std::size_t i = i0; i < i1; ++i) {
+        const std::size_t t = todo[i];
+        Slot& slot = slots[i];
+        if (ctx.cancelled()) {
+          slot.result.emplace(make_error(
+              ErrorCode::Cancelled, "cancelled before the links of " + mesh::tile_name(layout, t)));
+          continue;
+        }
+        BuildContext tile_ctx;
+        tile_ctx.set_threads(1);
+        tile_ctx.set_memory_limit(ctx.memory_limit());
+        slot.result.emplace(build_tile_jump_links(mesh, triangles[i], navmesh, polygons, layout, t,
+                                                  cache.options, tile_ctx));
+        triangles[i] = {};
+        slot.warnings = tile_ctx.warnings();
+        slot.timings = tile_ctx.timings();
+      }
+    });
+  }
+  // warnings and timers in tile order, as build_tiled_jump_links reports them; the first error
+  for (std::size_t i = 0; i < todo.size(); ++i) {
+    Slot& slot = slots[i];
+    for (std::string& warning : slot.warnings)
+      ctx.warn(mesh::tile_name(layout, todo[i]) + " links: " + warning);
+    for (const auto& [stage, ms] : slot.timings) ctx.add_time("tile_links:" + stage, ms);
+    if (!slot.result->ok()) return std::move(*slot.result).error();
+  }
+
+  // the cache takes the new links and the kept ones remapped in place (no copy of the world's
+  // links); the join reads them from there
+  std::vector<std::optional<TileLinks>> tiles(count);
+  std::uint64_t links_changed = 0;
+  {
+    auto timer = ctx.scoped_timer("relink_remap");
+    std::vector<bool> relink(count, false);
+    for (std::size_t i = 0; i < todo.size(); ++i) {
+      const std::size_t t = todo[i];
+      relink[t] = true;
+      TileLinks& made = slots[i].result->value();
+      if (layout_changed || !same_links_remapped(cache.tiles[t].set.links, made.set.links, remap))
+        ++links_changed;
+      tiles[t].emplace(std::move(made));
+    }
+    slots = {};
+    for (std::size_t t = 0; t < count; ++t) {
+      if (relink[t]) continue;
+      TileLinks& kept = cache.tiles[t];
       for (JumpLink& link : kept.set.links) {
         link.start_poly = remap[link.start_poly];
         link.land_poly = remap[link.land_poly];
-        if (link.start_poly == kUnmapped || link.land_poly == kUnmapped)
-          return make_error(ErrorCode::Internal, "link rebuild: a kept link of tile " +
-                                                     std::to_string(t) +
-                                                     " refers to a tile whose polygons changed");
       }
       for (std::uint32_t& land : kept.set.group_land_poly) land = remap[land];
       tiles[t].emplace(std::move(kept));
     }
-  } else {
-    relinked = count;
   }
-  LEAPNAV_TRY_ASSIGN(TiledLinks out, build_tiled_jump_links_reusing(mesh, navmesh, layout,
-                                                                    cache.options, tiles, ctx));
   cache.layout = layout;
   cache.polygons = std::move(polygons);
   cache.polygon_hashes = std::move(hashes);
+  // note: every entry is engaged and the layout, grid and options were checked above, so the
+  // join builds nothing and cannot fail but for an internal error
+  Result<TiledLinks> out = [&] {
+    auto timer = ctx.scoped_timer("relink_join");
+    return build_tiled_jump_links_reusing(mesh, navmesh, layout, cache.options, tiles, ctx);
+  }();
   cache.tiles.clear();
   cache.tiles.reserve(count);
-  for (std::optional<TileLinks>& t : tiles) cache.tiles.push_back(std::move(*t));
+  for (std::optional<TileLinks>& t : tiles) cache.tiles.push_back(t ? std::move(*t) : TileLinks{});
+  if (!out.ok()) return out;
   if (stats != nullptr) {
     stats->tiles = count;
-    stats->tiles_relinked = relinked;
-    stats->tiles_reused = count - relinked;
+    stats->tiles_relinked = todo.size();
+    stats->tiles_reused = count - todo.size();
     stats->tiles_polygons_changed = polygons_changed;
+    stats->tiles_links_changed = links_changed;
     stats->layout_changed = layout_changed;
     stats->links_ms = ms_since(t_start);
   }

@@ -73,8 +73,11 @@ struct LinkRebuildStats {
   std::uint64_t tiles_relinked = 0;          ///< tiles whose links were built again
   std::uint64_t tiles_reused = 0;            ///< tiles whose links were remapped
   std::uint64_t tiles_polygons_changed = 0;  ///< tiles whose stitched polygons changed
-  bool layout_changed = false;               ///< another layout: every tile relinked
-  double links_ms = 0.0;                     ///< the whole call
+  /// Of the relinked tiles, those whose new links differ from their cached ones (polygon ids
+  /// mapped to the new mesh): the others were relinked to the same links.
+  std::uint64_t tiles_links_changed = 0;
+  bool layout_changed = false;  ///< another layout: every tile relinked
+  double links_ms = 0.0;        ///< the whole call
 };
 
 /// The links of `navmesh` (the stitched mesh of a rebuild with `layout`, on the new geometry
