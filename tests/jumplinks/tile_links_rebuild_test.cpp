@@ -2,11 +2,14 @@
 // box added near the gap on a tile border (within jump range of it) and removed again, the
 // rebuilt mesh and link set equal a full tiled build of the new geometry bit for bit (links,
 // index, groups, counters), the updated cache equals a fresh build's cache, 1 and 2 threads agree,
-// and a cache that does not fit is refused.
+// and a cache that does not fit is refused. On city:2 (32-cell tiles, C2 at step 4), seeded random
+// boxes added one after another relink to the full build's links, relinking only tiles within
+// link reach of a changed tile.
 #include <doctest/doctest.h>
 
 #include <cstddef>
 #include <cstdint>
+#include <random>
 #include <string>
 #include <utility>
 #include <vector>
@@ -176,6 +179,24 @@ void check_edit(const EditCase& c, int threads) {
   CHECK(removed.tiles_reused > 0);
 }
 
+// The tiles whose link search rectangle overlaps the interior of a tile in `changed`: the relink
+// rule stated directly, a brute force over all pairs.
+std::uint64_t tiles_in_reach(const mesh::TileLayout& layout,
+                             const std::vector<std::size_t>& changed, int reach) {
+  std::uint64_t n = 0;
+  for (std::size_t t = 0; t < layout.tile_count(); ++t) {
+    const mesh::TileRect r = link_search_rect(layout, t, reach);
+    for (const std::size_t c : changed) {
+      const mesh::TileRect i = layout.interior(c);
+      if (r.x0 < i.x1 && i.x0 < r.x1 && r.z0 < i.z1 && i.z0 < r.z1) {
+        ++n;
+        break;
+      }
+    }
+  }
+  return n;
+}
+
 }  // namespace
 
 TEST_SUITE("jumplinks.tile_rebuild") {
@@ -271,5 +292,80 @@ TEST_SUITE("jumplinks.tile_rebuild") {
                                  out_of_range, state.links.cache, ctx);
     REQUIRE(!out2.ok());
     CHECK(out2.error().message.find("rebuilt tile") != std::string::npos);
+  }
+
+  TEST_CASE("random boxes added to a city one after another relink to the full build's links") {
+    auto loaded = io::load_scene("builtin:city:2");
+    REQUIRE(loaded.ok());
+    auto config = named_config("default");
+    REQUIRE(config.ok());
+    TiledLinkOptions options;
+    options.jumps.jumps = {kJumpC2};
+    options.jumps.step = 4;
+    options.compact = true;
+    const auto build = [&](const TriangleMesh& scene) {
+      BuildContext ctx;
+      auto built = mesh::build_tiled_navmesh_cached(scene, *config, mesh::TileConfig{32, -1}, ctx);
+      REQUIRE(built.ok());
+      auto links = build_tiled_jump_links_cached(scene, built->output.navmesh, built->output.layout,
+                                                 options, ctx);
+      REQUIRE(links.ok());
+      return Full{std::move(built).value(), std::move(links).value()};
+    };
+    TriangleMesh scene = *loaded;
+    Full state = build(scene);
+    const AABB bounds = scene.bounds();
+    std::mt19937 rng(24);
+    std::uniform_real_distribution<float> pos(bounds.min.x + 2.0F, bounds.max.x - 4.0F);
+    std::uniform_real_distribution<float> size(0.4F, 3.0F);
+    std::uniform_real_distribution<float> height(0.3F, 2.5F);
+    std::uint64_t relinked = 0;
+    std::uint64_t links_changed = 0;
+    for (int edit = 0; edit < 4; ++edit) {
+      CAPTURE(edit);
+      const Vec3 lo{pos(rng), bounds.min.y, pos(rng)};
+      const Vec3 hi{lo.x + size(rng), bounds.min.y + height(rng), lo.z + size(rng)};
+      AABB box;
+      box.extend(lo);
+      box.extend(hi);
+      scene = with_box(scene, lo, hi);
+      BuildContext ctx;
+      const std::vector<std::uint64_t> before = state.mesh.cache.fingerprints;
+      auto mesh_out = mesh::rebuild_tiled_navmesh(scene, state.mesh.cache, box, ctx);
+      REQUIRE(mesh_out.ok());
+      REQUIRE(mesh_out->layout.grid == state.mesh.output.layout.grid);
+      // as the CLI passes them: the tiles the box touches and those whose input changed
+      std::vector<std::size_t> rebuilt = mesh::tiles_touching(mesh_out->layout, box);
+      for (const std::size_t t : changed_tiles(before, state.mesh.cache.fingerprints))
+        rebuilt.push_back(t);
+      const std::vector<std::uint64_t> old_hashes = state.links.cache.polygon_hashes;
+      LinkRebuildStats stats;
+      auto links = rebuild_tiled_jump_links(scene, mesh_out->navmesh, mesh_out->layout, rebuilt,
+                                            state.links.cache, ctx, &stats);
+      REQUIRE_MESSAGE(links.ok(), (links.ok() ? "" : links.error().message));
+      const Full full = build(scene);
+      CHECK(mesh::content_hash(mesh_out->navmesh) == mesh::content_hash(full.mesh.output.navmesh));
+      check_same_links(*links, full.links.links);
+      check_same_cache(state.links.cache, full.links.cache);
+      CHECK(validate(state.links.cache).ok());
+      // the relinked tiles are those within reach of a rebuilt tile or of a tile whose stitched
+      // polygons changed, and no more
+      std::vector<std::size_t> changed = rebuilt;
+      for (std::size_t t = 0; t < old_hashes.size(); ++t) {
+        if (full.links.cache.polygon_hashes[t] != old_hashes[t]) changed.push_back(t);
+      }
+      const int reach =
+          jump_reach_cells(options.jumps, config->agent, mesh_out->layout.grid.cell_size);
+      CHECK(stats.tiles_relinked == tiles_in_reach(mesh_out->layout, changed, reach));
+      CHECK(stats.tiles_links_changed <= stats.tiles_relinked);
+      CHECK(stats.tiles_reused > 0);
+      relinked += stats.tiles_relinked;
+      links_changed += stats.tiles_links_changed;
+      state.mesh.output = std::move(mesh_out).value();
+      state.links.links = std::move(links).value();
+    }
+    MESSAGE("city:2, 4 random boxes: " << relinked << " tiles relinked, " << links_changed
+                                       << " of them with other links than before");
+    CHECK(links_changed > 0);
   }
 }
