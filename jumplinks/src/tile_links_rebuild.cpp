@@ -1,13 +1,15 @@
 // Link regeneration for incremental tiled rebuilds (see tile_links_rebuild.hpp): which tiles get
-// new links (link search rectangle overlapping a rebuilt tile or a tile whose stitched polygons
-// changed), the old-to-new polygon map of the unchanged tiles (rank within the tile kept), the
-// relinked tiles built from their own triangle lists only, and the kept links remapped in the
-// cache in place; the join is build_tiled_jump_links_reusing's with every tile given. What runs
-// over the whole world per call: the polygon-to-tile map and the tile polygon hashes (O(polygons)),
-// one bounds test per triangle, and passes over the kept links (validation, remap, join, index).
+// new links (link search rectangle overlapping a rebuilt tile, a tile whose own polygons changed,
+// or two neighbouring tiles whose edges between them changed), the old-to-new polygon map of the
+// unchanged tiles (rank within the tile kept), the relinked tiles built from their own triangle
+// lists only, and the kept links remapped in the cache in place; the join is
+// build_tiled_jump_links_reusing's with every tile given. What runs over the whole world per call:
+// the polygon-to-tile map and the tile polygon hashes (O(polygons)), one bounds test per triangle,
+// and passes over the kept links (validation, remap, join, index).
 #include "leapnav/jumplinks/tile_links_rebuild.hpp"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <optional>
 #include <string>
@@ -31,49 +33,12 @@ bool same_layout(const mesh::TileLayout& a, const mesh::TileLayout& b) {
          a.tiles_x == b.tiles_x && a.tiles_z == b.tiles_z;
 }
 
-bool overlaps(const mesh::TileRect& a, const mesh::TileRect& b) {
-  return a.x0 < b.x1 && b.x0 < a.x1 && a.z0 < b.z1 && b.z0 < a.z1;
-}
-
 // Rank of polygon p within its tile's list.
 std::uint32_t rank_in_tile(const PolygonTiles& tiles, std::uint32_t p) {
   const std::uint32_t t = tiles.poly_tile[p];
   const auto first = tiles.tile_polys.begin() + tiles.tile_first[t];
   const auto last = tiles.tile_polys.begin() + tiles.tile_first[t + 1];
   return static_cast<std::uint32_t>(std::lower_bound(first, last, p) - first);
-}
-
-// The tiles whose link search rectangle overlaps the interior of a changed tile, ascending: a
-// tile's links read the triangles of its rectangle and the stitched polygons of the tiles it
-// overlaps, nothing else (tile_links.hpp).
-std::vector<std::size_t> tiles_to_relink(const mesh::TileLayout& layout,
-                                         const std::vector<bool>& changed, int reach) {
-  const std::size_t count = layout.tile_count();
-  std::vector<bool> relink(count, false);
-  for (std::size_t t = 0; t < count; ++t) {
-    if (!changed[t]) continue;
-    const mesh::TileRect c = layout.interior(t);
-    // note: a rectangle reaches reach + border columns past its tile, so only tiles that near
-    const int pad = reach + layout.border;
-    const int ts = layout.tile_size;
-    const int tx0 = std::max(0, (c.x0 - pad) / ts - 1);
-    const int tx1 = std::min(layout.tiles_x - 1, (c.x1 + pad) / ts + 1);
-    const int tz0 = std::max(0, (c.z0 - pad) / ts - 1);
-    const int tz1 = std::min(layout.tiles_z - 1, (c.z1 + pad) / ts + 1);
-    for (int tz = tz0; tz <= tz1; ++tz) {
-      for (int tx = tx0; tx <= tx1; ++tx) {
-        const std::size_t u =
-            static_cast<std::size_t>(tx) +
-            static_cast<std::size_t>(tz) * static_cast<std::size_t>(layout.tiles_x);
-        if (!relink[u] && overlaps(link_search_rect(layout, u, reach), c)) relink[u] = true;
-      }
-    }
-  }
-  std::vector<std::size_t> out;
-  for (std::size_t t = 0; t < count; ++t) {
-    if (relink[t]) out.push_back(t);
-  }
-  return out;
 }
 
 // For each tile of `todo` (ascending), the triangles mesh::tile_triangles lists for it with the
@@ -135,11 +100,25 @@ bool same_links_remapped(const std::vector<JumpLink>& old, const std::vector<Jum
   return true;
 }
 
-// tile_polygon_hash with the rank of a polygon within its tile given by `rank`.
+// Direction index 0..7 of tile (tx + dx, tz + dz) seen from tile (tx, tz), dx and dz in -1..1 and
+// not both 0 (row by row from dz = -1); -1 for any other tile.
+int border_direction(const mesh::TileLayout& layout, std::uint32_t from, std::uint32_t to) {
+  const auto nx = static_cast<std::int64_t>(layout.tiles_x);
+  const std::int64_t dx = static_cast<std::int64_t>(to % nx) - static_cast<std::int64_t>(from % nx);
+  const std::int64_t dz = static_cast<std::int64_t>(to / nx) - static_cast<std::int64_t>(from / nx);
+  if (dx < -1 || dx > 1 || dz < -1 || dz > 1 || (dx == 0 && dz == 0)) return -1;
+  const auto d = static_cast<int>((dz + 1) * 3 + (dx + 1));
+  return d > 4 ? d - 1 : d;
+}
+
+// The hashes of tile `tile` (TileLinksCache::polygon_hashes and border_hashes) into `own` and
+// `border` (8 entries), with the rank of a polygon within its tile given by `rank`.
 template <class Rank>
-std::uint64_t hash_tile_polygons(const mesh::NavMesh& navmesh, const PolygonTiles& tiles,
-                                 std::size_t tile, const Rank& rank) {
+void hash_tile(const mesh::NavMesh& navmesh, const PolygonTiles& tiles,
+               const mesh::TileLayout* layout, std::size_t tile, const Rank& rank,
+               std::uint64_t& own, std::uint64_t* border) {
   ContentHasher h;
+  std::array<ContentHasher, kBorderDirections> sides;
   const std::uint32_t begin = tiles.tile_first[tile];
   const std::uint32_t end = tiles.tile_first[tile + 1];
   h.add_pod(static_cast<std::uint64_t>(end - begin));
@@ -156,10 +135,22 @@ std::uint64_t hash_tile_polygons(const mesh::NavMesh& navmesh, const PolygonTile
       h.add_pod(v.y);
       h.add_pod(v.z);
       const std::uint32_t n = neighbors[k];
-      if (n == mesh::kNoPoly) {
+      const std::uint32_t n_tile = n == mesh::kNoPoly ? 0 : tiles.poly_tile[n];
+      // note: an edge into a neighbouring tile hashes like a boundary edge here and in full in
+      // that direction's border hash: a tile's links see it only when both tiles lie in their
+      // neighbourhood (outside it, polygon_subset makes it a boundary edge)
+      const int d = n == mesh::kNoPoly || n_tile == tile || layout == nullptr
+                        ? -1
+                        : border_direction(*layout, static_cast<std::uint32_t>(tile), n_tile);
+      if (n == mesh::kNoPoly || d >= 0) {
         h.add_pod(std::uint64_t{0xFFFFFFFFFFFFFFFFULL});
       } else {
-        h.add_pod((static_cast<std::uint64_t>(tiles.poly_tile[n]) << 32U) | rank(n));
+        h.add_pod((static_cast<std::uint64_t>(n_tile) << 32U) | rank(n));
+      }
+      if (d >= 0) {
+        ContentHasher& side = sides[static_cast<std::size_t>(d)];
+        side.add_pod((static_cast<std::uint64_t>(i - begin) << 32U) | k);
+        side.add_pod(static_cast<std::uint64_t>(rank(n)));
       }
     }
     h.add_pod(static_cast<std::uint32_t>(navmesh.poly_region[p]));
@@ -176,21 +167,86 @@ std::uint64_t hash_tile_polygons(const mesh::NavMesh& navmesh, const PolygonTile
       h.add_span(std::span<const float>(navmesh.height_samples.data() + patch.first, n));
     }
   }
-  return h.digest();
+  own = h.digest();
+  if (border != nullptr) {
+    for (std::size_t d = 0; d < kBorderDirections; ++d) border[d] = sides[d].digest();
+  }
 }
 
-// tile_polygon_hash of every tile, with the ranks looked up once.
-std::vector<std::uint64_t> tile_polygon_hashes(const mesh::NavMesh& navmesh,
-                                               const PolygonTiles& tiles) {
+struct TileHashes {
+  std::vector<std::uint64_t> own;     // per tile
+  std::vector<std::uint64_t> border;  // per tile, kBorderDirections
+};
+
+// The hashes of every tile, with the ranks looked up once.
+TileHashes tile_hashes(const mesh::NavMesh& navmesh, const PolygonTiles& tiles,
+                       const mesh::TileLayout& layout) {
   std::vector<std::uint32_t> ranks(tiles.poly_tile.size(), 0);
   const std::size_t count = tiles.tile_first.size() - 1;
   for (std::size_t t = 0; t < count; ++t) {
     for (std::uint32_t i = tiles.tile_first[t]; i < tiles.tile_first[t + 1]; ++i)
       ranks[tiles.tile_polys[i]] = i - tiles.tile_first[t];
   }
-  std::vector<std::uint64_t> out(count);
-  for (std::size_t t = 0; t < count; ++t)
-    out[t] = hash_tile_polygons(navmesh, tiles, t, [&](std::uint32_t p) { return ranks[p]; });
+  TileHashes out;
+  out.own.resize(count);
+  out.border.resize(count * kBorderDirections);
+  for (std::size_t t = 0; t < count; ++t) {
+    hash_tile(
+        navmesh, tiles, &layout, t, [&](std::uint32_t p) { return ranks[p]; }, out.own[t],
+        out.border.data() + t * kBorderDirections);
+  }
+  return out;
+}
+
+// The tiles whose links must be built again, ascending: those whose link search rectangle
+// overlaps the interior of a tile of `rebuilt` (its triangles may have changed), holds a tile
+// whose own hash changed, or holds two neighbouring tiles whose border hash between them changed.
+// A tile's links read the triangles of its rectangle and the polygons of the tiles the rectangle
+// overlaps, with edges to polygons outside those tiles as boundary edges (tile_links.cpp), nothing
+// else.
+std::vector<std::size_t> tiles_to_relink(const mesh::TileLayout& layout,
+                                         const std::vector<bool>& rebuilt,
+                                         const std::vector<bool>& own_changed,
+                                         const std::vector<bool>& border_changed, int reach) {
+  const std::size_t count = layout.tile_count();
+  const int ts = layout.tile_size;
+  std::vector<std::size_t> out;
+  for (std::size_t t = 0; t < count; ++t) {
+    const mesh::TileRect rect = link_search_rect(layout, t, reach);
+    const int tx0 = rect.x0 / ts;
+    const int tx1 = (rect.x1 - 1) / ts;
+    const int tz0 = rect.z0 / ts;
+    const int tz1 = (rect.z1 - 1) / ts;
+    bool relink = false;
+    for (int tz = tz0; tz <= tz1 && !relink; ++tz) {
+      for (int tx = tx0; tx <= tx1 && !relink; ++tx) {
+        const std::size_t u =
+            static_cast<std::size_t>(tx) +
+            static_cast<std::size_t>(tz) * static_cast<std::size_t>(layout.tiles_x);
+        if (rebuilt[u] || own_changed[u]) {
+          relink = true;
+          break;
+        }
+        for (int dz = -1; dz <= 1 && !relink; ++dz) {
+          for (int dx = -1; dx <= 1; ++dx) {
+            if ((dx == 0 && dz == 0) || tx + dx < tx0 || tx + dx > tx1 || tz + dz < tz0 ||
+                tz + dz > tz1)
+              continue;
+            const std::size_t v =
+                static_cast<std::size_t>(tx + dx) +
+                static_cast<std::size_t>(tz + dz) * static_cast<std::size_t>(layout.tiles_x);
+            const int d = border_direction(layout, static_cast<std::uint32_t>(u),
+                                           static_cast<std::uint32_t>(v));
+            if (border_changed[u * kBorderDirections + static_cast<std::size_t>(d)]) {
+              relink = true;
+              break;
+            }
+          }
+        }
+      }
+    }
+    if (relink) out.push_back(t);
+  }
   return out;
 }
 
@@ -198,8 +254,11 @@ std::vector<std::uint64_t> tile_polygon_hashes(const mesh::NavMesh& navmesh,
 
 std::uint64_t tile_polygon_hash(const mesh::NavMesh& navmesh, const PolygonTiles& tiles,
                                 std::size_t tile) {
-  return hash_tile_polygons(navmesh, tiles, tile,
-                            [&](std::uint32_t p) { return rank_in_tile(tiles, p); });
+  std::uint64_t own = 0;
+  hash_tile(
+      navmesh, tiles, nullptr, tile, [&](std::uint32_t p) { return rank_in_tile(tiles, p); }, own,
+      nullptr);
+  return own;
 }
 
 Status validate(const TileLinksCache& cache) {
@@ -208,6 +267,7 @@ Status validate(const TileLinksCache& cache) {
   if (count == 0)
     return make_error(ErrorCode::InvalidArgument, "link cache: the layout has no tiles");
   if (cache.tiles.size() != count || cache.polygon_hashes.size() != count ||
+      cache.border_hashes.size() != count * kBorderDirections ||
       cache.polygons.tile_first.size() != count + 1)
     return make_error(ErrorCode::InvalidArgument,
                       "link cache: " + std::to_string(cache.tiles.size()) + " tile link sets, " +
@@ -247,7 +307,9 @@ Result<CachedTiledLinks> build_tiled_jump_links_cached(const TriangleMesh& mesh,
   out.cache.layout = layout;
   out.cache.polygons = polygon_tiles(navmesh, layout);
   out.cache.tiles.reserve(tiles.size());
-  out.cache.polygon_hashes = tile_polygon_hashes(navmesh, out.cache.polygons);
+  TileHashes hashes = tile_hashes(navmesh, out.cache.polygons, layout);
+  out.cache.polygon_hashes = std::move(hashes.own);
+  out.cache.border_hashes = std::move(hashes.border);
   for (std::optional<TileLinks>& t : tiles) out.cache.tiles.push_back(std::move(*t));
   return out;
 }
@@ -265,7 +327,9 @@ Result<TileLinksCache> tile_links_cache_from_set(const mesh::NavMesh& navmesh,
   cache.layout = layout;
   cache.polygons = polygon_tiles(navmesh, layout);
   const std::size_t count = layout.tile_count();
-  cache.polygon_hashes = tile_polygon_hashes(navmesh, cache.polygons);
+  TileHashes hashes = tile_hashes(navmesh, cache.polygons, layout);
+  cache.polygon_hashes = std::move(hashes.own);
+  cache.border_hashes = std::move(hashes.border);
   cache.tiles.resize(count);
   for (const JumpLink& link : set.links) {
     if (link.start_poly >= navmesh.polygon_count() || link.land_poly >= navmesh.polygon_count())
@@ -309,23 +373,30 @@ Result<TiledLinks> rebuild_tiled_jump_links(const TriangleMesh& mesh, const mesh
                       "link rebuild: the navmesh was not built on the layout's grid");
   const bool layout_changed = !same_layout(layout, cache.layout);
   PolygonTiles polygons;
-  std::vector<std::uint64_t> hashes;
+  TileHashes hashes;
   {
     auto timer = ctx.scoped_timer("relink_hashes");
     polygons = polygon_tiles(navmesh, layout);
-    hashes = tile_polygon_hashes(navmesh, polygons);
+    hashes = tile_hashes(navmesh, polygons, layout);
   }
 
-  // the tiles whose content changed: rebuilt ones and those whose stitched polygons differ
-  std::vector<bool> changed(count, layout_changed);
+  // what changed: the triangles near the rebuilt tiles, the polygons of tiles whose own hash
+  // differs, the edges between neighbouring tiles whose border hash differs
+  std::vector<bool> rebuilt_tile(count, false);
+  std::vector<bool> own_changed(count, layout_changed);
+  std::vector<bool> border_changed(count * kBorderDirections, layout_changed);
   std::uint64_t polygons_changed = 0;
   if (!layout_changed) {
-    for (const std::size_t t : rebuilt) changed[t] = true;
+    for (const std::size_t t : rebuilt) rebuilt_tile[t] = true;
     for (std::size_t t = 0; t < count; ++t) {
-      if (hashes[t] != cache.polygon_hashes[t]) {
-        changed[t] = true;
-        ++polygons_changed;
+      own_changed[t] = hashes.own[t] != cache.polygon_hashes[t];
+      bool any = own_changed[t];
+      for (std::size_t d = 0; d < kBorderDirections; ++d) {
+        const std::size_t k = t * kBorderDirections + d;
+        border_changed[k] = hashes.border[k] != cache.border_hashes[k];
+        any = any || border_changed[k];
       }
+      polygons_changed += any ? 1 : 0;
     }
   }
   const int reach =
@@ -339,11 +410,12 @@ Result<TiledLinks> rebuild_tiled_jump_links(const TriangleMesh& mesh, const mesh
     if (layout_changed) {
       for (std::size_t t = 0; t < count; ++t) todo.push_back(t);
     } else {
-      todo = tiles_to_relink(layout, changed, reach);
-      // old id -> new id for the polygons of unchanged tiles (same count, same order)
+      todo = tiles_to_relink(layout, rebuilt_tile, own_changed, border_changed, reach);
+      // old id -> new id for the polygons of tiles whose own hash is unchanged (same count, same
+      // order)
       remap.assign(cache.polygons.poly_tile.size(), kUnmapped);
       for (std::size_t t = 0; t < count; ++t) {
-        if (changed[t]) continue;
+        if (own_changed[t]) continue;
         const std::uint32_t old_first = cache.polygons.tile_first[t];
         const std::uint32_t old_n = cache.polygons.tile_first[t + 1] - old_first;
         const std::uint32_t new_first = polygons.tile_first[t];
@@ -439,7 +511,8 @@ Result<TiledLinks> rebuild_tiled_jump_links(const TriangleMesh& mesh, const mesh
   }
   cache.layout = layout;
   cache.polygons = std::move(polygons);
-  cache.polygon_hashes = std::move(hashes);
+  cache.polygon_hashes = std::move(hashes.own);
+  cache.border_hashes = std::move(hashes.border);
   // note: every entry is engaged and the layout, grid and options were checked above, so the
   // join builds nothing and cannot fail but for an internal error
   Result<TiledLinks> out = [&] {

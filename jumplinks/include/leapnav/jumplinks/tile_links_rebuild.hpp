@@ -24,6 +24,10 @@
 
 namespace leapnav::jump {
 
+/// Border hashes per tile: one per neighbouring tile (dx, dz in -1..1, not both 0; row by row
+/// from dz = -1, so index (dz + 1) * 3 + (dx + 1), minus 1 past the centre).
+inline constexpr std::size_t kBorderDirections = 8;
+
 /// The link working data of a tiled build. Plain data.
 struct TileLinksCache {
   TiledLinkOptions options;  ///< the options every tile's links were built with
@@ -31,13 +35,17 @@ struct TileLinksCache {
   PolygonTiles polygons;     ///< polygon_tiles of the stitched mesh the links refer to
   /// Per tile, tile_polygon_hash of that mesh.
   std::vector<std::uint64_t> polygon_hashes;
+  /// Per tile, kBorderDirections hashes of that mesh: for each neighbouring tile, the edges of the
+  /// tile's polygons into it (polygon rank, edge, neighbour's rank in its tile).
+  std::vector<std::uint64_t> border_hashes;
   /// Per tile, build_tile_jump_links' output (ids of that mesh).
   std::vector<TileLinks> tiles;
 };
 
 /// A hash of what the links of other tiles read of tile `tile`'s stitched polygons: their count
-/// and, in order, vertex positions, neighbours (as the neighbour's tile and rank in it, so a
-/// renumbering elsewhere leaves it alone), region, area, flags, bounds and height patch.
+/// and, in order, vertex positions, neighbours within the tile (as their rank in it, so a
+/// renumbering elsewhere leaves it alone; an edge into another tile hashes as a boundary edge, its
+/// neighbour is in TileLinksCache::border_hashes), region, area, flags, bounds and height patch.
 [[nodiscard]] std::uint64_t tile_polygon_hash(const mesh::NavMesh& navmesh,
                                               const PolygonTiles& tiles, std::size_t tile);
 
@@ -70,9 +78,10 @@ struct CachedTiledLinks {
 /// What a link rebuild did.
 struct LinkRebuildStats {
   std::uint64_t tiles = 0;
-  std::uint64_t tiles_relinked = 0;          ///< tiles whose links were built again
-  std::uint64_t tiles_reused = 0;            ///< tiles whose links were remapped
-  std::uint64_t tiles_polygons_changed = 0;  ///< tiles whose stitched polygons changed
+  std::uint64_t tiles_relinked = 0;  ///< tiles whose links were built again
+  std::uint64_t tiles_reused = 0;    ///< tiles whose links were remapped
+  /// Tiles whose stitched polygons changed (own or border hash).
+  std::uint64_t tiles_polygons_changed = 0;
   /// Of the relinked tiles, those whose new links differ from their cached ones (polygon ids
   /// mapped to the new mesh): the others were relinked to the same links.
   std::uint64_t tiles_links_changed = 0;
