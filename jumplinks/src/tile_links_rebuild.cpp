@@ -261,7 +261,10 @@ std::uint64_t tile_polygon_hash(const mesh::NavMesh& navmesh, const PolygonTiles
   return own;
 }
 
-Status validate(const TileLinksCache& cache) {
+namespace {
+
+// validate(TileLinksCache) but for the links.
+Status validate_shape(const TileLinksCache& cache) {
   LEAPNAV_TRY(validate(cache.options));
   const std::size_t count = cache.layout.tile_count();
   if (count == 0)
@@ -271,25 +274,46 @@ Status validate(const TileLinksCache& cache) {
       cache.polygons.tile_first.size() != count + 1)
     return make_error(ErrorCode::InvalidArgument,
                       "link cache: " + std::to_string(cache.tiles.size()) + " tile link sets, " +
-                          std::to_string(cache.polygon_hashes.size()) + " polygon hashes and " +
+                          std::to_string(cache.polygon_hashes.size()) + " polygon hashes, " +
+                          std::to_string(cache.border_hashes.size()) + " border hashes and " +
                           std::to_string(cache.polygons.tile_first.size()) + " tile offsets for " +
                           std::to_string(count) + " tiles");
   const std::size_t polys = cache.polygons.poly_tile.size();
   if (cache.polygons.tile_first.back() != cache.polygons.tile_polys.size() ||
       cache.polygons.tile_polys.size() != polys)
     return make_error(ErrorCode::InvalidArgument, "link cache: the polygon-to-tile map is damaged");
-  for (std::size_t t = 0; t < count; ++t) {
-    for (const JumpLink& link : cache.tiles[t].set.links) {
-      if (link.start_poly >= polys || link.land_poly >= polys ||
-          cache.polygons.poly_tile[link.start_poly] != t ||
-          link.config >= cache.options.jumps.jumps.size())
-        return make_error(ErrorCode::InvalidArgument,
-                          "link cache: tile " + std::to_string(t) +
-                              " holds a link outside the tile or the cached mesh (start polygon " +
-                              std::to_string(link.start_poly) + ", land polygon " +
-                              std::to_string(link.land_poly) + ")");
-    }
+  return {};
+}
+
+// validate(TileLinksCache)'s check of tile t's links (and of its groups' land polygons).
+Status validate_tile_links(const TileLinksCache& cache, std::size_t t) {
+  const std::size_t polys = cache.polygons.poly_tile.size();
+  const JumpLinkSet& set = cache.tiles[t].set;
+  for (const JumpLink& link : set.links) {
+    if (link.start_poly >= polys || link.land_poly >= polys ||
+        cache.polygons.poly_tile[link.start_poly] != t ||
+        link.config >= cache.options.jumps.jumps.size())
+      return make_error(ErrorCode::InvalidArgument,
+                        "link cache: tile " + std::to_string(t) +
+                            " holds a link outside the tile or the cached mesh (start polygon " +
+                            std::to_string(link.start_poly) + ", land polygon " +
+                            std::to_string(link.land_poly) + ")");
   }
+  for (const std::uint32_t land : set.group_land_poly) {
+    if (land >= polys)
+      return make_error(ErrorCode::InvalidArgument, "link cache: tile " + std::to_string(t) +
+                                                        " has a group landing in polygon " +
+                                                        std::to_string(land) + " of " +
+                                                        std::to_string(polys));
+  }
+  return {};
+}
+
+}  // namespace
+
+Status validate(const TileLinksCache& cache) {
+  LEAPNAV_TRY(validate_shape(cache));
+  for (std::size_t t = 0; t < cache.tiles.size(); ++t) LEAPNAV_TRY(validate_tile_links(cache, t));
   return {};
 }
 
@@ -356,8 +380,9 @@ Result<TiledLinks> rebuild_tiled_jump_links(const TriangleMesh& mesh, const mesh
                                             LinkRebuildStats* stats) {
   const auto t_start = Clock::now();
   {
+    // note: the links of the kept tiles are checked where they are remapped (one pass)
     auto timer = ctx.scoped_timer("relink_validate");
-    LEAPNAV_TRY(validate(cache));
+    LEAPNAV_TRY(validate_shape(cache));
   }
   const std::size_t count = layout.tile_count();
   for (const std::size_t t : rebuilt) {
@@ -424,18 +449,14 @@ Result<TiledLinks> rebuild_tiled_jump_links(const TriangleMesh& mesh, const mesh
         for (std::uint32_t k = 0; k < old_n; ++k)
           remap[cache.polygons.tile_polys[old_first + k]] = polygons.tile_polys[new_first + k];
       }
-      // note: checked before anything is built or changed, so an error leaves the cache alone
-      std::vector<bool> relink(count, false);
-      for (const std::size_t t : todo) relink[t] = true;
-      for (std::size_t t = 0; t < count; ++t) {
-        if (relink[t]) continue;
-        for (const JumpLink& link : cache.tiles[t].set.links) {
-          if (remap[link.start_poly] == kUnmapped || remap[link.land_poly] == kUnmapped)
-            return make_error(ErrorCode::Internal, "link rebuild: a kept link of tile " +
-                                                       std::to_string(t) +
-                                                       " refers to a tile whose polygons changed");
-        }
-      }
+    }
+    // the cached links of the relinked tiles are read once more (tiles_links_changed); with
+    // another layout every tile is relinked and the old ones are only checked
+    if (layout_changed) {
+      for (std::size_t t = 0; t < cache.tiles.size(); ++t)
+        LEAPNAV_TRY(validate_tile_links(cache, t));
+    } else {
+      for (const std::size_t t : todo) LEAPNAV_TRY(validate_tile_links(cache, t));
     }
   }
 
@@ -489,25 +510,63 @@ Result<TiledLinks> rebuild_tiled_jump_links(const TriangleMesh& mesh, const mesh
   {
     auto timer = ctx.scoped_timer("relink_remap");
     std::vector<bool> relink(count, false);
+    std::vector<TileLinks> made(todo.size());
     for (std::size_t i = 0; i < todo.size(); ++i) {
       const std::size_t t = todo[i];
       relink[t] = true;
-      TileLinks& made = slots[i].result->value();
-      if (layout_changed || !same_links_remapped(cache.tiles[t].set.links, made.set.links, remap))
+      made[i] = std::move(slots[i].result->value());
+      if (layout_changed ||
+          !same_links_remapped(cache.tiles[t].set.links, made[i].set.links, remap))
         ++links_changed;
-      tiles[t].emplace(std::move(made));
     }
     slots = {};
+    // each kept tile's links checked (validate's check, and every polygon they name mapped),
+    // then remapped in place; on an error the tiles remapped so far are mapped back, so the
+    // cache is left as it was
+    const auto map_back = [&](std::size_t last) {
+      std::vector<std::uint32_t> inverse(polygons.poly_tile.size(), kUnmapped);
+      for (std::size_t o = 0; o < remap.size(); ++o) {
+        if (remap[o] != kUnmapped) inverse[remap[o]] = static_cast<std::uint32_t>(o);
+      }
+      for (std::size_t t = 0; t < last; ++t) {
+        if (relink[t]) continue;
+        JumpLinkSet& set = cache.tiles[t].set;
+        for (JumpLink& link : set.links) {
+          link.start_poly = inverse[link.start_poly];
+          link.land_poly = inverse[link.land_poly];
+        }
+        for (std::uint32_t& land : set.group_land_poly) land = inverse[land];
+      }
+    };
     for (std::size_t t = 0; t < count; ++t) {
       if (relink[t]) continue;
-      TileLinks& kept = cache.tiles[t];
-      for (JumpLink& link : kept.set.links) {
+      Status ok = validate_tile_links(cache, t);
+      JumpLinkSet& set = cache.tiles[t].set;
+      if (ok.ok()) {
+        const auto unmapped = [&](std::uint32_t p) { return remap[p] == kUnmapped; };
+        const bool all_mapped =
+            std::none_of(set.links.begin(), set.links.end(),
+                         [&](const JumpLink& l) {
+                           return unmapped(l.start_poly) || unmapped(l.land_poly);
+                         }) &&
+            std::none_of(set.group_land_poly.begin(), set.group_land_poly.end(), unmapped);
+        if (!all_mapped)
+          ok = make_error(ErrorCode::Internal, "link rebuild: a kept link of tile " +
+                                                   std::to_string(t) +
+                                                   " refers to a tile whose polygons changed");
+      }
+      if (!ok.ok()) {
+        map_back(t);
+        return std::move(ok).error();
+      }
+      for (JumpLink& link : set.links) {
         link.start_poly = remap[link.start_poly];
         link.land_poly = remap[link.land_poly];
       }
-      for (std::uint32_t& land : kept.set.group_land_poly) land = remap[land];
-      tiles[t].emplace(std::move(kept));
+      for (std::uint32_t& land : set.group_land_poly) land = remap[land];
     }
+    for (std::size_t t = 0; t < count; ++t) tiles[t].emplace(std::move(cache.tiles[t]));
+    for (std::size_t i = 0; i < todo.size(); ++i) tiles[todo[i]].emplace(std::move(made[i]));
   }
   cache.layout = layout;
   cache.polygons = std::move(polygons);

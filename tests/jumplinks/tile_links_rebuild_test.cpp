@@ -387,4 +387,66 @@ TEST_SUITE("jumplinks.tile_rebuild") {
                                        << " of them with other links than before");
     CHECK(links_changed > 0);
   }
+
+  TEST_CASE(
+      "a rebuild that finds a kept link naming a changed polygon fails and leaves the cache") {
+    auto loaded = io::load_scene("builtin:gap:1.25");
+    REQUIRE(loaded.ok());
+    const TriangleMesh scene = with_box(with_box(*loaded, {0.0F, 1.0F, 0.0F}, {0.5F, 4.0F, 0.5F}),
+                                        {17.25F, 0.0F, 0.0F}, {40.0F, 1.0F, 6.0F});
+    Full state = build_full(scene, link_options(kJumpC1));
+    // on the far platform in the first row of tiles, away from the gap's links
+    const Vec3 lo{30.0F, 1.0F, 1.0F};
+    const Vec3 hi{30.5F, 2.4F, 1.8F};
+    AABB box;
+    box.extend(lo);
+    box.extend(hi);
+    const TriangleMesh edited = with_box(scene, lo, hi);
+    BuildContext ctx;
+    const std::vector<std::uint64_t> before = state.mesh.cache.fingerprints;
+    auto mesh_out = mesh::rebuild_tiled_navmesh(edited, state.mesh.cache, box, ctx);
+    REQUIRE(mesh_out.ok());
+    const std::vector<std::size_t> rebuilt = changed_tiles(before, state.mesh.cache.fingerprints);
+    // a tile with links two or more tiles from the edited one (kept: C1's reach is under a
+    // tile); its first link now lands in a polygon of the edited tile (a polygon of the cached
+    // mesh, so validate still accepts the cache)
+    const mesh::TileLayout& layout = mesh_out->layout;
+    const GridSpec& grid = layout.grid;
+    const auto tile_of = [&](float x, float z) {
+      const auto ts = static_cast<std::size_t>(layout.tile_size);
+      return static_cast<std::size_t>((x - grid.origin.x) / grid.cell_size) / ts +
+             static_cast<std::size_t>((z - grid.origin.z) / grid.cell_size) / ts *
+                 static_cast<std::size_t>(layout.tiles_x);
+    };
+    const std::size_t edited_tile = tile_of(30.25F, 1.4F);
+    const auto nx = static_cast<std::size_t>(layout.tiles_x);
+    TileLinksCache bad = state.links.cache;
+    REQUIRE(bad.polygons.tile_first[edited_tile] < bad.polygons.tile_first[edited_tile + 1]);
+    std::size_t far = bad.tiles.size();
+    for (std::size_t t = 0; t < bad.tiles.size(); ++t) {
+      const std::size_t dx =
+          t % nx > edited_tile % nx ? t % nx - edited_tile % nx : edited_tile % nx - t % nx;
+      if (dx >= 2 && !bad.tiles[t].set.links.empty()) far = t;
+    }
+    REQUIRE(far < bad.tiles.size());
+    // later in tile order than the edited tile, so kept tiles before it are renumbered (and must
+    // be mapped back) when the error is found
+    REQUIRE(far > edited_tile + 1);
+    bad.tiles[far].set.links.front().land_poly =
+        bad.polygons.tile_polys[bad.polygons.tile_first[edited_tile]];
+    REQUIRE(validate(bad).ok());
+    const TileLinksCache copy = bad;
+    auto out = rebuild_tiled_jump_links(edited, mesh_out->navmesh, layout, rebuilt, bad, ctx);
+    REQUIRE(!out.ok());
+    CHECK(out.error().code == ErrorCode::Internal);
+    CHECK(out.error().message.find("refers to a tile whose polygons changed") != std::string::npos);
+    check_same_cache(bad, copy);
+    CHECK(bad.layout.grid == copy.layout.grid);
+    // and the untouched cache still rebuilds to the full build
+    auto good = rebuild_tiled_jump_links(edited, mesh_out->navmesh, layout, rebuilt,
+                                         state.links.cache, ctx);
+    REQUIRE(good.ok());
+    const Full full = build_full(edited, link_options(kJumpC1));
+    check_same_links(*good, full.links.links);
+  }
 }
