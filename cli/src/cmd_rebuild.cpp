@@ -243,8 +243,9 @@ void register_rebuild_command(CLI::App& root, Registry& registry) {
                if (old_fingerprints[t] != cache->fingerprints[t]) changed_tiles.push_back(t);
              }
            }
-           auto links = jump::rebuild_tiled_jump_links(*mesh, file.navmesh, out->layout,
-                                                       changed_tiles, *link_cache, ctx, &ls);
+           auto links =
+               jump::rebuild_tiled_jump_links(*mesh, file.navmesh, out->layout, changed_tiles,
+                                              *link_cache, ctx, &ls, &rs.tiles_restitched);
            if (!links) return report(links.error());
            file.links = std::move(links->set);
            links_ms += ms_since(at);

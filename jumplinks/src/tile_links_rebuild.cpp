@@ -15,6 +15,7 @@
 #include <string>
 #include <utility>
 
+#include "leapnav/core/assert.hpp"
 #include "leapnav/core/hash.hpp"
 #include "leapnav/core/parallel.hpp"
 
@@ -198,6 +199,21 @@ TileHashes tile_hashes(const mesh::NavMesh& navmesh, const PolygonTiles& tiles,
   return out;
 }
 
+// The hashes of the tiles `listed` (any order); every other tile's are taken from `cache`.
+TileHashes tile_hashes(const mesh::NavMesh& navmesh, const PolygonTiles& tiles,
+                       const mesh::TileLayout& layout, const std::vector<std::size_t>& listed,
+                       const TileLinksCache& cache) {
+  TileHashes out;
+  out.own = cache.polygon_hashes;
+  out.border = cache.border_hashes;
+  for (const std::size_t t : listed) {
+    hash_tile(
+        navmesh, tiles, &layout, t, [&](std::uint32_t p) { return rank_in_tile(tiles, p); },
+        out.own[t], out.border.data() + t * kBorderDirections);
+  }
+  return out;
+}
+
 // The tiles whose links must be built again, ascending: those whose link search rectangle
 // overlaps the interior of a tile of `rebuilt` (its triangles may have changed), holds a tile
 // whose own hash changed, or holds two neighbouring tiles whose border hash between them changed.
@@ -377,7 +393,8 @@ Result<TiledLinks> rebuild_tiled_jump_links(const TriangleMesh& mesh, const mesh
                                             const mesh::TileLayout& layout,
                                             std::span<const std::size_t> rebuilt,
                                             TileLinksCache& cache, BuildContext& ctx,
-                                            LinkRebuildStats* stats) {
+                                            LinkRebuildStats* stats,
+                                            const std::vector<std::size_t>* restitched) {
   const auto t_start = Clock::now();
   {
     // note: the links of the kept tiles are checked where they are remapped (one pass)
@@ -397,12 +414,29 @@ Result<TiledLinks> rebuild_tiled_jump_links(const TriangleMesh& mesh, const mesh
     return make_error(ErrorCode::InvalidArgument,
                       "link rebuild: the navmesh was not built on the layout's grid");
   const bool layout_changed = !same_layout(layout, cache.layout);
+  if (restitched != nullptr) {
+    for (const std::size_t t : *restitched) {
+      if (t >= count)
+        return make_error(ErrorCode::InvalidArgument, "link rebuild: restitched tile " +
+                                                          std::to_string(t) + " of " +
+                                                          std::to_string(count) + " tiles");
+    }
+  }
   PolygonTiles polygons;
   TileHashes hashes;
   {
     auto timer = ctx.scoped_timer("relink_hashes");
     polygons = polygon_tiles(navmesh, layout);
-    hashes = tile_hashes(navmesh, polygons, layout);
+    if (restitched == nullptr || layout_changed) {
+      hashes = tile_hashes(navmesh, polygons, layout);
+    } else {
+      hashes = tile_hashes(navmesh, polygons, layout, *restitched, cache);
+#if !defined(NDEBUG) || defined(LEAPNAV_ENABLE_ASSERTS)
+      const TileHashes all = tile_hashes(navmesh, polygons, layout);
+      LEAPNAV_ASSERT(all.own == hashes.own && all.border == hashes.border,
+                     "a tile outside the restitched list has other stitched polygons");
+#endif
+    }
   }
 
   // what changed: the triangles near the rebuilt tiles, the polygons of tiles whose own hash

@@ -4,7 +4,7 @@
 // index, groups, counters), the updated cache equals a fresh build's cache, 1 and 2 threads agree,
 // and a cache that does not fit is refused. On city:2 (32-cell tiles, C2 at step 4), seeded random
 // boxes added one after another relink to the full build's links, relinking only tiles within
-// link reach of a changed tile.
+// link reach of a changed tile, and hashing again only the tiles the mesh rebuild restitched.
 #include <doctest/doctest.h>
 
 #include <cstddef>
@@ -354,7 +354,8 @@ TEST_SUITE("jumplinks.tile_rebuild") {
       scene = with_box(scene, lo, hi);
       BuildContext ctx;
       const std::vector<std::uint64_t> before = state.mesh.cache.fingerprints;
-      auto mesh_out = mesh::rebuild_tiled_navmesh(scene, state.mesh.cache, box, ctx);
+      mesh::RebuildStats mesh_stats;
+      auto mesh_out = mesh::rebuild_tiled_navmesh(scene, state.mesh.cache, box, ctx, &mesh_stats);
       REQUIRE(mesh_out.ok());
       REQUIRE(mesh_out->layout.grid == state.mesh.output.layout.grid);
       // as the CLI passes them: the tiles the box touches and those whose input changed
@@ -363,8 +364,12 @@ TEST_SUITE("jumplinks.tile_rebuild") {
         rebuilt.push_back(t);
       const TileLinksCache old_cache = state.links.cache;
       LinkRebuildStats stats;
-      auto links = rebuild_tiled_jump_links(scene, mesh_out->navmesh, mesh_out->layout, rebuilt,
-                                            state.links.cache, ctx, &stats);
+      // only the restitched tiles hashed again (check_same_cache compares every hash with a
+      // fresh build's)
+      CHECK(mesh_stats.tiles_restitched.size() < state.mesh.output.layout.tile_count());
+      auto links =
+          rebuild_tiled_jump_links(scene, mesh_out->navmesh, mesh_out->layout, rebuilt,
+                                   state.links.cache, ctx, &stats, &mesh_stats.tiles_restitched);
       REQUIRE_MESSAGE(links.ok(), (links.ok() ? "" : links.error().message));
       const Full full = build(scene);
       CHECK(mesh::content_hash(mesh_out->navmesh) == mesh::content_hash(full.mesh.output.navmesh));

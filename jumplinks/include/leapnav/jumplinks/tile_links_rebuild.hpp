@@ -96,14 +96,14 @@ struct LinkRebuildStats {
 /// changed get new links, the others keep the cached ones remapped. Equals
 /// build_tiled_jump_links(mesh, navmesh, layout, cache.options) bit for bit provided `rebuilt`
 /// holds every tile whose triangles changed. On success the cache describes the new mesh; on
-/// error it is unchanged. Errors: InvalidArgument for a bad cache (validate) or a tile number out
-/// of range, Internal when a kept link refers to a tile whose polygons changed, those of
-/// build_tile_jump_links.
-[[nodiscard]] Result<TiledLinks> rebuild_tiled_jump_links(const TriangleMesh& mesh,
-                                                          const mesh::NavMesh& navmesh,
-                                                          const mesh::TileLayout& layout,
-                                                          std::span<const std::size_t> rebuilt,
-                                                          TileLinksCache& cache, BuildContext& ctx,
-                                                          LinkRebuildStats* stats = nullptr);
+/// error it is unchanged. `restitched`, when given, lists the tiles whose stitched polygons may
+/// differ from the cached mesh's (mesh::RebuildStats::tiles_restitched): only those are hashed
+/// again, the others keep their cached hashes (builds with assertions check that). Errors:
+/// InvalidArgument for a bad cache (validate) or a tile number out of range, Internal when a kept
+/// link refers to a tile whose polygons changed, those of build_tile_jump_links.
+[[nodiscard]] Result<TiledLinks> rebuild_tiled_jump_links(
+    const TriangleMesh& mesh, const mesh::NavMesh& navmesh, const mesh::TileLayout& layout,
+    std::span<const std::size_t> rebuilt, TileLinksCache& cache, BuildContext& ctx,
+    LinkRebuildStats* stats = nullptr, const std::vector<std::size_t>* restitched = nullptr);
 
 }  // namespace leapnav::jump
