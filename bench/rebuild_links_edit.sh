@@ -6,7 +6,8 @@
 # turn (alternating, so load drifts hit both alike) restores the pristine cache and rebuilds with
 # the edited level and --changed the box, --threads 1. Checks every rebuilt file equals a full
 # build of the edited level, and prints per binary the medians of the stats times (library
-# calls: "rebuild" the mesh, "links" the jump links) and of the link timers.
+# calls: "rebuild" the mesh, "links" the jump links, wall and processor time) and of the link
+# timers, and the median processor time of the whole CLI call (GNU time).
 set -e
 scene=$1; runs=$2; xz=$3; height=$4; shift 4
 bins=("$@")
@@ -37,8 +38,8 @@ for i in $(seq 1 $runs); do
   for k in "${!bins[@]}"; do
     cp $dir/c0.cache $dir/c.cache
     cp $dir/c0.cache.links $dir/c.cache.links
-    ${bins[$k]} rebuild $dir/a.lnav $dir/b.obj --cache $dir/c.cache --changed $box -o $dir/re.lnav \
-      --threads 1 --stats $dir/s$k-$i.json >/dev/null
+    /usr/bin/time -f "%U %S" -o $dir/t$k-$i.txt ${bins[$k]} rebuild $dir/a.lnav $dir/b.obj \
+      --cache $dir/c.cache --changed $box -o $dir/re.lnav --threads 1 --stats $dir/s$k-$i.json >/dev/null
     cmp -s $dir/b.lnav $dir/re.lnav || { echo "binary $k run $i: rebuilt file differs from the full build"; exit 1; }
   done
 done
@@ -53,7 +54,9 @@ for k, b in enumerate(bins):
     print(f"{b}: {scene} box {box}: rebuilt {r['tiles_rebuilt']} of {r['tiles']} tiles, relinked "
           f"{r['tiles_relinked']} ({r['tiles_polygons_changed']} with changed polygons, {r.get('tiles_links_changed', '?')} with changed links), "
           f"{r['jump_links']} links, same as the full build; median ms: "
-          + ", ".join(f"{key} {med(lambda x: x['times_ms'][key]):.1f}" for key in ("rebuild", "links", "total")))
+          + ", ".join(f"{key} {med(lambda x: x['times_ms'].get(key, float('nan'))):.1f}" for key in ("rebuild", "links", "rebuild_cpu", "links_cpu", "total")))
+    cpu = statistics.median(sum(map(float, open(f"{d}/t{k}-{i}.txt").read().split())) for i in range(1, runs + 1))
+    print(f"   process CPU (user + sys, whole CLI call) median {1000 * cpu:.0f} ms")
     keys = sorted({key for x in rows for key in x["timings_ms"] if key.startswith(("tile_links", "relink"))})
     print("   timers: " + ", ".join(f"{key} {med(lambda x: x['timings_ms'].get(key, 0.0)):.1f}" for key in keys))
 PY
