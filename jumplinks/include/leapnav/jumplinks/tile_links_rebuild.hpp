@@ -92,8 +92,10 @@ struct LinkRebuildStats {
 /// The links of `navmesh` (the stitched mesh of a rebuild with `layout`, on the new geometry
 /// `mesh`) after the tiles `rebuilt` (ascending or not; mesh::RebuildStats lists what
 /// rebuild_tiled_navmesh rebuilt: the touched tiles and those whose fingerprint changed) were
-/// built again: tiles within link reach of a rebuilt tile or of a tile whose stitched polygons
-/// changed get new links, the others keep the cached ones remapped. Equals
+/// built again: tiles whose link search rectangle overlaps a rebuilt tile, a tile whose own
+/// polygon hash changed or two neighbouring tiles whose border hash changed get new links (from
+/// their own triangle lists only), the others keep the cached ones, remapped in the cache in
+/// place. Equals
 /// build_tiled_jump_links(mesh, navmesh, layout, cache.options) bit for bit provided `rebuilt`
 /// holds every tile whose triangles changed. On success the cache describes the new mesh; on
 /// error it is unchanged. `restitched`, when given, lists the tiles whose stitched polygons may
