@@ -4,13 +4,15 @@
 // index, groups, counters), the updated cache equals a fresh build's cache, 1 and 2 threads agree,
 // and a cache that does not fit is refused. On city:2 (32-cell tiles, C2 at step 4), seeded random
 // boxes added one after another relink to the full build's links, relinking only tiles within
-// link reach of a changed tile, and hashing again only the tiles the mesh rebuild restitched.
+// link reach of a changed tile, and hashing again only the tiles the mesh rebuild restitched; a
+// box on a city:6 street (64-cell tiles) whose edit changes two neighbours' polygons as well.
 #include <doctest/doctest.h>
 
 #include <cstddef>
 #include <cstdint>
 #include <random>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -219,6 +221,88 @@ std::uint64_t tiles_in_reach(const mesh::TileLayout& layout,
   return n;
 }
 
+// Seeded random boxes added to builtin:`spec` one after another, C2 at step 4 in tiles of
+// `tile_size` cells: each rebuild against a full build, the relinked count against the rule.
+// `fixed`, when not empty, gives the boxes (lo, hi pairs) instead.
+void random_edits(const char* spec, int tile_size, int edits, unsigned seed,
+                  const std::vector<std::pair<Vec3, Vec3>>& fixed = {}) {
+  auto loaded = io::load_scene(std::string("builtin:") + spec);
+  REQUIRE(loaded.ok());
+  auto config = named_config("default");
+  REQUIRE(config.ok());
+  TiledLinkOptions options;
+  options.jumps.jumps = {kJumpC2};
+  options.jumps.step = 4;
+  options.compact = true;
+  const auto build = [&](const TriangleMesh& scene) {
+    BuildContext ctx;
+    auto built =
+        mesh::build_tiled_navmesh_cached(scene, *config, mesh::TileConfig{tile_size, -1}, ctx);
+    REQUIRE(built.ok());
+    auto links = build_tiled_jump_links_cached(scene, built->output.navmesh, built->output.layout,
+                                               options, ctx);
+    REQUIRE(links.ok());
+    return Full{std::move(built).value(), std::move(links).value()};
+  };
+  TriangleMesh scene = *loaded;
+  Full state = build(scene);
+  const AABB bounds = scene.bounds();
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> pos(bounds.min.x + 2.0F, bounds.max.x - 4.0F);
+  std::uniform_real_distribution<float> size(0.4F, 3.0F);
+  std::uniform_real_distribution<float> height(0.3F, 2.5F);
+  std::uint64_t relinked = 0;
+  std::uint64_t links_changed = 0;
+  for (int edit = 0; edit < edits; ++edit) {
+    CAPTURE(edit);
+    Vec3 lo{pos(rng), 0.0F, pos(rng)};  // the streets are at y = 0
+    Vec3 hi{lo.x + size(rng), height(rng), lo.z + size(rng)};
+    if (!fixed.empty()) std::tie(lo, hi) = fixed[static_cast<std::size_t>(edit)];
+    AABB box;
+    box.extend(lo);
+    box.extend(hi);
+    scene = with_box(scene, lo, hi);
+    BuildContext ctx;
+    const std::vector<std::uint64_t> before = state.mesh.cache.fingerprints;
+    mesh::RebuildStats mesh_stats;
+    auto mesh_out = mesh::rebuild_tiled_navmesh(scene, state.mesh.cache, box, ctx, &mesh_stats);
+    REQUIRE(mesh_out.ok());
+    REQUIRE(mesh_out->layout.grid == state.mesh.output.layout.grid);
+    // as the CLI passes them: the tiles the box touches and those whose input changed
+    std::vector<std::size_t> rebuilt = mesh::tiles_touching(mesh_out->layout, box);
+    for (const std::size_t t : changed_tiles(before, state.mesh.cache.fingerprints))
+      rebuilt.push_back(t);
+    const TileLinksCache old_cache = state.links.cache;
+    LinkRebuildStats stats;
+    // only the restitched tiles hashed again (check_same_cache compares every hash with a
+    // fresh build's)
+    CHECK(mesh_stats.tiles_restitched.size() < state.mesh.output.layout.tile_count());
+    auto links =
+        rebuild_tiled_jump_links(scene, mesh_out->navmesh, mesh_out->layout, rebuilt,
+                                 state.links.cache, ctx, &stats, &mesh_stats.tiles_restitched);
+    REQUIRE_MESSAGE(links.ok(), (links.ok() ? "" : links.error().message));
+    const Full full = build(scene);
+    CHECK(mesh::content_hash(mesh_out->navmesh) == mesh::content_hash(full.mesh.output.navmesh));
+    check_same_links(*links, full.links.links);
+    check_same_cache(state.links.cache, full.links.cache);
+    CHECK(validate(state.links.cache).ok());
+    // the relinked tiles are those the rule names, and no more
+    const int reach =
+        jump_reach_cells(options.jumps, config->agent, mesh_out->layout.grid.cell_size);
+    CHECK(stats.tiles_relinked ==
+          tiles_in_reach(mesh_out->layout, rebuilt, old_cache, full.links.cache, reach));
+    CHECK(stats.tiles_links_changed <= stats.tiles_relinked);
+    CHECK(stats.tiles_reused > 0);
+    relinked += stats.tiles_relinked;
+    links_changed += stats.tiles_links_changed;
+    state.mesh.output = std::move(mesh_out).value();
+    state.links.links = std::move(links).value();
+  }
+  MESSAGE(std::string(spec) << ", " << edits << " boxes: " << relinked << " tiles relinked, "
+                            << links_changed << " of them with other links than before");
+  CHECK(links_changed > 0);
+}
+
 }  // namespace
 
 TEST_SUITE("jumplinks.tile_rebuild") {
@@ -318,79 +402,15 @@ TEST_SUITE("jumplinks.tile_rebuild") {
   }
 
   TEST_CASE("random boxes added to a city one after another relink to the full build's links") {
-    auto loaded = io::load_scene("builtin:city:2");
-    REQUIRE(loaded.ok());
-    auto config = named_config("default");
-    REQUIRE(config.ok());
-    TiledLinkOptions options;
-    options.jumps.jumps = {kJumpC2};
-    options.jumps.step = 4;
-    options.compact = true;
-    const auto build = [&](const TriangleMesh& scene) {
-      BuildContext ctx;
-      auto built = mesh::build_tiled_navmesh_cached(scene, *config, mesh::TileConfig{32, -1}, ctx);
-      REQUIRE(built.ok());
-      auto links = build_tiled_jump_links_cached(scene, built->output.navmesh, built->output.layout,
-                                                 options, ctx);
-      REQUIRE(links.ok());
-      return Full{std::move(built).value(), std::move(links).value()};
-    };
-    TriangleMesh scene = *loaded;
-    Full state = build(scene);
-    const AABB bounds = scene.bounds();
-    std::mt19937 rng(24);
-    std::uniform_real_distribution<float> pos(bounds.min.x + 2.0F, bounds.max.x - 4.0F);
-    std::uniform_real_distribution<float> size(0.4F, 3.0F);
-    std::uniform_real_distribution<float> height(0.3F, 2.5F);
-    std::uint64_t relinked = 0;
-    std::uint64_t links_changed = 0;
-    for (int edit = 0; edit < 6; ++edit) {
-      CAPTURE(edit);
-      const Vec3 lo{pos(rng), 0.0F, pos(rng)};  // the streets are at y = 0
-      const Vec3 hi{lo.x + size(rng), height(rng), lo.z + size(rng)};
-      AABB box;
-      box.extend(lo);
-      box.extend(hi);
-      scene = with_box(scene, lo, hi);
-      BuildContext ctx;
-      const std::vector<std::uint64_t> before = state.mesh.cache.fingerprints;
-      mesh::RebuildStats mesh_stats;
-      auto mesh_out = mesh::rebuild_tiled_navmesh(scene, state.mesh.cache, box, ctx, &mesh_stats);
-      REQUIRE(mesh_out.ok());
-      REQUIRE(mesh_out->layout.grid == state.mesh.output.layout.grid);
-      // as the CLI passes them: the tiles the box touches and those whose input changed
-      std::vector<std::size_t> rebuilt = mesh::tiles_touching(mesh_out->layout, box);
-      for (const std::size_t t : changed_tiles(before, state.mesh.cache.fingerprints))
-        rebuilt.push_back(t);
-      const TileLinksCache old_cache = state.links.cache;
-      LinkRebuildStats stats;
-      // only the restitched tiles hashed again (check_same_cache compares every hash with a
-      // fresh build's)
-      CHECK(mesh_stats.tiles_restitched.size() < state.mesh.output.layout.tile_count());
-      auto links =
-          rebuild_tiled_jump_links(scene, mesh_out->navmesh, mesh_out->layout, rebuilt,
-                                   state.links.cache, ctx, &stats, &mesh_stats.tiles_restitched);
-      REQUIRE_MESSAGE(links.ok(), (links.ok() ? "" : links.error().message));
-      const Full full = build(scene);
-      CHECK(mesh::content_hash(mesh_out->navmesh) == mesh::content_hash(full.mesh.output.navmesh));
-      check_same_links(*links, full.links.links);
-      check_same_cache(state.links.cache, full.links.cache);
-      CHECK(validate(state.links.cache).ok());
-      // the relinked tiles are those the rule names, and no more
-      const int reach =
-          jump_reach_cells(options.jumps, config->agent, mesh_out->layout.grid.cell_size);
-      CHECK(stats.tiles_relinked ==
-            tiles_in_reach(mesh_out->layout, rebuilt, old_cache, full.links.cache, reach));
-      CHECK(stats.tiles_links_changed <= stats.tiles_relinked);
-      CHECK(stats.tiles_reused > 0);
-      relinked += stats.tiles_relinked;
-      links_changed += stats.tiles_links_changed;
-      state.mesh.output = std::move(mesh_out).value();
-      state.links.links = std::move(links).value();
-    }
-    MESSAGE("city:2, 6 random boxes: " << relinked << " tiles relinked, " << links_changed
-                                       << " of them with other links than before");
-    CHECK(links_changed > 0);
+    // 32-cell tiles: the link reach (40 cells with the border) spans 5 x 5 tiles
+    random_edits("city:2", 32, 6, 24);
+  }
+
+  TEST_CASE("a box on a city:6 street that changes two neighbours' polygons relinks their blocks") {
+    // 64-cell tiles: 3 x 3 blocks. Tile (6, 6) edited; the own polygons of (5, 6) and (6, 5)
+    // change too (island filter, stitching) although neither lies in the box's tiles: their
+    // blocks are relinked as well, 15 tiles (the count is checked against the rule)
+    random_edits("city:6", 64, 1, 0, {{{121.0F, 0.0F, 118.0F}, {122.0F, 1.5F, 119.0F}}});
   }
 
   TEST_CASE(
