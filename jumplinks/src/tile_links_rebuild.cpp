@@ -599,7 +599,10 @@ Result<TiledLinks> rebuild_tiled_jump_links(const TriangleMesh& mesh, const mesh
       }
       for (std::uint32_t& land : set.group_land_poly) land = remap[land];
     }
-    for (std::size_t t = 0; t < count; ++t) tiles[t].emplace(std::move(cache.tiles[t]));
+    // note: with another layout every tile is relinked and the cache may hold another count
+    for (std::size_t t = 0; t < count; ++t) {
+      if (!relink[t]) tiles[t].emplace(std::move(cache.tiles[t]));
+    }
     for (std::size_t i = 0; i < todo.size(); ++i) tiles[todo[i]].emplace(std::move(made[i]));
   }
   cache.layout = layout;

@@ -474,4 +474,36 @@ TEST_SUITE("jumplinks.tile_rebuild") {
     const Full full = build_full(edited, link_options(kJumpC1));
     check_same_links(*good, full.links.links);
   }
+
+  TEST_CASE("a box that widens the world relinks every tile of the new layout to the full build") {
+    auto loaded = io::load_scene("builtin:gap:1.25");
+    REQUIRE(loaded.ok());
+    const TriangleMesh scene = with_box(with_box(*loaded, {0.0F, 1.0F, 0.0F}, {0.5F, 4.0F, 0.5F}),
+                                        {17.25F, 0.0F, 0.0F}, {40.0F, 1.0F, 6.0F});
+    const TiledLinkOptions options = link_options(kJumpC1);
+    Full state = build_full(scene, options);
+    // a platform past the far end: the grid grows by several tiles
+    const Vec3 lo{40.0F, 0.0F, 0.0F};
+    const Vec3 hi{52.0F, 1.0F, 6.0F};
+    AABB box;
+    box.extend(lo);
+    box.extend(hi);
+    const TriangleMesh edited = with_box(scene, lo, hi);
+    BuildContext ctx;
+    mesh::RebuildStats mesh_stats;
+    auto mesh_out = mesh::rebuild_tiled_navmesh(edited, state.mesh.cache, box, ctx, &mesh_stats);
+    REQUIRE(mesh_out.ok());
+    REQUIRE(mesh_stats.layout_changed);
+    REQUIRE(mesh_out->layout.tile_count() > state.mesh.output.layout.tile_count());
+    LinkRebuildStats stats;
+    auto links =
+        rebuild_tiled_jump_links(edited, mesh_out->navmesh, mesh_out->layout, {}, state.links.cache,
+                                 ctx, &stats, &mesh_stats.tiles_restitched);
+    REQUIRE_MESSAGE(links.ok(), (links.ok() ? "" : links.error().message));
+    CHECK(stats.layout_changed);
+    CHECK(stats.tiles_relinked == mesh_out->layout.tile_count());
+    const Full full = build_full(edited, options);
+    check_same_links(*links, full.links.links);
+    check_same_cache(state.links.cache, full.links.cache);
+  }
 }
