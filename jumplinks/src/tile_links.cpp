@@ -362,7 +362,6 @@ Result<TiledLinks> build_tiled_impl(const TriangleMesh& mesh, const mesh::NavMes
     auto timer = ctx.scoped_timer("tile_links");
     mesh::TileLayout padded = layout;
     padded.border = layout.border + reach;
-    std::vector<std::vector<std::uint32_t>> triangles = mesh::tile_triangles(mesh, padded);
     std::vector<std::size_t> todo;
     for (std::size_t t = 0; t < tile_count; ++t) {
       if (tile_links[t]) {
@@ -372,6 +371,9 @@ Result<TiledLinks> build_tiled_impl(const TriangleMesh& mesh, const mesh::NavMes
         todo.push_back(t);
       }
     }
+    // note: with every entry given (a rebuild's join) there is nothing to gather triangles for
+    std::vector<std::vector<std::uint32_t>> triangles;
+    if (!todo.empty()) triangles = mesh::tile_triangles(mesh, padded);
     parallel_for(ctx.threads(), 0, todo.size(), 1, [&](std::size_t i0, std::size_t i1) {
       for (std::size_t i = i0; i < i1; ++i) {
         const std::size_t t = todo[i];

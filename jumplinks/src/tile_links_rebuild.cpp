@@ -1,16 +1,23 @@
 // Link regeneration for incremental tiled rebuilds (see tile_links_rebuild.hpp): which tiles get
-// new links (link search rectangle overlapping a rebuilt tile or a tile whose stitched polygons
-// changed), the old-to-new polygon map of the unchanged tiles (rank within the tile kept), and the
-// kept links remapped; the join is build_tiled_jump_links_reusing's.
+// new links (link search rectangle overlapping a rebuilt tile, a tile whose own polygons changed,
+// or two neighbouring tiles whose edges between them changed), the old-to-new polygon map of the
+// unchanged tiles (rank within the tile kept), the relinked tiles built from their own triangle
+// lists only, and the kept links remapped in the cache in place; the join is
+// build_tiled_jump_links_reusing's with every tile given. What runs over the whole world per call:
+// the polygon-to-tile map and the tile polygon hashes (O(polygons)), one bounds test per triangle,
+// and passes over the kept links (validation, remap, join, index).
 #include "leapnav/jumplinks/tile_links_rebuild.hpp"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <optional>
 #include <string>
 #include <utility>
 
+#include "leapnav/core/assert.hpp"
 #include "leapnav/core/hash.hpp"
+#include "leapnav/core/parallel.hpp"
 
 namespace leapnav::jump {
 
@@ -27,10 +34,6 @@ bool same_layout(const mesh::TileLayout& a, const mesh::TileLayout& b) {
          a.tiles_x == b.tiles_x && a.tiles_z == b.tiles_z;
 }
 
-bool overlaps(const mesh::TileRect& a, const mesh::TileRect& b) {
-  return a.x0 < b.x1 && b.x0 < a.x1 && a.z0 < b.z1 && b.z0 < a.z1;
-}
-
 // Rank of polygon p within its tile's list.
 std::uint32_t rank_in_tile(const PolygonTiles& tiles, std::uint32_t p) {
   const std::uint32_t t = tiles.poly_tile[p];
@@ -39,11 +42,84 @@ std::uint32_t rank_in_tile(const PolygonTiles& tiles, std::uint32_t p) {
   return static_cast<std::uint32_t>(std::lower_bound(first, last, p) - first);
 }
 
-}  // namespace
+// For each tile of `todo` (ascending), the triangles mesh::tile_triangles lists for it with the
+// padded layout (border widened by `reach`): the same lists, from one pass over the triangles
+// that skips those outside every listed tile's rectangle before asking which tiles they touch.
+std::vector<std::vector<std::uint32_t>> padded_tile_triangles(const TriangleMesh& mesh,
+                                                              const mesh::TileLayout& layout,
+                                                              int reach,
+                                                              std::span<const std::size_t> todo) {
+  std::vector<std::vector<std::uint32_t>> out(todo.size());
+  if (todo.empty()) return out;
+  mesh::TileLayout padded = layout;
+  padded.border = layout.border + reach;
+  std::vector<std::uint32_t> slot(layout.tile_count(), 0xFFFFFFFFU);
+  mesh::TileRect all{layout.grid.width, layout.grid.depth, 0, 0};
+  for (std::size_t i = 0; i < todo.size(); ++i) {
+    slot[todo[i]] = static_cast<std::uint32_t>(i);
+    const mesh::TileRect r = padded.bordered(todo[i]);
+    all = {std::min(all.x0, r.x0), std::min(all.z0, r.z0), std::max(all.x1, r.x1),
+           std::max(all.z1, r.z1)};
+  }
+  // the union rectangle in world units, widened by two cells: a triangle whose xz bounds miss
+  // it cannot overlap a listed rectangle with tile_triangles' one cell of slack
+  const GridSpec& grid = layout.grid;
+  const double cs = grid.cell_size;
+  const double lo_x = double{grid.origin.x} + (all.x0 - 2) * cs;
+  const double hi_x = double{grid.origin.x} + (all.x1 + 2) * cs;
+  const double lo_z = double{grid.origin.z} + (all.z0 - 2) * cs;
+  const double hi_z = double{grid.origin.z} + (all.z1 + 2) * cs;
+  std::vector<std::uint32_t> tiles;
+  for (std::size_t t = 0; t < mesh.triangles.size(); ++t) {
+    const auto& tri = mesh.triangles[t];
+    const Vec3& a = mesh.vertices[tri[0]];
+    const Vec3& b = mesh.vertices[tri[1]];
+    const Vec3& c = mesh.vertices[tri[2]];
+    if (double{std::max({a.x, b.x, c.x})} < lo_x || double{std::min({a.x, b.x, c.x})} > hi_x ||
+        double{std::max({a.z, b.z, c.z})} < lo_z || double{std::min({a.z, b.z, c.z})} > hi_z)
+      continue;
+    tiles.clear();
+    mesh::triangle_tiles(mesh, padded, t, tiles);
+    for (const std::uint32_t tile : tiles) {
+      if (slot[tile] != 0xFFFFFFFFU) out[slot[tile]].push_back(static_cast<std::uint32_t>(t));
+    }
+  }
+  return out;
+}
 
-std::uint64_t tile_polygon_hash(const mesh::NavMesh& navmesh, const PolygonTiles& tiles,
-                                std::size_t tile) {
+// Whether `made` equals `old` (ids of the cached mesh) with its polygon ids mapped by `remap`; a
+// link of a polygon that has no new id (its tile changed) makes them differ.
+bool same_links_remapped(const std::vector<JumpLink>& old, const std::vector<JumpLink>& made,
+                         const std::vector<std::uint32_t>& remap) {
+  if (old.size() != made.size()) return false;
+  for (std::size_t k = 0; k < old.size(); ++k) {
+    JumpLink link = old[k];
+    link.start_poly = remap[link.start_poly];
+    link.land_poly = remap[link.land_poly];
+    if (!(link == made[k])) return false;
+  }
+  return true;
+}
+
+// Direction index 0..7 of tile (tx + dx, tz + dz) seen from tile (tx, tz), dx and dz in -1..1 and
+// not both 0 (row by row from dz = -1); -1 for any other tile.
+int border_direction(const mesh::TileLayout& layout, std::uint32_t from, std::uint32_t to) {
+  const auto nx = static_cast<std::int64_t>(layout.tiles_x);
+  const std::int64_t dx = static_cast<std::int64_t>(to % nx) - static_cast<std::int64_t>(from % nx);
+  const std::int64_t dz = static_cast<std::int64_t>(to / nx) - static_cast<std::int64_t>(from / nx);
+  if (dx < -1 || dx > 1 || dz < -1 || dz > 1 || (dx == 0 && dz == 0)) return -1;
+  const auto d = static_cast<int>((dz + 1) * 3 + (dx + 1));
+  return d > 4 ? d - 1 : d;
+}
+
+// The hashes of tile `tile` (TileLinksCache::polygon_hashes and border_hashes) into `own` and
+// `border` (8 entries), with the rank of a polygon within its tile given by `rank`.
+template <class Rank>
+void hash_tile(const mesh::NavMesh& navmesh, const PolygonTiles& tiles,
+               const mesh::TileLayout* layout, std::size_t tile, const Rank& rank,
+               std::uint64_t& own, std::uint64_t* border) {
   ContentHasher h;
+  std::array<ContentHasher, kBorderDirections> sides;
   const std::uint32_t begin = tiles.tile_first[tile];
   const std::uint32_t end = tiles.tile_first[tile + 1];
   h.add_pod(static_cast<std::uint64_t>(end - begin));
@@ -60,10 +136,22 @@ std::uint64_t tile_polygon_hash(const mesh::NavMesh& navmesh, const PolygonTiles
       h.add_pod(v.y);
       h.add_pod(v.z);
       const std::uint32_t n = neighbors[k];
-      if (n == mesh::kNoPoly) {
+      const std::uint32_t n_tile = n == mesh::kNoPoly ? 0 : tiles.poly_tile[n];
+      // note: an edge into a neighbouring tile hashes like a boundary edge here and in full in
+      // that direction's border hash: a tile's links see it only when both tiles lie in their
+      // neighbourhood (outside it, polygon_subset makes it a boundary edge)
+      const int d = n == mesh::kNoPoly || n_tile == tile || layout == nullptr
+                        ? -1
+                        : border_direction(*layout, static_cast<std::uint32_t>(tile), n_tile);
+      if (n == mesh::kNoPoly || d >= 0) {
         h.add_pod(std::uint64_t{0xFFFFFFFFFFFFFFFFULL});
       } else {
-        h.add_pod((static_cast<std::uint64_t>(tiles.poly_tile[n]) << 32U) | rank_in_tile(tiles, n));
+        h.add_pod((static_cast<std::uint64_t>(n_tile) << 32U) | rank(n));
+      }
+      if (d >= 0) {
+        ContentHasher& side = sides[static_cast<std::size_t>(d)];
+        side.add_pod((static_cast<std::uint64_t>(i - begin) << 32U) | k);
+        side.add_pod(static_cast<std::uint64_t>(rank(n)));
       }
     }
     h.add_pod(static_cast<std::uint32_t>(navmesh.poly_region[p]));
@@ -80,37 +168,168 @@ std::uint64_t tile_polygon_hash(const mesh::NavMesh& navmesh, const PolygonTiles
       h.add_span(std::span<const float>(navmesh.height_samples.data() + patch.first, n));
     }
   }
-  return h.digest();
+  own = h.digest();
+  if (border != nullptr) {
+    for (std::size_t d = 0; d < kBorderDirections; ++d) border[d] = sides[d].digest();
+  }
 }
 
-Status validate(const TileLinksCache& cache) {
+struct TileHashes {
+  std::vector<std::uint64_t> own;     // per tile
+  std::vector<std::uint64_t> border;  // per tile, kBorderDirections
+};
+
+// The hashes of every tile, with the ranks looked up once.
+TileHashes tile_hashes(const mesh::NavMesh& navmesh, const PolygonTiles& tiles,
+                       const mesh::TileLayout& layout) {
+  std::vector<std::uint32_t> ranks(tiles.poly_tile.size(), 0);
+  const std::size_t count = tiles.tile_first.size() - 1;
+  for (std::size_t t = 0; t < count; ++t) {
+    for (std::uint32_t i = tiles.tile_first[t]; i < tiles.tile_first[t + 1]; ++i)
+      ranks[tiles.tile_polys[i]] = i - tiles.tile_first[t];
+  }
+  TileHashes out;
+  out.own.resize(count);
+  out.border.resize(count * kBorderDirections);
+  for (std::size_t t = 0; t < count; ++t) {
+    hash_tile(
+        navmesh, tiles, &layout, t, [&](std::uint32_t p) { return ranks[p]; }, out.own[t],
+        out.border.data() + t * kBorderDirections);
+  }
+  return out;
+}
+
+// The hashes of the tiles `listed` (any order); every other tile's are taken from `cache`.
+TileHashes tile_hashes(const mesh::NavMesh& navmesh, const PolygonTiles& tiles,
+                       const mesh::TileLayout& layout, const std::vector<std::size_t>& listed,
+                       const TileLinksCache& cache) {
+  TileHashes out;
+  out.own = cache.polygon_hashes;
+  out.border = cache.border_hashes;
+  for (const std::size_t t : listed) {
+    hash_tile(
+        navmesh, tiles, &layout, t, [&](std::uint32_t p) { return rank_in_tile(tiles, p); },
+        out.own[t], out.border.data() + t * kBorderDirections);
+  }
+  return out;
+}
+
+// The tiles whose links must be built again, ascending: those whose link search rectangle
+// overlaps the interior of a tile of `rebuilt` (its triangles may have changed), holds a tile
+// whose own hash changed, or holds two neighbouring tiles whose border hash between them changed.
+// A tile's links read the triangles of its rectangle and the polygons of the tiles the rectangle
+// overlaps, with edges to polygons outside those tiles as boundary edges (tile_links.cpp), nothing
+// else.
+std::vector<std::size_t> tiles_to_relink(const mesh::TileLayout& layout,
+                                         const std::vector<bool>& rebuilt,
+                                         const std::vector<bool>& own_changed,
+                                         const std::vector<bool>& border_changed, int reach) {
+  const std::size_t count = layout.tile_count();
+  const int ts = layout.tile_size;
+  std::vector<std::size_t> out;
+  for (std::size_t t = 0; t < count; ++t) {
+    const mesh::TileRect rect = link_search_rect(layout, t, reach);
+    const int tx0 = rect.x0 / ts;
+    const int tx1 = (rect.x1 - 1) / ts;
+    const int tz0 = rect.z0 / ts;
+    const int tz1 = (rect.z1 - 1) / ts;
+    bool relink = false;
+    for (int tz = tz0; tz <= tz1 && !relink; ++tz) {
+      for (int tx = tx0; tx <= tx1 && !relink; ++tx) {
+        const std::size_t u =
+            static_cast<std::size_t>(tx) +
+            static_cast<std::size_t>(tz) * static_cast<std::size_t>(layout.tiles_x);
+        if (rebuilt[u] || own_changed[u]) {
+          relink = true;
+          break;
+        }
+        for (int dz = -1; dz <= 1 && !relink; ++dz) {
+          for (int dx = -1; dx <= 1; ++dx) {
+            if ((dx == 0 && dz == 0) || tx + dx < tx0 || tx + dx > tx1 || tz + dz < tz0 ||
+                tz + dz > tz1)
+              continue;
+            const std::size_t v =
+                static_cast<std::size_t>(tx + dx) +
+                static_cast<std::size_t>(tz + dz) * static_cast<std::size_t>(layout.tiles_x);
+            const int d = border_direction(layout, static_cast<std::uint32_t>(u),
+                                           static_cast<std::uint32_t>(v));
+            if (border_changed[u * kBorderDirections + static_cast<std::size_t>(d)]) {
+              relink = true;
+              break;
+            }
+          }
+        }
+      }
+    }
+    if (relink) out.push_back(t);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::uint64_t tile_polygon_hash(const mesh::NavMesh& navmesh, const PolygonTiles& tiles,
+                                std::size_t tile) {
+  std::uint64_t own = 0;
+  hash_tile(
+      navmesh, tiles, nullptr, tile, [&](std::uint32_t p) { return rank_in_tile(tiles, p); }, own,
+      nullptr);
+  return own;
+}
+
+namespace {
+
+// validate(TileLinksCache) but for the links.
+Status validate_shape(const TileLinksCache& cache) {
   LEAPNAV_TRY(validate(cache.options));
   const std::size_t count = cache.layout.tile_count();
   if (count == 0)
     return make_error(ErrorCode::InvalidArgument, "link cache: the layout has no tiles");
   if (cache.tiles.size() != count || cache.polygon_hashes.size() != count ||
+      cache.border_hashes.size() != count * kBorderDirections ||
       cache.polygons.tile_first.size() != count + 1)
     return make_error(ErrorCode::InvalidArgument,
                       "link cache: " + std::to_string(cache.tiles.size()) + " tile link sets, " +
-                          std::to_string(cache.polygon_hashes.size()) + " polygon hashes and " +
+                          std::to_string(cache.polygon_hashes.size()) + " polygon hashes, " +
+                          std::to_string(cache.border_hashes.size()) + " border hashes and " +
                           std::to_string(cache.polygons.tile_first.size()) + " tile offsets for " +
                           std::to_string(count) + " tiles");
   const std::size_t polys = cache.polygons.poly_tile.size();
   if (cache.polygons.tile_first.back() != cache.polygons.tile_polys.size() ||
       cache.polygons.tile_polys.size() != polys)
     return make_error(ErrorCode::InvalidArgument, "link cache: the polygon-to-tile map is damaged");
-  for (std::size_t t = 0; t < count; ++t) {
-    for (const JumpLink& link : cache.tiles[t].set.links) {
-      if (link.start_poly >= polys || link.land_poly >= polys ||
-          cache.polygons.poly_tile[link.start_poly] != t ||
-          link.config >= cache.options.jumps.jumps.size())
-        return make_error(ErrorCode::InvalidArgument,
-                          "link cache: tile " + std::to_string(t) +
-                              " holds a link outside the tile or the cached mesh (start polygon " +
-                              std::to_string(link.start_poly) + ", land polygon " +
-                              std::to_string(link.land_poly) + ")");
-    }
+  return {};
+}
+
+// validate(TileLinksCache)'s check of tile t's links (and of its groups' land polygons).
+Status validate_tile_links(const TileLinksCache& cache, std::size_t t) {
+  const std::size_t polys = cache.polygons.poly_tile.size();
+  const JumpLinkSet& set = cache.tiles[t].set;
+  for (const JumpLink& link : set.links) {
+    if (link.start_poly >= polys || link.land_poly >= polys ||
+        cache.polygons.poly_tile[link.start_poly] != t ||
+        link.config >= cache.options.jumps.jumps.size())
+      return make_error(ErrorCode::InvalidArgument,
+                        "link cache: tile " + std::to_string(t) +
+                            " holds a link outside the tile or the cached mesh (start polygon " +
+                            std::to_string(link.start_poly) + ", land polygon " +
+                            std::to_string(link.land_poly) + ")");
   }
+  for (const std::uint32_t land : set.group_land_poly) {
+    if (land >= polys)
+      return make_error(ErrorCode::InvalidArgument, "link cache: tile " + std::to_string(t) +
+                                                        " has a group landing in polygon " +
+                                                        std::to_string(land) + " of " +
+                                                        std::to_string(polys));
+  }
+  return {};
+}
+
+}  // namespace
+
+Status validate(const TileLinksCache& cache) {
+  LEAPNAV_TRY(validate_shape(cache));
+  for (std::size_t t = 0; t < cache.tiles.size(); ++t) LEAPNAV_TRY(validate_tile_links(cache, t));
   return {};
 }
 
@@ -127,12 +346,11 @@ Result<CachedTiledLinks> build_tiled_jump_links_cached(const TriangleMesh& mesh,
   out.cache.options = options;
   out.cache.layout = layout;
   out.cache.polygons = polygon_tiles(navmesh, layout);
-  out.cache.polygon_hashes.resize(tiles.size());
   out.cache.tiles.reserve(tiles.size());
-  for (std::size_t t = 0; t < tiles.size(); ++t) {
-    out.cache.polygon_hashes[t] = tile_polygon_hash(navmesh, out.cache.polygons, t);
-    out.cache.tiles.push_back(std::move(*tiles[t]));
-  }
+  TileHashes hashes = tile_hashes(navmesh, out.cache.polygons, layout);
+  out.cache.polygon_hashes = std::move(hashes.own);
+  out.cache.border_hashes = std::move(hashes.border);
+  for (std::optional<TileLinks>& t : tiles) out.cache.tiles.push_back(std::move(*t));
   return out;
 }
 
@@ -149,10 +367,10 @@ Result<TileLinksCache> tile_links_cache_from_set(const mesh::NavMesh& navmesh,
   cache.layout = layout;
   cache.polygons = polygon_tiles(navmesh, layout);
   const std::size_t count = layout.tile_count();
-  cache.polygon_hashes.resize(count);
+  TileHashes hashes = tile_hashes(navmesh, cache.polygons, layout);
+  cache.polygon_hashes = std::move(hashes.own);
+  cache.border_hashes = std::move(hashes.border);
   cache.tiles.resize(count);
-  for (std::size_t t = 0; t < count; ++t)
-    cache.polygon_hashes[t] = tile_polygon_hash(navmesh, cache.polygons, t);
   for (const JumpLink& link : set.links) {
     if (link.start_poly >= navmesh.polygon_count() || link.land_poly >= navmesh.polygon_count())
       return make_error(ErrorCode::InvalidArgument,
@@ -175,9 +393,14 @@ Result<TiledLinks> rebuild_tiled_jump_links(const TriangleMesh& mesh, const mesh
                                             const mesh::TileLayout& layout,
                                             std::span<const std::size_t> rebuilt,
                                             TileLinksCache& cache, BuildContext& ctx,
-                                            LinkRebuildStats* stats) {
+                                            LinkRebuildStats* stats,
+                                            const std::vector<std::size_t>* restitched) {
   const auto t_start = Clock::now();
-  LEAPNAV_TRY(validate(cache));
+  {
+    // note: the links of the kept tiles are checked where they are remapped (one pass)
+    auto timer = ctx.scoped_timer("relink_validate");
+    LEAPNAV_TRY(validate_shape(cache));
+  }
   const std::size_t count = layout.tile_count();
   for (const std::size_t t : rebuilt) {
     if (t >= count)
@@ -185,81 +408,223 @@ Result<TiledLinks> rebuild_tiled_jump_links(const TriangleMesh& mesh, const mesh
                                                         std::to_string(t) + " of " +
                                                         std::to_string(count) + " tiles");
   }
+  if (layout.tile_size <= 0 || count == 0)
+    return make_error(ErrorCode::InvalidArgument, "link rebuild: the layout has no tiles");
+  if (!(layout.grid == navmesh.grid))
+    return make_error(ErrorCode::InvalidArgument,
+                      "link rebuild: the navmesh was not built on the layout's grid");
   const bool layout_changed = !same_layout(layout, cache.layout);
-  PolygonTiles polygons = polygon_tiles(navmesh, layout);
-  std::vector<std::uint64_t> hashes(count);
-  for (std::size_t t = 0; t < count; ++t) hashes[t] = tile_polygon_hash(navmesh, polygons, t);
+  if (restitched != nullptr) {
+    for (const std::size_t t : *restitched) {
+      if (t >= count)
+        return make_error(ErrorCode::InvalidArgument, "link rebuild: restitched tile " +
+                                                          std::to_string(t) + " of " +
+                                                          std::to_string(count) + " tiles");
+    }
+  }
+  PolygonTiles polygons;
+  TileHashes hashes;
+  {
+    auto timer = ctx.scoped_timer("relink_hashes");
+    polygons = polygon_tiles(navmesh, layout);
+    if (restitched == nullptr || layout_changed) {
+      hashes = tile_hashes(navmesh, polygons, layout);
+    } else {
+      hashes = tile_hashes(navmesh, polygons, layout, *restitched, cache);
+#if !defined(NDEBUG) || defined(LEAPNAV_ENABLE_ASSERTS)
+      const TileHashes all = tile_hashes(navmesh, polygons, layout);
+      LEAPNAV_ASSERT(all.own == hashes.own && all.border == hashes.border,
+                     "a tile outside the restitched list has other stitched polygons");
+#endif
+    }
+  }
 
-  // the tiles whose content changed: rebuilt ones and those whose stitched polygons differ
-  std::vector<bool> changed(count, layout_changed);
+  // what changed: the triangles near the rebuilt tiles, the polygons of tiles whose own hash
+  // differs, the edges between neighbouring tiles whose border hash differs
+  std::vector<bool> rebuilt_tile(count, false);
+  std::vector<bool> own_changed(count, layout_changed);
+  std::vector<bool> border_changed(count * kBorderDirections, layout_changed);
   std::uint64_t polygons_changed = 0;
   if (!layout_changed) {
-    for (const std::size_t t : rebuilt) changed[t] = true;
+    for (const std::size_t t : rebuilt) rebuilt_tile[t] = true;
     for (std::size_t t = 0; t < count; ++t) {
-      if (hashes[t] != cache.polygon_hashes[t]) {
-        changed[t] = true;
-        ++polygons_changed;
+      own_changed[t] = hashes.own[t] != cache.polygon_hashes[t];
+      bool any = own_changed[t];
+      for (std::size_t d = 0; d < kBorderDirections; ++d) {
+        const std::size_t k = t * kBorderDirections + d;
+        border_changed[k] = hashes.border[k] != cache.border_hashes[k];
+        any = any || border_changed[k];
       }
+      polygons_changed += any ? 1 : 0;
     }
   }
   const int reach =
       jump_reach_cells(cache.options.jumps, navmesh.config.agent, layout.grid.cell_size);
-  std::vector<std::optional<TileLinks>> tiles(count);
-  std::uint64_t relinked = 0;
-  if (!layout_changed) {
-    std::vector<mesh::TileRect> changed_rects;
-    for (std::size_t t = 0; t < count; ++t) {
-      if (changed[t]) changed_rects.push_back(layout.interior(t));
-    }
-    // old id -> new id for the polygons of unchanged tiles (same count, same order)
-    constexpr std::uint32_t kUnmapped = 0xFFFFFFFFU;
-    std::vector<std::uint32_t> remap(cache.polygons.poly_tile.size(), kUnmapped);
-    for (std::size_t t = 0; t < count; ++t) {
-      if (changed[t]) continue;
-      const std::uint32_t old_first = cache.polygons.tile_first[t];
-      const std::uint32_t old_n = cache.polygons.tile_first[t + 1] - old_first;
-      const std::uint32_t new_first = polygons.tile_first[t];
-      const std::uint32_t new_n = polygons.tile_first[t + 1] - new_first;
-      if (old_n != new_n) continue;  // cannot happen with equal hashes; the link check below
-      for (std::uint32_t k = 0; k < old_n; ++k)
-        remap[cache.polygons.tile_polys[old_first + k]] = polygons.tile_polys[new_first + k];
-    }
-    for (std::size_t t = 0; t < count; ++t) {
-      const mesh::TileRect rect = link_search_rect(layout, t, reach);
-      const bool relink = std::any_of(changed_rects.begin(), changed_rects.end(),
-                                      [&](const mesh::TileRect& r) { return overlaps(rect, r); });
-      if (relink) {
-        ++relinked;
-        continue;
+  // which tiles get new links; the others keep theirs with polygon ids mapped to the new mesh
+  std::vector<std::size_t> todo;
+  constexpr std::uint32_t kUnmapped = 0xFFFFFFFFU;
+  std::vector<std::uint32_t> remap;
+  {
+    auto timer = ctx.scoped_timer("relink_select");
+    if (layout_changed) {
+      for (std::size_t t = 0; t < count; ++t) todo.push_back(t);
+    } else {
+      todo = tiles_to_relink(layout, rebuilt_tile, own_changed, border_changed, reach);
+      // old id -> new id for the polygons of tiles whose own hash is unchanged (same count, same
+      // order)
+      remap.assign(cache.polygons.poly_tile.size(), kUnmapped);
+      for (std::size_t t = 0; t < count; ++t) {
+        if (own_changed[t]) continue;
+        const std::uint32_t old_first = cache.polygons.tile_first[t];
+        const std::uint32_t old_n = cache.polygons.tile_first[t + 1] - old_first;
+        const std::uint32_t new_first = polygons.tile_first[t];
+        const std::uint32_t new_n = polygons.tile_first[t + 1] - new_first;
+        if (old_n != new_n) continue;  // cannot happen with equal hashes; the link check below
+        for (std::uint32_t k = 0; k < old_n; ++k)
+          remap[cache.polygons.tile_polys[old_first + k]] = polygons.tile_polys[new_first + k];
       }
-      TileLinks kept = cache.tiles[t];
-      for (JumpLink& link : kept.set.links) {
+    }
+    // the cached links of the relinked tiles are read once more (tiles_links_changed); with
+    // another layout every tile is relinked and the old ones are only checked
+    if (layout_changed) {
+      for (std::size_t t = 0; t < cache.tiles.size(); ++t)
+        LEAPNAV_TRY(validate_tile_links(cache, t));
+    } else {
+      for (const std::size_t t : todo) LEAPNAV_TRY(validate_tile_links(cache, t));
+    }
+  }
+
+  // the relinked tiles only: their padded neighbourhoods' triangles, their links, in parallel
+  std::vector<std::vector<std::uint32_t>> triangles;
+  {
+    auto timer = ctx.scoped_timer("relink_triangles");
+    triangles = padded_tile_triangles(mesh, layout, reach, todo);
+  }
+  struct Slot {
+    std::optional<Result<TileLinks>> result;
+    std::vector<std::string> warnings;
+    std::vector<std::pair<std::string, double>> timings;
+  };
+  std::vector<Slot> slots(todo.size());
+  {
+    auto timer = ctx.scoped_timer("relink_tiles");
+    parallel_for(ctx.threads(), 0, todo.size(), 1, [&](std::size_t i0, std::size_t i1) {
+      for (std::size_t i = i0; i < i1; ++i) {
+        const std::size_t t = todo[i];
+        Slot& slot = slots[i];
+        if (ctx.cancelled()) {
+          slot.result.emplace(make_error(
+              ErrorCode::Cancelled, "cancelled before the links of " + mesh::tile_name(layout, t)));
+          continue;
+        }
+        BuildContext tile_ctx;
+        tile_ctx.set_threads(1);
+        tile_ctx.set_memory_limit(ctx.memory_limit());
+        slot.result.emplace(build_tile_jump_links(mesh, triangles[i], navmesh, polygons, layout, t,
+                                                  cache.options, tile_ctx));
+        triangles[i] = {};
+        slot.warnings = tile_ctx.warnings();
+        slot.timings = tile_ctx.timings();
+      }
+    });
+  }
+  // warnings and timers in tile order, as build_tiled_jump_links reports them; the first error
+  for (std::size_t i = 0; i < todo.size(); ++i) {
+    Slot& slot = slots[i];
+    for (std::string& warning : slot.warnings)
+      ctx.warn(mesh::tile_name(layout, todo[i]) + " links: " + warning);
+    for (const auto& [stage, ms] : slot.timings) ctx.add_time("tile_links:" + stage, ms);
+    if (!slot.result->ok()) return std::move(*slot.result).error();
+  }
+
+  // the cache takes the new links and the kept ones remapped in place (no copy of the world's
+  // links); the join reads them from there
+  std::vector<std::optional<TileLinks>> tiles(count);
+  std::uint64_t links_changed = 0;
+  {
+    auto timer = ctx.scoped_timer("relink_remap");
+    std::vector<bool> relink(count, false);
+    std::vector<TileLinks> made(todo.size());
+    for (std::size_t i = 0; i < todo.size(); ++i) {
+      const std::size_t t = todo[i];
+      relink[t] = true;
+      made[i] = std::move(slots[i].result->value());
+      if (layout_changed ||
+          !same_links_remapped(cache.tiles[t].set.links, made[i].set.links, remap))
+        ++links_changed;
+    }
+    slots = {};
+    // each kept tile's links checked (validate's check, and every polygon they name mapped),
+    // then remapped in place; on an error the tiles remapped so far are mapped back, so the
+    // cache is left as it was
+    const auto map_back = [&](std::size_t last) {
+      std::vector<std::uint32_t> inverse(polygons.poly_tile.size(), kUnmapped);
+      for (std::size_t o = 0; o < remap.size(); ++o) {
+        if (remap[o] != kUnmapped) inverse[remap[o]] = static_cast<std::uint32_t>(o);
+      }
+      for (std::size_t t = 0; t < last; ++t) {
+        if (relink[t]) continue;
+        JumpLinkSet& set = cache.tiles[t].set;
+        for (JumpLink& link : set.links) {
+          link.start_poly = inverse[link.start_poly];
+          link.land_poly = inverse[link.land_poly];
+        }
+        for (std::uint32_t& land : set.group_land_poly) land = inverse[land];
+      }
+    };
+    for (std::size_t t = 0; t < count; ++t) {
+      if (relink[t]) continue;
+      Status ok = validate_tile_links(cache, t);
+      JumpLinkSet& set = cache.tiles[t].set;
+      if (ok.ok()) {
+        const auto unmapped = [&](std::uint32_t p) { return remap[p] == kUnmapped; };
+        const bool all_mapped =
+            std::none_of(set.links.begin(), set.links.end(),
+                         [&](const JumpLink& l) {
+                           return unmapped(l.start_poly) || unmapped(l.land_poly);
+                         }) &&
+            std::none_of(set.group_land_poly.begin(), set.group_land_poly.end(), unmapped);
+        if (!all_mapped)
+          ok = make_error(ErrorCode::Internal, "link rebuild: a kept link of tile " +
+                                                   std::to_string(t) +
+                                                   " refers to a tile whose polygons changed");
+      }
+      if (!ok.ok()) {
+        map_back(t);
+        return std::move(ok).error();
+      }
+      for (JumpLink& link : set.links) {
         link.start_poly = remap[link.start_poly];
         link.land_poly = remap[link.land_poly];
-        if (link.start_poly == kUnmapped || link.land_poly == kUnmapped)
-          return make_error(ErrorCode::Internal, "link rebuild: a kept link of tile " +
-                                                     std::to_string(t) +
-                                                     " refers to a tile whose polygons changed");
       }
-      for (std::uint32_t& land : kept.set.group_land_poly) land = remap[land];
-      tiles[t].emplace(std::move(kept));
+      for (std::uint32_t& land : set.group_land_poly) land = remap[land];
     }
-  } else {
-    relinked = count;
+    // note: with another layout every tile is relinked and the cache may hold another count
+    for (std::size_t t = 0; t < count; ++t) {
+      if (!relink[t]) tiles[t].emplace(std::move(cache.tiles[t]));
+    }
+    for (std::size_t i = 0; i < todo.size(); ++i) tiles[todo[i]].emplace(std::move(made[i]));
   }
-  LEAPNAV_TRY_ASSIGN(TiledLinks out, build_tiled_jump_links_reusing(mesh, navmesh, layout,
-                                                                    cache.options, tiles, ctx));
   cache.layout = layout;
   cache.polygons = std::move(polygons);
-  cache.polygon_hashes = std::move(hashes);
+  cache.polygon_hashes = std::move(hashes.own);
+  cache.border_hashes = std::move(hashes.border);
+  // note: every entry is engaged and the layout, grid and options were checked above, so the
+  // join builds nothing and cannot fail but for an internal error
+  Result<TiledLinks> out = [&] {
+    auto timer = ctx.scoped_timer("relink_join");
+    return build_tiled_jump_links_reusing(mesh, navmesh, layout, cache.options, tiles, ctx);
+  }();
   cache.tiles.clear();
   cache.tiles.reserve(count);
-  for (std::optional<TileLinks>& t : tiles) cache.tiles.push_back(std::move(*t));
+  for (std::optional<TileLinks>& t : tiles) cache.tiles.push_back(t ? std::move(*t) : TileLinks{});
+  if (!out.ok()) return out;
   if (stats != nullptr) {
     stats->tiles = count;
-    stats->tiles_relinked = relinked;
-    stats->tiles_reused = count - relinked;
+    stats->tiles_relinked = todo.size();
+    stats->tiles_reused = count - todo.size();
     stats->tiles_polygons_changed = polygons_changed;
+    stats->tiles_links_changed = links_changed;
     stats->layout_changed = layout_changed;
     stats->links_ms = ms_since(t_start);
   }

@@ -676,6 +676,7 @@ Result<TiledBuildOutput> rebuild_tiled_navmesh(const TriangleMesh& mesh, TileCac
     // note: after a layout change every piece is new: the whole result is validated
     if (stitched.ok())
       stitched = stitch_into(next, out, ctx, &st, st.layout_changed ? nullptr : &linked);
+    st.tiles_restitched = std::move(linked);
   }
   st.stitch_ms = ms_since(start);
   if (!st.layout_changed && !stitched.ok()) {

@@ -2,12 +2,17 @@
 // box added near the gap on a tile border (within jump range of it) and removed again, the
 // rebuilt mesh and link set equal a full tiled build of the new geometry bit for bit (links,
 // index, groups, counters), the updated cache equals a fresh build's cache, 1 and 2 threads agree,
-// and a cache that does not fit is refused.
+// and a cache that does not fit is refused. On city:2 (32-cell tiles, C2 at step 4), seeded random
+// boxes added one after another relink to the full build's links, relinking only tiles within
+// link reach of a changed tile, and hashing again only the tiles the mesh rebuild restitched; a
+// box on a city:6 street (64-cell tiles) whose edit changes two neighbours' polygons as well.
 #include <doctest/doctest.h>
 
 #include <cstddef>
 #include <cstdint>
+#include <random>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -101,6 +106,7 @@ void check_same_links(const TiledLinks& a, const TiledLinks& b) {
 
 void check_same_cache(const TileLinksCache& a, const TileLinksCache& b) {
   CHECK(a.polygon_hashes == b.polygon_hashes);
+  CHECK(a.border_hashes == b.border_hashes);
   CHECK(a.polygons.poly_tile == b.polygons.poly_tile);
   CHECK(a.polygons.tile_polys == b.polygons.tile_polys);
   REQUIRE(a.tiles.size() == b.tiles.size());
@@ -176,6 +182,127 @@ void check_edit(const EditCase& c, int threads) {
   CHECK(removed.tiles_reused > 0);
 }
 
+// The tiles whose links the rule says to build again, brute force over all tiles and pairs: those
+// whose link search rectangle overlaps the interior of a rebuilt tile or of a tile whose own
+// polygon hash changed, or of two neighbouring tiles whose border hash between them changed.
+std::uint64_t tiles_in_reach(const mesh::TileLayout& layout,
+                             const std::vector<std::size_t>& rebuilt, const TileLinksCache& before,
+                             const TileLinksCache& after, int reach) {
+  const std::size_t count = layout.tile_count();
+  const auto nx = static_cast<int>(layout.tiles_x);
+  std::vector<bool> dirty(count, false);
+  for (const std::size_t t : rebuilt) dirty[t] = true;
+  for (std::size_t t = 0; t < count; ++t) {
+    if (before.polygon_hashes[t] != after.polygon_hashes[t]) dirty[t] = true;
+  }
+  std::uint64_t n = 0;
+  for (std::size_t t = 0; t < count; ++t) {
+    const mesh::TileRect r = link_search_rect(layout, t, reach);
+    const auto in_rect = [&](std::size_t u) {
+      const mesh::TileRect i = layout.interior(u);
+      return r.x0 < i.x1 && i.x0 < r.x1 && r.z0 < i.z1 && i.z0 < r.z1;
+    };
+    bool relink = false;
+    for (std::size_t u = 0; u < count && !relink; ++u) {
+      if (!in_rect(u)) continue;
+      if (dirty[u]) relink = true;
+      for (std::size_t v = 0; v < count && !relink; ++v) {
+        const int dx = static_cast<int>(v % layout.tiles_x) - static_cast<int>(u % layout.tiles_x);
+        const int dz = static_cast<int>(v) / nx - static_cast<int>(u) / nx;
+        if (v == u || dx < -1 || dx > 1 || dz < -1 || dz > 1 || !in_rect(v)) continue;
+        int d = (dz + 1) * 3 + (dx + 1);
+        if (d > 4) --d;
+        const std::size_t k = u * kBorderDirections + static_cast<std::size_t>(d);
+        if (before.border_hashes[k] != after.border_hashes[k]) relink = true;
+      }
+    }
+    n += relink ? 1 : 0;
+  }
+  return n;
+}
+
+// Seeded random boxes added to builtin:`spec` one after another, C2 at step 4 in tiles of
+// `tile_size` cells: each rebuild against a full build, the relinked count against the rule.
+// `fixed`, when not empty, gives the boxes (lo, hi pairs) instead.
+void random_edits(const char* spec, int tile_size, int edits, unsigned seed,
+                  const std::vector<std::pair<Vec3, Vec3>>& fixed = {}) {
+  auto loaded = io::load_scene(std::string("builtin:") + spec);
+  REQUIRE(loaded.ok());
+  auto config = named_config("default");
+  REQUIRE(config.ok());
+  TiledLinkOptions options;
+  options.jumps.jumps = {kJumpC2};
+  options.jumps.step = 4;
+  options.compact = true;
+  const auto build = [&](const TriangleMesh& scene) {
+    BuildContext ctx;
+    auto built =
+        mesh::build_tiled_navmesh_cached(scene, *config, mesh::TileConfig{tile_size, -1}, ctx);
+    REQUIRE(built.ok());
+    auto links = build_tiled_jump_links_cached(scene, built->output.navmesh, built->output.layout,
+                                               options, ctx);
+    REQUIRE(links.ok());
+    return Full{std::move(built).value(), std::move(links).value()};
+  };
+  TriangleMesh scene = *loaded;
+  Full state = build(scene);
+  const AABB bounds = scene.bounds();
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> pos(bounds.min.x + 2.0F, bounds.max.x - 4.0F);
+  std::uniform_real_distribution<float> size(0.4F, 3.0F);
+  std::uniform_real_distribution<float> height(0.3F, 2.5F);
+  std::uint64_t relinked = 0;
+  std::uint64_t links_changed = 0;
+  for (int edit = 0; edit < edits; ++edit) {
+    CAPTURE(edit);
+    Vec3 lo{pos(rng), 0.0F, pos(rng)};  // the streets are at y = 0
+    Vec3 hi{lo.x + size(rng), height(rng), lo.z + size(rng)};
+    if (!fixed.empty()) std::tie(lo, hi) = fixed[static_cast<std::size_t>(edit)];
+    AABB box;
+    box.extend(lo);
+    box.extend(hi);
+    scene = with_box(scene, lo, hi);
+    BuildContext ctx;
+    const std::vector<std::uint64_t> before = state.mesh.cache.fingerprints;
+    mesh::RebuildStats mesh_stats;
+    auto mesh_out = mesh::rebuild_tiled_navmesh(scene, state.mesh.cache, box, ctx, &mesh_stats);
+    REQUIRE(mesh_out.ok());
+    REQUIRE(mesh_out->layout.grid == state.mesh.output.layout.grid);
+    // as the CLI passes them: the tiles the box touches and those whose input changed
+    std::vector<std::size_t> rebuilt = mesh::tiles_touching(mesh_out->layout, box);
+    for (const std::size_t t : changed_tiles(before, state.mesh.cache.fingerprints))
+      rebuilt.push_back(t);
+    const TileLinksCache old_cache = state.links.cache;
+    LinkRebuildStats stats;
+    // only the restitched tiles hashed again (check_same_cache compares every hash with a
+    // fresh build's)
+    CHECK(mesh_stats.tiles_restitched.size() < state.mesh.output.layout.tile_count());
+    auto links =
+        rebuild_tiled_jump_links(scene, mesh_out->navmesh, mesh_out->layout, rebuilt,
+                                 state.links.cache, ctx, &stats, &mesh_stats.tiles_restitched);
+    REQUIRE_MESSAGE(links.ok(), (links.ok() ? "" : links.error().message));
+    const Full full = build(scene);
+    CHECK(mesh::content_hash(mesh_out->navmesh) == mesh::content_hash(full.mesh.output.navmesh));
+    check_same_links(*links, full.links.links);
+    check_same_cache(state.links.cache, full.links.cache);
+    CHECK(validate(state.links.cache).ok());
+    // the relinked tiles are those the rule names, and no more
+    const int reach =
+        jump_reach_cells(options.jumps, config->agent, mesh_out->layout.grid.cell_size);
+    CHECK(stats.tiles_relinked ==
+          tiles_in_reach(mesh_out->layout, rebuilt, old_cache, full.links.cache, reach));
+    CHECK(stats.tiles_links_changed <= stats.tiles_relinked);
+    CHECK(stats.tiles_reused > 0);
+    relinked += stats.tiles_relinked;
+    links_changed += stats.tiles_links_changed;
+    state.mesh.output = std::move(mesh_out).value();
+    state.links.links = std::move(links).value();
+  }
+  MESSAGE(std::string(spec) << ", " << edits << " boxes: " << relinked << " tiles relinked, "
+                            << links_changed << " of them with other links than before");
+  CHECK(links_changed > 0);
+}
+
 }  // namespace
 
 TEST_SUITE("jumplinks.tile_rebuild") {
@@ -212,6 +339,7 @@ TEST_SUITE("jumplinks.tile_rebuild") {
     for (std::size_t t = 0; t < from_set->tiles.size(); ++t)
       CHECK(from_set->tiles[t].set.links == state.links.cache.tiles[t].set.links);
     CHECK(from_set->polygon_hashes == state.links.cache.polygon_hashes);
+    CHECK(from_set->border_hashes == state.links.cache.border_hashes);
     state.links.cache = std::move(from_set).value();
     const Vec3 lo{7.2F, 1.0F, 3.6F};
     const Vec3 hi{7.7F, 2.4F, 4.4F};
@@ -271,5 +399,111 @@ TEST_SUITE("jumplinks.tile_rebuild") {
                                  out_of_range, state.links.cache, ctx);
     REQUIRE(!out2.ok());
     CHECK(out2.error().message.find("rebuilt tile") != std::string::npos);
+  }
+
+  TEST_CASE("random boxes added to a city one after another relink to the full build's links") {
+    // 32-cell tiles: the link reach (40 cells with the border) spans 5 x 5 tiles
+    random_edits("city:2", 32, 6, 24);
+  }
+
+  TEST_CASE("a box on a city:6 street that changes two neighbours' polygons relinks their blocks") {
+    // 64-cell tiles: 3 x 3 blocks. Tile (6, 6) edited; the own polygons of (5, 6) and (6, 5)
+    // change too (island filter, stitching) although neither lies in the box's tiles: their
+    // blocks are relinked as well, 15 tiles (the count is checked against the rule)
+    random_edits("city:6", 64, 1, 0, {{{121.0F, 0.0F, 118.0F}, {122.0F, 1.5F, 119.0F}}});
+  }
+
+  TEST_CASE(
+      "a rebuild that finds a kept link naming a changed polygon fails and leaves the cache") {
+    auto loaded = io::load_scene("builtin:gap:1.25");
+    REQUIRE(loaded.ok());
+    const TriangleMesh scene = with_box(with_box(*loaded, {0.0F, 1.0F, 0.0F}, {0.5F, 4.0F, 0.5F}),
+                                        {17.25F, 0.0F, 0.0F}, {40.0F, 1.0F, 6.0F});
+    Full state = build_full(scene, link_options(kJumpC1));
+    // on the far platform in the first row of tiles, away from the gap's links
+    const Vec3 lo{30.0F, 1.0F, 1.0F};
+    const Vec3 hi{30.5F, 2.4F, 1.8F};
+    AABB box;
+    box.extend(lo);
+    box.extend(hi);
+    const TriangleMesh edited = with_box(scene, lo, hi);
+    BuildContext ctx;
+    const std::vector<std::uint64_t> before = state.mesh.cache.fingerprints;
+    auto mesh_out = mesh::rebuild_tiled_navmesh(edited, state.mesh.cache, box, ctx);
+    REQUIRE(mesh_out.ok());
+    const std::vector<std::size_t> rebuilt = changed_tiles(before, state.mesh.cache.fingerprints);
+    // a tile with links two or more tiles from the edited one (kept: C1's reach is under a
+    // tile); its first link now lands in a polygon of the edited tile (a polygon of the cached
+    // mesh, so validate still accepts the cache)
+    const mesh::TileLayout& layout = mesh_out->layout;
+    const GridSpec& grid = layout.grid;
+    const auto tile_of = [&](float x, float z) {
+      const auto ts = static_cast<std::size_t>(layout.tile_size);
+      return static_cast<std::size_t>((x - grid.origin.x) / grid.cell_size) / ts +
+             static_cast<std::size_t>((z - grid.origin.z) / grid.cell_size) / ts *
+                 static_cast<std::size_t>(layout.tiles_x);
+    };
+    const std::size_t edited_tile = tile_of(30.25F, 1.4F);
+    const auto nx = static_cast<std::size_t>(layout.tiles_x);
+    TileLinksCache bad = state.links.cache;
+    REQUIRE(bad.polygons.tile_first[edited_tile] < bad.polygons.tile_first[edited_tile + 1]);
+    std::size_t far = bad.tiles.size();
+    for (std::size_t t = 0; t < bad.tiles.size(); ++t) {
+      const std::size_t dx =
+          t % nx > edited_tile % nx ? t % nx - edited_tile % nx : edited_tile % nx - t % nx;
+      if (dx >= 2 && !bad.tiles[t].set.links.empty()) far = t;
+    }
+    REQUIRE(far < bad.tiles.size());
+    // later in tile order than the edited tile, so kept tiles before it are renumbered (and must
+    // be mapped back) when the error is found
+    REQUIRE(far > edited_tile + 1);
+    bad.tiles[far].set.links.front().land_poly =
+        bad.polygons.tile_polys[bad.polygons.tile_first[edited_tile]];
+    REQUIRE(validate(bad).ok());
+    const TileLinksCache copy = bad;
+    auto out = rebuild_tiled_jump_links(edited, mesh_out->navmesh, layout, rebuilt, bad, ctx);
+    REQUIRE(!out.ok());
+    CHECK(out.error().code == ErrorCode::Internal);
+    CHECK(out.error().message.find("refers to a tile whose polygons changed") != std::string::npos);
+    check_same_cache(bad, copy);
+    CHECK(bad.layout.grid == copy.layout.grid);
+    // and the untouched cache still rebuilds to the full build
+    auto good = rebuild_tiled_jump_links(edited, mesh_out->navmesh, layout, rebuilt,
+                                         state.links.cache, ctx);
+    REQUIRE(good.ok());
+    const Full full = build_full(edited, link_options(kJumpC1));
+    check_same_links(*good, full.links.links);
+  }
+
+  TEST_CASE("a box that widens the world relinks every tile of the new layout to the full build") {
+    auto loaded = io::load_scene("builtin:gap:1.25");
+    REQUIRE(loaded.ok());
+    const TriangleMesh scene = with_box(with_box(*loaded, {0.0F, 1.0F, 0.0F}, {0.5F, 4.0F, 0.5F}),
+                                        {17.25F, 0.0F, 0.0F}, {40.0F, 1.0F, 6.0F});
+    const TiledLinkOptions options = link_options(kJumpC1);
+    Full state = build_full(scene, options);
+    // a platform past the far end: the grid grows by several tiles
+    const Vec3 lo{40.0F, 0.0F, 0.0F};
+    const Vec3 hi{52.0F, 1.0F, 6.0F};
+    AABB box;
+    box.extend(lo);
+    box.extend(hi);
+    const TriangleMesh edited = with_box(scene, lo, hi);
+    BuildContext ctx;
+    mesh::RebuildStats mesh_stats;
+    auto mesh_out = mesh::rebuild_tiled_navmesh(edited, state.mesh.cache, box, ctx, &mesh_stats);
+    REQUIRE(mesh_out.ok());
+    REQUIRE(mesh_stats.layout_changed);
+    REQUIRE(mesh_out->layout.tile_count() > state.mesh.output.layout.tile_count());
+    LinkRebuildStats stats;
+    auto links =
+        rebuild_tiled_jump_links(edited, mesh_out->navmesh, mesh_out->layout, {}, state.links.cache,
+                                 ctx, &stats, &mesh_stats.tiles_restitched);
+    REQUIRE_MESSAGE(links.ok(), (links.ok() ? "" : links.error().message));
+    CHECK(stats.layout_changed);
+    CHECK(stats.tiles_relinked == mesh_out->layout.tile_count());
+    const Full full = build_full(edited, options);
+    check_same_links(*links, full.links.links);
+    check_same_cache(state.links.cache, full.links.cache);
   }
 }

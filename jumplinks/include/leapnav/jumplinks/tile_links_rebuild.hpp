@@ -24,6 +24,10 @@
 
 namespace leapnav::jump {
 
+/// Border hashes per tile: one per neighbouring tile (dx, dz in -1..1, not both 0; row by row
+/// from dz = -1, so index (dz + 1) * 3 + (dx + 1), minus 1 past the centre).
+inline constexpr std::size_t kBorderDirections = 8;
+
 /// The link working data of a tiled build. Plain data.
 struct TileLinksCache {
   TiledLinkOptions options;  ///< the options every tile's links were built with
@@ -31,13 +35,17 @@ struct TileLinksCache {
   PolygonTiles polygons;     ///< polygon_tiles of the stitched mesh the links refer to
   /// Per tile, tile_polygon_hash of that mesh.
   std::vector<std::uint64_t> polygon_hashes;
+  /// Per tile, kBorderDirections hashes of that mesh: for each neighbouring tile, the edges of the
+  /// tile's polygons into it (polygon rank, edge, neighbour's rank in its tile).
+  std::vector<std::uint64_t> border_hashes;
   /// Per tile, build_tile_jump_links' output (ids of that mesh).
   std::vector<TileLinks> tiles;
 };
 
 /// A hash of what the links of other tiles read of tile `tile`'s stitched polygons: their count
-/// and, in order, vertex positions, neighbours (as the neighbour's tile and rank in it, so a
-/// renumbering elsewhere leaves it alone), region, area, flags, bounds and height patch.
+/// and, in order, vertex positions, neighbours within the tile (as their rank in it, so a
+/// renumbering elsewhere leaves it alone; an edge into another tile hashes as a boundary edge, its
+/// neighbour is in TileLinksCache::border_hashes), region, area, flags, bounds and height patch.
 [[nodiscard]] std::uint64_t tile_polygon_hash(const mesh::NavMesh& navmesh,
                                               const PolygonTiles& tiles, std::size_t tile);
 
@@ -70,28 +78,34 @@ struct CachedTiledLinks {
 /// What a link rebuild did.
 struct LinkRebuildStats {
   std::uint64_t tiles = 0;
-  std::uint64_t tiles_relinked = 0;          ///< tiles whose links were built again
-  std::uint64_t tiles_reused = 0;            ///< tiles whose links were remapped
-  std::uint64_t tiles_polygons_changed = 0;  ///< tiles whose stitched polygons changed
-  bool layout_changed = false;               ///< another layout: every tile relinked
-  double links_ms = 0.0;                     ///< the whole call
+  std::uint64_t tiles_relinked = 0;  ///< tiles whose links were built again
+  std::uint64_t tiles_reused = 0;    ///< tiles whose links were remapped
+  /// Tiles whose stitched polygons changed (own or border hash).
+  std::uint64_t tiles_polygons_changed = 0;
+  /// Of the relinked tiles, those whose new links differ from their cached ones (polygon ids
+  /// mapped to the new mesh): the others were relinked to the same links.
+  std::uint64_t tiles_links_changed = 0;
+  bool layout_changed = false;  ///< another layout: every tile relinked
+  double links_ms = 0.0;        ///< the whole call
 };
 
 /// The links of `navmesh` (the stitched mesh of a rebuild with `layout`, on the new geometry
 /// `mesh`) after the tiles `rebuilt` (ascending or not; mesh::RebuildStats lists what
 /// rebuild_tiled_navmesh rebuilt: the touched tiles and those whose fingerprint changed) were
-/// built again: tiles within link reach of a rebuilt tile or of a tile whose stitched polygons
-/// changed get new links, the others keep the cached ones remapped. Equals
+/// built again: tiles whose link search rectangle overlaps a rebuilt tile, a tile whose own
+/// polygon hash changed or two neighbouring tiles whose border hash changed get new links (from
+/// their own triangle lists only), the others keep the cached ones, remapped in the cache in
+/// place. Equals
 /// build_tiled_jump_links(mesh, navmesh, layout, cache.options) bit for bit provided `rebuilt`
 /// holds every tile whose triangles changed. On success the cache describes the new mesh; on
-/// error it is unchanged. Errors: InvalidArgument for a bad cache (validate) or a tile number out
-/// of range, Internal when a kept link refers to a tile whose polygons changed, those of
-/// build_tile_jump_links.
-[[nodiscard]] Result<TiledLinks> rebuild_tiled_jump_links(const TriangleMesh& mesh,
-                                                          const mesh::NavMesh& navmesh,
-                                                          const mesh::TileLayout& layout,
-                                                          std::span<const std::size_t> rebuilt,
-                                                          TileLinksCache& cache, BuildContext& ctx,
-                                                          LinkRebuildStats* stats = nullptr);
+/// error it is unchanged. `restitched`, when given, lists the tiles whose stitched polygons may
+/// differ from the cached mesh's (mesh::RebuildStats::tiles_restitched): only those are hashed
+/// again, the others keep their cached hashes (builds with assertions check that). Errors:
+/// InvalidArgument for a bad cache (validate) or a tile number out of range, Internal when a kept
+/// link refers to a tile whose polygons changed, those of build_tile_jump_links.
+[[nodiscard]] Result<TiledLinks> rebuild_tiled_jump_links(
+    const TriangleMesh& mesh, const mesh::NavMesh& navmesh, const mesh::TileLayout& layout,
+    std::span<const std::size_t> rebuilt, TileLinksCache& cache, BuildContext& ctx,
+    LinkRebuildStats* stats = nullptr, const std::vector<std::size_t>* restitched = nullptr);
 
 }  // namespace leapnav::jump

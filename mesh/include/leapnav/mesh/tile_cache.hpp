@@ -109,6 +109,10 @@ struct RebuildStats {
   double validate_ms = 0.0;
   double hash_ms = 0.0;        ///< the new navmesh's area sum and content hash
   double tile_stage_ms = 0.0;  ///< the rebuilt tiles' stage times, summed (thread time)
+  /// The tiles whose stitch pieces were linked again, ascending (every tile when the layout
+  /// changed or the cache had no pieces): every other tile's stitched polygons are those of the
+  /// previous navmesh, only renumbered (a link rebuild hashes only these).
+  std::vector<std::size_t> tiles_restitched;
 };
 
 /// How a rebuild finds what changed.
