@@ -303,6 +303,7 @@ void AnyAngleSearch::start(const mesh::NavMesh& nav, const AnyAngleMesh& data, c
   filter_ = &filter;
   nodes_.clear();
   spans_.clear();
+  first_listed_ = kNoNode;
   heap_.clear();
   if (root_g_.size() != data.fan_count()) {
     root_g_.assign(data.fan_count(), 0.0);
@@ -418,16 +419,16 @@ void AnyAngleSearch::push_successor(std::uint32_t parent, std::uint32_t parent_r
   const DPoint a = edge.point;  // the edge's first vertex here, its second in the next polygon
   const DPoint b = data_->slots[edge.twin].point;
   // note: the dominance rule from the kDominanceAfter-th expansion on; short searches (most on
-  // small levels) would pay for the lists without gaining
+  // small levels) would pay for the lists without gaining. Nodes from first_listed_ on have a
+  // span and are listed
   if (expanded_ >= kDominanceAfter) {
-    if (dominated(slot, lo, hi, root, g)) return;
     const auto k = static_cast<std::uint32_t>(nodes_.size());
+    if (first_listed_ == kNoNode) first_listed_ = k;
+    if (dominated(slot, lo, hi, root, g)) return;
     const bool listed = slot_generation_[slot] == generation_;
     spans_.push_back({lo, hi, listed ? slot_newest_[slot] : kNoNode});
     slot_generation_[slot] = generation_;
     slot_newest_[slot] = k;
-  } else {
-    spans_.push_back({lo, hi, kNoNode});
   }
   Node& node = nodes_.emplace_back();
   node.root = root;
@@ -477,7 +478,7 @@ bool AnyAngleSearch::dominated_by(std::uint32_t k, DPoint a, DPoint b, double lo
   // any path through [lo, hi] from `root` is beaten by swapping its start up to p for that path
   // (kinked at p, so longer than the shortest path there): the interval carries no shortest
   // path, and dropping it loses none, whatever else is dropped
-  const Span& span = spans_[k];
+  const Span& span = spans_[k - first_listed_];
   if (lo < span.lo || hi > span.hi) return false;
   const Node& other = nodes_[k];
   return cheaper_through(other.root, other.g, root, g, a, b, lo, hi, data_->tolerance);
@@ -489,7 +490,7 @@ bool AnyAngleSearch::dominated(std::uint32_t slot, double lo, double hi, DPoint 
   const AnySlot& edge = data_->slots[slot];
   const DPoint a = edge.point;
   const DPoint b = data_->slots[edge.twin].point;
-  for (std::uint32_t k = slot_newest_[slot]; k != kNoNode; k = spans_[k].earlier) {
+  for (std::uint32_t k = slot_newest_[slot]; k != kNoNode; k = spans_[k - first_listed_].earlier) {
     if (dominated_by(k, a, b, lo, hi, root, g)) return true;
   }
   return false;

@@ -130,8 +130,8 @@ class AnyAngleSearch {
     }
   };
   [[nodiscard]] HeapEntry entry(std::uint32_t k);
-  /// Per node: where on its entry edge its interval lies and the node entering by the same
-  /// edge before it (the per-edge lists of the dominance rule).
+  /// Per listed node: where on its entry edge its interval lies and the node entering by the
+  /// same edge before it (the per-edge lists of the dominance rule).
   struct Span {
     double lo = 0.0;  ///< interval parameters on the crossed slot's edge, from its first vertex
     double hi = 1.0;
@@ -182,7 +182,8 @@ class AnyAngleSearch {
   const AnyAngleMesh* data_ = nullptr;
   const Filter* filter_ = nullptr;
   std::vector<Node> nodes_;
-  std::vector<Span> spans_;  ///< per node
+  std::vector<Span> spans_;  ///< per node from first_listed_ on
+  std::uint32_t first_listed_ = kNoNode;
   /// Per slot: the newest node that crossed its edge this search (valid when its generation is
   /// the search's).
   std::vector<std::uint32_t> slot_newest_;
