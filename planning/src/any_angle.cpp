@@ -481,6 +481,8 @@ bool AnyAngleSearch::dominated_by(std::uint32_t k, DPoint a, DPoint b, double lo
   const Span& span = spans_[k - first_listed_];
   if (lo < span.lo || hi > span.hi) return false;
   const Node& other = nodes_[k];
+  // note: from the same root the two paths to any p differ by g - g_k alone
+  if (other.root.x == root.x && other.root.z == root.z) return other.g < g - prune_slack(g);
   return cheaper_through(other.root, other.g, root, g, a, b, lo, hi, data_->tolerance);
 }
 
