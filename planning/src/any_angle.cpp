@@ -577,8 +577,9 @@ void AnyAngleSearch::expand(std::uint32_t n) {
   };
   const bool turn_right = (node.ends & kRightVertex) != 0 && corner(right_slot);
   const bool turn_left = (node.ends & kLeftVertex) != 0 && corner(left_slot);
-  const double g_right = turn_right ? node.g + dist(r, b) : 0.0;
-  const double g_left = turn_left ? node.g + dist(r, a) : 0.0;
+  // note: the costs of turning at an end, computed when a hidden part first needs them
+  double g_right = -1.0;
+  double g_left = -1.0;
   const std::uint32_t right_fan = data_->slots[right_slot].fan;
   const std::uint32_t left_fan = data_->slots[left_slot].fan;
   // note: the sides of an edge's ends against the lines r -> R (>= 0: left of it, inside) and
@@ -604,13 +605,20 @@ void AnyAngleSearch::expand(std::uint32_t n) {
     const Range inside_right = at_least_zero(right_u, right_w);
     if (turn_right) {
       const Range hidden = below_zero(right_u, right_w);
-      push_successor(n, node.root_id, slot, hidden.lo, hidden.hi, b, right_fan, g_right);
+      if (!hidden.empty()) {
+        if (g_right < 0.0) g_right = node.g + dist(r, b);
+        push_successor(n, node.root_id, slot, hidden.lo, hidden.hi, b, right_fan, g_right);
+      }
     }
     const Range seen = intersect(inside_right, at_least_zero(-left_u, -left_w));
-    push_successor(n, node.root_id, slot, seen.lo, seen.hi, r, node.root_id, node.g);
+    if (!seen.empty())
+      push_successor(n, node.root_id, slot, seen.lo, seen.hi, r, node.root_id, node.g);
     if (turn_left) {
       const Range hidden = intersect(inside_right, below_zero(-left_u, -left_w));
-      push_successor(n, node.root_id, slot, hidden.lo, hidden.hi, a, left_fan, g_left);
+      if (!hidden.empty()) {
+        if (g_left < 0.0) g_left = node.g + dist(r, a);
+        push_successor(n, node.root_id, slot, hidden.lo, hidden.hi, a, left_fan, g_left);
+      }
     }
     shared = slot_next;
     right_u = right_w;
