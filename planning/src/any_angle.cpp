@@ -669,7 +669,6 @@ std::uint32_t AnyAngleSearch::step(std::uint32_t budget) {
           node.g > root_g_[node.root_id] + prune_slack(node.g)) {
         continue;
       }
-
       if (node.poly == dst_poly_) {
         reached_ = true;
         final_node_ = n;
