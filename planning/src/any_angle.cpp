@@ -9,6 +9,9 @@
 // the root's side) and a popped node in the goal polygon carries its exact cost, so the first one
 // popped is optimal. Root-level pruning: a node whose root was reached more cheaply is dropped
 // (a root's cheapest path followed by the node's straight continuation is shorter and valid).
+// Interval dominance (on long searches): a new node on an edge is dropped when an earlier node
+// on the same edge, whose interval contains the new one, reaches every point of it more cheaply
+// (see cheaper_through); such a node carries no shortest path.
 #include "any_angle.hpp"
 
 #include <algorithm>
@@ -299,6 +302,8 @@ void AnyAngleSearch::start(const mesh::NavMesh& nav, const AnyAngleMesh& data, c
   data_ = &data;
   filter_ = &filter;
   nodes_.clear();
+  spans_.clear();
+  first_listed_ = kNoNode;
   heap_.clear();
   if (root_g_.size() != data.fan_count()) {
     root_g_.assign(data.fan_count(), 0.0);
@@ -311,8 +316,14 @@ void AnyAngleSearch::start(const mesh::NavMesh& nav, const AnyAngleMesh& data, c
     whole_generation_.assign(nav.polygon_count(), 0);
     generation_ = 0;
   }
+  if (slot_newest_.size() != data.slots.size()) {
+    slot_newest_.assign(data.slots.size(), kNoNode);
+    slot_generation_.assign(data.slots.size(), 0);
+    generation_ = 0;
+  }
   if (++generation_ == 0) {
     std::fill(root_generation_.begin(), root_generation_.end(), 0);
+    std::fill(slot_generation_.begin(), slot_generation_.end(), 0);
     std::fill(whole_generation_.begin(), whole_generation_.end(), 0);
     generation_ = 1;
   }
@@ -407,6 +418,18 @@ void AnyAngleSearch::push_successor(std::uint32_t parent, std::uint32_t parent_r
   const AnySlot& edge = data_->slots[slot];
   const DPoint a = edge.point;  // the edge's first vertex here, its second in the next polygon
   const DPoint b = data_->slots[edge.twin].point;
+  // note: the dominance rule from the kDominanceAfter-th expansion on; short searches (most on
+  // small levels) would pay for the lists without gaining. Nodes from first_listed_ on have a
+  // span and are listed
+  if (expanded_ >= kDominanceAfter) {
+    const auto k = static_cast<std::uint32_t>(nodes_.size());
+    if (first_listed_ == kNoNode) first_listed_ = k;
+    if (dominated(slot, lo, hi, root, g)) return;
+    const bool listed = slot_generation_[slot] == generation_;
+    spans_.push_back({lo, hi, listed ? slot_newest_[slot] : kNoNode});
+    slot_generation_[slot] = generation_;
+    slot_newest_[slot] = k;
+  }
   Node& node = nodes_.emplace_back();
   node.root = root;
   node.left = hi >= 1.0 ? b : lerp(a, b, hi);
@@ -419,6 +442,60 @@ void AnyAngleSearch::push_successor(std::uint32_t parent, std::uint32_t parent_r
   node.edge = edge.twin - nav_->poly_first[edge.next];
   node.arc = edge.arc;
   node.parent = parent;
+}
+
+bool cheaper_through(DPoint root_k, double g_k, DPoint root, double g, DPoint a, DPoint b,
+                     double lo, double hi, double clear) {
+  // note: psi(p) = |root_k p| - |root p| along the line: with both roots strictly on one side
+  // of it, psi' = 0 only where p, root_k and root are collinear (the directions from p to the
+  // two roots make the same angle with the line only when they are parallel, p beyond both
+  // roots), so its maximum over [lo, hi] is at an end or at that point
+  const double limit = g - g_k - prune_slack(g);
+  const DPoint ab = b - a;
+  const double length = std::sqrt(dot(ab, ab));
+  const double side_k = cross(ab, root_k - a);
+  const double side = cross(ab, root - a);
+  const double off = clear * length;
+  if (!(side_k > off && side > off) && !(side_k < -off && side < -off)) return false;
+  const auto psi = [&](double t) {
+    const DPoint p = lerp(a, b, t);
+    return dist(root_k, p) - dist(root, p);
+  };
+  if (!(psi(lo) < limit) || !(psi(hi) < limit)) return false;
+  const DPoint d = root - root_k;
+  const double across = cross(ab, d);
+  if (across != 0.0) {
+    const double t = cross(root_k - a, d) / across;
+    if (t > lo && t < hi && !(psi(t) < limit)) return false;
+  }
+  return true;
+}
+
+bool AnyAngleSearch::dominated_by(std::uint32_t k, DPoint a, DPoint b, double lo, double hi,
+                                  DPoint root, double g) const {
+  // note: for p in node k's interval, the path to node k's root and on straight to p is a real
+  // path of length g_k + |r_k p|; if that is shorter than g + |root p| for every p of [lo, hi],
+  // any path through [lo, hi] from `root` is beaten by swapping its start up to p for that path
+  // (kinked at p, so longer than the shortest path there): the interval carries no shortest
+  // path, and dropping it loses none, whatever else is dropped
+  const Span& span = spans_[k - first_listed_];
+  if (lo < span.lo || hi > span.hi) return false;
+  const Node& other = nodes_[k];
+  // note: from the same root the two paths to any p differ by g - g_k alone
+  if (other.root.x == root.x && other.root.z == root.z) return other.g < g - prune_slack(g);
+  return cheaper_through(other.root, other.g, root, g, a, b, lo, hi, data_->tolerance);
+}
+
+bool AnyAngleSearch::dominated(std::uint32_t slot, double lo, double hi, DPoint root,
+                               double g) const {
+  if (slot_generation_[slot] != generation_) return false;
+  const AnySlot& edge = data_->slots[slot];
+  const DPoint a = edge.point;
+  const DPoint b = data_->slots[edge.twin].point;
+  for (std::uint32_t k = slot_newest_[slot]; k != kNoNode; k = spans_[k - first_listed_].earlier) {
+    if (dominated_by(k, a, b, lo, hi, root, g)) return true;
+  }
+  return false;
 }
 
 void AnyAngleSearch::expand_all(std::uint32_t parent, std::uint32_t parent_root, std::uint32_t poly,
@@ -500,8 +577,9 @@ void AnyAngleSearch::expand(std::uint32_t n) {
   };
   const bool turn_right = (node.ends & kRightVertex) != 0 && corner(right_slot);
   const bool turn_left = (node.ends & kLeftVertex) != 0 && corner(left_slot);
-  const double g_right = turn_right ? node.g + dist(r, b) : 0.0;
-  const double g_left = turn_left ? node.g + dist(r, a) : 0.0;
+  // note: the costs of turning at an end, computed when a hidden part first needs them
+  double g_right = -1.0;
+  double g_left = -1.0;
   const std::uint32_t right_fan = data_->slots[right_slot].fan;
   const std::uint32_t left_fan = data_->slots[left_slot].fan;
   // note: the sides of an edge's ends against the lines r -> R (>= 0: left of it, inside) and
@@ -527,13 +605,20 @@ void AnyAngleSearch::expand(std::uint32_t n) {
     const Range inside_right = at_least_zero(right_u, right_w);
     if (turn_right) {
       const Range hidden = below_zero(right_u, right_w);
-      push_successor(n, node.root_id, slot, hidden.lo, hidden.hi, b, right_fan, g_right);
+      if (!hidden.empty()) {
+        if (g_right < 0.0) g_right = node.g + dist(r, b);
+        push_successor(n, node.root_id, slot, hidden.lo, hidden.hi, b, right_fan, g_right);
+      }
     }
     const Range seen = intersect(inside_right, at_least_zero(-left_u, -left_w));
-    push_successor(n, node.root_id, slot, seen.lo, seen.hi, r, node.root_id, node.g);
+    if (!seen.empty())
+      push_successor(n, node.root_id, slot, seen.lo, seen.hi, r, node.root_id, node.g);
     if (turn_left) {
       const Range hidden = intersect(inside_right, below_zero(-left_u, -left_w));
-      push_successor(n, node.root_id, slot, hidden.lo, hidden.hi, a, left_fan, g_left);
+      if (!hidden.empty()) {
+        if (g_left < 0.0) g_left = node.g + dist(r, a);
+        push_successor(n, node.root_id, slot, hidden.lo, hidden.hi, a, left_fan, g_left);
+      }
     }
     shared = slot_next;
     right_u = right_w;

@@ -69,6 +69,15 @@ struct AnyAngleMesh {
 /// Builds the fans, twins and arcs of `mesh` (which must pass mesh::validate) for `graph`.
 [[nodiscard]] AnyAngleMesh build_any_angle_mesh(const mesh::NavMesh& mesh, const NavGraph& graph);
 
+/// The dominance test of the search: whether g_k + |root_k p| < g + |root p| (by more than a
+/// rounding slack relative to g) for every point p = a + t (b - a), t in [lo, hi] (0 <= lo <=
+/// hi <= 1). Decided exactly (the largest |root_k p| - |root p| over the segment is at an end or
+/// where p, root_k and root are collinear) when both roots lie on one side of the line ab
+/// farther than `clear` [units: m]; otherwise false. Used with node k's interval containing
+/// [lo, hi]: a node whose every point is reached more cheaply carries no shortest path.
+[[nodiscard]] bool cheaper_through(DPoint root_k, double g_k, DPoint root, double g, DPoint a,
+                                   DPoint b, double lo, double hi, double clear);
+
 /// One any-angle search at a time; buffers are kept between searches.
 class AnyAngleSearch {
  public:
@@ -121,6 +130,23 @@ class AnyAngleSearch {
     }
   };
   [[nodiscard]] HeapEntry entry(std::uint32_t k);
+  /// Per listed node: where on its entry edge its interval lies and the node entering by the
+  /// same edge before it (the per-edge lists of the dominance rule).
+  struct Span {
+    double lo = 0.0;  ///< interval parameters on the crossed slot's edge, from its first vertex
+    double hi = 1.0;
+    std::uint32_t earlier = kNoNode;
+  };
+  /// Whether every point p of the interval [lo, hi] of `slot`'s edge (a -> b) is reached more
+  /// cheaply through node k (g_k + |r_k p| < g + |root p|, by more than the slack): then no
+  /// shortest path passes through the interval from `root`.
+  [[nodiscard]] bool dominated_by(std::uint32_t k, DPoint a, DPoint b, double lo, double hi,
+                                  DPoint root, double g) const;
+  /// Whether an interval of `slot` is dominated by a node in the slot's list.
+  [[nodiscard]] bool dominated(std::uint32_t slot, double lo, double hi, DPoint root,
+                               double g) const;
+  /// The expansions after which new nodes are checked against and kept in the per-slot lists.
+  static constexpr std::uint32_t kDominanceAfter = 16;
   static constexpr std::uint8_t kLeftVertex = 1;
   static constexpr std::uint8_t kRightVertex = 2;
 
@@ -156,6 +182,12 @@ class AnyAngleSearch {
   const AnyAngleMesh* data_ = nullptr;
   const Filter* filter_ = nullptr;
   std::vector<Node> nodes_;
+  std::vector<Span> spans_;  ///< per node from first_listed_ on
+  std::uint32_t first_listed_ = kNoNode;
+  /// Per slot: the newest node that crossed its edge this search (valid when its generation is
+  /// the search's).
+  std::vector<std::uint32_t> slot_newest_;
+  std::vector<std::uint32_t> slot_generation_;
   std::vector<HeapEntry> heap_;
   std::vector<std::uint32_t> straight_arcs_;
   DPoint start_;
