@@ -73,11 +73,7 @@ inline CellMask legal_set(CellMask mask) {
   if constexpr (R == CornerRule::Cut) {
     return ~mask & kAllMoves;
   } else {
-    CellMask out = 0;
-    for (int d = 0; d < 27; ++d) {
-      if (d != kCentre && (mask & dirs().box[d]) == 0) out |= CellMask{1} << d;
-    }
-    return out;
+    return legal_moves_nocut(mask);
   }
 }
 
