@@ -50,6 +50,7 @@ struct Options {
   int queries = 230;
   int fill_queries = 60;
   int fill_side = 64;
+  std::vector<int> rate_sides{128};
   int level_queries = 100;
   std::vector<int> depths{1, 8};
   std::vector<std::string> variants;  // names to run besides astar; empty = all
@@ -344,32 +345,40 @@ void run_levels(const Options& options) {
   }
 }
 
-// A* expansions per second on long queries through random fill.
+// One cube of the rate suite.
+void run_rate_scene(const Options& options, int side, double fill) {
+  auto grid = random_grid(side, side, side, fill, 5);
+  FlyPlanner planner(*grid);
+  const auto queries =
+      pick_queries(*grid, planner, 20, 3, options.corners, std::min(100, side * 25 / 32));
+  double ms = 0;
+  double expanded = 0;
+  for (const Query& q : queries) {
+    const Measured m = measure(planner, q, {Algorithm::AStar, options.corners, 8}, options.repeat);
+    ms += m.ms;
+    expanded += static_cast<double>(m.path.expanded);
+  }
+  Stats s;
+  s.suite = "rate";
+  char name[32];
+  std::snprintf(name, sizeof(name), "%d^3 fill%.0f%%", side, fill * 100.0);
+  s.scene = name;
+  s.variant = "astar";
+  s.queries = queries.size();
+  s.total_ms = ms;
+  s.expanded_mean = expanded / std::max<double>(1.0, static_cast<double>(queries.size()));
+  s.expansions_per_s = expanded / std::max(ms * 1e-3, 1e-12);
+  s.memory = grid->memory_bytes() + planner.memory_bytes();
+  emit(s);
+}
+
+// A* expansions per second on long queries through random fill: cubes of the --rate-sides (128
+// by default), queries of octile distance >= min(100, 25/32 of the side).
 void run_rate(const Options& options) {
-  for (const double fill : {0.0, 0.1, 0.3}) {
-    auto grid = random_grid(128, 128, 128, fill, 5);
-    FlyPlanner planner(*grid);
-    const auto queries = pick_queries(*grid, planner, 20, 3, options.corners, 100);
-    double ms = 0;
-    double expanded = 0;
-    for (const Query& q : queries) {
-      const Measured m =
-          measure(planner, q, {Algorithm::AStar, options.corners, 8}, options.repeat);
-      ms += m.ms;
-      expanded += static_cast<double>(m.path.expanded);
+  for (const int side : options.rate_sides) {
+    for (const double fill : {0.0, 0.1, 0.3}) {
+      run_rate_scene(options, side, fill);
     }
-    Stats s;
-    s.suite = "rate";
-    char name[32];
-    std::snprintf(name, sizeof(name), "128^3 fill%.0f%%", fill * 100.0);
-    s.scene = name;
-    s.variant = "astar";
-    s.queries = queries.size();
-    s.total_ms = ms;
-    s.expanded_mean = expanded / std::max<double>(1.0, static_cast<double>(queries.size()));
-    s.expansions_per_s = expanded / std::max(ms * 1e-3, 1e-12);
-    s.memory = grid->memory_bytes() + planner.memory_bytes();
-    emit(s);
   }
 }
 
@@ -483,6 +492,8 @@ int main(int argc, char** argv) {
   app.add_option("--queries", options.queries, "Queries in open space and the building");
   app.add_option("--fill-queries", options.fill_queries, "Queries per fill rate");
   app.add_option("--fill-side", options.fill_side, "Side of the random-fill cube");
+  app.add_option("--rate-sides", options.rate_sides, "Sides of the rate suite's cubes")
+      ->delimiter(',');
   app.add_option("--level-queries", options.level_queries, "Queries per real level");
   app.add_option("--depths", options.depths, "Depth limits K of the D variants")->delimiter(',');
   app.add_option("--variants", options.variants,

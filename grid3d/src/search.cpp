@@ -73,11 +73,7 @@ inline CellMask legal_set(CellMask mask) {
   if constexpr (R == CornerRule::Cut) {
     return ~mask & kAllMoves;
   } else {
-    CellMask out = 0;
-    for (int d = 0; d < 27; ++d) {
-      if (d != kCentre && (mask & dirs().box[d]) == 0) out |= CellMask{1} << d;
-    }
-    return out;
+    return legal_moves_nocut(mask);
   }
 }
 
@@ -247,8 +243,7 @@ FlyPlanner::FlyPlanner(const OccupancyGrid& grid) : grid_(&grid) {
 
 std::uint64_t FlyPlanner::memory_bytes() const {
   return g_.size() * sizeof(double) + parent_.size() * 4 + visited_.capacity() * 4 + dir_.size() +
-         free_bits_.size() * 8 + heap_.capacity() * sizeof(HeapItem) +
-         cache_.size() * sizeof(CacheEntry) +
+         free_bits_.size() * 8 + open_.memory_bytes() + cache_.size() * sizeof(CacheEntry) +
          (streams_[1].owned.size() + streams_[2].owned.size()) * 8;
 }
 
@@ -557,64 +552,7 @@ std::uint64_t FlyPlanner::free_voxel_count() {
 void FlyPlanner::begin_query() {
   for (const std::uint32_t n : visited_) g_[n] = kUnseen;
   visited_.clear();
-  heap_.clear();
-  hole_ = false;
-}
-
-// note: the open list orders by f, then larger g (deeper first), then node id; a 4-ary heap keeps
-// a node's children in one cache line of 16-byte items. The order is compared on two unsigned
-// keys (HeapItem), which compiles to branch-free code.
-// note: pop() leaves the root empty (hole_) instead of moving the last item there and sifting
-// it down at once; the next push drops its item into the hole and sifts that down, which usually
-// stops at once (A* pushes neighbours with f close to the minimum), and saves the last item's
-// trip down and the pushed item's trip up. A pop with no push in between fills the hole as a
-// plain pop would. Any heap pops the same sequence: the order is strict over the entries.
-void FlyPlanner::push(HeapItem item) {
-  if (hole_) {
-    hole_ = false;
-    sift_down(item);
-    return;
-  }
-  std::size_t i = heap_.size();
-  heap_.push_back(item);
-  while (i > 0) {
-    const std::size_t up = (i - 1) / 4;
-    const HeapItem& p = heap_[up];
-    if (!before(item, p)) break;
-    heap_[i] = p;
-    i = up;
-  }
-  heap_[i] = item;
-}
-
-void FlyPlanner::sift_down(HeapItem item) {
-  const std::size_t n = heap_.size();
-  std::size_t i = 0;
-  while (true) {
-    const std::size_t first = 4 * i + 1;
-    if (first >= n) break;
-    std::size_t best = first;
-    const std::size_t end = std::min(first + 4, n);
-    for (std::size_t c = first + 1; c < end; ++c) {
-      best = before(heap_[c], heap_[best]) ? c : best;
-    }
-    const HeapItem& b = heap_[best];
-    if (!before(b, item)) break;
-    heap_[i] = b;
-    i = best;
-  }
-  heap_[i] = item;
-}
-
-FlyPlanner::HeapItem FlyPlanner::pop() {
-  if (hole_) {
-    hole_ = false;
-    const HeapItem last = heap_.back();
-    heap_.pop_back();
-    if (!heap_.empty()) sift_down(last);
-  }
-  hole_ = true;
-  return heap_.front();
+  open_.clear();
 }
 
 CellMask FlyPlanner::forced(int dir, CellMask mask) {
@@ -661,9 +599,10 @@ void FlyPlanner::run_astar(std::uint32_t start, std::uint32_t goal, FlyPath& pat
   const DirTables& t = dirs();
   const VoxelCoord goal_at = grid_->coord(goal);
   improve(start, 0.0, start);
-  push(HeapItem::make(octile(grid_->coord(start), goal_at), 0.0F, start));
-  while (heap_.size() > (hole_ ? 1U : 0U)) {
-    const HeapItem item = pop();
+  open_.push(OpenItem::make(octile(grid_->coord(start), goal_at), 0.0F, start));
+  const auto closed = [this](const OpenItem& entry) { return std::signbit(g_[entry.node()]); };
+  OpenItem item;
+  while (open_.pop(item, closed)) {
     const std::uint32_t node = item.node();
     double& rec = g_[node];
     if (std::signbit(rec)) continue;  // closed
@@ -685,8 +624,9 @@ void FlyPlanner::run_astar(std::uint32_t start, std::uint32_t goal, FlyPath& pat
       if (ng < g_[next]) {  // unseen, or open with a larger g; never closed
         improve(next, ng, node);
         const Offset3 o = cell_offset(d);
-        push(HeapItem::make(ng + octile_inline({at.x + o.dx, at.y + o.dy, at.z + o.dz}, goal_at),
-                            static_cast<float>(ng), next));
+        open_.push(
+            OpenItem::make(ng + octile_inline({at.x + o.dx, at.y + o.dy, at.z + o.dz}, goal_at),
+                           static_cast<float>(ng), next));
       }
     }
   }
@@ -745,9 +685,10 @@ void FlyPlanner::run_jps(std::uint32_t start, std::uint32_t goal, int limit, boo
   goal_at_ = goal_at;
   improve(start, 0.0, start);
   dir_[start] = kNoDir;
-  push(HeapItem::make(octile(grid_->coord(start), goal_at), 0.0F, start));
-  while (heap_.size() > (hole_ ? 1U : 0U)) {
-    const HeapItem item = pop();
+  open_.push(OpenItem::make(octile(grid_->coord(start), goal_at), 0.0F, start));
+  const auto closed = [this](const OpenItem& entry) { return std::signbit(g_[entry.node()]); };
+  OpenItem item;
+  while (open_.pop(item, closed)) {
     const std::uint32_t node = item.node();
     if (std::signbit(g_[node])) continue;  // closed
     const double g = g_[node];
@@ -780,7 +721,7 @@ void FlyPlanner::run_jps(std::uint32_t start, std::uint32_t goal, int limit, boo
       if (ng < g_[found]) {  // unseen, or open with a larger g; never closed
         improve(found, ng, node);
         dir_[found] = static_cast<std::uint8_t>(c);
-        push(HeapItem::make(ng + octile_inline(to, goal_at), static_cast<float>(ng), found));
+        open_.push(OpenItem::make(ng + octile_inline(to, goal_at), static_cast<float>(ng), found));
       }
     }
   }

@@ -54,6 +54,36 @@ struct Offset3 {
 [[nodiscard]] CellMask move_box(int dir);
 /// Directions of the legal moves out of the centre given the blocked cells.
 [[nodiscard]] CellMask legal_moves(CellMask blocked, CornerRule rule);
+namespace detail {
+// The cells of the cube whose offset along an axis (0 x, 1 y, 2 z) equals side (+1 or -1).
+constexpr CellMask axis_cells(int axis, int side) {
+  CellMask mask = 0;
+  for (int c = 0; c < 27; ++c) {
+    const Offset3 o = cell_offset(c);
+    const int v = axis == 0 ? o.dx : (axis == 1 ? o.dy : o.dz);
+    if (v == side) mask |= CellMask{1} << c;
+  }
+  return mask;
+}
+}  // namespace detail
+/// legal_moves(blocked, NoCut) in word operations: a move is legal iff its target is free and so
+/// is the cell with any one of its non-zero offsets set to 0 (the centre counts as free); three
+/// passes, one per axis, each ANDing a cell with the cell one step back toward the centre along
+/// that axis, give the AND over the 2^k cells of the box.
+[[nodiscard]] constexpr CellMask legal_moves_nocut(CellMask blocked) {
+  constexpr CellMask kCube = (CellMask{1} << 27) - 1;
+  constexpr CellMask kCentreBit = CellMask{1} << kCentre;
+  constexpr int kShift[3] = {1, 3, 9};
+  constexpr CellMask kPos[3] = {detail::axis_cells(0, 1), detail::axis_cells(1, 1),
+                                detail::axis_cells(2, 1)};
+  constexpr CellMask kNeg[3] = {detail::axis_cells(0, -1), detail::axis_cells(1, -1),
+                                detail::axis_cells(2, -1)};
+  CellMask ok = (~blocked & kCube) | kCentreBit;
+  for (int a = 0; a < 3; ++a) {
+    ok &= ~(kPos[a] & ~(ok << kShift[a])) & ~(kNeg[a] & ~(ok >> kShift[a]));
+  }
+  return ok & ~kCentreBit;
+}
 /// Natural(x, d): the legal sub-directions of d.
 [[nodiscard]] CellMask natural_moves(int dir, CellMask blocked, CornerRule rule);
 

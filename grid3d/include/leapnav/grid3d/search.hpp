@@ -1,10 +1,10 @@
 // Shortest paths for a point agent on the occupancy grid (Ranttila 2019; spec C1-A, C1-J, C1-S,
-// C1-O1..O3): 26-connected moves costing 1, sqrt 2, sqrt 3; the 3-D octile heuristic; A* with a
-// binary heap and one closed entry per voxel; JPS-3D (canonical forced neighbours, jump recursion
-// with straight then 2-axis sub-sweeps); the P variant skips the forced test on voxels whose 26
-// neighbours are all free (an exact bit per voxel, a 3x3x3 erosion of the free set), the D
-// variant stops a top-level jump after K steps, PD does both. Every variant returns an optimal
-// path (tests: against Dijkstra on random grids).
+// C1-O1..O3): 26-connected moves costing 1, sqrt 2, sqrt 3; the 3-D octile heuristic; A* with an
+// open list that pops as one heap would (open_list.hpp) and one closed entry per voxel; JPS-3D
+// (canonical forced neighbours, jump recursion with straight then 2-axis sub-sweeps); the P variant
+// skips the forced test on voxels whose 26 neighbours are all free (an exact bit per voxel, a 3x3x3
+// erosion of the free set), the D variant stops a top-level jump after K steps, PD does both. Every
+// variant returns an optimal path (tests: against Dijkstra on random grids).
 #pragma once
 
 #include <bit>
@@ -16,6 +16,7 @@
 #include "leapnav/core/result.hpp"
 #include "leapnav/grid3d/neighbourhood.hpp"
 #include "leapnav/grid3d/occupancy.hpp"
+#include "leapnav/grid3d/open_list.hpp"
 
 namespace leapnav::grid3d {
 
@@ -109,23 +110,6 @@ class FlyPlanner {
                                      const SearchConfig& config);
 
  private:
-  /// An open-list entry ordered by (f ascending, g descending, node ascending) as two unsigned
-  /// keys: the bits of f (>= 0, so they order as the values do), then the complement of g's float
-  /// bits (deeper first; g is a tie-break only, the exact g lives in the node record) above the
-  /// node id.
-  struct HeapItem {
-    std::uint64_t f_bits;
-    std::uint64_t g_node;
-    [[nodiscard]] static HeapItem make(double f, float g, std::uint32_t node) {
-      return {std::bit_cast<std::uint64_t>(f),
-              (static_cast<std::uint64_t>(~std::bit_cast<std::uint32_t>(g)) << 32) | node};
-    }
-    [[nodiscard]] std::uint32_t node() const { return static_cast<std::uint32_t>(g_node); }
-    /// Strict order of the open list, free of branches.
-    [[nodiscard]] friend bool before(const HeapItem& a, const HeapItem& b) {
-      return (a.f_bits < b.f_bits) | ((a.f_bits == b.f_bits) & (a.g_node < b.g_node));
-    }
-  };
   struct CacheEntry {
     std::uint32_t key = ~std::uint32_t{0};
     CellMask forced = 0;
@@ -200,10 +184,6 @@ class FlyPlanner {
     g_[node] = ng;
     parent_[node] = parent;
   }
-  void push(HeapItem item);
-  HeapItem pop();
-  /// Places an item at the root and moves it down to its place.
-  void sift_down(HeapItem item);
   void finish_path(std::uint32_t start, std::uint32_t goal, FlyPath& path) const;
 
   const OccupancyGrid* grid_;
@@ -216,8 +196,7 @@ class FlyPlanner {
   std::vector<std::uint32_t> parent_;  ///< written on improvement only
   std::vector<std::uint32_t> visited_;
   std::vector<std::uint8_t> dir_;
-  std::vector<HeapItem> heap_;
-  bool hole_ = false;  ///< heap_[0] was popped and awaits the next push (or pop)
+  OpenList open_;
   std::vector<CacheEntry> cache_;
   CornerRule cache_rule_ = CornerRule::Cut;
   const ForcedTable* table_ = nullptr;
