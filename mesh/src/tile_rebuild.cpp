@@ -215,6 +215,68 @@ Status stitch_into(const TileCache& cache, TiledBuildOutput& out, BuildContext& 
   return {};
 }
 
+// Each tile's slices of the navmesh splice_pieces makes of the cache's pieces (arrays in tile
+// order: a tile's kept vertices, its polygons and their corners, its tile mesh's samples).
+std::vector<TileSlices> tile_slices(const TileCache& cache) {
+  std::vector<TileSlices> out(cache.pieces.size());
+  std::uint32_t vertex = 0;
+  std::uint32_t poly = 0;
+  std::uint32_t sample = 0;
+  for (std::size_t t = 0; t < out.size(); ++t) {
+    TileSlices& s = out[t];
+    s.vertex_first = vertex;
+    s.vertex_count = static_cast<std::uint32_t>(cache.pieces[t].kept.size());
+    s.poly_first = poly;
+    s.poly_count = static_cast<std::uint32_t>(cache.pieces[t].source_poly.size());
+    s.sample_first = sample;
+    s.sample_count = static_cast<std::uint32_t>(cache.tiles[t].mesh.height_samples.size());
+    vertex += s.vertex_count;
+    poly += s.poly_count;
+    sample += s.sample_count;
+  }
+  return out;
+}
+
+// Computes the hash parts of the listed tiles of `nav` into `parts`, tiles in parallel.
+void hash_tiles(const NavMesh& nav, std::span<const TileSlices> slices,
+                std::span<const std::size_t> list, std::vector<TileHashPart>& parts, int threads) {
+  parallel_for(threads, 0, list.size(), 16, [&](std::size_t i0, std::size_t i1) {
+    for (std::size_t i = i0; i < i1; ++i) parts[list[i]] = tile_hash_part(nav, slices[list[i]]);
+  });
+}
+
+// The tiles whose hash part may differ after the pieces in `linked` were linked again: those
+// tiles (their contents may have changed), and when a linked tile's vertex or polygon count
+// changed, every tile within one row of it in tile order (a tile's ids point into its 3 x 3
+// block, so the distance from its own first vertex or polygon to an id changes only when a tile
+// between them changes size). `old` holds the parts before; empty: every tile.
+std::vector<std::size_t> tiles_to_rehash(const TileLayout& layout,
+                                         std::span<const TileSlices> slices,
+                                         std::span<const std::size_t> linked,
+                                         const std::vector<TileHashPart>& old) {
+  const std::size_t n = slices.size();
+  std::vector<std::size_t> out;
+  if (old.size() != n) {
+    out.resize(n);
+    for (std::size_t t = 0; t < n; ++t) out[t] = t;
+    return out;
+  }
+  std::vector<char> mark(n, 0);
+  const std::size_t reach = static_cast<std::size_t>(layout.tiles_x) + 1;
+  for (const std::size_t t : linked) {
+    mark[t] = 1;
+    if (old[t].vertices == slices[t].vertex_count && old[t].polygons == slices[t].poly_count)
+      continue;
+    const std::size_t lo = t >= reach ? t - reach : 0;
+    const std::size_t hi = std::min(n - 1, t + reach);
+    for (std::size_t u = lo; u <= hi; ++u) mark[u] = 1;
+  }
+  for (std::size_t t = 0; t < n; ++t) {
+    if (mark[t] != 0) out.push_back(t);
+  }
+  return out;
+}
+
 // Fingerprints: each triangle is hashed once (its three vertices' bits and area id, five words
 // through splitmix64's finalizer), and a tile's fingerprint chains the hashes of its triangles in
 // list order, starting from its bordered rectangle and ending with the count and the hash of the
@@ -545,7 +607,14 @@ Result<CachedTiledBuild> build_tiled_navmesh_cached(const TriangleMesh& mesh,
     LEAPNAV_TRY(update_pieces(cache, nullptr, ctx, nullptr));
     LEAPNAV_TRY(stitch_into(cache, out.output, ctx, nullptr));
   }
-  cache.navmesh_hash = content_hash(out.output.navmesh);
+  {
+    const std::vector<TileSlices> slices = tile_slices(cache);
+    std::vector<std::size_t> all_tiles(slices.size());
+    for (std::size_t t = 0; t < all_tiles.size(); ++t) all_tiles[t] = t;
+    cache.hash_parts.resize(slices.size());
+    hash_tiles(out.output.navmesh, slices, all_tiles, cache.hash_parts, ctx.threads());
+    cache.navmesh_hash = content_hash_of_parts(out.output.navmesh, cache.hash_parts);
+  }
   return out;
 }
 
@@ -669,9 +738,9 @@ Result<TiledBuildOutput> rebuild_tiled_navmesh(const TriangleMesh& mesh, TileCac
   start = Clock::now();
   TiledBuildOutput out;
   Status stitched;
+  std::vector<std::size_t> linked;
   {
     auto timer = ctx.scoped_timer("stitch");
-    std::vector<std::size_t> linked;
     stitched = update_pieces(next, st.layout_changed ? nullptr : &rebuild, ctx, &st, &linked);
     // note: after a layout change every piece is new: the whole result is validated
     if (stitched.ok())
@@ -688,10 +757,41 @@ Result<TiledBuildOutput> rebuild_tiled_navmesh(const TriangleMesh& mesh, TileCac
   }
   LEAPNAV_TRY(std::move(stitched));
   start = Clock::now();
-  next.navmesh_hash = content_hash(out.navmesh);
+  {
+    // note: the parts of the tiles whose slices did not change or move are the cache's
+    const std::vector<TileSlices> slices = tile_slices(next);
+    const std::vector<std::size_t> rehash = tiles_to_rehash(
+        layout, slices, linked, st.layout_changed ? std::vector<TileHashPart>{} : cache.hash_parts);
+    next.hash_parts =
+        st.layout_changed ? std::vector<TileHashPart>(tile_count) : std::move(cache.hash_parts);
+    next.hash_parts.resize(tile_count);
+    hash_tiles(out.navmesh, slices, rehash, next.hash_parts, ctx.threads());
+    next.navmesh_hash = content_hash_of_parts(out.navmesh, next.hash_parts);
+    st.tiles_rehashed = rehash.size();
+  }
   st.hash_ms = ms_since(start);
   cache = std::move(next);
   return out;
+}
+
+Result<std::uint64_t> prepare_tile_hashes(TileCache& cache, const NavMesh& stitched,
+                                          BuildContext& ctx) {
+  LEAPNAV_TRY(check_shape(cache));
+  if (cache.pieces.size() != cache.layout.tile_count())
+    return make_error(ErrorCode::InvalidArgument,
+                      "tile cache: no stitch pieces to slice the navmesh by");
+  const std::vector<TileSlices> slices = tile_slices(cache);
+  std::vector<std::size_t> all_tiles(slices.size());
+  for (std::size_t t = 0; t < all_tiles.size(); ++t) all_tiles[t] = t;
+  std::vector<TileHashPart> parts(slices.size());
+  hash_tiles(stitched, slices, all_tiles, parts, ctx.threads());
+  const std::uint64_t hash = content_hash_of_parts(stitched, parts);
+  if (hash == cache.navmesh_hash) {
+    cache.hash_parts = std::move(parts);
+  } else {
+    cache.hash_parts.clear();
+  }
+  return hash;
 }
 
 Status prepare_stitch_pieces(TileCache& cache, BuildContext& ctx) {
