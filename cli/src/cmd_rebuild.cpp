@@ -195,7 +195,6 @@ void register_rebuild_command(CLI::App& root, Registry& registry) {
                  make_error(made.error().code, options->old_nav + ": " + made.error().message));
            link_cache = std::move(made).value();
          }
-         old->navmesh = {};
          old->links.reset();
          if (options->tile_size >= 0 && options->tile_size != cache->layout.tile_size) {
            return report(make_error(ErrorCode::InvalidArgument,
@@ -221,8 +220,10 @@ void register_rebuild_command(CLI::App& root, Registry& registry) {
          const std::vector<std::uint64_t> old_fingerprints = cache->fingerprints;
          // note: the cache is saved only after everything succeeded, so an error leaves the
          // file as it was
-         auto out = mesh::rebuild_tiled_navmesh(*mesh, *cache, *box, ctx, &rs,
-                                                {.check_outside = options->check_outside});
+         // note: the old navmesh's arrays take the result (a splice in place)
+         auto out = mesh::rebuild_tiled_navmesh(
+             *mesh, *cache, *box, ctx, &rs,
+             {.check_outside = options->check_outside, .previous = &old->navmesh});
          if (!out) return report(out.error());
          const double rebuild_ms = ms_since(at);
          io::NavFile file{std::move(out->navmesh), std::nullopt};
@@ -294,6 +295,7 @@ void register_rebuild_command(CLI::App& root, Registry& registry) {
            stats["pieces_stitched"] = rs.pieces_stitched;
            stats["pieces_linked"] = rs.pieces_linked;
            stats["tiles_rehashed"] = rs.tiles_rehashed;
+           stats["spliced_in_place"] = rs.spliced_in_place;
            stats["hash"] = hash;
            if (file.links) {
              stats["jump_links"] = file.links->links.size();

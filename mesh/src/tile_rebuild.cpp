@@ -175,8 +175,12 @@ Status update_pieces(TileCache& cache, const std::vector<char>* changed, BuildCo
 // Splices the cache's linked pieces into `out` with build_tiled_navmesh's stats, and validates
 // the result: whole, or (`check_tiles` not null) the polygons of the listed tiles, those whose
 // pieces were linked again (every other piece was validated before and is only shifted).
+// With `previous` (the navmesh the pieces made before, of sizes `before`), the result is spliced
+// into its arrays (splice_pieces_in_place) and moved into `out`; when it does not fit, spliced
+// whole.
 Status stitch_into(const TileCache& cache, TiledBuildOutput& out, BuildContext& ctx,
-                   RebuildStats* st, const std::vector<std::size_t>* check_tiles = nullptr) {
+                   RebuildStats* st, const std::vector<std::size_t>* check_tiles = nullptr,
+                   NavMesh* previous = nullptr, std::span<const PieceSizes> before = {}) {
   out.layout = cache.layout;
   out.stats = {};
   for (const TileMesh& tile : cache.tiles) {
@@ -186,8 +190,18 @@ Status stitch_into(const TileCache& cache, TiledBuildOutput& out, BuildContext& 
   LEAPNAV_TRY(ctx.check_cancel("stitch"));
   Clock::time_point start = Clock::now();
   out.stitch = {};
-  LEAPNAV_TRY_ASSIGN(out.navmesh, splice_pieces(cache.tiles, cache.pieces, cache.layout,
-                                                cache.config, &out.stitch));
+  bool spliced = false;
+  if (previous != nullptr && check_tiles != nullptr && before.size() == cache.tiles.size()) {
+    spliced = splice_pieces_in_place(*previous, cache.tiles, cache.pieces, cache.layout,
+                                     cache.config, before, *check_tiles, &out.stitch)
+                  .ok();
+    if (spliced) out.navmesh = std::move(*previous);
+    if (st != nullptr) st->spliced_in_place = spliced;
+  }
+  if (!spliced) {
+    LEAPNAV_TRY_ASSIGN(out.navmesh, splice_pieces(cache.tiles, cache.pieces, cache.layout,
+                                                  cache.config, &out.stitch));
+  }
   if (st != nullptr) st->splice_ms = ms_since(start);
   start = Clock::now();
   Status checked;
@@ -716,6 +730,18 @@ Result<TiledBuildOutput> rebuild_tiled_navmesh(const TriangleMesh& mesh, TileCac
   st.tiles_rebuilt = list.size();
   st.tiles_reused = tile_count - list.size();
 
+  // the sizes of every tile's part of the navmesh the cache stitches to, for a splice in place
+  std::vector<PieceSizes> before;
+  if (options.previous != nullptr && !st.layout_changed && cache.pieces.size() == tile_count) {
+    before.resize(tile_count);
+    for (std::size_t t = 0; t < tile_count; ++t) {
+      const StitchPiece& piece = cache.pieces[t];
+      before[t] = {static_cast<std::uint32_t>(piece.kept.size()),
+                   static_cast<std::uint32_t>(piece.source_poly.size()),
+                   static_cast<std::uint32_t>(piece.vertex_tile.size()),
+                   static_cast<std::uint32_t>(cache.tiles[t].mesh.height_samples.size())};
+    }
+  }
   // note: the new state is assembled beside the cache and swapped in only after the stitch
   TileCache next;
   next.config = cache.config;
@@ -744,7 +770,8 @@ Result<TiledBuildOutput> rebuild_tiled_navmesh(const TriangleMesh& mesh, TileCac
     stitched = update_pieces(next, st.layout_changed ? nullptr : &rebuild, ctx, &st, &linked);
     // note: after a layout change every piece is new: the whole result is validated
     if (stitched.ok())
-      stitched = stitch_into(next, out, ctx, &st, st.layout_changed ? nullptr : &linked);
+      stitched = stitch_into(next, out, ctx, &st, st.layout_changed ? nullptr : &linked,
+                             options.previous, before);
   }
   st.stitch_ms = ms_since(start);
   if (!st.layout_changed && !stitched.ok()) {

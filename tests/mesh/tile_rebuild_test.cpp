@@ -81,12 +81,17 @@ mesh::TiledBuildOutput build_full(const TriangleMesh& scene, int tile_size) {
 // Rebuilds `cache` for `scene` after an edit inside `changed` and checks the result against a
 // full tiled build of `scene`: same .lnav bytes, stats and stitch counts; the cache then equals
 // the full build's cache (fingerprints and hash).
+// With `previous` (the navmesh the cache stitches to), the rebuild splices into it in place,
+// and *previous then holds the result for the next step.
 mesh::RebuildStats rebuild_matches_full(const TriangleMesh& scene, mesh::TileCache& cache,
-                                        const AABB& changed, int threads = 0) {
+                                        const AABB& changed, int threads = 0,
+                                        mesh::NavMesh* previous = nullptr) {
   BuildContext ctx;
   ctx.set_threads(threads);
   mesh::RebuildStats stats;
-  auto rebuilt = mesh::rebuild_tiled_navmesh(scene, cache, changed, ctx, &stats);
+  mesh::RebuildOptions options;
+  options.previous = previous;
+  auto rebuilt = mesh::rebuild_tiled_navmesh(scene, cache, changed, ctx, &stats, options);
   INFO((rebuilt.ok() ? std::string() : rebuilt.error().message));
   REQUIRE(rebuilt.ok());
   const mesh::TiledBuildOutput full = build_full(scene, cache.layout.tile_size);
@@ -112,6 +117,8 @@ mesh::RebuildStats rebuild_matches_full(const TriangleMesh& scene, mesh::TileCac
   CHECK(*recomputed == cache.navmesh_hash);
   CHECK(fresh.hash_parts == cache.hash_parts);
   CHECK(stats.tiles_rehashed <= stats.tiles);
+  CHECK(stats.spliced_in_place == (previous != nullptr && !stats.layout_changed));
+  if (previous != nullptr) *previous = rebuilt->navmesh;
   return stats;
 }
 
@@ -234,14 +241,15 @@ TEST_SUITE("mesh.tile_rebuild") {
     mesh::CachedTiledBuild cached = build_cached(room({kBoxA, kBoxB}), 32);
     const std::uint64_t before = cached.cache.navmesh_hash;
     // kBoxA spans columns 33..40: tiles (1, 1) and the tiles within border + slack of it
-    mesh::RebuildStats stats =
-        rebuild_matches_full(room({kBoxB}), cached.cache, box_bounds({kBoxA}));
+    mesh::RebuildStats stats = rebuild_matches_full(room({kBoxB}), cached.cache,
+                                                    box_bounds({kBoxA}), 0, &cached.output.navmesh);
     CHECK(stats.tiles_rebuilt >= 1);
     CHECK(stats.tiles_rebuilt < 25);
     CHECK(stats.tiles_outside_changed == 0);
     CHECK(cached.cache.navmesh_hash != before);
     // the cache now describes room({kBoxB}); change it again across the x = 19.2 m line
-    stats = rebuild_matches_full(room({kBoxB, kBoxC}), cached.cache, box_bounds({kBoxC}), 1);
+    stats = rebuild_matches_full(room({kBoxB, kBoxC}), cached.cache, box_bounds({kBoxC}), 1,
+                                 &cached.output.navmesh);
     CHECK(stats.tiles_rebuilt >= 2);
     CHECK(stats.tiles_rebuilt < 25);
     CHECK(stats.tiles_outside_changed == 0);
@@ -269,8 +277,11 @@ TEST_SUITE("mesh.tile_rebuild") {
         changed = {{x, 0, z}, {x + size(rng), height(rng), z + size(rng)}};
         boxes.push_back(changed);
       }
+      // note: every other step splices into the previous navmesh in place
       const mesh::RebuildStats stats =
-          rebuild_matches_full(room(boxes), cached.cache, box_bounds({changed}), step % 2);
+          rebuild_matches_full(room(boxes), cached.cache, box_bounds({changed}), step % 2,
+                               step % 2 == 0 ? &cached.output.navmesh : nullptr);
+      if (step % 2 == 1) cached.output = build_full(room(boxes), 32);
       CHECK(stats.tiles_outside_changed == 0);
       CHECK_FALSE(stats.layout_changed);
       CHECK(stats.tiles_rebuilt <= 9);
@@ -357,11 +368,33 @@ TEST_SUITE("mesh.tile_rebuild") {
   TEST_CASE("an edit that moves the world's bounds rebuilds every tile and equals the full build") {
     mesh::CachedTiledBuild cached = build_cached(room({kBoxA}), 32);
     const Box outside{{40, 0, 10}, {43, 1, 12}};
-    const mesh::RebuildStats stats =
-        rebuild_matches_full(room({kBoxA, outside}), cached.cache, box_bounds({outside}));
+    const mesh::NavMesh before = cached.output.navmesh;
+    mesh::NavMesh previous = before;
+    const mesh::RebuildStats stats = rebuild_matches_full(room({kBoxA, outside}), cached.cache,
+                                                          box_bounds({outside}), 0, &previous);
     CHECK(stats.layout_changed);
+    CHECK_FALSE(stats.spliced_in_place);
     CHECK(stats.tiles_rebuilt == stats.tiles);
     CHECK(stats.tiles_reused == 0);
+  }
+
+  TEST_CASE(
+      "a previous navmesh that is not the cache's is left alone; the result is spliced whole") {
+    mesh::CachedTiledBuild cached = build_cached(room({kBoxA}), 32);
+    mesh::NavMesh other = build_full(room({kBoxA, kBoxC}), 32).navmesh;
+    REQUIRE(other.polygon_count() != cached.output.navmesh.polygon_count());
+    const mesh::NavMesh kept = other;
+    BuildContext ctx;
+    mesh::RebuildStats stats;
+    mesh::RebuildOptions options;
+    options.previous = &other;
+    auto rebuilt = mesh::rebuild_tiled_navmesh(room({kBoxA, kBoxB}), cached.cache,
+                                               box_bounds({kBoxB}), ctx, &stats, options);
+    REQUIRE(rebuilt.ok());
+    CHECK_FALSE(stats.spliced_in_place);
+    CHECK(io::encode_navmesh(other) == io::encode_navmesh(kept));
+    CHECK(io::encode_navmesh(rebuilt->navmesh) ==
+          io::encode_navmesh(build_full(room({kBoxA, kBoxB}), 32).navmesh));
   }
 
   TEST_CASE("a bad changed box is an error and leaves the cache as it was") {
@@ -587,7 +620,7 @@ TEST_SUITE("mesh.tile_rebuild") {
     CHECK(mesh::content_hash(swapped) != hash);
   }
 
-  TEST_CASE("random edits on 16-cell tiles keep every tile's hash part exact") {
+  TEST_CASE("random edits on 16-cell tiles, spliced in place, keep every tile's hash part exact") {
     // 9 x 9 tiles; each step adds or removes a box, so tiles change their vertex and polygon
     // counts and every later tile's ids move: the parts kept must still be exact
     std::mt19937 rng(1624);
@@ -608,8 +641,8 @@ TEST_SUITE("mesh.tile_rebuild") {
         changed = {{x, 0, z}, {x + size(rng), 1.0F, z + size(rng)}};
         boxes.push_back(changed);
       }
-      const mesh::RebuildStats stats =
-          rebuild_matches_full(room(boxes), cached.cache, box_bounds({changed}), step % 2);
+      const mesh::RebuildStats stats = rebuild_matches_full(
+          room(boxes), cached.cache, box_bounds({changed}), step % 2, &cached.output.navmesh);
       CHECK(stats.tiles_rehashed >= stats.pieces_linked);
     }
   }

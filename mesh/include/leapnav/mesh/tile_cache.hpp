@@ -120,6 +120,7 @@ struct RebuildStats {
   std::uint64_t pieces_linked = 0;
   double pieces_ms = 0.0;
   double splice_ms = 0.0;
+  bool spliced_in_place = false;  ///< RebuildOptions::previous was updated in place
   double validate_ms = 0.0;
   double hash_ms = 0.0;  ///< the new navmesh's content hash (from the tiles' parts)
   /// Tiles whose hash part was computed again (their slices changed or moved relative to the
@@ -137,6 +138,13 @@ struct RebuildOptions {
   /// the tiles whose lists are gathered are checked against their fingerprints, so an edit more
   /// than a tile's reach beyond the box goes unnoticed and the cache keeps the stale tiles.
   bool check_outside = false;
+  /// The navmesh the cache stitches to (the output of the build or rebuild that made the cache,
+  /// unchanged since), or null. When given, the result is spliced into its arrays
+  /// (splice_pieces_in_place: the tiles before the change keep their place, those after it move
+  /// as a block) and moved into the returned output, so *previous is left empty; when its sizes
+  /// do not fit the cache (another navmesh) or the layout changed, the result is spliced whole
+  /// and *previous is untouched. Either way the result is the same bit for bit.
+  NavMesh* previous = nullptr;
 };
 
 /// Rebuilds after an edit inside `changed` (world units; finite, min <= max): with the cache's

@@ -222,6 +222,31 @@ struct StitchPiece {
                                             const TileLayout& layout, const BuildConfig& config,
                                             StitchStats* stats = nullptr);
 
+/// One tile's part of a spliced navmesh: its kept vertices, polygons, corners and height samples.
+struct PieceSizes {
+  std::uint32_t vertices = 0;
+  std::uint32_t polygons = 0;
+  std::uint32_t corners = 0;
+  std::uint32_t samples = 0;
+  friend bool operator==(const PieceSizes&, const PieceSizes&) = default;
+};
+
+/// splice_pieces into `nav`, the navmesh splice_pieces made of this layout's pieces before the
+/// pieces of the tiles in `changed` were made or linked again; `before` holds every tile's
+/// sizes then. The result is splice_pieces's bit for bit, in less work: tiles before the first
+/// tile whose sizes changed keep their place (rewritten only when in `changed`); the tiles from
+/// one row past the last such tile on are moved as a block, their ids shifted by the size
+/// change (a tile's ids point into its 3 x 3 block); the tiles between, and every tile in
+/// `changed`, are written from their pieces. When no size changed, only the `changed` tiles are
+/// written. Errors (nav untouched): InvalidArgument when `nav`'s sizes, tile ranges or grid do
+/// not match `before` and the layout, and those of splice_pieces.
+[[nodiscard]] Status splice_pieces_in_place(NavMesh& nav, std::span<const TileMesh> tiles,
+                                            std::span<const StitchPiece> pieces,
+                                            const TileLayout& layout, const BuildConfig& config,
+                                            std::span<const PieceSizes> before,
+                                            std::span<const std::size_t> changed,
+                                            StitchStats* stats = nullptr);
+
 /// What a tiled build hands on.
 struct TiledBuildOutput {
   TileLayout layout;
