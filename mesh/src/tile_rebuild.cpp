@@ -180,7 +180,8 @@ Status update_pieces(TileCache& cache, const std::vector<char>* changed, BuildCo
 // whole.
 Status stitch_into(const TileCache& cache, TiledBuildOutput& out, BuildContext& ctx,
                    RebuildStats* st, const std::vector<std::size_t>* check_tiles = nullptr,
-                   NavMesh* previous = nullptr, std::span<const PieceSizes> before = {}) {
+                   NavMesh* previous = nullptr, std::span<const PieceSizes> before = {},
+                   std::vector<double>* tile_areas = nullptr) {
   out.layout = cache.layout;
   out.stats = {};
   for (const TileMesh& tile : cache.tiles) {
@@ -223,8 +224,19 @@ Status stitch_into(const TileCache& cache, TiledBuildOutput& out, BuildContext& 
   const NavMesh& nav = out.navmesh;
   out.stats.polygons = nav.polygon_count();
   out.stats.vertices = nav.vertices.size();
-  for (std::uint32_t p = 0; p < nav.polygon_count(); ++p)
-    out.stats.navmesh_area += polygon_area(nav, PolyId{p});
+  // note: the tiles' sums in tile order, as the full build adds them; only the tiles whose
+  // pieces were linked again can have other polygons
+  const std::size_t n = cache.layout.tile_count();
+  std::vector<double> local_areas;
+  std::vector<double>& areas = tile_areas != nullptr ? *tile_areas : local_areas;
+  if (areas.size() != n || check_tiles == nullptr) {
+    areas.resize(n);
+    for (std::size_t t = 0; t < n; ++t) areas[t] = tile_polygon_area(nav, t);
+  } else {
+    for (const std::size_t t : *check_tiles) areas[t] = tile_polygon_area(nav, t);
+  }
+  out.stats.navmesh_area = 0.0;
+  for (const double a : areas) out.stats.navmesh_area += a;
   if (nav.polygon_count() == 0) ctx.warn("navmesh: no polygons (no walkable area)");
   return {};
 }
@@ -619,7 +631,8 @@ Result<CachedTiledBuild> build_tiled_navmesh_cached(const TriangleMesh& mesh,
   {
     auto timer = ctx.scoped_timer("stitch");
     LEAPNAV_TRY(update_pieces(cache, nullptr, ctx, nullptr));
-    LEAPNAV_TRY(stitch_into(cache, out.output, ctx, nullptr));
+    LEAPNAV_TRY(
+        stitch_into(cache, out.output, ctx, nullptr, nullptr, nullptr, {}, &cache.tile_areas));
   }
   {
     const std::vector<TileSlices> slices = tile_slices(cache);
@@ -751,15 +764,11 @@ Result<TiledBuildOutput> rebuild_tiled_navmesh(const TriangleMesh& mesh, TileCac
     next.tiles = std::move(built);
   } else {
     next.pieces = std::move(cache.pieces);
-    next.tiles.resize(tile_count);
-    std::size_t k = 0;
-    for (std::size_t t = 0; t < tile_count; ++t) {
-      if (k < list.size() && list[k] == t) {
-        next.tiles[t] = std::move(built[k++]);
-      } else {
-        next.tiles[t] = std::move(cache.tiles[t]);
-      }
-    }
+    next.tile_areas = std::move(cache.tile_areas);
+    // note: the rebuilt tiles are swapped in; `built` then holds the old ones (given back on
+    // error)
+    next.tiles = std::move(cache.tiles);
+    for (std::size_t k = 0; k < list.size(); ++k) std::swap(next.tiles[list[k]], built[k]);
   }
   start = Clock::now();
   TiledBuildOutput out;
@@ -771,16 +780,15 @@ Result<TiledBuildOutput> rebuild_tiled_navmesh(const TriangleMesh& mesh, TileCac
     // note: after a layout change every piece is new: the whole result is validated
     if (stitched.ok())
       stitched = stitch_into(next, out, ctx, &st, st.layout_changed ? nullptr : &linked,
-                             options.previous, before);
+                             options.previous, before, &next.tile_areas);
   }
   st.stitch_ms = ms_since(start);
   if (!st.layout_changed && !stitched.ok()) {
-    // give the reused tiles back, so the cache is unchanged on error
-    for (std::size_t t = 0; t < tile_count; ++t) {
-      if (!std::binary_search(list.begin(), list.end(), t))
-        cache.tiles[t] = std::move(next.tiles[t]);
-    }
+    // give the tiles back, so the cache is unchanged on error
+    for (std::size_t k = 0; k < list.size(); ++k) std::swap(next.tiles[list[k]], built[k]);
+    cache.tiles = std::move(next.tiles);
     cache.pieces.clear();  // derived data; prepare_stitch_pieces or the next rebuild makes them
+    cache.tile_areas.clear();
   }
   LEAPNAV_TRY(std::move(stitched));
   start = Clock::now();

@@ -38,6 +38,10 @@ struct TileCache {
   /// makes them from the stitched navmesh). A rebuild recomputes only the parts of the tiles
   /// whose slices changed.
   std::vector<TileHashPart> hash_parts;
+  /// Per tile, tile_polygon_area in the stitched navmesh, or empty: derived data, not saved (a
+  /// rebuild sums them for MeshStats::navmesh_area, recomputing those of the tiles whose pieces
+  /// were linked again).
+  std::vector<double> tile_areas;
 };
 
 /// When cache.pieces is not empty: one piece per tile, and every id in them in range and

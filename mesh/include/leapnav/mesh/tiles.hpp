@@ -255,6 +255,14 @@ struct TiledBuildOutput {
   StitchStats stitch;
 };
 
+/// The xz area of tile `tile`'s polygons of a tiled navmesh (tile_poly_first), summed in order.
+[[nodiscard]] double tile_polygon_area(const NavMesh& mesh, std::size_t tile);
+
+/// A tiled navmesh's polygon area as MeshStats::navmesh_area of a tiled build gives it: the
+/// tiles' tile_polygon_area summed in tile order (so a rebuild adds the cached sums of the tiles
+/// that did not change). Without tile_poly_first, the polygons' areas summed in order.
+[[nodiscard]] double tiled_navmesh_area(const NavMesh& mesh);
+
 /// Builds the navmesh of `mesh` tile by tile: tiles.tile_size 0 is build_navmesh (bit-identical
 /// navmesh and stats, span map included); otherwise tiles run in parallel on ctx.threads(), each
 /// on one thread, holding only the tiles in flight, and are stitched in tile order. Timers:
