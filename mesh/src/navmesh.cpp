@@ -193,9 +193,22 @@ constexpr std::uint64_t add_mod(std::uint64_t a, std::uint64_t b) {
   const std::uint64_t r = a + b;
   return r >= kMod ? r - kMod : r;
 }
+// B^(2^k) for every bit of an exponent, so a power costs one product per set bit.
+constexpr std::array<std::uint64_t, 64> kSquares = [] {
+  std::array<std::uint64_t, 64> out{};
+  out[0] = kBase;
+  for (std::size_t k = 1; k < out.size(); ++k) out[k] = mul_mod(out[k - 1], out[k - 1]);
+  return out;
+}();
 constexpr std::uint64_t pow_mod(std::uint64_t e) {
   std::uint64_t result = 1;
-  std::uint64_t b = kBase;
+  for (std::size_t k = 0; e != 0; ++k, e >>= 1U) {
+    if ((e & 1U) != 0) result = mul_mod(result, kSquares[k]);
+  }
+  return result;
+}
+constexpr std::uint64_t pow_mod_of(std::uint64_t b, std::uint64_t e) {
+  std::uint64_t result = 1;
   while (e != 0) {
     if ((e & 1U) != 0) result = mul_mod(result, b);
     b = mul_mod(b, b);
@@ -206,6 +219,15 @@ constexpr std::uint64_t pow_mod(std::uint64_t e) {
 constexpr std::uint64_t kBase2 = mul_mod(kBase, kBase);
 constexpr std::uint64_t kBase3 = mul_mod(kBase2, kBase);
 constexpr std::uint64_t kBase4 = mul_mod(kBase2, kBase2);
+// 1 / (B - 1) and 1 / (B^4 - 1) (Fermat: a^(p - 2)), for the geometric sums of B^k
+constexpr std::uint64_t kInvBase1 = pow_mod_of(kBase - 1, kMod - 2);
+constexpr std::uint64_t kInvBase4 = pow_mod_of(kBase4 - 1, kMod - 2);
+static_assert(mul_mod(kBase - 1, kInvBase1) == 1 && mul_mod(kBase4 - 1, kInvBase4) == 1);
+
+// Sum of B^k over k < n, given B^n: (B^n - 1) / (B - 1).
+constexpr std::uint64_t geometric(std::uint64_t power_n) {
+  return mul_mod(add_mod(power_n, kMod - 1), kInvBase1);
+}
 
 // Sum of word(i) B^i over i < n: four interleaved Horner chains from the end, so the
 // multiplications overlap.
@@ -364,22 +386,34 @@ TileHashPart tile_hash_part(const NavMesh& mesh, const TileSlices& s) {
   part.patches = !mesh.height_patches.empty();
   const std::size_t p0 = s.poly_first;
   const std::size_t np = s.poly_count;
+  const std::size_t nc = part.corners;
+  // note: B^(slice length) from the few distinct lengths (3 nv, np, nc, 6 np, 4 np, ns words)
+  const std::uint64_t power_nv = pow_mod(s.vertex_count);
+  const std::uint64_t power_np = pow_mod(np);
+  const std::uint64_t power_2np = mul_mod(power_np, power_np);
+  const std::uint64_t power_4np = mul_mod(power_2np, power_2np);
+  const std::uint64_t power_nc = pow_mod(nc);
+  part.power[kVertexWords] = mul_mod(mul_mod(power_nv, power_nv), power_nv);
+  part.power[kPolyFirstWords] = power_np;
+  part.power[kCornerVertexWords] = power_nc;
+  part.power[kCornerNeighborWords] = power_nc;
+  part.power[kRegionWords] = power_np;
+  part.power[kAreaWords] = power_np;
+  part.power[kFlagWords] = power_np;
+  part.power[kBoundsWords] = mul_mod(power_4np, power_2np);
+  part.power[kPatchWords] = part.patches ? power_4np : 1;
+  part.power[kSampleWords] = pow_mod(s.sample_count);
+
   const auto* vertex_floats =
       reinterpret_cast<const float*>(mesh.vertices.data()) + 3 * std::size_t{s.vertex_first};
-  std::array<std::uint64_t, TileHashPart::kSequences> length{};
-  length[kVertexWords] = 3 * std::uint64_t{s.vertex_count};
-  part.sum[kVertexWords] =
-      poly_sum(length[kVertexWords], [&](std::size_t i) { return float_word(vertex_floats[i]); });
-  length[kPolyFirstWords] = np;
+  part.sum[kVertexWords] = poly_sum(3 * std::size_t{s.vertex_count},
+                                    [&](std::size_t i) { return float_word(vertex_floats[i]); });
   part.sum[kPolyFirstWords] =
       poly_sum(np, [&](std::size_t i) { return relative(mesh.poly_first[p0 + 1 + i], c0); });
-  part.corner_unit = poly_sum(np, [](std::size_t) { return std::uint64_t{1}; });
-  const std::size_t nc = part.corners;
-  length[kCornerVertexWords] = nc;
-  length[kCornerNeighborWords] = nc;
+  part.corner_unit = geometric(power_np);
   part.sum[kCornerVertexWords] = poly_sum(
       nc, [&](std::size_t i) { return relative(mesh.poly_vertices[c0 + i], s.vertex_first); });
-  part.vertex_unit = poly_sum(nc, [](std::size_t) { return std::uint64_t{1}; });
+  part.vertex_unit = geometric(power_nc);
   part.sum[kCornerNeighborWords] = poly_sum(nc, [&](std::size_t i) {
     const std::uint32_t n = mesh.poly_neighbors[c0 + i];
     return n == kNoPoly ? std::uint64_t{n} : relative(n, s.poly_first);
@@ -387,9 +421,6 @@ TileHashPart tile_hash_part(const NavMesh& mesh, const TileSlices& s) {
   part.poly_unit = poly_sum(nc, [&](std::size_t i) {
     return std::uint64_t{mesh.poly_neighbors[c0 + i] != kNoPoly ? 1U : 0U};
   });
-  length[kRegionWords] = np;
-  length[kAreaWords] = np;
-  length[kFlagWords] = np;
   part.sum[kRegionWords] =
       poly_sum(np, [&](std::size_t i) { return std::uint64_t{mesh.poly_region[p0 + i]}; });
   part.sum[kAreaWords] =
@@ -397,22 +428,18 @@ TileHashPart tile_hash_part(const NavMesh& mesh, const TileSlices& s) {
   part.sum[kFlagWords] =
       poly_sum(np, [&](std::size_t i) { return std::uint64_t{mesh.poly_flags[p0 + i]}; });
   const auto* bound_floats = reinterpret_cast<const float*>(mesh.poly_bounds.data()) + 6 * p0;
-  length[kBoundsWords] = 6 * std::uint64_t{np};
   part.sum[kBoundsWords] =
-      poly_sum(length[kBoundsWords], [&](std::size_t i) { return float_word(bound_floats[i]); });
+      poly_sum(6 * np, [&](std::size_t i) { return float_word(bound_floats[i]); });
   if (part.patches) {
-    length[kPatchWords] = 4 * std::uint64_t{np};
-    part.sum[kPatchWords] = poly_sum(length[kPatchWords], [&](std::size_t i) {
+    part.sum[kPatchWords] = poly_sum(4 * np, [&](std::size_t i) {
       return patch_word(mesh.height_patches[p0 + i / 4], i % 4, s.sample_first);
     });
-    part.sample_unit = poly_sum(length[kPatchWords],
-                                [](std::size_t i) { return std::uint64_t{i % 4 == 3 ? 1U : 0U}; });
+    // B^3 + B^7 + ... + B^(4 np - 1) = B^3 (B^(4 np) - 1) / (B^4 - 1)
+    part.sample_unit = mul_mod(kBase3, mul_mod(add_mod(power_4np, kMod - 1), kInvBase4));
   }
-  length[kSampleWords] = s.sample_count;
   part.sum[kSampleWords] = poly_sum(s.sample_count, [&](std::size_t i) {
     return sample_word(mesh.height_samples[s.sample_first + i]);
   });
-  for (std::size_t q = 0; q < length.size(); ++q) part.power[q] = pow_mod(length[q]);
   return part;
 }
 
