@@ -761,7 +761,7 @@ Result<TiledBuildOutput> rebuild_tiled_navmesh(const TriangleMesh& mesh, TileCac
   next.layout = layout;
   next.fingerprints = std::move(fingerprints);
   if (st.layout_changed) {
-    next.tiles = std::move(built);
+    next.tiles.swap(built);
   } else {
     next.pieces = std::move(cache.pieces);
     next.tile_areas = std::move(cache.tile_areas);
