@@ -196,7 +196,10 @@ Status stitch_into(const TileCache& cache, TiledBuildOutput& out, BuildContext& 
     spliced = splice_pieces_in_place(*previous, cache.tiles, cache.pieces, cache.layout,
                                      cache.config, before, *check_tiles, &out.stitch)
                   .ok();
-    if (spliced) out.navmesh = std::move(*previous);
+    if (spliced) {
+      out.navmesh = std::move(*previous);
+      *previous = NavMesh{};
+    }
     if (st != nullptr) st->spliced_in_place = spliced;
   }
   if (!spliced) {
