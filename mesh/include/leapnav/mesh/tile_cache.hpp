@@ -147,7 +147,8 @@ struct RebuildOptions {
   /// (splice_pieces_in_place: the tiles before the change keep their place, those after it move
   /// as a block) and moved into the returned output, so *previous is left empty; when its sizes
   /// do not fit the cache (another navmesh) or the layout changed, the result is spliced whole
-  /// and *previous is untouched. Either way the result is the same bit for bit.
+  /// and *previous is untouched. Either way the result is the same bit for bit. On an error
+  /// after the splice (the result failing validation) *previous is left empty too.
   NavMesh* previous = nullptr;
 };
 
