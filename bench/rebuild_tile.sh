@@ -14,7 +14,8 @@ for k in "${!bins[@]}"; do
   n=${names[$k]}
   ${bins[$k]} build builtin:$scene --tile-size 64 --cache $dir/$n.cache -o $dir/$n.full.lnav --threads 1 >/dev/null || exit 1
 done
-for box in "505,$ylo,505,510,$yhi,510" "200,$ylo,200,205,$yhi,205" "795,$ylo,300,800,$yhi,305"; do
+# BOXES="x0,y0,z0,x1,y1,z1 ..." replaces the three boxes
+for box in ${BOXES:-"505,$ylo,505,510,$yhi,510" "200,$ylo,200,205,$yhi,205" "795,$ylo,300,800,$yhi,305"}; do
   for i in $(seq 1 $runs); do
     for k in "${!bins[@]}"; do
       n=${names[$k]}
