@@ -7,6 +7,7 @@
 #include <array>
 #include <bit>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <span>
@@ -173,8 +174,144 @@ void add_height_patches(ContentHasher& h, const NavMesh& mesh) {
 
 }  // namespace
 
-std::uint64_t content_hash(const NavMesh& mesh) {
+namespace {
+
+// content_hash's word sequences: sums of x_i B^i modulo the Mersenne prime 2^61 - 1. Words are
+// below 2^32, so every sum and product stays exact in 64 and 128 bits.
+constexpr std::uint64_t kMod = (std::uint64_t{1} << 61U) - 1;
+constexpr std::uint64_t kBase = 0x0B5AD4ECEDA1CE2AULL % kMod;
+
+__extension__ using Wide = unsigned __int128;
+
+constexpr std::uint64_t mul_mod(std::uint64_t a, std::uint64_t b) {
+  const Wide z = static_cast<Wide>(a) * b;
+  const std::uint64_t r =
+      (static_cast<std::uint64_t>(z) & kMod) + static_cast<std::uint64_t>(z >> 61U);
+  return r >= kMod ? r - kMod : r;
+}
+constexpr std::uint64_t add_mod(std::uint64_t a, std::uint64_t b) {
+  const std::uint64_t r = a + b;
+  return r >= kMod ? r - kMod : r;
+}
+// B^(2^k) for every bit of an exponent, so a power costs one product per set bit.
+constexpr std::array<std::uint64_t, 64> kSquares = [] {
+  std::array<std::uint64_t, 64> out{};
+  out[0] = kBase;
+  for (std::size_t k = 1; k < out.size(); ++k) out[k] = mul_mod(out[k - 1], out[k - 1]);
+  return out;
+}();
+constexpr std::uint64_t pow_mod(std::uint64_t e) {
+  std::uint64_t result = 1;
+  for (std::size_t k = 0; e != 0; ++k, e >>= 1U) {
+    if ((e & 1U) != 0) result = mul_mod(result, kSquares[k]);
+  }
+  return result;
+}
+constexpr std::uint64_t pow_mod_of(std::uint64_t b, std::uint64_t e) {
+  std::uint64_t result = 1;
+  while (e != 0) {
+    if ((e & 1U) != 0) result = mul_mod(result, b);
+    b = mul_mod(b, b);
+    e >>= 1U;
+  }
+  return result;
+}
+constexpr std::uint64_t kBase2 = mul_mod(kBase, kBase);
+constexpr std::uint64_t kBase3 = mul_mod(kBase2, kBase);
+constexpr std::uint64_t kBase4 = mul_mod(kBase2, kBase2);
+// 1 / (B - 1) and 1 / (B^4 - 1) (Fermat: a^(p - 2)), for the geometric sums of B^k
+constexpr std::uint64_t kInvBase1 = pow_mod_of(kBase - 1, kMod - 2);
+constexpr std::uint64_t kInvBase4 = pow_mod_of(kBase4 - 1, kMod - 2);
+static_assert(mul_mod(kBase - 1, kInvBase1) == 1 && mul_mod(kBase4 - 1, kInvBase4) == 1);
+
+// Sum of B^k over k < n, given B^n: (B^n - 1) / (B - 1).
+constexpr std::uint64_t geometric(std::uint64_t power_n) {
+  return mul_mod(add_mod(power_n, kMod - 1), kInvBase1);
+}
+
+// Sum of word(i) B^i over i < n: four interleaved Horner chains from the end, so the
+// multiplications overlap.
+template <class Word>
+std::uint64_t poly_sum(std::size_t n, const Word& word) {
+  std::array<std::uint64_t, 4> acc{};
+  const std::size_t blocks = n / 4;
+  for (std::size_t b = blocks; b-- > 0;) {
+    const std::size_t i = 4 * b;
+    acc[0] = add_mod(mul_mod(acc[0], kBase4), word(i));
+    acc[1] = add_mod(mul_mod(acc[1], kBase4), word(i + 1));
+    acc[2] = add_mod(mul_mod(acc[2], kBase4), word(i + 2));
+    acc[3] = add_mod(mul_mod(acc[3], kBase4), word(i + 3));
+  }
+  std::uint64_t sum = add_mod(add_mod(acc[0], mul_mod(acc[1], kBase)),
+                              add_mod(mul_mod(acc[2], kBase2), mul_mod(acc[3], kBase3)));
+  if (4 * blocks < n) {
+    std::uint64_t power = pow_mod(4 * blocks);
+    for (std::size_t i = 4 * blocks; i < n; ++i) {
+      sum = add_mod(sum, mul_mod(word(i), power));
+      power = mul_mod(power, kBase);
+    }
+  }
+  return sum;
+}
+
+std::uint64_t float_word(float v) {
+  return std::bit_cast<std::uint32_t>(v);
+}
+
+std::uint64_t sample_word(float s) {
+  // note: every NaN hashes alike, whatever its payload
+  return std::isnan(s) ? std::uint64_t{0x7FC00000U} : float_word(s);
+}
+
+// An id stored relative to `base`, modulo the prime (a slice's ids may point before it).
+std::uint64_t relative(std::uint32_t id, std::uint32_t base) {
+  return id >= base ? std::uint64_t{id - base} : std::uint64_t{id} + kMod - base;
+}
+
+enum Sequence : std::uint8_t {
+  kVertexWords,
+  kPolyFirstWords,
+  kCornerVertexWords,
+  kCornerNeighborWords,
+  kRegionWords,
+  kAreaWords,
+  kFlagWords,
+  kBoundsWords,
+  kPatchWords,
+  kSampleWords,
+};
+
+std::uint64_t patch_word(const HeightPatch& p, std::size_t field, std::uint32_t sample_base) {
+  switch (field) {
+    case 0:
+      return static_cast<std::uint32_t>(p.x0);
+    case 1:
+      return static_cast<std::uint32_t>(p.z0);
+    case 2:
+      return std::uint64_t{p.width} | (std::uint64_t{p.depth} << 16U);
+    default:
+      return relative(p.first, sample_base);
+  }
+}
+
+// The lengths of the sequences of `mesh` (words).
+std::array<std::uint64_t, TileHashPart::kSequences> sequence_lengths(const NavMesh& mesh) {
+  return {3 * std::uint64_t{mesh.vertices.size()},
+          mesh.poly_first.size(),
+          mesh.poly_vertices.size(),
+          mesh.poly_neighbors.size(),
+          mesh.poly_region.size(),
+          mesh.poly_area.size(),
+          mesh.poly_flags.size(),
+          6 * std::uint64_t{mesh.poly_bounds.size()},
+          4 * std::uint64_t{mesh.height_patches.size()},
+          mesh.height_samples.size()};
+}
+
+std::uint64_t digest(const NavMesh& mesh,
+                     const std::array<std::uint64_t, TileHashPart::kSequences>& sums) {
   ContentHasher h;
+  h.add_string("leapnav.mesh.NavMesh.v2");
   const GridSpec& g = mesh.grid;
   h.add_pod(g.origin.x);
   h.add_pod(g.origin.y);
@@ -184,30 +321,178 @@ std::uint64_t content_hash(const NavMesh& mesh) {
   h.add_pod(static_cast<std::int64_t>(g.width));
   h.add_pod(static_cast<std::int64_t>(g.depth));
   h.add_pod(static_cast<std::int64_t>(g.height));
-  // note: the arrays go in whole (the same bytes as value by value: Vec3 and AABB are packed
-  // floats), which the hasher folds a word at a time
-  static_assert(sizeof(Vec3) == 3 * sizeof(float) && sizeof(AABB) == 2 * sizeof(Vec3));
-  h.add_pod(static_cast<std::uint64_t>(mesh.vertices.size()));
-  h.add_bytes(mesh.vertices.data(), mesh.vertices.size() * sizeof(Vec3));
-  add_polygons(h, mesh);
-  h.add_pod(static_cast<std::uint64_t>(mesh.poly_bounds.size()));
-  h.add_bytes(mesh.poly_bounds.data(), mesh.poly_bounds.size() * sizeof(AABB));
-  add_height_patches(h, mesh);
-  h.add_pod(static_cast<std::uint64_t>(mesh.height_samples.size()));
-  // note: every NaN hashes alike, whatever its payload
-  std::array<float, 1024> chunk{};
-  for (std::size_t i = 0; i < mesh.height_samples.size(); i += chunk.size()) {
-    const std::size_t n = std::min(chunk.size(), mesh.height_samples.size() - i);
-    for (std::size_t k = 0; k < n; ++k) {
-      const float s = mesh.height_samples[i + k];
-      chunk[k] = std::isnan(s) ? std::bit_cast<float>(std::uint32_t{0x7FC00000U}) : s;
-    }
-    h.add_bytes(chunk.data(), n * sizeof(float));
+  const auto lengths = sequence_lengths(mesh);
+  for (std::size_t s = 0; s < sums.size(); ++s) {
+    h.add_pod(lengths[s]);
+    h.add_pod(sums[s]);
   }
+  h.add_vector(mesh.tile_poly_first);
   h.add_vector(mesh.span_column_first);
   h.add_vector(mesh.span_y);
   h.add_vector(mesh.span_poly);
   return h.digest();
+}
+
+}  // namespace
+
+std::uint64_t content_hash(const NavMesh& mesh) {
+  static_assert(sizeof(Vec3) == 3 * sizeof(float) && sizeof(AABB) == 2 * sizeof(Vec3));
+  std::array<std::uint64_t, TileHashPart::kSequences> sums{};
+  const auto* vertex_floats = reinterpret_cast<const float*>(mesh.vertices.data());
+  sums[kVertexWords] = poly_sum(3 * mesh.vertices.size(),
+                                [&](std::size_t i) { return float_word(vertex_floats[i]); });
+  const auto words32 = [](const std::vector<std::uint32_t>& v) {
+    return poly_sum(v.size(), [&](std::size_t i) { return std::uint64_t{v[i]}; });
+  };
+  sums[kPolyFirstWords] = words32(mesh.poly_first);
+  sums[kCornerVertexWords] = words32(mesh.poly_vertices);
+  sums[kCornerNeighborWords] = words32(mesh.poly_neighbors);
+  sums[kRegionWords] = poly_sum(mesh.poly_region.size(),
+                                [&](std::size_t i) { return std::uint64_t{mesh.poly_region[i]}; });
+  sums[kAreaWords] = poly_sum(mesh.poly_area.size(),
+                              [&](std::size_t i) { return std::uint64_t{mesh.poly_area[i]}; });
+  sums[kFlagWords] = poly_sum(mesh.poly_flags.size(),
+                              [&](std::size_t i) { return std::uint64_t{mesh.poly_flags[i]}; });
+  const auto* bound_floats = reinterpret_cast<const float*>(mesh.poly_bounds.data());
+  sums[kBoundsWords] = poly_sum(6 * mesh.poly_bounds.size(),
+                                [&](std::size_t i) { return float_word(bound_floats[i]); });
+  sums[kPatchWords] = poly_sum(4 * mesh.height_patches.size(), [&](std::size_t i) {
+    return patch_word(mesh.height_patches[i / 4], i % 4, 0);
+  });
+  sums[kSampleWords] = poly_sum(mesh.height_samples.size(),
+                                [&](std::size_t i) { return sample_word(mesh.height_samples[i]); });
+  return digest(mesh, sums);
+}
+
+TileHashPart tile_hash_part(const NavMesh& mesh, const TileSlices& s) {
+  TileHashPart part;
+  const std::size_t polys = mesh.polygon_count();
+  const std::uint64_t poly_end = std::uint64_t{s.poly_first} + s.poly_count;
+  if (std::uint64_t{s.vertex_first} + s.vertex_count > mesh.vertices.size() || poly_end > polys ||
+      std::uint64_t{s.sample_first} + s.sample_count > mesh.height_samples.size() ||
+      mesh.poly_region.size() != polys || mesh.poly_area.size() != polys ||
+      mesh.poly_flags.size() != polys || mesh.poly_bounds.size() != polys ||
+      (!mesh.height_patches.empty() && mesh.height_patches.size() != polys) ||
+      mesh.poly_vertices.size() != mesh.poly_neighbors.size())
+    return part;
+  const std::uint32_t c0 = s.poly_count == 0 ? 0 : mesh.poly_first[s.poly_first];
+  const std::uint32_t c1 = s.poly_count == 0 ? 0 : mesh.poly_first[poly_end];
+  if (c1 < c0 || c1 > mesh.poly_vertices.size()) return part;
+  part.valid = true;
+  part.vertices = s.vertex_count;
+  part.polygons = s.poly_count;
+  part.corners = c1 - c0;
+  part.samples = s.sample_count;
+  part.patches = !mesh.height_patches.empty();
+  const std::size_t p0 = s.poly_first;
+  const std::size_t np = s.poly_count;
+  const std::size_t nc = part.corners;
+  // note: B^(slice length) from the few distinct lengths (3 nv, np, nc, 6 np, 4 np, ns words)
+  const std::uint64_t power_nv = pow_mod(s.vertex_count);
+  const std::uint64_t power_np = pow_mod(np);
+  const std::uint64_t power_2np = mul_mod(power_np, power_np);
+  const std::uint64_t power_4np = mul_mod(power_2np, power_2np);
+  const std::uint64_t power_nc = pow_mod(nc);
+  part.power[kVertexWords] = mul_mod(mul_mod(power_nv, power_nv), power_nv);
+  part.power[kPolyFirstWords] = power_np;
+  part.power[kCornerVertexWords] = power_nc;
+  part.power[kCornerNeighborWords] = power_nc;
+  part.power[kRegionWords] = power_np;
+  part.power[kAreaWords] = power_np;
+  part.power[kFlagWords] = power_np;
+  part.power[kBoundsWords] = mul_mod(power_4np, power_2np);
+  part.power[kPatchWords] = part.patches ? power_4np : 1;
+  part.power[kSampleWords] = pow_mod(s.sample_count);
+
+  const auto* vertex_floats =
+      reinterpret_cast<const float*>(mesh.vertices.data()) + 3 * std::size_t{s.vertex_first};
+  part.sum[kVertexWords] = poly_sum(3 * std::size_t{s.vertex_count},
+                                    [&](std::size_t i) { return float_word(vertex_floats[i]); });
+  part.sum[kPolyFirstWords] =
+      poly_sum(np, [&](std::size_t i) { return relative(mesh.poly_first[p0 + 1 + i], c0); });
+  part.corner_unit = geometric(power_np);
+  part.sum[kCornerVertexWords] = poly_sum(
+      nc, [&](std::size_t i) { return relative(mesh.poly_vertices[c0 + i], s.vertex_first); });
+  part.vertex_unit = geometric(power_nc);
+  part.sum[kCornerNeighborWords] = poly_sum(nc, [&](std::size_t i) {
+    const std::uint32_t n = mesh.poly_neighbors[c0 + i];
+    return n == kNoPoly ? std::uint64_t{n} : relative(n, s.poly_first);
+  });
+  part.poly_unit = poly_sum(nc, [&](std::size_t i) {
+    return std::uint64_t{mesh.poly_neighbors[c0 + i] != kNoPoly ? 1U : 0U};
+  });
+  part.sum[kRegionWords] =
+      poly_sum(np, [&](std::size_t i) { return std::uint64_t{mesh.poly_region[p0 + i]}; });
+  part.sum[kAreaWords] =
+      poly_sum(np, [&](std::size_t i) { return std::uint64_t{mesh.poly_area[p0 + i]}; });
+  part.sum[kFlagWords] =
+      poly_sum(np, [&](std::size_t i) { return std::uint64_t{mesh.poly_flags[p0 + i]}; });
+  const auto* bound_floats = reinterpret_cast<const float*>(mesh.poly_bounds.data()) + 6 * p0;
+  part.sum[kBoundsWords] =
+      poly_sum(6 * np, [&](std::size_t i) { return float_word(bound_floats[i]); });
+  if (part.patches) {
+    part.sum[kPatchWords] = poly_sum(4 * np, [&](std::size_t i) {
+      return patch_word(mesh.height_patches[p0 + i / 4], i % 4, s.sample_first);
+    });
+    // B^3 + B^7 + ... + B^(4 np - 1) = B^3 (B^(4 np) - 1) / (B^4 - 1)
+    part.sample_unit = mul_mod(kBase3, mul_mod(add_mod(power_4np, kMod - 1), kInvBase4));
+  }
+  part.sum[kSampleWords] = poly_sum(s.sample_count, [&](std::size_t i) {
+    return sample_word(mesh.height_samples[s.sample_first + i]);
+  });
+  return part;
+}
+
+std::uint64_t content_hash_of_parts(const NavMesh& mesh, std::span<const TileHashPart> parts) {
+  std::uint64_t vertices = 0;
+  std::uint64_t polygons = 0;
+  std::uint64_t corners = 0;
+  std::uint64_t samples = 0;
+  const bool patches = !mesh.height_patches.empty();
+  for (const TileHashPart& part : parts) {
+    if (!part.valid || part.patches != patches) return content_hash(mesh);
+    vertices += part.vertices;
+    polygons += part.polygons;
+    corners += part.corners;
+    samples += part.samples;
+  }
+  const std::size_t count = mesh.polygon_count();
+  if (vertices != mesh.vertices.size() || polygons != count ||
+      corners != mesh.poly_vertices.size() || corners != mesh.poly_neighbors.size() ||
+      samples != mesh.height_samples.size() || mesh.poly_region.size() != count ||
+      mesh.poly_area.size() != count || mesh.poly_flags.size() != count ||
+      mesh.poly_bounds.size() != count || (patches && mesh.height_patches.size() != count))
+    return content_hash(mesh);
+  std::array<std::uint64_t, TileHashPart::kSequences> sums{};
+  std::array<std::uint64_t, TileHashPart::kSequences> at{};
+  at.fill(1);
+  // note: poly_first[0] leads its sequence; the tiles' entries follow it
+  if (!mesh.poly_first.empty()) {
+    sums[kPolyFirstWords] = mesh.poly_first[0];
+    at[kPolyFirstWords] = kBase;
+  }
+  std::uint64_t vertex_base = 0;
+  std::uint64_t poly_base = 0;
+  std::uint64_t corner_base = 0;
+  std::uint64_t sample_base = 0;
+  for (const TileHashPart& part : parts) {
+    std::array<std::uint64_t, TileHashPart::kSequences> term = part.sum;
+    term[kPolyFirstWords] = add_mod(term[kPolyFirstWords], mul_mod(corner_base, part.corner_unit));
+    term[kCornerVertexWords] =
+        add_mod(term[kCornerVertexWords], mul_mod(vertex_base, part.vertex_unit));
+    term[kCornerNeighborWords] =
+        add_mod(term[kCornerNeighborWords], mul_mod(poly_base, part.poly_unit));
+    term[kPatchWords] = add_mod(term[kPatchWords], mul_mod(sample_base, part.sample_unit));
+    for (std::size_t q = 0; q < term.size(); ++q) {
+      sums[q] = add_mod(sums[q], mul_mod(at[q], term[q]));
+      at[q] = mul_mod(at[q], part.power[q]);
+    }
+    vertex_base += part.vertices;
+    poly_base += part.polygons;
+    corner_base += part.corners;
+    sample_base += part.samples;
+  }
+  return digest(mesh, sums);
 }
 
 std::uint64_t grid_space_hash(const NavMesh& mesh) {

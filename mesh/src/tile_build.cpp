@@ -574,10 +574,28 @@ Result<TiledBuildOutput> build_tiled_navmesh(const TriangleMesh& mesh, const Bui
   const NavMesh& nav = out.navmesh;
   out.stats.polygons = nav.polygon_count();
   out.stats.vertices = nav.vertices.size();
-  for (std::uint32_t p = 0; p < nav.polygon_count(); ++p)
-    out.stats.navmesh_area += polygon_area(nav, PolyId{p});
+  out.stats.navmesh_area = tiled_navmesh_area(nav);
   if (nav.polygon_count() == 0) ctx.warn("navmesh: no polygons (no walkable area)");
   return out;
+}
+
+double tile_polygon_area(const NavMesh& mesh, std::size_t tile) {
+  double sum = 0.0;
+  for (std::uint32_t p = mesh.tile_poly_first[tile]; p < mesh.tile_poly_first[tile + 1]; ++p)
+    sum += polygon_area(mesh, PolyId{p});
+  return sum;
+}
+
+double tiled_navmesh_area(const NavMesh& mesh) {
+  if (mesh.tile_poly_first.empty()) {
+    double sum = 0.0;
+    for (std::uint32_t p = 0; p < mesh.polygon_count(); ++p) sum += polygon_area(mesh, PolyId{p});
+    return sum;
+  }
+  double sum = 0.0;
+  for (std::size_t t = 0; t + 1 < mesh.tile_poly_first.size(); ++t)
+    sum += tile_polygon_area(mesh, t);
+  return sum;
 }
 
 }  // namespace leapnav::mesh

@@ -175,8 +175,13 @@ Status update_pieces(TileCache& cache, const std::vector<char>* changed, BuildCo
 // Splices the cache's linked pieces into `out` with build_tiled_navmesh's stats, and validates
 // the result: whole, or (`check_tiles` not null) the polygons of the listed tiles, those whose
 // pieces were linked again (every other piece was validated before and is only shifted).
+// With `previous` (the navmesh the pieces made before, of sizes `before`), the result is spliced
+// into its arrays (splice_pieces_in_place) and moved into `out`; when it does not fit, spliced
+// whole.
 Status stitch_into(const TileCache& cache, TiledBuildOutput& out, BuildContext& ctx,
-                   RebuildStats* st, const std::vector<std::size_t>* check_tiles = nullptr) {
+                   RebuildStats* st, const std::vector<std::size_t>* check_tiles = nullptr,
+                   NavMesh* previous = nullptr, std::span<const PieceSizes> before = {},
+                   std::vector<double>* tile_areas = nullptr) {
   out.layout = cache.layout;
   out.stats = {};
   for (const TileMesh& tile : cache.tiles) {
@@ -186,8 +191,21 @@ Status stitch_into(const TileCache& cache, TiledBuildOutput& out, BuildContext& 
   LEAPNAV_TRY(ctx.check_cancel("stitch"));
   Clock::time_point start = Clock::now();
   out.stitch = {};
-  LEAPNAV_TRY_ASSIGN(out.navmesh, splice_pieces(cache.tiles, cache.pieces, cache.layout,
-                                                cache.config, &out.stitch));
+  bool spliced = false;
+  if (previous != nullptr && check_tiles != nullptr && before.size() == cache.tiles.size()) {
+    spliced = splice_pieces_in_place(*previous, cache.tiles, cache.pieces, cache.layout,
+                                     cache.config, before, *check_tiles, &out.stitch)
+                  .ok();
+    if (spliced) {
+      out.navmesh = std::move(*previous);
+      *previous = NavMesh{};
+    }
+    if (st != nullptr) st->spliced_in_place = spliced;
+  }
+  if (!spliced) {
+    LEAPNAV_TRY_ASSIGN(out.navmesh, splice_pieces(cache.tiles, cache.pieces, cache.layout,
+                                                  cache.config, &out.stitch));
+  }
   if (st != nullptr) st->splice_ms = ms_since(start);
   start = Clock::now();
   Status checked;
@@ -209,10 +227,83 @@ Status stitch_into(const TileCache& cache, TiledBuildOutput& out, BuildContext& 
   const NavMesh& nav = out.navmesh;
   out.stats.polygons = nav.polygon_count();
   out.stats.vertices = nav.vertices.size();
-  for (std::uint32_t p = 0; p < nav.polygon_count(); ++p)
-    out.stats.navmesh_area += polygon_area(nav, PolyId{p});
+  // note: the tiles' sums in tile order, as the full build adds them; only the tiles whose
+  // pieces were linked again can have other polygons
+  const std::size_t n = cache.layout.tile_count();
+  std::vector<double> local_areas;
+  std::vector<double>& areas = tile_areas != nullptr ? *tile_areas : local_areas;
+  if (areas.size() != n || check_tiles == nullptr) {
+    areas.resize(n);
+    for (std::size_t t = 0; t < n; ++t) areas[t] = tile_polygon_area(nav, t);
+  } else {
+    for (const std::size_t t : *check_tiles) areas[t] = tile_polygon_area(nav, t);
+  }
+  out.stats.navmesh_area = 0.0;
+  for (const double a : areas) out.stats.navmesh_area += a;
   if (nav.polygon_count() == 0) ctx.warn("navmesh: no polygons (no walkable area)");
   return {};
+}
+
+// Each tile's slices of the navmesh splice_pieces makes of the cache's pieces (arrays in tile
+// order: a tile's kept vertices, its polygons and their corners, its tile mesh's samples).
+std::vector<TileSlices> tile_slices(const TileCache& cache) {
+  std::vector<TileSlices> out(cache.pieces.size());
+  std::uint32_t vertex = 0;
+  std::uint32_t poly = 0;
+  std::uint32_t sample = 0;
+  for (std::size_t t = 0; t < out.size(); ++t) {
+    TileSlices& s = out[t];
+    s.vertex_first = vertex;
+    s.vertex_count = static_cast<std::uint32_t>(cache.pieces[t].kept.size());
+    s.poly_first = poly;
+    s.poly_count = static_cast<std::uint32_t>(cache.pieces[t].source_poly.size());
+    s.sample_first = sample;
+    s.sample_count = static_cast<std::uint32_t>(cache.tiles[t].mesh.height_samples.size());
+    vertex += s.vertex_count;
+    poly += s.poly_count;
+    sample += s.sample_count;
+  }
+  return out;
+}
+
+// Computes the hash parts of the listed tiles of `nav` into `parts`, tiles in parallel.
+void hash_tiles(const NavMesh& nav, std::span<const TileSlices> slices,
+                std::span<const std::size_t> list, std::vector<TileHashPart>& parts, int threads) {
+  parallel_for(threads, 0, list.size(), 16, [&](std::size_t i0, std::size_t i1) {
+    for (std::size_t i = i0; i < i1; ++i) parts[list[i]] = tile_hash_part(nav, slices[list[i]]);
+  });
+}
+
+// The tiles whose hash part may differ after the pieces in `linked` were linked again: those
+// tiles (their contents may have changed), and when a linked tile's vertex or polygon count
+// changed, every tile within one row of it in tile order (a tile's ids point into its 3 x 3
+// block, so the distance from its own first vertex or polygon to an id changes only when a tile
+// between them changes size). `old` holds the parts before; empty: every tile.
+std::vector<std::size_t> tiles_to_rehash(const TileLayout& layout,
+                                         std::span<const TileSlices> slices,
+                                         std::span<const std::size_t> linked,
+                                         const std::vector<TileHashPart>& old) {
+  const std::size_t n = slices.size();
+  std::vector<std::size_t> out;
+  if (old.size() != n) {
+    out.resize(n);
+    for (std::size_t t = 0; t < n; ++t) out[t] = t;
+    return out;
+  }
+  std::vector<char> mark(n, 0);
+  const std::size_t reach = static_cast<std::size_t>(layout.tiles_x) + 1;
+  for (const std::size_t t : linked) {
+    mark[t] = 1;
+    if (old[t].vertices == slices[t].vertex_count && old[t].polygons == slices[t].poly_count)
+      continue;
+    const std::size_t lo = t >= reach ? t - reach : 0;
+    const std::size_t hi = std::min(n - 1, t + reach);
+    for (std::size_t u = lo; u <= hi; ++u) mark[u] = 1;
+  }
+  for (std::size_t t = 0; t < n; ++t) {
+    if (mark[t] != 0) out.push_back(t);
+  }
+  return out;
 }
 
 // Fingerprints: each triangle is hashed once (its three vertices' bits and area id, five words
@@ -543,9 +634,17 @@ Result<CachedTiledBuild> build_tiled_navmesh_cached(const TriangleMesh& mesh,
   {
     auto timer = ctx.scoped_timer("stitch");
     LEAPNAV_TRY(update_pieces(cache, nullptr, ctx, nullptr));
-    LEAPNAV_TRY(stitch_into(cache, out.output, ctx, nullptr));
+    LEAPNAV_TRY(
+        stitch_into(cache, out.output, ctx, nullptr, nullptr, nullptr, {}, &cache.tile_areas));
   }
-  cache.navmesh_hash = content_hash(out.output.navmesh);
+  {
+    const std::vector<TileSlices> slices = tile_slices(cache);
+    std::vector<std::size_t> all_tiles(slices.size());
+    for (std::size_t t = 0; t < all_tiles.size(); ++t) all_tiles[t] = t;
+    cache.hash_parts.resize(slices.size());
+    hash_tiles(out.output.navmesh, slices, all_tiles, cache.hash_parts, ctx.threads());
+    cache.navmesh_hash = content_hash_of_parts(out.output.navmesh, cache.hash_parts);
+  }
   return out;
 }
 
@@ -647,52 +746,91 @@ Result<TiledBuildOutput> rebuild_tiled_navmesh(const TriangleMesh& mesh, TileCac
   st.tiles_rebuilt = list.size();
   st.tiles_reused = tile_count - list.size();
 
+  // the sizes of every tile's part of the navmesh the cache stitches to, for a splice in place
+  std::vector<PieceSizes> before;
+  if (options.previous != nullptr && !st.layout_changed && cache.pieces.size() == tile_count) {
+    before.resize(tile_count);
+    for (std::size_t t = 0; t < tile_count; ++t) {
+      const StitchPiece& piece = cache.pieces[t];
+      before[t] = {static_cast<std::uint32_t>(piece.kept.size()),
+                   static_cast<std::uint32_t>(piece.source_poly.size()),
+                   static_cast<std::uint32_t>(piece.vertex_tile.size()),
+                   static_cast<std::uint32_t>(cache.tiles[t].mesh.height_samples.size())};
+    }
+  }
   // note: the new state is assembled beside the cache and swapped in only after the stitch
   TileCache next;
   next.config = cache.config;
   next.layout = layout;
   next.fingerprints = std::move(fingerprints);
   if (st.layout_changed) {
-    next.tiles = std::move(built);
+    next.tiles.swap(built);
   } else {
     next.pieces = std::move(cache.pieces);
-    next.tiles.resize(tile_count);
-    std::size_t k = 0;
-    for (std::size_t t = 0; t < tile_count; ++t) {
-      if (k < list.size() && list[k] == t) {
-        next.tiles[t] = std::move(built[k++]);
-      } else {
-        next.tiles[t] = std::move(cache.tiles[t]);
-      }
-    }
+    next.tile_areas = std::move(cache.tile_areas);
+    // note: the rebuilt tiles are swapped in; `built` then holds the old ones (given back on
+    // error)
+    next.tiles = std::move(cache.tiles);
+    for (std::size_t k = 0; k < list.size(); ++k) std::swap(next.tiles[list[k]], built[k]);
   }
   start = Clock::now();
   TiledBuildOutput out;
   Status stitched;
+  std::vector<std::size_t> linked;
   {
     auto timer = ctx.scoped_timer("stitch");
-    std::vector<std::size_t> linked;
     stitched = update_pieces(next, st.layout_changed ? nullptr : &rebuild, ctx, &st, &linked);
     // note: after a layout change every piece is new: the whole result is validated
     if (stitched.ok())
-      stitched = stitch_into(next, out, ctx, &st, st.layout_changed ? nullptr : &linked);
-    st.tiles_restitched = std::move(linked);
+      stitched = stitch_into(next, out, ctx, &st, st.layout_changed ? nullptr : &linked,
+                             options.previous, before, &next.tile_areas);
   }
   st.stitch_ms = ms_since(start);
   if (!st.layout_changed && !stitched.ok()) {
-    // give the reused tiles back, so the cache is unchanged on error
-    for (std::size_t t = 0; t < tile_count; ++t) {
-      if (!std::binary_search(list.begin(), list.end(), t))
-        cache.tiles[t] = std::move(next.tiles[t]);
-    }
+    // give the tiles back, so the cache is unchanged on error
+    for (std::size_t k = 0; k < list.size(); ++k) std::swap(next.tiles[list[k]], built[k]);
+    cache.tiles = std::move(next.tiles);
     cache.pieces.clear();  // derived data; prepare_stitch_pieces or the next rebuild makes them
+    cache.tile_areas.clear();
   }
   LEAPNAV_TRY(std::move(stitched));
   start = Clock::now();
-  next.navmesh_hash = content_hash(out.navmesh);
+  {
+    // note: the parts of the tiles whose slices did not change or move are the cache's
+    const std::vector<TileSlices> slices = tile_slices(next);
+    const std::vector<std::size_t> rehash = tiles_to_rehash(
+        layout, slices, linked, st.layout_changed ? std::vector<TileHashPart>{} : cache.hash_parts);
+    next.hash_parts =
+        st.layout_changed ? std::vector<TileHashPart>(tile_count) : std::move(cache.hash_parts);
+    next.hash_parts.resize(tile_count);
+    hash_tiles(out.navmesh, slices, rehash, next.hash_parts, ctx.threads());
+    next.navmesh_hash = content_hash_of_parts(out.navmesh, next.hash_parts);
+    st.tiles_rehashed = rehash.size();
+  }
   st.hash_ms = ms_since(start);
+  st.tiles_restitched = std::move(linked);
   cache = std::move(next);
   return out;
+}
+
+Result<std::uint64_t> prepare_tile_hashes(TileCache& cache, const NavMesh& stitched,
+                                          BuildContext& ctx) {
+  LEAPNAV_TRY(check_shape(cache));
+  if (cache.pieces.size() != cache.layout.tile_count())
+    return make_error(ErrorCode::InvalidArgument,
+                      "tile cache: no stitch pieces to slice the navmesh by");
+  const std::vector<TileSlices> slices = tile_slices(cache);
+  std::vector<std::size_t> all_tiles(slices.size());
+  for (std::size_t t = 0; t < all_tiles.size(); ++t) all_tiles[t] = t;
+  std::vector<TileHashPart> parts(slices.size());
+  hash_tiles(stitched, slices, all_tiles, parts, ctx.threads());
+  const std::uint64_t hash = content_hash_of_parts(stitched, parts);
+  if (hash == cache.navmesh_hash) {
+    cache.hash_parts = std::move(parts);
+  } else {
+    cache.hash_parts.clear();
+  }
+  return hash;
 }
 
 Status prepare_stitch_pieces(TileCache& cache, BuildContext& ctx) {

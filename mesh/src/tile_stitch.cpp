@@ -580,6 +580,106 @@ Status link_piece(std::span<StitchPiece> pieces, const TileLayout& layout, std::
   return {};
 }
 
+namespace {
+
+// Where each tile's part of the spliced arrays starts (prefix sums over the tiles; entry n is
+// the total) and the counts summed, from the linked pieces and their tile meshes.
+struct SpliceBases {
+  std::vector<std::uint32_t> vertex;
+  std::vector<std::uint32_t> poly;
+  std::vector<std::uint32_t> corner;
+  std::vector<std::uint32_t> sample;
+  bool patches = false;
+};
+
+Result<SpliceBases> splice_bases(std::span<const TileMesh> tiles,
+                                 std::span<const StitchPiece> pieces, StitchStats& st) {
+  const std::size_t n = pieces.size();
+  SpliceBases b;
+  b.vertex.assign(n + 1, 0);
+  b.poly.assign(n + 1, 0);
+  b.corner.assign(n + 1, 0);
+  b.sample.assign(n + 1, 0);
+  st = {};
+  for (std::size_t t = 0; t < n; ++t) {
+    const StitchPiece& piece = pieces[t];
+    if (piece.neighbor_poly.size() != piece.vertex_tile.size() || piece.poly_first.empty())
+      return make_error(ErrorCode::InvalidArgument,
+                        "stitch: the piece of tile " + std::to_string(t) + " is not linked");
+    b.vertex[t + 1] = b.vertex[t] + static_cast<std::uint32_t>(piece.kept.size());
+    b.poly[t + 1] = b.poly[t] + static_cast<std::uint32_t>(piece.source_poly.size());
+    b.corner[t + 1] = b.corner[t] + static_cast<std::uint32_t>(piece.vertex_tile.size());
+    b.sample[t + 1] = b.sample[t] + static_cast<std::uint32_t>(tiles[t].mesh.height_samples.size());
+    b.patches = b.patches || !tiles[t].mesh.height_patches.empty();
+    st.welded_vertices += piece.stats.welded_vertices;
+    st.inserted_corners += piece.stats.inserted_corners;
+    st.portal_edges += piece.stats.portal_edges;
+    st.split_polygons += piece.stats.split_polygons;
+  }
+  st.portal_edges /= 2;
+  for (std::size_t t = 0; t < n; ++t) {
+    if (b.patches && tiles[t].mesh.height_patches.empty() && !pieces[t].source_poly.empty())
+      return make_error(ErrorCode::InvalidArgument,
+                        "stitch: tile " + std::to_string(t) + " has no height patches");
+  }
+  return b;
+}
+
+// Writes tile t's part of the spliced arrays (sized for `b`) from its linked piece.
+void write_tile(NavMesh& out, const TileMesh& tile, const StitchPiece& piece, const SpliceBases& b,
+                std::size_t t) {
+  const NavMesh& m = tile.mesh;
+  Vec3* vertex_out = out.vertices.data() + b.vertex[t];
+  for (std::size_t k = 0; k < piece.kept.size(); ++k) vertex_out[k] = m.vertices[piece.kept[k]];
+  const std::size_t corners = piece.vertex_tile.size();
+  std::uint32_t* pv = out.poly_vertices.data() + b.corner[t];
+  std::uint32_t* pn = out.poly_neighbors.data() + b.corner[t];
+  for (std::size_t k = 0; k < corners; ++k) {
+    pv[k] = b.vertex[piece.vertex_tile[k]] + piece.vertex_rank_ref[k];
+    const std::uint32_t q = piece.neighbor_tile[k];
+    pn[k] = q == kNoPoly ? kNoPoly : b.poly[q] + piece.neighbor_poly[k];
+  }
+  const std::uint32_t corner_base = b.corner[t];
+  const std::uint32_t sample_base = b.sample[t];
+  const std::size_t p0 = b.poly[t];
+  for (std::size_t p = 0; p < piece.source_poly.size(); ++p) {
+    const std::uint32_t src = piece.source_poly[p];
+    out.poly_first[p0 + p + 1] = corner_base + piece.poly_first[p + 1];
+    out.poly_region[p0 + p] = m.poly_region[src];
+    out.poly_area[p0 + p] = m.poly_area[src];
+    out.poly_flags[p0 + p] = m.poly_flags[src];
+    out.poly_bounds[p0 + p] = piece.bounds[p];
+    if (b.patches) {
+      HeightPatch patch = m.height_patches[src];
+      patch.first += sample_base;
+      out.height_patches[p0 + p] = patch;
+    }
+  }
+  std::copy(m.height_samples.begin(), m.height_samples.end(),
+            out.height_samples.begin() + static_cast<std::ptrdiff_t>(sample_base));
+}
+
+// Moves v[from, v.size()) to start at `to`, the vector ending at to + (v.size() - from). Growth
+// past the capacity reserves 1/32 more, so that later rebuilds grow in place.
+template <class T>
+void move_tail(std::vector<T>& v, std::size_t from, std::size_t to) {
+  const std::size_t count = v.size() - from;
+  const std::size_t size = to + count;
+  if (size > v.size()) {
+    if (size > v.capacity()) v.reserve(size + size / 32);
+    v.resize(size);
+    std::copy_backward(v.begin() + static_cast<std::ptrdiff_t>(from),
+                       v.begin() + static_cast<std::ptrdiff_t>(from + count),
+                       v.begin() + static_cast<std::ptrdiff_t>(size));
+  } else if (size < v.size()) {
+    std::copy(v.begin() + static_cast<std::ptrdiff_t>(from), v.end(),
+              v.begin() + static_cast<std::ptrdiff_t>(to));
+    v.resize(size);
+  }
+}
+
+}  // namespace
+
 Result<NavMesh> splice_pieces(std::span<const TileMesh> tiles, std::span<const StitchPiece> pieces,
                               const TileLayout& layout, const BuildConfig& config,
                               StitchStats* stats) {
@@ -591,84 +691,126 @@ Result<NavMesh> splice_pieces(std::span<const TileMesh> tiles, std::span<const S
                           " tiles");
   StitchStats local_stats;
   StitchStats& st = stats != nullptr ? *stats : local_stats;
-  st = {};
-  std::vector<std::uint32_t> vertex_base(n + 1, 0);
-  std::vector<std::uint32_t> poly_base(n + 1, 0);
-  std::size_t corner_count = 0;
-  std::size_t sample_count = 0;
-  bool patches = false;
-  for (std::size_t t = 0; t < n; ++t) {
-    const StitchPiece& piece = pieces[t];
-    if (piece.neighbor_poly.size() != piece.vertex_tile.size() || piece.poly_first.empty())
-      return make_error(ErrorCode::InvalidArgument,
-                        "stitch: the piece of tile " + std::to_string(t) + " is not linked");
-    vertex_base[t + 1] = vertex_base[t] + static_cast<std::uint32_t>(piece.kept.size());
-    poly_base[t + 1] = poly_base[t] + static_cast<std::uint32_t>(piece.source_poly.size());
-    corner_count += piece.vertex_tile.size();
-    sample_count += tiles[t].mesh.height_samples.size();
-    patches = patches || !tiles[t].mesh.height_patches.empty();
-    st.welded_vertices += piece.stats.welded_vertices;
-    st.inserted_corners += piece.stats.inserted_corners;
-    st.portal_edges += piece.stats.portal_edges;
-    st.split_polygons += piece.stats.split_polygons;
-  }
-  st.portal_edges /= 2;
+  LEAPNAV_TRY_ASSIGN(SpliceBases b, splice_bases(tiles, pieces, st));
   NavMesh out;
   out.config = config;
   out.grid = layout.grid;
   // note: the arrays are sized once and written in place (each piece's part is known)
-  out.vertices.resize(vertex_base[n]);
-  out.poly_first.resize(std::size_t{poly_base[n]} + 1);
-  out.poly_vertices.resize(corner_count);
-  out.poly_neighbors.resize(corner_count);
-  out.poly_region.resize(poly_base[n]);
-  out.poly_area.resize(poly_base[n]);
-  out.poly_flags.resize(poly_base[n]);
-  out.poly_bounds.resize(poly_base[n]);
-  if (patches) out.height_patches.resize(poly_base[n]);
-  out.height_samples.resize(sample_count);
+  out.vertices.resize(b.vertex[n]);
+  out.poly_first.resize(std::size_t{b.poly[n]} + 1);
+  out.poly_vertices.resize(b.corner[n]);
+  out.poly_neighbors.resize(b.corner[n]);
+  out.poly_region.resize(b.poly[n]);
+  out.poly_area.resize(b.poly[n]);
+  out.poly_flags.resize(b.poly[n]);
+  out.poly_bounds.resize(b.poly[n]);
+  if (b.patches) out.height_patches.resize(b.poly[n]);
+  out.height_samples.resize(b.sample[n]);
   out.poly_first[0] = 0;
-  std::size_t corner_at = 0;
-  std::size_t sample_at = 0;
-  for (std::size_t t = 0; t < n; ++t) {
-    const StitchPiece& piece = pieces[t];
-    const NavMesh& m = tiles[t].mesh;
-    if (patches && m.height_patches.empty() && !piece.source_poly.empty())
+  for (std::size_t t = 0; t < n; ++t) write_tile(out, tiles[t], pieces[t], b, t);
+  out.tile_poly_first = std::move(b.poly);
+  return out;
+}
+
+Status splice_pieces_in_place(NavMesh& nav, std::span<const TileMesh> tiles,
+                              std::span<const StitchPiece> pieces, const TileLayout& layout,
+                              const BuildConfig& config, std::span<const PieceSizes> before,
+                              std::span<const std::size_t> changed, StitchStats* stats) {
+  const std::size_t n = layout.tile_count();
+  if (tiles.size() != n || pieces.size() != n || before.size() != n)
+    return make_error(ErrorCode::InvalidArgument,
+                      "stitch: " + std::to_string(tiles.size()) + " tile meshes, " +
+                          std::to_string(pieces.size()) + " pieces and " +
+                          std::to_string(before.size()) + " earlier sizes for " +
+                          std::to_string(n) + " tiles");
+  for (const std::size_t t : changed) {
+    if (t >= n)
       return make_error(ErrorCode::InvalidArgument,
-                        "stitch: tile " + std::to_string(t) + " has no height patches");
-    Vec3* vertex_out = out.vertices.data() + vertex_base[t];
-    for (std::size_t k = 0; k < piece.kept.size(); ++k) vertex_out[k] = m.vertices[piece.kept[k]];
-    const std::size_t corners = piece.vertex_tile.size();
-    std::uint32_t* pv = out.poly_vertices.data() + corner_at;
-    std::uint32_t* pn = out.poly_neighbors.data() + corner_at;
-    for (std::size_t k = 0; k < corners; ++k) {
-      pv[k] = vertex_base[piece.vertex_tile[k]] + piece.vertex_rank_ref[k];
-      const std::uint32_t q = piece.neighbor_tile[k];
-      pn[k] = q == kNoPoly ? kNoPoly : poly_base[q] + piece.neighbor_poly[k];
+                        "stitch: changed tile " + std::to_string(t) + " is outside the layout");
+  }
+  StitchStats local_stats;
+  StitchStats& st = stats != nullptr ? *stats : local_stats;
+  LEAPNAV_TRY_ASSIGN(const SpliceBases b, splice_bases(tiles, pieces, st));
+  // the earlier bases, and the tiles whose sizes changed
+  SpliceBases old;
+  old.vertex.assign(n + 1, 0);
+  old.poly.assign(n + 1, 0);
+  old.corner.assign(n + 1, 0);
+  old.sample.assign(n + 1, 0);
+  std::size_t first = n;
+  std::size_t last = 0;
+  for (std::size_t t = 0; t < n; ++t) {
+    const PieceSizes& s = before[t];
+    old.vertex[t + 1] = old.vertex[t] + s.vertices;
+    old.poly[t + 1] = old.poly[t] + s.polygons;
+    old.corner[t + 1] = old.corner[t] + s.corners;
+    old.sample[t + 1] = old.sample[t] + s.samples;
+    if (b.vertex[t + 1] - b.vertex[t] != s.vertices || b.poly[t + 1] - b.poly[t] != s.polygons ||
+        b.corner[t + 1] - b.corner[t] != s.corners || b.sample[t + 1] - b.sample[t] != s.samples) {
+      first = std::min(first, t);
+      last = t;
     }
-    const auto corner_base = static_cast<std::uint32_t>(corner_at);
-    const auto sample_base = static_cast<std::uint32_t>(sample_at);
-    const std::size_t p0 = poly_base[t];
-    for (std::size_t p = 0; p < piece.source_poly.size(); ++p) {
-      const std::uint32_t src = piece.source_poly[p];
-      out.poly_first[p0 + p + 1] = corner_base + piece.poly_first[p + 1];
-      out.poly_region[p0 + p] = m.poly_region[src];
-      out.poly_area[p0 + p] = m.poly_area[src];
-      out.poly_flags[p0 + p] = m.poly_flags[src];
-      out.poly_bounds[p0 + p] = piece.bounds[p];
-      if (patches) {
-        HeightPatch patch = m.height_patches[src];
-        patch.first += sample_base;
-        out.height_patches[p0 + p] = patch;
+  }
+  const std::size_t polys = old.poly[n];
+  if (nav.vertices.size() != old.vertex[n] || nav.poly_first.size() != polys + 1 ||
+      nav.poly_vertices.size() != old.corner[n] || nav.poly_neighbors.size() != old.corner[n] ||
+      nav.poly_region.size() != polys || nav.poly_area.size() != polys ||
+      nav.poly_flags.size() != polys || nav.poly_bounds.size() != polys ||
+      nav.height_patches.size() != (b.patches ? polys : 0) ||
+      nav.height_samples.size() != old.sample[n] || !nav.span_poly.empty() ||
+      nav.tile_poly_first != old.poly || !(nav.grid == layout.grid))
+    return make_error(ErrorCode::InvalidArgument,
+                      "stitch: the navmesh is not the one the earlier pieces made");
+  nav.config = config;
+  // tiles [lo, hi) are written from their pieces: those whose sizes changed and one row on each
+  // side (their ids point into the 3 x 3 block, so they see the changed bases); the tiles from
+  // hi on keep their contents and move, their ids shifted by the size change before them
+  std::size_t lo = n;
+  std::size_t hi = n;
+  if (first < n) {
+    const std::size_t reach = static_cast<std::size_t>(layout.tiles_x) + 1;
+    lo = first >= reach ? first - reach : 0;
+    hi = std::min(n, last + reach + 1);
+    move_tail(nav.vertices, old.vertex[hi], b.vertex[hi]);
+    move_tail(nav.poly_first, std::size_t{old.poly[hi]} + 1, std::size_t{b.poly[hi]} + 1);
+    move_tail(nav.poly_vertices, old.corner[hi], b.corner[hi]);
+    move_tail(nav.poly_neighbors, old.corner[hi], b.corner[hi]);
+    move_tail(nav.poly_region, old.poly[hi], b.poly[hi]);
+    move_tail(nav.poly_area, old.poly[hi], b.poly[hi]);
+    move_tail(nav.poly_flags, old.poly[hi], b.poly[hi]);
+    move_tail(nav.poly_bounds, old.poly[hi], b.poly[hi]);
+    if (b.patches) move_tail(nav.height_patches, old.poly[hi], b.poly[hi]);
+    move_tail(nav.height_samples, old.sample[hi], b.sample[hi]);
+    // note: unsigned wrap-around adds a negative shift exactly
+    const std::uint32_t dv = b.vertex[hi] - old.vertex[hi];
+    const std::uint32_t dp = b.poly[hi] - old.poly[hi];
+    const std::uint32_t dc = b.corner[hi] - old.corner[hi];
+    const std::uint32_t ds = b.sample[hi] - old.sample[hi];
+    if (dc != 0) {
+      for (std::size_t p = std::size_t{b.poly[hi]} + 1; p < nav.poly_first.size(); ++p)
+        nav.poly_first[p] += dc;
+    }
+    if (dv != 0) {
+      for (std::size_t k = b.corner[hi]; k < nav.poly_vertices.size(); ++k)
+        nav.poly_vertices[k] += dv;
+    }
+    if (dp != 0) {
+      for (std::size_t k = b.corner[hi]; k < nav.poly_neighbors.size(); ++k) {
+        std::uint32_t& q = nav.poly_neighbors[k];
+        if (q != kNoPoly) q += dp;
       }
     }
-    std::copy(m.height_samples.begin(), m.height_samples.end(),
-              out.height_samples.begin() + static_cast<std::ptrdiff_t>(sample_at));
-    corner_at += corners;
-    sample_at += m.height_samples.size();
+    if (b.patches && ds != 0) {
+      for (std::size_t p = b.poly[hi]; p < nav.height_patches.size(); ++p)
+        nav.height_patches[p].first += ds;
+    }
   }
-  out.tile_poly_first = std::move(poly_base);
-  return out;
+  for (std::size_t t = lo; t < hi; ++t) write_tile(nav, tiles[t], pieces[t], b, t);
+  for (const std::size_t t : changed) {
+    if (t < lo || t >= hi) write_tile(nav, tiles[t], pieces[t], b, t);
+  }
+  nav.tile_poly_first = b.poly;
+  return {};
 }
 
 Result<NavMesh> stitch_tiles(std::span<const TileMesh> tiles, const TileLayout& layout,

@@ -65,8 +65,12 @@ TEST_SUITE("cli.tile_rebuild") {
     // measured the floor on columns 80..99 of the tiles before it (TileMesh::island_reads)
     CHECK(json["tiles_rebuilt"] == 2);
     CHECK(json["tiles_reused"] == 14);
-    for (const char* key : {"rebuild", "stitch", "write", "tiles"})
+    for (const char* key : {"rebuild", "stitch", "write", "tiles", "hash_load"})
       CHECK(json["times_ms"][key].get<double>() >= 0.0);
+    // the old file's navmesh took the result in place, and only the tiles near the edit were
+    // hashed again (the rest of the hash came from the parts made at load)
+    CHECK(json["spliced_in_place"] == true);
+    CHECK(json["tiles_rehashed"].get<int>() > 0);
 
     // the cache now belongs to the rebuilt file: take the crate away again
     const std::string back = temp_path("back.lnav");

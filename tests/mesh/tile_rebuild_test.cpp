@@ -5,9 +5,12 @@
 // refuses damaged, truncated and other-version files.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstddef>
+#include <limits>
 #include <optional>
 #include <random>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -18,6 +21,7 @@
 #include "leapnav/io/scene_builder.hpp"
 #include "leapnav/io/scenes.hpp"
 #include "leapnav/io/tile_cache_file.hpp"
+#include "leapnav/mesh/build.hpp"
 #include "leapnav/mesh/navmesh.hpp"
 #include "leapnav/mesh/tile_cache.hpp"
 #include "support/shared_data.hpp"
@@ -77,12 +81,17 @@ mesh::TiledBuildOutput build_full(const TriangleMesh& scene, int tile_size) {
 // Rebuilds `cache` for `scene` after an edit inside `changed` and checks the result against a
 // full tiled build of `scene`: same .lnav bytes, stats and stitch counts; the cache then equals
 // the full build's cache (fingerprints and hash).
+// With `previous` (the navmesh the cache stitches to), the rebuild splices into it in place,
+// and *previous then holds the result for the next step.
 mesh::RebuildStats rebuild_matches_full(const TriangleMesh& scene, mesh::TileCache& cache,
-                                        const AABB& changed, int threads = 0) {
+                                        const AABB& changed, int threads = 0,
+                                        mesh::NavMesh* previous = nullptr) {
   BuildContext ctx;
   ctx.set_threads(threads);
   mesh::RebuildStats stats;
-  auto rebuilt = mesh::rebuild_tiled_navmesh(scene, cache, changed, ctx, &stats);
+  mesh::RebuildOptions options;
+  options.previous = previous;
+  auto rebuilt = mesh::rebuild_tiled_navmesh(scene, cache, changed, ctx, &stats, options);
   INFO((rebuilt.ok() ? std::string() : rebuilt.error().message));
   REQUIRE(rebuilt.ok());
   const mesh::TiledBuildOutput full = build_full(scene, cache.layout.tile_size);
@@ -98,7 +107,46 @@ mesh::RebuildStats rebuild_matches_full(const TriangleMesh& scene, mesh::TileCac
   CHECK(cache.navmesh_hash == mesh::content_hash(full.navmesh));
   CHECK(stats.tiles_rebuilt + stats.tiles_reused == stats.tiles);
   CHECK(mesh::validate(cache).ok());
+  // the tiles' hash parts the rebuild kept or recomputed are those of a recomputation from
+  // scratch, tile by tile
+  mesh::TileCache fresh = cache;
+  fresh.hash_parts.clear();
+  BuildContext hash_ctx;
+  const auto recomputed = mesh::prepare_tile_hashes(fresh, rebuilt->navmesh, hash_ctx);
+  REQUIRE(recomputed.ok());
+  CHECK(*recomputed == cache.navmesh_hash);
+  CHECK(fresh.hash_parts == cache.hash_parts);
+  CHECK(stats.tiles_rehashed <= stats.tiles);
+  CHECK(stats.spliced_in_place == (previous != nullptr && !stats.layout_changed));
+  if (previous != nullptr) *previous = rebuilt->navmesh;
   return stats;
+}
+
+// Consecutive slices of every array of `nav`, cut at `cuts` + 1 random points (a slice may be
+// empty; the cuts need not follow tiles).
+std::vector<mesh::TileSlices> random_slices(const mesh::NavMesh& nav, std::size_t cuts,
+                                            std::mt19937& rng) {
+  const auto points = [&](std::size_t size) {
+    std::vector<std::uint32_t> at{0, static_cast<std::uint32_t>(size)};
+    for (std::size_t k = 0; k < cuts; ++k)
+      at.push_back(static_cast<std::uint32_t>(rng() % (size + 1)));
+    std::sort(at.begin(), at.end());
+    return at;
+  };
+  const std::vector<std::uint32_t> v = points(nav.vertices.size());
+  const std::vector<std::uint32_t> p = points(nav.polygon_count());
+  const std::vector<std::uint32_t> s = points(nav.height_samples.size());
+  std::vector<mesh::TileSlices> out;
+  for (std::size_t k = 0; k + 1 < v.size(); ++k) {
+    out.push_back({v[k], v[k + 1] - v[k], p[k], p[k + 1] - p[k], s[k], s[k + 1] - s[k]});
+  }
+  return out;
+}
+
+std::uint64_t hash_of_slices(const mesh::NavMesh& nav, std::span<const mesh::TileSlices> slices) {
+  std::vector<mesh::TileHashPart> parts;
+  for (const mesh::TileSlices& s : slices) parts.push_back(mesh::tile_hash_part(nav, s));
+  return mesh::content_hash_of_parts(nav, parts);
 }
 
 const Box kBoxA{{10, 0, 10}, {12, 1.5F, 12}};
@@ -182,6 +230,10 @@ TEST_SUITE("mesh.tile_rebuild") {
     CHECK(stats.tiles_rebuilt == 1);
     CHECK(stats.pieces_stitched == 9);
     CHECK(stats.pieces_linked == 25);
+    // rehashed: the 25 linked tiles, and the tiles within one row (10 tiles) in tile order of
+    // the rebuilt tile, whose size changed
+    CHECK(stats.tiles_rehashed <= 25 + 21);
+    CHECK(stats.tiles_rehashed > 25);
   }
 
   TEST_CASE(
@@ -189,14 +241,15 @@ TEST_SUITE("mesh.tile_rebuild") {
     mesh::CachedTiledBuild cached = build_cached(room({kBoxA, kBoxB}), 32);
     const std::uint64_t before = cached.cache.navmesh_hash;
     // kBoxA spans columns 33..40: tiles (1, 1) and the tiles within border + slack of it
-    mesh::RebuildStats stats =
-        rebuild_matches_full(room({kBoxB}), cached.cache, box_bounds({kBoxA}));
+    mesh::RebuildStats stats = rebuild_matches_full(room({kBoxB}), cached.cache,
+                                                    box_bounds({kBoxA}), 0, &cached.output.navmesh);
     CHECK(stats.tiles_rebuilt >= 1);
     CHECK(stats.tiles_rebuilt < 25);
     CHECK(stats.tiles_outside_changed == 0);
     CHECK(cached.cache.navmesh_hash != before);
     // the cache now describes room({kBoxB}); change it again across the x = 19.2 m line
-    stats = rebuild_matches_full(room({kBoxB, kBoxC}), cached.cache, box_bounds({kBoxC}), 1);
+    stats = rebuild_matches_full(room({kBoxB, kBoxC}), cached.cache, box_bounds({kBoxC}), 1,
+                                 &cached.output.navmesh);
     CHECK(stats.tiles_rebuilt >= 2);
     CHECK(stats.tiles_rebuilt < 25);
     CHECK(stats.tiles_outside_changed == 0);
@@ -224,8 +277,11 @@ TEST_SUITE("mesh.tile_rebuild") {
         changed = {{x, 0, z}, {x + size(rng), height(rng), z + size(rng)}};
         boxes.push_back(changed);
       }
+      // note: every other step splices into the previous navmesh in place
       const mesh::RebuildStats stats =
-          rebuild_matches_full(room(boxes), cached.cache, box_bounds({changed}), step % 2);
+          rebuild_matches_full(room(boxes), cached.cache, box_bounds({changed}), step % 2,
+                               step % 2 == 0 ? &cached.output.navmesh : nullptr);
+      if (step % 2 == 1) cached.output = build_full(room(boxes), 32);
       CHECK(stats.tiles_outside_changed == 0);
       CHECK_FALSE(stats.layout_changed);
       CHECK(stats.tiles_rebuilt <= 9);
@@ -312,11 +368,33 @@ TEST_SUITE("mesh.tile_rebuild") {
   TEST_CASE("an edit that moves the world's bounds rebuilds every tile and equals the full build") {
     mesh::CachedTiledBuild cached = build_cached(room({kBoxA}), 32);
     const Box outside{{40, 0, 10}, {43, 1, 12}};
-    const mesh::RebuildStats stats =
-        rebuild_matches_full(room({kBoxA, outside}), cached.cache, box_bounds({outside}));
+    const mesh::NavMesh before = cached.output.navmesh;
+    mesh::NavMesh previous = before;
+    const mesh::RebuildStats stats = rebuild_matches_full(room({kBoxA, outside}), cached.cache,
+                                                          box_bounds({outside}), 0, &previous);
     CHECK(stats.layout_changed);
+    CHECK_FALSE(stats.spliced_in_place);
     CHECK(stats.tiles_rebuilt == stats.tiles);
     CHECK(stats.tiles_reused == 0);
+  }
+
+  TEST_CASE(
+      "a previous navmesh that is not the cache's is left alone; the result is spliced whole") {
+    mesh::CachedTiledBuild cached = build_cached(room({kBoxA}), 32);
+    mesh::NavMesh other = build_full(room({kBoxA, kBoxC}), 32).navmesh;
+    REQUIRE(other.polygon_count() != cached.output.navmesh.polygon_count());
+    const mesh::NavMesh kept = other;
+    BuildContext ctx;
+    mesh::RebuildStats stats;
+    mesh::RebuildOptions options;
+    options.previous = &other;
+    auto rebuilt = mesh::rebuild_tiled_navmesh(room({kBoxA, kBoxB}), cached.cache,
+                                               box_bounds({kBoxB}), ctx, &stats, options);
+    REQUIRE(rebuilt.ok());
+    CHECK_FALSE(stats.spliced_in_place);
+    CHECK(io::encode_navmesh(other) == io::encode_navmesh(kept));
+    CHECK(io::encode_navmesh(rebuilt->navmesh) ==
+          io::encode_navmesh(build_full(room({kBoxA, kBoxB}), 32).navmesh));
   }
 
   TEST_CASE("a bad changed box is an error and leaves the cache as it was") {
@@ -479,6 +557,93 @@ TEST_SUITE("mesh.tile_rebuild") {
       const mesh::RebuildStats stats = rebuild_matches_full(scene, cached.cache, box);
       CHECK(stats.tiles_outside_changed == 0);
       CHECK(stats.tiles_listed > stats.tiles_rebuilt);
+    }
+  }
+
+  TEST_CASE("the content hash composes from the parts of any consecutive slicing of the arrays") {
+    std::mt19937 rng(2424);
+    const mesh::TiledBuildOutput tiled = build_full(room({kBoxA, kBoxB, kBoxC}), 16);
+    BuildContext ctx;
+    auto untiled = mesh::build_navmesh(room({kBoxA, kBoxC}), *named_config("default"), ctx);
+    REQUIRE(untiled.ok());
+    const mesh::NavMesh& plain = untiled->navmesh;
+    for (const mesh::NavMesh* nav : {&tiled.navmesh, &plain}) {
+      REQUIRE(nav->polygon_count() > 10);
+      const std::uint64_t hash = mesh::content_hash(*nav);
+      for (const std::size_t cuts : {0, 1, 5, 40}) {
+        CAPTURE(cuts);
+        const std::vector<mesh::TileSlices> slices = random_slices(*nav, cuts, rng);
+        CHECK(hash_of_slices(*nav, slices) == hash);
+      }
+    }
+    // parts that do not cover the arrays, or lie outside them, give the direct hash
+    const mesh::NavMesh& nav = tiled.navmesh;
+    const std::uint64_t hash = mesh::content_hash(nav);
+    std::vector<mesh::TileSlices> slices = random_slices(nav, 3, rng);
+    slices.pop_back();
+    CHECK(hash_of_slices(nav, slices) == hash);
+    mesh::TileSlices outside{0, static_cast<std::uint32_t>(nav.vertices.size()) + 1, 0, 0, 0, 0};
+    CHECK_FALSE(mesh::tile_hash_part(nav, outside).valid);
+    CHECK(hash_of_slices(nav, std::vector<mesh::TileSlices>{outside}) == hash);
+  }
+
+  TEST_CASE("the content hash changes with any one field: vertices, polygons, heights, tiles") {
+    const mesh::NavMesh base = build_full(room({kBoxA, kBoxB}), 32).navmesh;
+    REQUIRE_FALSE(base.height_patches.empty());
+    const std::uint64_t hash = mesh::content_hash(base);
+    std::vector<mesh::NavMesh> changed(12, base);
+    changed[0].vertices.back().y += 0.25F;
+    changed[1].poly_first[1] += 1;
+    changed[2].poly_vertices[5] ^= 1U;
+    changed[3].poly_neighbors[0] =
+        changed[3].poly_neighbors[0] == mesh::kNoPoly ? 0 : mesh::kNoPoly;
+    changed[4].poly_region.back() += 1;
+    changed[5].poly_area[0] ^= 1U;
+    changed[6].poly_flags.back() ^= mesh::kPolyFlagCrouch;
+    changed[7].poly_bounds[3].max.z += 1.0F;
+    changed[8].height_patches[2].first += 1;
+    changed[9].height_samples.back() += 0.1F;
+    changed[10].tile_poly_first[1] += 1;
+    changed[11].grid.origin.x += 1.0F;
+    for (std::size_t k = 0; k < changed.size(); ++k) {
+      CAPTURE(k);
+      CHECK(mesh::content_hash(changed[k]) != hash);
+    }
+    // every NaN sample hashes alike; swapping two different vertices changes the hash
+    mesh::NavMesh nan_a = base;
+    mesh::NavMesh nan_b = base;
+    nan_a.height_samples[0] = std::numeric_limits<float>::quiet_NaN();
+    nan_b.height_samples[0] = -std::numeric_limits<float>::quiet_NaN();
+    CHECK(mesh::content_hash(nan_a) == mesh::content_hash(nan_b));
+    mesh::NavMesh swapped = base;
+    std::swap(swapped.vertices[0], swapped.vertices[1]);
+    CHECK(mesh::content_hash(swapped) != hash);
+  }
+
+  TEST_CASE("random edits on 16-cell tiles, spliced in place, keep every tile's hash part exact") {
+    // 9 x 9 tiles; each step adds or removes a box, so tiles change their vertex and polygon
+    // counts and every later tile's ids move: the parts kept must still be exact
+    std::mt19937 rng(1624);
+    std::uniform_real_distribution<float> pos(2.0F, 36.0F);
+    std::uniform_real_distribution<float> size(0.3F, 2.5F);
+    std::vector<Box> boxes{kBoxA};
+    mesh::CachedTiledBuild cached = build_cached(room(boxes), 16);
+    REQUIRE(cached.cache.hash_parts.size() == 81);
+    for (int step = 0; step < 5; ++step) {
+      CAPTURE(step);
+      Box changed;
+      if (step == 3) {
+        changed = boxes.front();
+        boxes.erase(boxes.begin());
+      } else {
+        const float x = pos(rng);
+        const float z = pos(rng);
+        changed = {{x, 0, z}, {x + size(rng), 1.0F, z + size(rng)}};
+        boxes.push_back(changed);
+      }
+      const mesh::RebuildStats stats = rebuild_matches_full(
+          room(boxes), cached.cache, box_bounds({changed}), step % 2, &cached.output.navmesh);
+      CHECK(stats.tiles_rehashed >= stats.pieces_linked);
     }
   }
 

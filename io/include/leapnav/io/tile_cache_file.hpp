@@ -5,7 +5,8 @@
 // bytes left before anything is allocated; every tile mesh decoded by decode_navmesh, so it
 // passes mesh::validate).
 //
-// Layout (format version 2; version 1 had no island columns):
+// Layout (format versions 3 and 4; version 1 had no island columns; 4 changed only the meaning
+// of the navmesh hash):
 //   offset 0   "LNTC"                          magic, 4 bytes
 //   offset 4   u32 version                     kTileCacheFormatVersion
 //   offset 8   u64 file size                   total bytes, checksum included
@@ -36,8 +37,10 @@ namespace leapnav::io {
 
 /// The format version this code writes and the only one it reads.
 // note: version 2: tile fingerprints chain per-triangle hashes; version 3: each tile records the
-// columns its island filter read beyond its border (older caches would rebuild wrongly)
-inline constexpr std::uint32_t kTileCacheFormatVersion = 3;
+// columns its island filter read beyond its border (older caches would rebuild wrongly);
+// version 4: the same layout, but the stored navmesh hash is mesh::content_hash's per-tile
+// composable definition (a version 3 cache's hash would not match its .lnav)
+inline constexpr std::uint32_t kTileCacheFormatVersion = 4;
 
 /// The cache as bytes (the layout above).
 [[nodiscard]] std::vector<std::byte> encode_tile_cache(const mesh::TileCache& cache);

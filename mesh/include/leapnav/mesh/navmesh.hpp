@@ -3,6 +3,7 @@
 // checked by validate(), saved by io/.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -166,8 +167,63 @@ struct NavMesh {
 /// Area of polygon p in the xz plane [units: m²].
 [[nodiscard]] double polygon_area(const NavMesh& mesh, PolyId p);
 
-/// A content hash over every field (config excluded), stable across platforms.
+/// A content hash over every field (config excluded), stable across platforms. Definition
+/// (since the per-tile form; the file bytes never depended on it): each array is read as a
+/// sequence of 32-bit words x_0 .. x_{n-1} (vertices and bounds as float bits, 3 and 6 words per
+/// entry; poly_first, poly_vertices, poly_neighbors; region, area and flags zero-extended; a
+/// height patch as x0, z0, width | depth << 16, first; height samples with every NaN as the one
+/// quiet NaN) and summed as the polynomial sum of x_i B^i modulo 2^61 - 1 (a fixed B); the
+/// digest hashes the grid, each sequence's length and sum, tile_poly_first and the span map.
+/// The sums compose: a tiled mesh's arrays are in tile order, so its hash is also
+/// content_hash_of_parts over per-tile parts (tile_hash_part), and a rebuild rehashes only the
+/// tiles whose slices changed.
 [[nodiscard]] std::uint64_t content_hash(const NavMesh& mesh);
+
+/// One tile's slices of a tiled mesh's arrays: vertices [vertex_first, + vertex_count),
+/// polygons [poly_first, + poly_count) with their corners (poly_first offsets), height samples
+/// [sample_first, + sample_count). Indices into the mesh's arrays.
+struct TileSlices {
+  std::uint32_t vertex_first = 0;
+  std::uint32_t vertex_count = 0;
+  std::uint32_t poly_first = 0;
+  std::uint32_t poly_count = 0;
+  std::uint32_t sample_first = 0;
+  std::uint32_t sample_count = 0;
+};
+
+/// One tile's share of content_hash: per word sequence, the sum over the tile's slice with
+/// positions counted from the slice's start and every id relative to the tile's own first
+/// vertex, polygon, corner or sample (so that a slice that only moved keeps its part), the sum
+/// of B^k over the positions that hold such ids, and B^(slice length). Plain data.
+struct TileHashPart {
+  static constexpr std::size_t kSequences = 10;
+  std::uint32_t vertices = 0;  ///< the slice sizes
+  std::uint32_t polygons = 0;
+  std::uint32_t corners = 0;
+  std::uint32_t samples = 0;
+  bool patches = false;  ///< the mesh had height patches (their words are in the sums)
+  bool valid = false;    ///< the slices lay inside the mesh's arrays
+  std::array<std::uint64_t, kSequences> sum{};
+  std::array<std::uint64_t, kSequences> power{};
+  std::uint64_t corner_unit = 0;  ///< poly_first entries (relative to the first corner)
+  std::uint64_t vertex_unit = 0;  ///< poly_vertices (relative to the first vertex)
+  std::uint64_t poly_unit = 0;    ///< poly_neighbors other than kNoPoly (to the first polygon)
+  std::uint64_t sample_unit = 0;  ///< height patch firsts (relative to the first sample)
+  friend bool operator==(const TileHashPart&, const TileHashPart&) = default;
+};
+
+/// The part of `mesh`'s content_hash for the tile whose slices are `slices`. O(the slices).
+/// `valid` is false when a slice lies outside the mesh's arrays.
+[[nodiscard]] TileHashPart tile_hash_part(const NavMesh& mesh, const TileSlices& slices);
+
+/// content_hash(mesh) from the parts of consecutive slices that cover every array in order
+/// (vertices, polygons, corners and samples: the parts' sizes sum to the arrays' sizes), in
+/// O(parts) plus the tile_poly_first and span arrays. Parts that do not cover the arrays, or an
+/// invalid one, give content_hash(mesh) computed directly. A part computed before an edit
+/// stays right for a slice whose contents did not change and whose ids still point the same
+/// distances away (the callers recompute the parts of tiles near a tile whose sizes changed).
+[[nodiscard]] std::uint64_t content_hash_of_parts(const NavMesh& mesh,
+                                                  std::span<const TileHashPart> parts);
 
 /// A content hash of the mesh in grid space: the grid without its origin, every vertex as its
 /// grid corner and height level (rounded from world units), the polygon arrays, the height patches

@@ -33,6 +33,15 @@ struct TileCache {
   /// Per tile, its linked stitch piece (stitch_piece + link_piece of `tiles`), or empty: derived
   /// data (saved with the cache; prepare_stitch_pieces makes them when missing).
   std::vector<StitchPiece> pieces;
+  /// Per tile, tile_hash_part of the tile's slices of the stitched navmesh (navmesh_hash is
+  /// content_hash_of_parts of them), or empty: derived data, not saved (prepare_tile_hashes
+  /// makes them from the stitched navmesh). A rebuild recomputes only the parts of the tiles
+  /// whose slices changed.
+  std::vector<TileHashPart> hash_parts;
+  /// Per tile, tile_polygon_area in the stitched navmesh, or empty: derived data, not saved (a
+  /// rebuild sums them for MeshStats::navmesh_area, recomputing those of the tiles whose pieces
+  /// were linked again).
+  std::vector<double> tile_areas;
 };
 
 /// When cache.pieces is not empty: one piece per tile, and every id in them in range and
@@ -45,6 +54,15 @@ struct TileCache {
 /// stitch_piece and link_piece per tile, tiles in parallel on ctx.threads(). Errors: those of
 /// stitch_piece and link_piece; the cache is unchanged on error.
 [[nodiscard]] Status prepare_stitch_pieces(TileCache& cache, BuildContext& ctx);
+
+/// Fills cache.hash_parts from `stitched`, the navmesh the cache stitches to (a cache read from a
+/// file has none; its pieces must be there: prepare_stitch_pieces), tiles in parallel on
+/// ctx.threads(), and returns content_hash_of_parts of them: content_hash(stitched) when the
+/// pieces' slices fit its arrays. The parts are kept only when that equals cache.navmesh_hash
+/// (otherwise `stitched` is another navmesh, which the caller reports). O(navmesh), once per
+/// load. InvalidArgument when the cache has no pieces.
+[[nodiscard]] Result<std::uint64_t> prepare_tile_hashes(TileCache& cache, const NavMesh& stitched,
+                                                        BuildContext& ctx);
 
 /// Sizes match the layout (fingerprints and tiles one per tile), the layout is one that
 /// make_tile_layout gives for its grid, and every tile mesh lies on layout.grid, carries
@@ -106,8 +124,12 @@ struct RebuildStats {
   std::uint64_t pieces_linked = 0;
   double pieces_ms = 0.0;
   double splice_ms = 0.0;
+  bool spliced_in_place = false;  ///< RebuildOptions::previous was updated in place
   double validate_ms = 0.0;
-  double hash_ms = 0.0;        ///< the new navmesh's area sum and content hash
+  double hash_ms = 0.0;  ///< the new navmesh's content hash (from the tiles' parts)
+  /// Tiles whose hash part was computed again (their slices changed or moved relative to the
+  /// slices their ids point into; every tile when the cache had no parts).
+  std::uint64_t tiles_rehashed = 0;
   double tile_stage_ms = 0.0;  ///< the rebuilt tiles' stage times, summed (thread time)
   /// The tiles whose stitch pieces were linked again, ascending (every tile when the layout
   /// changed or the cache had no pieces): every other tile's stitched polygons are those of the
@@ -124,6 +146,14 @@ struct RebuildOptions {
   /// the tiles whose lists are gathered are checked against their fingerprints, so an edit more
   /// than a tile's reach beyond the box goes unnoticed and the cache keeps the stale tiles.
   bool check_outside = false;
+  /// The navmesh the cache stitches to (the output of the build or rebuild that made the cache,
+  /// unchanged since), or null. When given, the result is spliced into its arrays
+  /// (splice_pieces_in_place: the tiles before the change keep their place, those after it move
+  /// as a block) and moved into the returned output, so *previous is left empty; when its sizes
+  /// do not fit the cache (another navmesh) or the layout changed, the result is spliced whole
+  /// and *previous is untouched. Either way the result is the same bit for bit. On an error
+  /// after the splice (the result failing validation) *previous is left empty too.
+  NavMesh* previous = nullptr;
 };
 
 /// Rebuilds after an edit inside `changed` (world units; finite, min <= max): with the cache's

@@ -222,6 +222,31 @@ struct StitchPiece {
                                             const TileLayout& layout, const BuildConfig& config,
                                             StitchStats* stats = nullptr);
 
+/// One tile's part of a spliced navmesh: its kept vertices, polygons, corners and height samples.
+struct PieceSizes {
+  std::uint32_t vertices = 0;
+  std::uint32_t polygons = 0;
+  std::uint32_t corners = 0;
+  std::uint32_t samples = 0;
+  friend bool operator==(const PieceSizes&, const PieceSizes&) = default;
+};
+
+/// splice_pieces into `nav`, the navmesh splice_pieces made of this layout's pieces before the
+/// pieces of the tiles in `changed` were made or linked again; `before` holds every tile's
+/// sizes then. The result is splice_pieces's bit for bit, in less work: tiles before the first
+/// tile whose sizes changed keep their place (rewritten only when in `changed`); the tiles from
+/// one row past the last such tile on are moved as a block, their ids shifted by the size
+/// change (a tile's ids point into its 3 x 3 block); the tiles between, and every tile in
+/// `changed`, are written from their pieces. When no size changed, only the `changed` tiles are
+/// written. Errors (nav untouched): InvalidArgument when `nav`'s sizes, tile ranges or grid do
+/// not match `before` and the layout, and those of splice_pieces.
+[[nodiscard]] Status splice_pieces_in_place(NavMesh& nav, std::span<const TileMesh> tiles,
+                                            std::span<const StitchPiece> pieces,
+                                            const TileLayout& layout, const BuildConfig& config,
+                                            std::span<const PieceSizes> before,
+                                            std::span<const std::size_t> changed,
+                                            StitchStats* stats = nullptr);
+
 /// What a tiled build hands on.
 struct TiledBuildOutput {
   TileLayout layout;
@@ -229,6 +254,14 @@ struct TiledBuildOutput {
   MeshStats stats;  ///< regions summed over tiles (a region cut by a tile edge counts per tile)
   StitchStats stitch;
 };
+
+/// The xz area of tile `tile`'s polygons of a tiled navmesh (tile_poly_first), summed in order.
+[[nodiscard]] double tile_polygon_area(const NavMesh& mesh, std::size_t tile);
+
+/// A tiled navmesh's polygon area as MeshStats::navmesh_area of a tiled build gives it: the
+/// tiles' tile_polygon_area summed in tile order (so a rebuild adds the cached sums of the tiles
+/// that did not change). Without tile_poly_first, the polygons' areas summed in order.
+[[nodiscard]] double tiled_navmesh_area(const NavMesh& mesh);
 
 /// Builds the navmesh of `mesh` tile by tile: tiles.tile_size 0 is build_navmesh (bit-identical
 /// navmesh and stats, span map included); otherwise tiles run in parallel on ctx.threads(), each
