@@ -7,14 +7,18 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cmath>
 #include <limits>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <tuple>
 #include <utility>
 
 #include "leapnav/core/parallel.hpp"
+#include "leapnav/jumplinks/tile_voxels.hpp"
 #include "leapnav/mesh/heights.hpp"
 #include "leapnav/voxel/voxelize.hpp"
 
@@ -231,11 +235,17 @@ PolygonTiles polygon_tiles(const mesh::NavMesh& navmesh, const mesh::TileLayout&
   return out;
 }
 
-Result<TileLinks> build_tile_jump_links(const TriangleMesh& mesh,
-                                        std::span<const std::uint32_t> triangles,
-                                        const mesh::NavMesh& navmesh, const PolygonTiles& tiles,
-                                        const mesh::TileLayout& layout, std::size_t tile,
-                                        const TiledLinkOptions& options, BuildContext& ctx) {
+namespace {
+
+// build_tile_jump_links, its neighbourhood's voxels either voxelized as one window (no pieces) or
+// assembled from the pieces of the tiles it overlaps (tile_voxels.hpp; indexed by tile)
+Result<TileLinks> tile_links_impl(const TriangleMesh& mesh,
+                                  std::span<const std::uint32_t> triangles,
+                                  const mesh::NavMesh& navmesh, const PolygonTiles& tiles,
+                                  const mesh::TileLayout& layout, std::size_t tile,
+                                  const TiledLinkOptions& options,
+                                  std::span<const TileVoxelPiece* const> pieces,
+                                  BuildContext& ctx) {
   LEAPNAV_TRY(validate(options));
   if (tile >= layout.tile_count() || layout.tile_size <= 0)
     return make_error(ErrorCode::InvalidArgument,
@@ -277,11 +287,20 @@ Result<TileLinks> build_tile_jump_links(const TriangleMesh& mesh,
   mesh::NavMesh sub = polygon_subset(navmesh, polys);
   JumpLinkSet set;
   {
-    LEAPNAV_TRY_ASSIGN(
-        const voxel::VoxelOutput voxels,
-        voxel::voxelize_window(
-            part, voxel::GridWindow{layout.grid, rect.x0, rect.z0, rect.width(), rect.depth()},
-            navmesh.config, ctx, voxel::DistanceField::skip));
+    voxel::VoxelOutput voxels;
+    if (pieces.empty()) {
+      LEAPNAV_TRY_ASSIGN(
+          voxels,
+          voxel::voxelize_window(
+              part, voxel::GridWindow{layout.grid, rect.x0, rect.z0, rect.width(), rect.depth()},
+              navmesh.config, ctx, voxel::DistanceField::skip));
+    } else {
+      auto timer = ctx.scoped_timer("jump_assemble");
+      LEAPNAV_TRY_ASSIGN(voxels, assemble_tile_voxels(layout, rect, pieces, navmesh.config));
+      // note: the warning voxelize_window gives a window without walkable spans
+      if (voxels.stats.walkable_spans == 0)
+        ctx.warn(part.name + ": no walkable area after filtering and erosion");
+    }
     {
       auto timer = ctx.scoped_timer("jump_span_map");
       map_spans(sub, polys, tiles, layout, rect, voxels.compact);
@@ -329,7 +348,87 @@ Result<TileLinks> build_tile_jump_links(const TriangleMesh& mesh,
   return out;
 }
 
+}  // namespace
+
+Result<TileLinks> build_tile_jump_links(const TriangleMesh& mesh,
+                                        std::span<const std::uint32_t> triangles,
+                                        const mesh::NavMesh& navmesh, const PolygonTiles& tiles,
+                                        const mesh::TileLayout& layout, std::size_t tile,
+                                        const TiledLinkOptions& options, BuildContext& ctx) {
+  return tile_links_impl(mesh, triangles, navmesh, tiles, layout, tile, options, {}, ctx);
+}
+
 namespace {
+
+// The voxel pieces of a tiled link build (tile_voxels.hpp), built on first use by whichever link
+// tile asks first and freed after the last link tile that overlaps them: a piece is a function of
+// the mesh and its tile only, so the order the threads ask in changes nothing.
+class PieceStore {
+ public:
+  PieceStore(const TriangleMesh& mesh, const mesh::TileLayout& layout, const BuildConfig& config,
+             std::vector<std::vector<std::uint32_t>> triangles, std::vector<int> uses)
+      : mesh_(mesh),
+        layout_(layout),
+        config_(config),
+        triangles_(std::move(triangles)),
+        entries_(layout.tile_count()) {
+    for (std::size_t t = 0; t < entries_.size(); ++t) entries_[t].uses = uses[t];
+  }
+
+  // The piece of tile t, built now when no link tile asked for it before.
+  Result<std::shared_ptr<const TileVoxelPiece>> get(std::size_t t, BuildContext& ctx) {
+    Entry& entry = entries_[t];
+    const std::lock_guard<std::mutex> lock(entry.mutex);
+    if (!entry.built) {
+      entry.built = true;
+      Result<TileVoxelPiece> piece =
+          build_tile_voxel_piece(mesh_, triangles_[t], layout_, t, config_, ctx);
+      triangles_[t] = {};
+      if (!piece.ok()) {
+        entry.error = std::move(piece).error();
+      } else {
+        entry.piece = std::make_shared<const TileVoxelPiece>(std::move(piece).value());
+      }
+    }
+    if (entry.error) return *entry.error;
+    return entry.piece;
+  }
+
+  // One link tile is done with tile t's piece; the last one frees it.
+  void release(std::size_t t) {
+    Entry& entry = entries_[t];
+    if (entry.uses.fetch_sub(1) == 1) {
+      const std::lock_guard<std::mutex> lock(entry.mutex);
+      entry.piece.reset();
+    }
+  }
+
+ private:
+  struct Entry {
+    std::mutex mutex;
+    bool built = false;
+    std::shared_ptr<const TileVoxelPiece> piece;
+    std::optional<Error> error;
+    std::atomic<int> uses{0};
+  };
+  const TriangleMesh& mesh_;
+  const mesh::TileLayout& layout_;
+  const BuildConfig& config_;
+  std::vector<std::vector<std::uint32_t>> triangles_;
+  std::vector<Entry> entries_;
+};
+
+// The tiles whose columns rect overlaps.
+std::vector<std::size_t> tiles_of_rect(const mesh::TileLayout& layout, const mesh::TileRect& rect) {
+  std::vector<std::size_t> out;
+  const int ts = layout.tile_size;
+  for (int tz = rect.z0 / ts; tz <= (rect.z1 - 1) / ts; ++tz) {
+    for (int tx = rect.x0 / ts; tx <= (rect.x1 - 1) / ts; ++tx)
+      out.push_back(static_cast<std::size_t>(tx) +
+                    static_cast<std::size_t>(tz) * static_cast<std::size_t>(layout.tiles_x));
+  }
+  return out;
+}
 
 // build_tiled_jump_links with reuse: engaged entries of `tile_links` are taken as given, the
 // others built; with `keep` every tile's links are left in `tile_links` (copied into the join),
@@ -358,6 +457,7 @@ Result<TiledLinks> build_tiled_impl(const TriangleMesh& mesh, const mesh::NavMes
     std::vector<std::pair<std::string, double>> timings;
   };
   std::vector<Slot> slots(tile_count);
+  std::uint64_t voxel_pieces = 0;
   {
     auto timer = ctx.scoped_timer("tile_links");
     mesh::TileLayout padded = layout;
@@ -372,6 +472,37 @@ Result<TiledLinks> build_tiled_impl(const TriangleMesh& mesh, const mesh::NavMes
         todo.push_back(t);
       }
     }
+    // note: the neighbourhoods' voxels from per-tile pieces when that voxelizes fewer columns
+    // (a full build: ~4x fewer; one relinked tile: more, so it keeps its own window). The two
+    // agree wherever the link search reads (tile_voxels.hpp), which needs the layout's border
+    // to be at least the pieces' (it is by default: both are radius + 3).
+    std::optional<PieceStore> pieces;
+    std::vector<std::uint8_t> searched(tile_count, 0);  // the tiles that reach their voxels
+    if (layout.border >= tile_piece_border(navmesh.config)) {
+      const mesh::TileLayout piece_layout = tile_piece_layout(layout, navmesh.config);
+      std::vector<int> uses(tile_count, 0);
+      std::uint64_t window_columns = 0;
+      for (const std::size_t t : todo) {
+        if (triangles[t].empty() || tiles.tile_first[t] == tiles.tile_first[t + 1]) continue;
+        searched[t] = 1;
+        const mesh::TileRect rect = link_search_rect(layout, t, reach);
+        window_columns +=
+            static_cast<std::uint64_t>(rect.width()) * static_cast<std::uint64_t>(rect.depth());
+        for (const std::size_t u : tiles_of_rect(layout, rect)) ++uses[u];
+      }
+      std::uint64_t piece_columns = 0;
+      for (std::size_t u = 0; u < tile_count; ++u) {
+        if (uses[u] == 0) continue;
+        const mesh::TileRect rect = piece_layout.bordered(u);
+        piece_columns +=
+            static_cast<std::uint64_t>(rect.width()) * static_cast<std::uint64_t>(rect.depth());
+      }
+      if (piece_columns < window_columns) {
+        for (const int u : uses) voxel_pieces += u > 0 ? 1 : 0;
+        pieces.emplace(mesh, layout, navmesh.config, mesh::tile_triangles(mesh, piece_layout),
+                       std::move(uses));
+      }
+    }
     parallel_for(ctx.threads(), 0, todo.size(), 1, [&](std::size_t i0, std::size_t i1) {
       for (std::size_t i = i0; i < i1; ++i) {
         const std::size_t t = todo[i];
@@ -384,8 +515,33 @@ Result<TiledLinks> build_tiled_impl(const TriangleMesh& mesh, const mesh::NavMes
         BuildContext tile_ctx;
         tile_ctx.set_threads(1);
         tile_ctx.set_memory_limit(ctx.memory_limit());
-        slot.result.emplace(build_tile_jump_links(mesh, triangles[t], navmesh, tiles, layout, t,
-                                                  options, tile_ctx));
+        if (pieces && searched[t] != 0) {
+          const std::vector<std::size_t> around =
+              tiles_of_rect(layout, link_search_rect(layout, t, reach));
+          std::vector<std::shared_ptr<const TileVoxelPiece>> held;
+          std::vector<const TileVoxelPiece*> by_tile(tile_count, nullptr);
+          std::optional<Error> failed;
+          for (const std::size_t u : around) {
+            Result<std::shared_ptr<const TileVoxelPiece>> piece = pieces->get(u, tile_ctx);
+            if (!piece.ok()) {
+              failed = std::move(piece).error();
+              break;
+            }
+            by_tile[u] = piece.value().get();
+            held.push_back(std::move(piece).value());
+          }
+          if (failed) {
+            slot.result.emplace(std::move(*failed));
+          } else {
+            slot.result.emplace(tile_links_impl(mesh, triangles[t], navmesh, tiles, layout, t,
+                                                options, by_tile, tile_ctx));
+          }
+          held.clear();
+          for (const std::size_t u : around) pieces->release(u);
+        } else {
+          slot.result.emplace(build_tile_jump_links(mesh, triangles[t], navmesh, tiles, layout, t,
+                                                    options, tile_ctx));
+        }
         triangles[t] = {};
         slot.warnings = tile_ctx.warnings();
         slot.timings = tile_ctx.timings();
@@ -393,6 +549,7 @@ Result<TiledLinks> build_tiled_impl(const TriangleMesh& mesh, const mesh::NavMes
     });
   }
   TiledLinks out;
+  out.voxel_pieces = voxel_pieces;
   out.set.configs = options.jumps.jumps;
   if (options.compact) out.set.quantum = lattice_quantum(options.compact_options.quantum_shift);
   std::size_t total = 0;
