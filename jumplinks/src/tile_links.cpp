@@ -372,10 +372,14 @@ Result<TileLinks> tile_links_impl(const TriangleMesh& mesh,
   mesh::NavMesh sub = polygon_subset(navmesh, polys);
   JumpLinkSet set;
   {
-    voxel::VoxelOutput voxels;
+    // note: an assembled neighbourhood goes into per-thread storage (its arrays' pages are
+    // reused from tile to tile)
+    voxel::VoxelOutput own;
+    thread_local voxel::VoxelOutput assembled;
+    voxel::VoxelOutput& voxels = pieces.empty() ? own : assembled;
     if (pieces.empty()) {
       LEAPNAV_TRY_ASSIGN(
-          voxels,
+          own,
           voxel::voxelize_window(
               part, voxel::GridWindow{layout.grid, rect.x0, rect.z0, rect.width(), rect.depth()},
               navmesh.config, ctx, voxel::DistanceField::skip));
@@ -384,7 +388,7 @@ Result<TileLinks> tile_links_impl(const TriangleMesh& mesh,
       std::vector<const TileVoxelPiece*> voxel_pieces(pieces.size(), nullptr);
       for (std::size_t u = 0; u < pieces.size(); ++u)
         voxel_pieces[u] = pieces[u] == nullptr ? nullptr : &pieces[u]->voxels;
-      LEAPNAV_TRY_ASSIGN(voxels, assemble_tile_voxels(layout, rect, voxel_pieces, navmesh.config));
+      LEAPNAV_TRY(assemble_tile_voxels_into(layout, rect, voxel_pieces, navmesh.config, assembled));
       // note: the warning voxelize_window gives a window without walkable spans
       if (voxels.stats.walkable_spans == 0)
         ctx.warn(part.name + ": no walkable area after filtering and erosion");

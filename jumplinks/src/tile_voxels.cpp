@@ -83,6 +83,14 @@ Result<voxel::VoxelOutput> assemble_tile_voxels(const mesh::TileLayout& layout,
                                                 const mesh::TileRect& rect,
                                                 std::span<const TileVoxelPiece* const> pieces,
                                                 const BuildConfig& config) {
+  voxel::VoxelOutput out;
+  LEAPNAV_TRY(assemble_tile_voxels_into(layout, rect, pieces, config, out));
+  return out;
+}
+
+Status assemble_tile_voxels_into(const mesh::TileLayout& layout, const mesh::TileRect& rect,
+                                 std::span<const TileVoxelPiece* const> pieces,
+                                 const BuildConfig& config, voxel::VoxelOutput& out) {
   if (pieces.size() != layout.tile_count())
     return make_error(ErrorCode::InvalidArgument,
                       "tile voxels: " + std::to_string(pieces.size()) + " pieces for " +
@@ -92,7 +100,9 @@ Result<voxel::VoxelOutput> assemble_tile_voxels(const mesh::TileLayout& layout,
     return make_error(ErrorCode::InvalidArgument,
                       "tile voxels: the rectangle is empty or leaves the world grid");
   const VoxelParams params = derive_voxel_params(config);
-  voxel::VoxelOutput out;
+  out.stats = {};
+  out.compact.distance.clear();
+  out.compact.max_distance = 0;
   const GridSpec grid = layout.rect_grid(rect);
   voxel::Heightfield& solid = out.solid;
   voxel::CompactHeightfield& open = out.compact;
@@ -170,7 +180,7 @@ Result<voxel::VoxelOutput> assemble_tile_voxels(const mesh::TileLayout& layout,
   out.stats.spans = solid.spans.size();
   out.stats.compact_spans = open.spans.size();
   for (const std::uint8_t area : open.areas) out.stats.walkable_spans += area != voxel::kNullArea;
-  return out;
+  return {};
 }
 
 }  // namespace leapnav::jump

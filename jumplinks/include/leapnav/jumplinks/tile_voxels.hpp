@@ -62,4 +62,11 @@ struct TileVoxelPiece {
     const mesh::TileLayout& layout, const mesh::TileRect& rect,
     std::span<const TileVoxelPiece* const> pieces, const BuildConfig& config);
 
+/// assemble_tile_voxels into `out`, reusing its arrays' storage (a caller assembling many
+/// neighbourhoods keeps one output per thread). Every field of `out` is overwritten.
+[[nodiscard]] Status assemble_tile_voxels_into(const mesh::TileLayout& layout,
+                                               const mesh::TileRect& rect,
+                                               std::span<const TileVoxelPiece* const> pieces,
+                                               const BuildConfig& config, voxel::VoxelOutput& out);
+
 }  // namespace leapnav::jump
