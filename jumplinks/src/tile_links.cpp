@@ -409,8 +409,24 @@ Result<TileLinks> tile_links_impl(const TriangleMesh& mesh,
     window.z1 = inner.z1 - rect.z0;
     window.phase_x = rect.x0;
     window.phase_z = rect.z0;
-    LEAPNAV_TRY_ASSIGN(set, build_jump_links(voxels.solid, voxels.compact, sub, agent,
-                                             options.jumps, window, ctx));
+    if (pieces.empty()) {
+      LEAPNAV_TRY_ASSIGN(set, build_jump_links(voxels.solid, voxels.compact, sub, agent,
+                                               options.jumps, window, ctx));
+    } else {
+      // the obstacle field from the pieces' columns (each made on its bordered tile)
+      const int ts = layout.tile_size;
+      const auto tiles_x = static_cast<std::size_t>(layout.tiles_x);
+      const ObstacleSource source = [&](int x, int z) {
+        return &pieces[static_cast<std::size_t>(x / ts) +
+                       static_cast<std::size_t>(z / ts) * tiles_x]
+                    ->voxels.obstacles;
+      };
+      LEAPNAV_TRY_ASSIGN(
+          const ObstacleBits field,
+          assemble_obstacle_bits(voxels.solid, rect.x0, rect.z0, agent, source, ctx));
+      LEAPNAV_TRY_ASSIGN(set, build_jump_links(voxels.solid, voxels.compact, sub, options.jumps,
+                                               window, field, ctx));
+    }
   }
   sub.span_column_first = {};
   sub.span_y = {};

@@ -17,9 +17,11 @@ constexpr int kPieceBorderExtra = 3;
 }  // namespace
 
 std::uint64_t TileVoxelPiece::bytes() const {
-  return (solid_first.size() + open_first.size()) * sizeof(std::uint32_t) +
+  return (solid_first.size() + open_first.size() + obstacles.bits_at.size()) *
+             sizeof(std::uint32_t) +
          solid.size() * sizeof(voxel::Span) + open.size() * sizeof(voxel::CompactSpan) +
-         areas.size();
+         areas.size() + obstacles.rows_x.size() + obstacles.rows_z.size() +
+         obstacles.approx.size() + obstacles.bits.size() * sizeof(std::uint64_t);
 }
 
 int tile_piece_border(const BuildConfig& config) {
@@ -46,7 +48,12 @@ Result<TileVoxelPiece> build_tile_voxel_piece(const TriangleMesh& mesh,
       static_cast<std::size_t>(piece.rect.width()) * static_cast<std::size_t>(piece.rect.depth());
   piece.solid_first.assign(columns + 1, 0);
   piece.open_first.assign(columns + 1, 0);
-  if (triangles.empty()) return piece;
+  if (triangles.empty()) {
+    // no geometry: no spans and no obstacles in any column
+    piece.obstacles = obstacle_columns(nullptr, piece.rect.x0, piece.rect.z0, 0, 0,
+                                       piece.rect.width(), piece.rect.depth());
+    return piece;
+  }
   const mesh::TileLayout padded = tile_piece_layout(layout, config);
   const mesh::TileRect window = padded.bordered(tile);
   const TriangleMesh part =
@@ -59,6 +66,12 @@ Result<TileVoxelPiece> build_tile_voxel_piece(const TriangleMesh& mesh,
                                             voxel::GridWindow{layout.grid, window.x0, window.z0,
                                                               window.width(), window.depth()},
                                             config, piece_ctx, voxel::DistanceField::skip));
+  LEAPNAV_TRY_ASSIGN(
+      const ObstacleBits field,
+      build_obstacle_bits(voxels.solid, config.agent, piece_ctx, BitsKept::ApproxOnly));
+  piece.obstacles = obstacle_columns(&field, window.x0, window.z0, piece.rect.x0 - window.x0,
+                                     piece.rect.z0 - window.z0, piece.rect.x1 - window.x0,
+                                     piece.rect.z1 - window.z0);
   for (const auto& [stage, ms] : piece_ctx.timings()) ctx.add_time(stage, ms);
   const voxel::Heightfield& solid = voxels.solid;
   const voxel::CompactHeightfield& open = voxels.compact;

@@ -16,6 +16,7 @@
 #include "leapnav/io/scenes.hpp"
 #include "leapnav/jumplinks/jump_config.hpp"
 #include "leapnav/jumplinks/jump_links.hpp"
+#include "leapnav/jumplinks/obstacle_field.hpp"
 #include "leapnav/jumplinks/tile_links.hpp"
 #include "leapnav/jumplinks/tile_voxels.hpp"
 #include "leapnav/mesh/build.hpp"
@@ -88,9 +89,10 @@ TEST_SUITE("jumplinks.tile_voxels") {
         by_tile[t] = &*pieces[t];
       }
       std::uint64_t compared = 0;
-      std::uint64_t solid_differing = 0;  // any column
-      std::uint64_t open_differing = 0;   // away from the cut edges
-      std::uint64_t ring_differing = 0;   // near them (allowed; the search does not read them)
+      std::uint64_t solid_differing = 0;      // any column
+      std::uint64_t open_differing = 0;       // away from the cut edges
+      std::uint64_t ring_differing = 0;       // near them (allowed; the search does not read them)
+      std::uint64_t obstacles_differing = 0;  // obstacle columns away from the cut edges
       for (std::size_t t = 0; t < layout->tile_count(); ++t) {
         if (window_triangles[t].empty()) continue;
         const mesh::TileRect rect = link_search_rect(*layout, t, reach);
@@ -101,6 +103,33 @@ TEST_SUITE("jumplinks.tile_voxels") {
         REQUIRE(window.ok());
         auto assembled = assemble_tile_voxels(*layout, rect, by_tile, config);
         REQUIRE(assembled.ok());
+        // the obstacle field assembled from the pieces' columns against the window's own
+        auto own_field =
+            build_obstacle_bits(window->solid, config.agent, ctx, BitsKept::ApproxOnly);
+        REQUIRE(own_field.ok());
+        const ObstacleSource source = [&](int x, int z) {
+          return &pieces[static_cast<std::size_t>(x / c.tile_size) +
+                         static_cast<std::size_t>(z / c.tile_size) *
+                             static_cast<std::size_t>(layout->tiles_x)]
+                      ->obstacles;
+        };
+        auto assembled_field =
+            assemble_obstacle_bits(assembled->solid, rect.x0, rect.z0, config.agent, source, ctx);
+        REQUIRE(assembled_field.ok());
+        REQUIRE(assembled_field->words == own_field->words);
+        {
+          const int b = layout->border + 1;
+          const int x0 = rect.x0 > 0 ? b : 0;
+          const int z0 = rect.z0 > 0 ? b : 0;
+          const int x1 = rect.x1 < layout->grid.width ? rect.width() - b : rect.width();
+          const int z1 = rect.z1 < layout->grid.depth ? rect.depth() - b : rect.depth();
+          const ObstacleColumns p = obstacle_columns(&*own_field, 0, 0, x0, z0, x1, z1);
+          const ObstacleColumns q = obstacle_columns(&*assembled_field, 0, 0, x0, z0, x1, z1);
+          // plane values both ways, approx flags and the approximate columns' bits, all equal
+          const bool same = p.rows_x == q.rows_x && p.rows_z == q.rows_z && p.approx == q.approx &&
+                            p.bits == q.bits;
+          obstacles_differing += same ? 0 : 1;
+        }
         const voxel::Heightfield& ws = window->solid;
         const voxel::Heightfield& as = assembled->solid;
         const voxel::CompactHeightfield& wo = window->compact;
@@ -141,6 +170,7 @@ TEST_SUITE("jumplinks.tile_voxels") {
         }
       }
       CHECK(compared > 0);
+      CHECK(obstacles_differing == 0);
       CHECK(solid_differing == 0);
       CHECK(open_differing == 0);
       MESSAGE(c.spec << " at " << c.tile_size << ": " << compared << " columns compared, "

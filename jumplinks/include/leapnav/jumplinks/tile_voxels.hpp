@@ -20,6 +20,7 @@
 #include "leapnav/core/context.hpp"
 #include "leapnav/core/result.hpp"
 #include "leapnav/core/triangle_mesh.hpp"
+#include "leapnav/jumplinks/obstacle_field.hpp"
 #include "leapnav/mesh/tiles.hpp"
 #include "leapnav/voxel/voxelize.hpp"
 
@@ -35,6 +36,9 @@ struct TileVoxelPiece {
   std::vector<std::uint32_t> open_first;   ///< size columns + 1
   std::vector<voxel::CompactSpan> open;    ///< after erosion (no distance field)
   std::vector<std::uint8_t> areas;         ///< per open span
+  /// The obstacle field's columns (build_obstacle_bits on the bordered tile, cut to its own
+  /// columns: their blocking neighbourhoods lie inside the border)
+  ObstacleColumns obstacles;
   [[nodiscard]] std::uint64_t bytes() const;
 };
 
@@ -48,8 +52,9 @@ struct TileVoxelPiece {
 
 /// The piece of tile `tile`: `triangles` (indices into mesh) must hold every triangle
 /// mesh::tile_triangles(mesh, tile_piece_layout(layout, config)) lists for the tile. Timers: those
-/// of voxelize_window ("rasterize", "filter", "compact", "erode") in ctx. Errors: those of
-/// voxelize_window (never EmptyInput: a tile without triangles gives an empty piece).
+/// of voxelize_window ("rasterize", "filter", "compact", "erode") and "jump_obstacles" in ctx.
+/// Errors: those of voxelize_window (never EmptyInput: a tile without triangles gives an empty
+/// piece).
 [[nodiscard]] Result<TileVoxelPiece> build_tile_voxel_piece(
     const TriangleMesh& mesh, std::span<const std::uint32_t> triangles,
     const mesh::TileLayout& layout, std::size_t tile, const BuildConfig& config, BuildContext& ctx);
