@@ -625,50 +625,64 @@ Result<TiledLinks> build_tiled_impl(const TriangleMesh& mesh, const mesh::NavMes
                        std::move(uses));
       }
     }
-    parallel_for(ctx.threads(), 0, todo.size(), 1, [&](std::size_t i0, std::size_t i1) {
-      for (std::size_t i = i0; i < i1; ++i) {
-        const std::size_t t = todo[i];
-        Slot& slot = slots[t];
-        if (ctx.cancelled()) {
-          slot.result.emplace(make_error(
-              ErrorCode::Cancelled, "cancelled before the links of " + mesh::tile_name(layout, t)));
-          continue;
-        }
-        BuildContext tile_ctx;
-        tile_ctx.set_threads(1);
-        tile_ctx.set_memory_limit(ctx.memory_limit());
-        if (pieces && searched[t] != 0) {
-          const std::vector<std::size_t> around =
-              tiles_of_rect(layout, link_search_rect(layout, t, reach));
-          std::vector<std::shared_ptr<const LinkPiece>> held;
-          std::vector<const LinkPiece*> by_tile(tile_count, nullptr);
-          std::optional<Error> failed;
-          for (const std::size_t u : around) {
-            Result<std::shared_ptr<const LinkPiece>> piece = pieces->get(u, tile_ctx);
-            if (!piece.ok()) {
-              failed = std::move(piece).error();
-              break;
-            }
-            by_tile[u] = piece.value().get();
-            held.push_back(std::move(piece).value());
-          }
-          if (failed) {
-            slot.result.emplace(std::move(*failed));
-          } else {
-            slot.result.emplace(tile_links_impl(mesh, triangles[t], navmesh, tiles, layout, t,
-                                                options, by_tile, tile_ctx));
-          }
-          held.clear();
-          for (const std::size_t u : around) pieces->release(u);
-        } else {
-          slot.result.emplace(build_tile_jump_links(mesh, triangles[t], navmesh, tiles, layout, t,
-                                                    options, tile_ctx));
-        }
-        triangles[t] = {};
-        slot.warnings = tile_ctx.warnings();
-        slot.timings = tile_ctx.timings();
+    const auto run_tile = [&](std::size_t i) {
+      const std::size_t t = todo[i];
+      Slot& slot = slots[t];
+      if (ctx.cancelled()) {
+        slot.result.emplace(make_error(
+            ErrorCode::Cancelled, "cancelled before the links of " + mesh::tile_name(layout, t)));
+        return;
       }
-    });
+      BuildContext tile_ctx;
+      tile_ctx.set_threads(1);
+      tile_ctx.set_memory_limit(ctx.memory_limit());
+      if (pieces && searched[t] != 0) {
+        const std::vector<std::size_t> around =
+            tiles_of_rect(layout, link_search_rect(layout, t, reach));
+        std::vector<std::shared_ptr<const LinkPiece>> held;
+        std::vector<const LinkPiece*> by_tile(tile_count, nullptr);
+        std::optional<Error> failed;
+        for (const std::size_t u : around) {
+          Result<std::shared_ptr<const LinkPiece>> piece = pieces->get(u, tile_ctx);
+          if (!piece.ok()) {
+            failed = std::move(piece).error();
+            break;
+          }
+          by_tile[u] = piece.value().get();
+          held.push_back(std::move(piece).value());
+        }
+        if (failed) {
+          slot.result.emplace(std::move(*failed));
+        } else {
+          slot.result.emplace(tile_links_impl(mesh, triangles[t], navmesh, tiles, layout, t,
+                                              options, by_tile, tile_ctx));
+        }
+        held.clear();
+        for (const std::size_t u : around) pieces->release(u);
+      } else {
+        slot.result.emplace(build_tile_jump_links(mesh, triangles[t], navmesh, tiles, layout, t,
+                                                  options, tile_ctx));
+      }
+      triangles[t] = {};
+      slot.warnings = tile_ctx.warnings();
+      slot.timings = tile_ctx.timings();
+    };
+    if (pieces) {
+      // note: tiles handed out in order, one at a time, so the pieces in flight are those of
+      // one front of about three tile rows (a split range runs one front per thread); each tile
+      // writes its own slot, so the order tiles finish in changes nothing
+      std::atomic<std::size_t> next{0};
+      const std::size_t workers = std::min<std::size_t>(
+          todo.size(),
+          static_cast<std::size_t>(ctx.threads() > 0 ? ctx.threads() : hardware_threads()));
+      parallel_for(ctx.threads(), 0, workers, 1, [&](std::size_t, std::size_t) {
+        for (std::size_t i = next.fetch_add(1); i < todo.size(); i = next.fetch_add(1)) run_tile(i);
+      });
+    } else {
+      parallel_for(ctx.threads(), 0, todo.size(), 1, [&](std::size_t i0, std::size_t i1) {
+        for (std::size_t i = i0; i < i1; ++i) run_tile(i);
+      });
+    }
   }
   TiledLinks out;
   out.voxel_pieces = voxel_pieces;
