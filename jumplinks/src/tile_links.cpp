@@ -511,6 +511,10 @@ class PieceStore {
       }
     }
     if (entry.error) return *entry.error;
+    if (entry.piece == nullptr)
+      return make_error(ErrorCode::Internal, "tiled jump links: the voxel piece of " +
+                                                 mesh::tile_name(layout_, t) +
+                                                 " was freed before its last use");
     return entry.piece;
   }
 
@@ -642,12 +646,14 @@ Result<TiledLinks> build_tiled_impl(const TriangleMesh& mesh, const mesh::NavMes
         std::vector<std::shared_ptr<const LinkPiece>> held;
         std::vector<const LinkPiece*> by_tile(tile_count, nullptr);
         std::optional<Error> failed;
+        std::size_t acquired = 0;  // around[0 .. acquired) were taken (and are released)
         for (const std::size_t u : around) {
           Result<std::shared_ptr<const LinkPiece>> piece = pieces->get(u, tile_ctx);
           if (!piece.ok()) {
             failed = std::move(piece).error();
             break;
           }
+          ++acquired;
           by_tile[u] = piece.value().get();
           held.push_back(std::move(piece).value());
         }
@@ -658,7 +664,8 @@ Result<TiledLinks> build_tiled_impl(const TriangleMesh& mesh, const mesh::NavMes
                                               options, by_tile, tile_ctx));
         }
         held.clear();
-        for (const std::size_t u : around) pieces->release(u);
+        // note: after a failure the pieces not taken keep their count and stay to the end
+        for (std::size_t k = 0; k < acquired; ++k) pieces->release(around[k]);
       } else {
         slot.result.emplace(build_tile_jump_links(mesh, triangles[t], navmesh, tiles, layout, t,
                                                   options, tile_ctx));
