@@ -24,6 +24,42 @@ std::uint64_t TileVoxelPiece::bytes() const {
          obstacles.approx.size() + obstacles.bits.size() * sizeof(std::uint64_t);
 }
 
+Status validate(const TileVoxelPiece& piece) {
+  const auto fail = [](const std::string& what) {
+    return make_error(ErrorCode::Internal, "tile voxel piece: " + what);
+  };
+  const std::size_t columns = static_cast<std::size_t>(std::max(0, piece.rect.width())) *
+                              static_cast<std::size_t>(std::max(0, piece.rect.depth()));
+  const auto csr = [&](const std::vector<std::uint32_t>& first, std::size_t spans,
+                       const std::string& name) -> Status {
+    if (first.size() != columns + 1) return fail(name + " has the wrong size");
+    if (first.front() != 0 || first.back() != spans)
+      return fail(name + " does not cover its spans");
+    if (!std::is_sorted(first.begin(), first.end())) return fail(name + " is not monotone");
+    return {};
+  };
+  LEAPNAV_TRY(csr(piece.solid_first, piece.solid.size(), "solid_first"));
+  LEAPNAV_TRY(csr(piece.open_first, piece.open.size(), "open_first"));
+  if (piece.areas.size() != piece.open.size()) return fail("areas differ in size from open");
+  const ObstacleColumns& o = piece.obstacles;
+  if (o.x0 != piece.rect.x0 || o.z0 != piece.rect.z0 || o.width != piece.rect.width() ||
+      o.depth != piece.rect.depth())
+    return fail("obstacle columns on another rectangle");
+  if (o.rows_x.size() != columns * RunPlanes::kPlanes ||
+      o.rows_z.size() != columns * RunPlanes::kPlanes || o.approx.size() != columns ||
+      o.bits_at.size() != columns)
+    return fail("obstacle column arrays have the wrong size");
+  if (o.words <= 0) return fail("obstacle columns without words");
+  const auto words = static_cast<std::size_t>(o.words);
+  for (std::size_t c = 0; c < columns; ++c) {
+    if ((o.approx[c] != 0) != (o.bits_at[c] != ObstacleColumns::kNoBits))
+      return fail("obstacle column " + std::to_string(c) + ": approx flag and bits disagree");
+    if (o.approx[c] != 0 && std::size_t{o.bits_at[c]} + words > o.bits.size())
+      return fail("obstacle column " + std::to_string(c) + ": bits out of range");
+  }
+  return {};
+}
+
 int tile_piece_border(const BuildConfig& config) {
   return derive_voxel_params(config).walkable_radius + kPieceBorderExtra;
 }

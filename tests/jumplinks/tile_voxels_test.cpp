@@ -85,8 +85,19 @@ TEST_SUITE("jumplinks.tile_voxels") {
       for (std::size_t t = 0; t < layout->tile_count(); ++t) {
         auto piece = build_tile_voxel_piece(*mesh, piece_triangles[t], *layout, t, config, ctx);
         REQUIRE(piece.ok());
+        const Status valid = validate(*piece);
+        CHECK_MESSAGE(valid.ok(), (valid.ok() ? "" : valid.error().message));
         pieces[t] = std::move(piece).value();
         by_tile[t] = &*pieces[t];
+      }
+      {
+        // the checker sees a broken piece
+        TileVoxelPiece broken = *pieces[0];
+        broken.areas.push_back(voxel::kWalkableArea);
+        CHECK(!validate(broken).ok());
+        broken = *pieces[0];
+        broken.obstacles.approx[0] = 1;
+        CHECK(!validate(broken).ok());
       }
       std::uint64_t compared = 0;
       std::uint64_t solid_differing = 0;      // any column

@@ -42,6 +42,12 @@ struct TileVoxelPiece {
   [[nodiscard]] std::uint64_t bytes() const;
 };
 
+/// Invariants of a piece: both CSR column tables sized columns + 1, starting at 0, non-decreasing
+/// and ending at their span counts; areas sized like the open spans; the obstacle columns on the
+/// same rectangle with both plane arrays, the approx flags and bit offsets sized by its columns,
+/// and every approximate column's bits inside `bits`. The message names the field.
+[[nodiscard]] Status validate(const TileVoxelPiece& piece);
+
 /// The border a piece is voxelized with: the agent radius + 3 cells [units: cells].
 [[nodiscard]] int tile_piece_border(const BuildConfig& config);
 
