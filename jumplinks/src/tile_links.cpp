@@ -598,10 +598,12 @@ Result<TiledLinks> build_tiled_impl(const TriangleMesh& mesh, const mesh::NavMes
         todo.push_back(t);
       }
     }
-    // note: the neighbourhoods' voxels from per-tile pieces when that voxelizes fewer columns
-    // (a full build: ~4x fewer; one relinked tile: more, so it keeps its own window). The two
-    // agree wherever the link search reads (tile_voxels.hpp), which needs the layout's border
-    // to be at least the pieces' (it is by default: both are radius + 3).
+    // note: the neighbourhoods' voxels from per-tile pieces when that voxelizes at most half
+    // the columns (a full build: ~4x fewer; a relink of a block of k x k tiles needs (k + 2)^2
+    // pieces, fewer columns only from k >= 6 on: smaller relinks keep their windows, whose cost
+    // has no whole-world triangle pass for the pieces). The two agree wherever the link search
+    // reads (tile_voxels.hpp), which needs the layout's border to be at least the pieces' (it is
+    // by default: both are radius + 3).
     std::optional<PieceStore> pieces;
     std::vector<std::uint8_t> searched(tile_count, 0);  // the tiles that reach their voxels
     if (layout.border >= tile_piece_border(navmesh.config)) {
@@ -623,7 +625,7 @@ Result<TiledLinks> build_tiled_impl(const TriangleMesh& mesh, const mesh::NavMes
         piece_columns +=
             static_cast<std::uint64_t>(rect.width()) * static_cast<std::uint64_t>(rect.depth());
       }
-      if (piece_columns < window_columns) {
+      if (2 * piece_columns <= window_columns) {
         for (const int u : uses) voxel_pieces += u > 0 ? 1 : 0;
         pieces.emplace(mesh, navmesh, tiles, layout, mesh::tile_triangles(mesh, piece_layout),
                        std::move(uses));
