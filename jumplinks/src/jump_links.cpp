@@ -345,17 +345,17 @@ Result<JumpLinkSet> build_jump_links(const voxel::Heightfield& solid,
   return build_jump_links(solid, open, navmesh, agent, options, SampleWindow{}, ctx);
 }
 
-Result<JumpLinkSet> build_jump_links(const voxel::Heightfield& solid,
-                                     const voxel::CompactHeightfield& open,
-                                     const mesh::NavMesh& navmesh, const AgentConfig& agent,
-                                     const JumpLinkOptions& options, const SampleWindow& window,
-                                     BuildContext& ctx) {
+namespace {
+
+// The checks both build_jump_links overloads make before any work.
+Status check_inputs(const voxel::Heightfield& solid, const voxel::CompactHeightfield& open,
+                    const mesh::NavMesh& navmesh, const JumpLinkOptions& options,
+                    const SampleWindow& window) {
   LEAPNAV_TRY(validate(options));
   if (window.x0 < 0 || window.z0 < 0 || window.phase_x < 0 || window.phase_z < 0)
     return make_error(ErrorCode::InvalidArgument,
                       "jump links: the sample window has a negative first column or phase");
-  const GridSpec& grid = open.grid;
-  if (!(solid.grid == grid))
+  if (!(solid.grid == open.grid))
     return make_error(ErrorCode::InvalidArgument,
                       "jump links: solid and compact heightfields have different grids");
   if (navmesh.span_poly.size() != open.spans.size() ||
@@ -365,12 +365,36 @@ Result<JumpLinkSet> build_jump_links(const voxel::Heightfield& solid,
                       "compact heightfield (" +
                           std::to_string(navmesh.span_poly.size()) + " mapped spans, " +
                           std::to_string(open.spans.size()) + " open spans)");
-  const std::size_t polygon_count = navmesh.polygon_count();
+  return {};
+}
 
-  JumpLinkSet set;
-  set.configs = options.jumps;
+}  // namespace
+
+Result<JumpLinkSet> build_jump_links(const voxel::Heightfield& solid,
+                                     const voxel::CompactHeightfield& open,
+                                     const mesh::NavMesh& navmesh, const AgentConfig& agent,
+                                     const JumpLinkOptions& options, const SampleWindow& window,
+                                     BuildContext& ctx) {
+  LEAPNAV_TRY(check_inputs(solid, open, navmesh, options, window));
   LEAPNAV_TRY_ASSIGN(const ObstacleBits field,
                      build_obstacle_bits(solid, agent, ctx, BitsKept::ApproxOnly));
+  return build_jump_links(solid, open, navmesh, options, window, field, ctx);
+}
+
+Result<JumpLinkSet> build_jump_links(const voxel::Heightfield& solid,
+                                     const voxel::CompactHeightfield& open,
+                                     const mesh::NavMesh& navmesh, const JumpLinkOptions& options,
+                                     const SampleWindow& window, const ObstacleBits& field,
+                                     BuildContext& ctx) {
+  LEAPNAV_TRY(check_inputs(solid, open, navmesh, options, window));
+  const GridSpec& grid = open.grid;
+  const std::size_t polygon_count = navmesh.polygon_count();
+
+  if (!(field.grid == grid))
+    return make_error(ErrorCode::InvalidArgument,
+                      "jump links: the obstacle field's grid differs from the heightfields'");
+  JumpLinkSet set;
+  set.configs = options.jumps;
   LEAPNAV_TRY(ctx.check_cancel("jump links"));
 
   // note: every estimate below counts the stage's arrays alive at that point (upper bounds), so

@@ -11,6 +11,7 @@
 #include <cmath>
 #include <limits>
 #include <queue>
+#include <span>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -61,21 +62,47 @@ struct Clip {
   std::size_t exit = std::numeric_limits<std::size_t>::max();
 };
 
-Clip clip(const mesh::NavMesh& navmesh, std::uint32_t poly, P2 from, P2 d) {
+// Per edge (indexed like poly_vertices): its first vertex and direction in xz, and kOnEdge times
+// its length (0 for a zero-length edge, which clip skips); computed once per mesh.
+struct EdgeGeometry {
+  double ax = 0.0;
+  double az = 0.0;
+  double ex = 0.0;
+  double ez = 0.0;
+  double tolerance = 0.0;
+};
+
+std::vector<EdgeGeometry> edge_geometry(const mesh::NavMesh& navmesh) {
+  std::vector<EdgeGeometry> out(navmesh.poly_vertices.size());
+  for (std::uint32_t p = 0; p < navmesh.polygon_count(); ++p) {
+    const std::uint32_t first = navmesh.poly_first[p];
+    const std::uint32_t end = navmesh.poly_first[p + 1];
+    for (std::uint32_t e = first; e < end; ++e) {
+      const std::uint32_t next = e + 1 == end ? first : e + 1;
+      const Vec3 va = navmesh.vertices[navmesh.poly_vertices[e]];
+      const Vec3 vb = navmesh.vertices[navmesh.poly_vertices[next]];
+      EdgeGeometry& g = out[e];
+      g.ax = va.x;
+      g.az = va.z;
+      g.ex = static_cast<double>(vb.x) - va.x;
+      g.ez = static_cast<double>(vb.z) - va.z;
+      g.tolerance = kOnEdge * std::hypot(g.ex, g.ez);
+    }
+  }
+  return out;
+}
+
+Clip clip(const mesh::NavMesh& navmesh, std::span<const EdgeGeometry> edges, std::uint32_t poly,
+          P2 from, P2 d) {
   Clip c;
   const std::uint32_t first = navmesh.poly_first[poly];
   const std::uint32_t end = navmesh.poly_first[poly + 1];
   for (std::uint32_t e = first; e < end; ++e) {
-    const std::uint32_t next = e + 1 == end ? first : e + 1;
-    const Vec3 va = navmesh.vertices[navmesh.poly_vertices[e]];
-    const Vec3 vb = navmesh.vertices[navmesh.poly_vertices[next]];
-    const double ex = static_cast<double>(vb.x) - va.x;
-    const double ez = static_cast<double>(vb.z) - va.z;
-    const double len = std::hypot(ex, ez);
-    if (len == 0.0) continue;
+    const EdgeGeometry& g = edges[e];
+    if (g.ex == 0.0 && g.ez == 0.0) continue;  // zero length
     // inside: cross(edge, p - va) >= -kOnEdge * len (CCW polygon, interior on the left)
-    const double f0 = ex * (from.z - va.z) - ez * (from.x - va.x) + kOnEdge * len;
-    const double f1 = ex * d.z - ez * d.x;
+    const double f0 = g.ex * (from.z - g.az) - g.ez * (from.x - g.ax) + g.tolerance;
+    const double f1 = g.ex * d.z - g.ez * d.x;
     if (f1 == 0.0) {
       if (f0 < 0.0) c.t_in = kInf;  // parallel and outside
     } else if (f1 > 0.0) {
@@ -94,15 +121,15 @@ Clip clip(const mesh::NavMesh& navmesh, std::uint32_t poly, P2 from, P2 d) {
 // line inside one convex polygon, so the segment is a real walk of its xz length. A ray through a
 // vertex or along an edge may fail (the caller then uses the midpoint walk): false is never
 // unsound.
-bool straight_walk(const mesh::NavMesh& navmesh, P2 from, std::uint32_t from_poly, P2 to,
-                   std::uint32_t to_poly) {
+bool straight_walk(const mesh::NavMesh& navmesh, std::span<const EdgeGeometry> edges, P2 from,
+                   std::uint32_t from_poly, P2 to, std::uint32_t to_poly) {
   const P2 d{to.x - from.x, to.z - from.z};
   const double length = std::hypot(d.x, d.z);
   const double eps = length > 0.0 ? kOnEdge / length : 0.0;  // kOnEdge in units of t
   std::uint32_t poly = from_poly;
   double t = 0.0;
   for (int step = 0; step < kMaxRayPolygons; ++step) {
-    const Clip c = clip(navmesh, poly, from, d);
+    const Clip c = clip(navmesh, edges, poly, from, d);
     // the segment must go on inside this polygon from where the previous one left it
     if (c.t_in > t + eps || c.t_out < t - eps) return false;
     if (c.exit == std::numeric_limits<std::size_t>::max()) return poly == to_poly;
@@ -320,6 +347,14 @@ struct Open {
   double xb = kInf;
 };
 
+// A link's start point and index, sorted to group a polygon's links by start point.
+struct StartKey {
+  float x = 0.0F;
+  float z = 0.0F;
+  float y = 0.0F;
+  std::size_t link = 0;
+};
+
 // A link's budget: its shortest jump (xz, start to the nearest landing point) plus the slack.
 double budget(const JumpLink& link, double slack) {
   return segment_distance(ground(link.start), ground(link.land_a), ground(link.land_b)) + slack;
@@ -342,8 +377,11 @@ double walk_bound(const mesh::NavMesh& navmesh, Vec3 start, std::uint32_t start_
   const P2 s = ground(start);
   const P2 a = ground(land_a);
   const P2 b = ground(land_b);
-  const double xa = straight_walk(navmesh, s, start_poly, a, land_poly) ? dist(s, a) : kInf;
-  const double xb = straight_walk(navmesh, s, start_poly, b, land_poly) ? dist(s, b) : kInf;
+  const std::vector<EdgeGeometry> geometry = edge_geometry(navmesh);
+  const double xa =
+      straight_walk(navmesh, geometry, s, start_poly, a, land_poly) ? dist(s, a) : kInf;
+  const double xb =
+      straight_walk(navmesh, geometry, s, start_poly, b, land_poly) ? dist(s, b) : kInf;
   const EdgeTable edges(navmesh);
   Walker walker(navmesh, edges);
   walker.run(s, start_poly, bound);
@@ -378,11 +416,13 @@ Result<LinkFilterStats> filter_walkable_links(JumpLinkSet& set, const mesh::NavM
   const double slack = options.slack;
   std::vector<std::uint8_t> drop(set.links.size(), 0);
   const EdgeTable edges(navmesh);
+  const std::vector<EdgeGeometry> geometry = edge_geometry(navmesh);
   std::vector<std::uint64_t> walks(polys, 0);
   constexpr std::size_t kGrain = 256;
   parallel_for(ctx.threads(), 0, polys, kGrain, [&](std::size_t b, std::size_t e) {
     if (ctx.cancelled()) return;
     thread_local std::vector<std::size_t> order;
+    thread_local std::vector<StartKey> starts;
     thread_local std::vector<Open> open;
     // whole groups: the land polygons of p's groups already known to be kept (their other links
     // need no verdict: the group stays whatever they give)
@@ -395,14 +435,22 @@ Result<LinkFilterStats> filter_walkable_links(JumpLinkSet& set, const mesh::NavM
       if (first[p] == first[p + 1]) continue;
       kept.clear();
       // the polygon's links grouped by start point (order within a group kept)
-      order.clear();
-      for (std::size_t k = first[p]; k < first[p + 1]; ++k) order.push_back(k);
       const auto key = [&set](std::size_t k) {
         const Vec3 s = set.links[k].start;
         return std::tuple(s.x, s.z, s.y);
       };
-      std::stable_sort(order.begin(), order.end(),
-                       [&](std::size_t x, std::size_t y) { return key(x) < key(y); });
+      // note: sorted by (start, index): the order a stable sort by start gives, without its
+      // indirect loads in every comparison
+      starts.clear();
+      for (std::size_t k = first[p]; k < first[p + 1]; ++k) {
+        const Vec3 s = set.links[k].start;
+        starts.push_back({s.x, s.z, s.y, k});
+      }
+      std::sort(starts.begin(), starts.end(), [](const StartKey& x, const StartKey& y) {
+        return std::tie(x.x, x.z, x.y, x.link) < std::tie(y.x, y.z, y.y, y.link);
+      });
+      order.clear();
+      for (const StartKey& k : starts) order.push_back(k.link);
       std::size_t g = 0;
       while (g < order.size()) {
         std::size_t h = g + 1;
@@ -426,9 +474,13 @@ Result<LinkFilterStats> filter_walkable_links(JumpLinkSet& set, const mesh::NavM
             const P2 la = ground(link.land_a);
             const P2 lb = ground(link.land_b);
             const double xa =
-                straight_walk(navmesh, s, link.start_poly, la, link.land_poly) ? dist(s, la) : kInf;
+                straight_walk(navmesh, geometry, s, link.start_poly, la, link.land_poly)
+                    ? dist(s, la)
+                    : kInf;
             const double xb =
-                straight_walk(navmesh, s, link.start_poly, lb, link.land_poly) ? dist(s, lb) : kInf;
+                straight_walk(navmesh, geometry, s, link.start_poly, lb, link.land_poly)
+                    ? dist(s, lb)
+                    : kInf;
             if (through_ends(xa, xb, dist(la, lb)) <= budget(link, slack))
               drop[order[i]] = 1;
             else

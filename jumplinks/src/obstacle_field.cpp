@@ -7,6 +7,7 @@
 #include "leapnav/jumplinks/obstacle_field.hpp"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cmath>
 #include <string>
@@ -358,6 +359,158 @@ Result<ObstacleBits> build_obstacle_bits(const voxel::Heightfield& solid, const 
           field.rows_z.approx[x * static_cast<std::size_t>(field.rows_z.approx_words) + z / 64] |=
               std::uint64_t{1} << (z % 64);
         }
+      }
+    }
+  }
+  return field;
+}
+
+ObstacleColumns obstacle_columns(const ObstacleBits* field, int origin_x, int origin_z, int x0,
+                                 int z0, int x1, int z1) {
+  ObstacleColumns out;
+  out.x0 = x0 + origin_x;
+  out.z0 = z0 + origin_z;
+  out.width = std::max(0, x1 - x0);
+  out.depth = std::max(0, z1 - z0);
+  out.words = field == nullptr ? 1 : field->words;
+  const auto words = static_cast<std::size_t>(out.words);
+  const auto width = static_cast<std::size_t>(out.width);
+  const auto depth = static_cast<std::size_t>(out.depth);
+  const std::size_t columns = width * depth;
+  out.rows_x.resize(columns * RunPlanes::kPlanes);
+  out.rows_z.resize(columns * RunPlanes::kPlanes);
+  out.approx.assign(columns, 0);
+  out.bits_at.assign(columns, ObstacleColumns::kNoBits);
+  for (std::size_t z = 0; z < depth; ++z) {
+    for (std::size_t x = 0; x < width; ++x) {
+      PlaneColumn v;
+      const int fx = x0 + static_cast<int>(x);
+      const int fz = z0 + static_cast<int>(z);
+      if (field != nullptr && field->has_planes()) {
+        const auto stride = static_cast<std::size_t>(field->rows_x.stride);
+        const RunPlanes::Value* row = field->rows_x.row(fz);
+        const auto p = static_cast<std::size_t>(fx);
+        v.lo0 = row[RunPlanes::kLo0 * stride + p];
+        v.hi0 = row[RunPlanes::kHi0 * stride + p];
+        v.lo1 = row[RunPlanes::kLo1 * stride + p];
+        v.hi1 = row[RunPlanes::kHi1 * stride + p];
+        v.approx = ((field->rows_x.approx_row(fz)[p / 64] >> (p % 64)) & 1U) != 0;
+      } else if (field != nullptr) {
+        v = plane_column(field->column(fx, fz), words);
+      }
+      const std::array<RunPlanes::Value, RunPlanes::kPlanes> values{v.lo0, v.hi0, v.lo1, v.hi1};
+      for (std::size_t q = 0; q < RunPlanes::kPlanes; ++q) {
+        out.rows_x[(z * RunPlanes::kPlanes + q) * width + x] = values[q];
+        out.rows_z[(x * RunPlanes::kPlanes + q) * depth + z] = values[q];
+      }
+      if (v.approx) {
+        const std::uint64_t* bits = field->column(fx, fz);
+        out.approx[z * width + x] = 1;
+        out.bits_at[z * width + x] = static_cast<std::uint32_t>(out.bits.size());
+        out.bits.insert(out.bits.end(), bits, bits + words);
+      }
+    }
+  }
+  return out;
+}
+
+Result<ObstacleBits> assemble_obstacle_bits(const voxel::Heightfield& solid, int origin_x,
+                                            int origin_z, const AgentConfig& agent,
+                                            const ObstacleSource& source, BuildContext& ctx) {
+  const GridSpec& grid = solid.grid;
+  int top = 1;
+  for (const voxel::Span& span : solid.spans) top = std::max(top, static_cast<int>(span.max));
+  const int word_count = (top + 63) / 64;
+  if (word_count > ObstacleBits::kMaxPlaneWords)
+    return build_obstacle_bits(solid, agent, ctx, BitsKept::ApproxOnly);
+  auto timer = ctx.scoped_timer("jump_obstacles");
+  LEAPNAV_TRY(ctx.check_cancel("obstacle field"));
+  if (!(agent.height > 0.0F) || !(agent.radius >= 0.0F) || !std::isfinite(agent.height) ||
+      !std::isfinite(agent.radius))
+    return make_error(ErrorCode::InvalidArgument,
+                      "obstacle field: agent height must be > 0 and radius >= 0");
+  ObstacleBits field;
+  field.grid = grid;
+  field.grow_down =
+      static_cast<int>(std::ceil(static_cast<double>(agent.height) / grid.cell_height));
+  (void)blocking_offsets(agent.radius, grid.cell_size, field.reach);
+  field.words = word_count;
+  field.all_bits = false;
+  const auto words = static_cast<std::size_t>(word_count);
+  const auto depth = static_cast<std::size_t>(grid.depth);
+  const auto width = static_cast<std::size_t>(grid.width);
+  const std::uint64_t plane_values =
+      (static_cast<std::uint64_t>(grid.depth) * (grid.width + RunPlanes::kPadding + 63) +
+       static_cast<std::uint64_t>(grid.width) * (grid.depth + RunPlanes::kPadding + 63)) *
+      RunPlanes::kPlanes;
+  LEAPNAV_TRY(ctx.check_memory("obstacle field bits", plane_values * sizeof(RunPlanes::Value)));
+  init_planes(field.rows_x, depth, width);
+  init_planes(field.rows_z, width, depth);
+  const auto sx = static_cast<std::size_t>(field.rows_x.stride);
+  const auto sz = static_cast<std::size_t>(field.rows_z.stride);
+  // rows along x: segments of a row within one source rectangle; the approximate columns' bits
+  // in rows_x order
+  for (std::size_t z = 0; z < depth; ++z) {
+    const int wz = origin_z + static_cast<int>(z);
+    std::size_t x = 0;
+    while (x < width) {
+      const int wx = origin_x + static_cast<int>(x);
+      const ObstacleColumns& from = *source(wx, wz);
+      const auto fx = static_cast<std::size_t>(wx - from.x0);
+      const auto fz = static_cast<std::size_t>(wz - from.z0);
+      const auto fw = static_cast<std::size_t>(from.width);
+      const std::size_t n = std::min(width - x, fw - fx);
+      for (std::size_t q = 0; q < RunPlanes::kPlanes; ++q) {
+        const RunPlanes::Value* src = from.rows_x.data() + (fz * RunPlanes::kPlanes + q) * fw + fx;
+        std::copy(src, src + n, field.rows_x.values.data() + (z * RunPlanes::kPlanes + q) * sx + x);
+      }
+      for (std::size_t k = 0; k < n; ++k) {
+        const std::size_t c = fz * fw + fx + k;
+        if (from.approx[c] == 0) continue;
+        const std::size_t p = x + k;
+        field.rows_x.approx[z * static_cast<std::size_t>(field.rows_x.approx_words) + p / 64] |=
+            std::uint64_t{1} << (p % 64);
+        // note: a column's blocked voxels lie below its neighbourhood's tallest span, so words
+        // past either count are zero
+        const std::uint64_t* bits = from.bits.data() + from.bits_at[c];
+        const std::size_t have = std::min(words, static_cast<std::size_t>(from.words));
+        field.bits.insert(field.bits.end(), bits, bits + have);
+        field.bits.insert(field.bits.end(), words - have, std::uint64_t{0});
+      }
+      x += n;
+    }
+  }
+  // rows along z
+  for (std::size_t x = 0; x < width; ++x) {
+    const int wx = origin_x + static_cast<int>(x);
+    std::size_t z = 0;
+    while (z < depth) {
+      const int wz = origin_z + static_cast<int>(z);
+      const ObstacleColumns& from = *source(wx, wz);
+      const auto fx = static_cast<std::size_t>(wx - from.x0);
+      const auto fz = static_cast<std::size_t>(wz - from.z0);
+      const auto fd = static_cast<std::size_t>(from.depth);
+      const std::size_t n = std::min(depth - z, fd - fz);
+      for (std::size_t q = 0; q < RunPlanes::kPlanes; ++q) {
+        const RunPlanes::Value* src = from.rows_z.data() + (fx * RunPlanes::kPlanes + q) * fd + fz;
+        std::copy(src, src + n, field.rows_z.values.data() + (x * RunPlanes::kPlanes + q) * sz + z);
+      }
+      z += n;
+    }
+  }
+  field.kept_before.resize(field.rows_x.approx.size());
+  std::uint32_t kept_count = 0;
+  for (std::size_t w = 0; w < field.rows_x.approx.size(); ++w) {
+    field.kept_before[w] = kept_count;
+    kept_count += static_cast<std::uint32_t>(std::popcount(field.rows_x.approx[w]));
+  }
+  for (std::size_t z = 0; z < depth; ++z) {
+    const std::uint64_t* from = field.rows_x.approx_row(static_cast<int>(z));
+    for (std::size_t w = 0; w * 64 < width; ++w) {
+      for (std::uint64_t bits = from[w]; bits != 0; bits &= bits - 1) {
+        const std::size_t x = w * 64 + static_cast<std::size_t>(std::countr_zero(bits));
+        field.rows_z.approx[x * static_cast<std::size_t>(field.rows_z.approx_words) + z / 64] |=
+            std::uint64_t{1} << (z % 64);
       }
     }
   }

@@ -7,14 +7,18 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cmath>
 #include <limits>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <tuple>
 #include <utility>
 
 #include "leapnav/core/parallel.hpp"
+#include "leapnav/jumplinks/tile_voxels.hpp"
 #include "leapnav/mesh/heights.hpp"
 #include "leapnav/voxel/voxelize.hpp"
 
@@ -73,68 +77,154 @@ mesh::NavMesh polygon_subset(const mesh::NavMesh& nav, std::span<const std::uint
   return out;
 }
 
+// A tile's voxel piece and the polygons (ids of the stitched mesh) its open spans map to.
+struct LinkPiece {
+  TileVoxelPiece voxels;
+  std::vector<std::uint32_t> span_poly;
+};
+
+// Open spans in CSR columns over a rectangle of world columns, row-major from its (x0, z0) corner
+// (a window's compact heightfield, or a piece's own columns).
+struct SpanColumns {
+  mesh::TileRect rect;
+  GridSpec grid;  ///< the rectangle's grid (layout.rect_grid(rect))
+  std::span<const std::uint32_t> column_first;
+  std::span<const voxel::CompactSpan> spans;
+  std::span<const std::uint8_t> areas;
+};
+
+// Polygon `p` of `nav` (a polygon of tile `tile`) claims, in the columns of its own tile whose
+// (min x, min z) corner its closed outline contains (exact integer test on grid corners), the
+// walkable span whose floor is nearest to its height there, within `tolerance`; a nearer polygon
+// takes the span over (so with polygons claiming in ascending id order, ties keep the lower id).
+void claim_spans(const mesh::NavMesh& nav, std::uint32_t p, std::uint32_t tile, std::uint32_t value,
+                 std::span<const std::array<std::int32_t, 2>> corners,
+                 const mesh::TileLayout& layout, const SpanColumns& open, float tolerance,
+                 std::vector<float>& best, std::vector<std::uint32_t>& span_poly) {
+  const GridSpec& world = layout.grid;
+  const mesh::TileRect& rect = open.rect;
+  const auto ts = static_cast<std::int64_t>(layout.tile_size);
+  const auto tiles_x = static_cast<std::uint32_t>(layout.tiles_x);
+  // columns of the polygon's own tile, inside the rectangle
+  const std::int64_t tx0 = std::int64_t{tile % tiles_x} * ts;
+  const std::int64_t tz0 = std::int64_t{tile / tiles_x} * ts;
+  const auto poly = nav.polygon(mesh::PolyId{p});
+  std::int64_t x0 = std::max<std::int64_t>(tx0, rect.x0);
+  std::int64_t z0 = std::max<std::int64_t>(tz0, rect.z0);
+  std::int64_t x1 = std::min<std::int64_t>({tx0 + ts, rect.x1, world.width}) - 1;
+  std::int64_t z1 = std::min<std::int64_t>({tz0 + ts, rect.z1, world.depth}) - 1;
+  std::int64_t cx0 = std::numeric_limits<std::int64_t>::max();
+  std::int64_t cz0 = cx0;
+  std::int64_t cx1 = std::numeric_limits<std::int64_t>::min();
+  std::int64_t cz1 = cx1;
+  for (const std::uint32_t v : poly) {
+    cx0 = std::min<std::int64_t>(cx0, corners[v][0]);
+    cz0 = std::min<std::int64_t>(cz0, corners[v][1]);
+    cx1 = std::max<std::int64_t>(cx1, corners[v][0]);
+    cz1 = std::max<std::int64_t>(cz1, corners[v][1]);
+  }
+  x0 = std::max(x0, cx0);
+  z0 = std::max(z0, cz0);
+  x1 = std::min(x1, cx1);
+  z1 = std::min(z1, cz1);
+  const GridSpec& grid = open.grid;
+  for (std::int64_t z = z0; z <= z1; ++z) {
+    // the closed polygon's corners on row z form one interval [lo, hi] (convex polygon)
+    const auto [lo, hi] = mesh::polygon_row_columns(corners, poly, z, x0, x1);
+    for (std::int64_t x = lo; x <= hi; ++x) {
+      const std::size_t column =
+          grid.column_index(static_cast<int>(x - rect.x0), static_cast<int>(z - rect.z0));
+      const float floor_y = mesh::height_at(
+          nav, mesh::PolyId{p}, world.corner_to_world(static_cast<double>(x) + 0.5, 0.0, 0.0).x,
+          world.corner_to_world(0.0, 0.0, static_cast<double>(z) + 0.5).z);
+      for (std::uint32_t s = open.column_first[column]; s < open.column_first[column + 1]; ++s) {
+        if (!open.areas.empty() && open.areas[s] == voxel::kNullArea) continue;
+        const float diff = std::abs(grid.level_to_world(open.spans[s].y) - floor_y);
+        if (!(diff <= tolerance) || !(diff < best[s])) continue;
+        best[s] = diff;
+        span_poly[s] = value;
+      }
+    }
+  }
+}
+
+// The height tolerance of the span map: the agent's climb and one cell.
+float span_map_tolerance(const mesh::NavMesh& nav, const GridSpec& grid) {
+  return nav.config.agent.max_climb + grid.cell_height;
+}
+
 // The span -> polygon map of `sub` (polygons `polys` of the stitched mesh) over `open`, the
-// heightfield of columns `rect` of the world grid: a polygon claims, in the columns of its own
-// tile whose (min x, min z) corner its closed outline contains (exact integer test on grid
-// corners), the walkable span whose floor is nearest to its height there, within `tolerance`;
-// a nearer polygon takes the span over, ties keep the lower id.
+// heightfield of columns `rect` of the world grid (claim_spans for every polygon).
 void map_spans(mesh::NavMesh& sub, std::span<const std::uint32_t> polys, const PolygonTiles& tiles,
                const mesh::TileLayout& layout, const mesh::TileRect& rect,
                const voxel::CompactHeightfield& open) {
-  const GridSpec& world = layout.grid;
-  const GridSpec& grid = open.grid;
   sub.span_column_first = open.column_first;
   sub.span_y.resize(open.spans.size());
   for (std::size_t s = 0; s < open.spans.size(); ++s) sub.span_y[s] = open.spans[s].y;
   sub.span_poly.assign(open.spans.size(), mesh::kNoPoly);
   std::vector<float> best(open.spans.size(), std::numeric_limits<float>::infinity());
-  const float tolerance = sub.config.agent.max_climb + grid.cell_height;
+  const float tolerance = span_map_tolerance(sub, open.grid);
   const auto corners = mesh::vertex_grid_corners(sub);
-  const auto ts = static_cast<std::int64_t>(layout.tile_size);
-  const auto tiles_x = static_cast<std::uint32_t>(layout.tiles_x);
-  for (std::uint32_t p = 0; p < sub.polygon_count(); ++p) {
-    const std::uint32_t tile = tiles.poly_tile[polys[p]];
-    // columns of the polygon's own tile, inside the neighbourhood
-    const std::int64_t tx0 = std::int64_t{tile % tiles_x} * ts;
-    const std::int64_t tz0 = std::int64_t{tile / tiles_x} * ts;
-    const auto poly = sub.polygon(mesh::PolyId{p});
-    std::int64_t x0 = std::max<std::int64_t>(tx0, rect.x0);
-    std::int64_t z0 = std::max<std::int64_t>(tz0, rect.z0);
-    std::int64_t x1 = std::min<std::int64_t>({tx0 + ts, rect.x1, world.width}) - 1;
-    std::int64_t z1 = std::min<std::int64_t>({tz0 + ts, rect.z1, world.depth}) - 1;
-    std::int64_t cx0 = std::numeric_limits<std::int64_t>::max();
-    std::int64_t cz0 = cx0;
-    std::int64_t cx1 = std::numeric_limits<std::int64_t>::min();
-    std::int64_t cz1 = cx1;
-    for (const std::uint32_t v : poly) {
-      cx0 = std::min<std::int64_t>(cx0, corners[v][0]);
-      cz0 = std::min<std::int64_t>(cz0, corners[v][1]);
-      cx1 = std::max<std::int64_t>(cx1, corners[v][0]);
-      cz1 = std::max<std::int64_t>(cz1, corners[v][1]);
-    }
-    x0 = std::max(x0, cx0);
-    z0 = std::max(z0, cz0);
-    x1 = std::min(x1, cx1);
-    z1 = std::min(z1, cz1);
-    for (std::int64_t z = z0; z <= z1; ++z) {
-      // the closed polygon's corners on row z form one interval [lo, hi] (convex polygon)
-      const auto [lo, hi] = mesh::polygon_row_columns(corners, poly, z, x0, x1);
-      for (std::int64_t x = lo; x <= hi; ++x) {
-        const std::size_t column =
-            grid.column_index(static_cast<int>(x - rect.x0), static_cast<int>(z - rect.z0));
-        const float floor_y = mesh::height_at(
-            sub, mesh::PolyId{p}, world.corner_to_world(static_cast<double>(x) + 0.5, 0.0, 0.0).x,
-            world.corner_to_world(0.0, 0.0, static_cast<double>(z) + 0.5).z);
-        for (std::uint32_t s = open.first(column); s < open.end(column); ++s) {
-          if (!open.areas.empty() && open.areas[s] == voxel::kNullArea) continue;
-          const float diff = std::abs(grid.level_to_world(open.spans[s].y) - floor_y);
-          if (!(diff <= tolerance) || !(diff < best[s])) continue;
-          best[s] = diff;
-          sub.span_poly[s] = p;
-        }
+  const SpanColumns columns{rect, open.grid, open.column_first, open.spans, open.areas};
+  for (std::uint32_t p = 0; p < sub.polygon_count(); ++p)
+    claim_spans(sub, p, tiles.poly_tile[polys[p]], p, corners, layout, columns, tolerance, best,
+                sub.span_poly);
+}
+
+// The span map of a piece's own columns by the polygons of its tile (ids of the stitched mesh):
+// a column is claimed only by the polygons of its tile, in ascending id order as in map_spans,
+// so each span gets the polygon map_spans gives it in any neighbourhood holding the column.
+std::vector<std::uint32_t> map_piece_spans(const TileVoxelPiece& piece, std::size_t tile,
+                                           const mesh::NavMesh& navmesh, const PolygonTiles& tiles,
+                                           const mesh::TileLayout& layout,
+                                           std::span<const std::array<std::int32_t, 2>> corners) {
+  std::vector<std::uint32_t> span_poly(piece.open.size(), mesh::kNoPoly);
+  std::vector<float> best(piece.open.size(), std::numeric_limits<float>::infinity());
+  const GridSpec grid = layout.rect_grid(piece.rect);
+  const float tolerance = span_map_tolerance(navmesh, grid);
+  const SpanColumns columns{piece.rect, grid, piece.open_first, piece.open, piece.areas};
+  for (std::uint32_t k = tiles.tile_first[tile]; k < tiles.tile_first[tile + 1]; ++k)
+    claim_spans(navmesh, tiles.tile_polys[k], static_cast<std::uint32_t>(tile), tiles.tile_polys[k],
+                corners, layout, columns, tolerance, best, span_poly);
+  return span_poly;
+}
+
+// The span map of `sub` over an assembled neighbourhood `open` (columns `rect`): each column's
+// spans take their piece's polygons, mapped to sub's local ids (`polys`, ascending).
+void map_spans_from_pieces(mesh::NavMesh& sub, std::span<const std::uint32_t> polys,
+                           std::size_t polygon_count, const mesh::TileLayout& layout,
+                           const mesh::TileRect& rect, const voxel::CompactHeightfield& open,
+                           std::span<const LinkPiece* const> pieces) {
+  sub.span_column_first = open.column_first;
+  sub.span_y.resize(open.spans.size());
+  for (std::size_t s = 0; s < open.spans.size(); ++s) sub.span_y[s] = open.spans[s].y;
+  sub.span_poly.assign(open.spans.size(), mesh::kNoPoly);
+  // global -> local polygon ids (every polygon of a tile the rectangle overlaps is in polys)
+  thread_local std::vector<std::uint32_t> local;
+  if (local.size() < polygon_count) local.resize(polygon_count, mesh::kNoPoly);
+  for (std::size_t k = 0; k < polys.size(); ++k) local[polys[k]] = static_cast<std::uint32_t>(k);
+  const int ts = layout.tile_size;
+  const auto tiles_x = static_cast<std::size_t>(layout.tiles_x);
+  std::size_t s = 0;
+  for (int z = rect.z0; z < rect.z1; ++z) {
+    for (int x = rect.x0; x < rect.x1;) {
+      const std::size_t tile =
+          static_cast<std::size_t>(x / ts) + static_cast<std::size_t>(z / ts) * tiles_x;
+      const TileVoxelPiece& piece = pieces[tile]->voxels;
+      const std::vector<std::uint32_t>& global = pieces[tile]->span_poly;
+      const int x_end = std::min(rect.x1, piece.rect.x1);
+      const auto row = static_cast<std::size_t>(z - piece.rect.z0) *
+                       static_cast<std::size_t>(piece.rect.width());
+      const std::uint32_t a = piece.open_first[row + static_cast<std::size_t>(x - piece.rect.x0)];
+      const std::uint32_t b =
+          piece.open_first[row + static_cast<std::size_t>(x_end - piece.rect.x0)];
+      for (std::uint32_t k = a; k < b; ++k, ++s) {
+        if (global[k] != mesh::kNoPoly) sub.span_poly[s] = local[global[k]];
       }
+      x = x_end;
     }
   }
+  for (const std::uint32_t p : polys) local[p] = mesh::kNoPoly;
 }
 
 void add_refine(LinkRefineStats& into, const LinkRefineStats& from) {
@@ -231,11 +321,16 @@ PolygonTiles polygon_tiles(const mesh::NavMesh& navmesh, const mesh::TileLayout&
   return out;
 }
 
-Result<TileLinks> build_tile_jump_links(const TriangleMesh& mesh,
-                                        std::span<const std::uint32_t> triangles,
-                                        const mesh::NavMesh& navmesh, const PolygonTiles& tiles,
-                                        const mesh::TileLayout& layout, std::size_t tile,
-                                        const TiledLinkOptions& options, BuildContext& ctx) {
+namespace {
+
+// build_tile_jump_links, its neighbourhood's voxels either voxelized as one window (no pieces) or
+// assembled from the pieces of the tiles it overlaps (tile_voxels.hpp; indexed by tile)
+Result<TileLinks> tile_links_impl(const TriangleMesh& mesh,
+                                  std::span<const std::uint32_t> triangles,
+                                  const mesh::NavMesh& navmesh, const PolygonTiles& tiles,
+                                  const mesh::TileLayout& layout, std::size_t tile,
+                                  const TiledLinkOptions& options,
+                                  std::span<const LinkPiece* const> pieces, BuildContext& ctx) {
   LEAPNAV_TRY(validate(options));
   if (tile >= layout.tile_count() || layout.tile_size <= 0)
     return make_error(ErrorCode::InvalidArgument,
@@ -277,14 +372,35 @@ Result<TileLinks> build_tile_jump_links(const TriangleMesh& mesh,
   mesh::NavMesh sub = polygon_subset(navmesh, polys);
   JumpLinkSet set;
   {
-    LEAPNAV_TRY_ASSIGN(
-        const voxel::VoxelOutput voxels,
-        voxel::voxelize_window(
-            part, voxel::GridWindow{layout.grid, rect.x0, rect.z0, rect.width(), rect.depth()},
-            navmesh.config, ctx, voxel::DistanceField::skip));
+    // note: an assembled neighbourhood goes into per-thread storage (its arrays' pages are
+    // reused from tile to tile)
+    voxel::VoxelOutput own;
+    thread_local voxel::VoxelOutput assembled;
+    voxel::VoxelOutput& voxels = pieces.empty() ? own : assembled;
+    if (pieces.empty()) {
+      LEAPNAV_TRY_ASSIGN(
+          own,
+          voxel::voxelize_window(
+              part, voxel::GridWindow{layout.grid, rect.x0, rect.z0, rect.width(), rect.depth()},
+              navmesh.config, ctx, voxel::DistanceField::skip));
+    } else {
+      auto timer = ctx.scoped_timer("jump_assemble");
+      std::vector<const TileVoxelPiece*> voxel_pieces(pieces.size(), nullptr);
+      for (std::size_t u = 0; u < pieces.size(); ++u)
+        voxel_pieces[u] = pieces[u] == nullptr ? nullptr : &pieces[u]->voxels;
+      LEAPNAV_TRY(assemble_tile_voxels_into(layout, rect, voxel_pieces, navmesh.config, assembled));
+      // note: the warning voxelize_window gives a window without walkable spans
+      if (voxels.stats.walkable_spans == 0)
+        ctx.warn(part.name + ": no walkable area after filtering and erosion");
+    }
     {
       auto timer = ctx.scoped_timer("jump_span_map");
-      map_spans(sub, polys, tiles, layout, rect, voxels.compact);
+      if (pieces.empty()) {
+        map_spans(sub, polys, tiles, layout, rect, voxels.compact);
+      } else {
+        map_spans_from_pieces(sub, polys, navmesh.polygon_count(), layout, rect, voxels.compact,
+                              pieces);
+      }
     }
     SampleWindow window;
     window.x0 = inner.x0 - rect.x0;
@@ -293,8 +409,24 @@ Result<TileLinks> build_tile_jump_links(const TriangleMesh& mesh,
     window.z1 = inner.z1 - rect.z0;
     window.phase_x = rect.x0;
     window.phase_z = rect.z0;
-    LEAPNAV_TRY_ASSIGN(set, build_jump_links(voxels.solid, voxels.compact, sub, agent,
-                                             options.jumps, window, ctx));
+    if (pieces.empty()) {
+      LEAPNAV_TRY_ASSIGN(set, build_jump_links(voxels.solid, voxels.compact, sub, agent,
+                                               options.jumps, window, ctx));
+    } else {
+      // the obstacle field from the pieces' columns (each made on its bordered tile)
+      const int ts = layout.tile_size;
+      const auto tiles_x = static_cast<std::size_t>(layout.tiles_x);
+      const ObstacleSource source = [&](int x, int z) {
+        return &pieces[static_cast<std::size_t>(x / ts) +
+                       static_cast<std::size_t>(z / ts) * tiles_x]
+                    ->voxels.obstacles;
+      };
+      LEAPNAV_TRY_ASSIGN(
+          const ObstacleBits field,
+          assemble_obstacle_bits(voxels.solid, rect.x0, rect.z0, agent, source, ctx));
+      LEAPNAV_TRY_ASSIGN(set, build_jump_links(voxels.solid, voxels.compact, sub, options.jumps,
+                                               window, field, ctx));
+    }
   }
   sub.span_column_first = {};
   sub.span_y = {};
@@ -329,7 +461,100 @@ Result<TileLinks> build_tile_jump_links(const TriangleMesh& mesh,
   return out;
 }
 
+}  // namespace
+
+Result<TileLinks> build_tile_jump_links(const TriangleMesh& mesh,
+                                        std::span<const std::uint32_t> triangles,
+                                        const mesh::NavMesh& navmesh, const PolygonTiles& tiles,
+                                        const mesh::TileLayout& layout, std::size_t tile,
+                                        const TiledLinkOptions& options, BuildContext& ctx) {
+  return tile_links_impl(mesh, triangles, navmesh, tiles, layout, tile, options, {}, ctx);
+}
+
 namespace {
+
+// The voxel pieces of a tiled link build (tile_voxels.hpp), built on first use by whichever link
+// tile asks first and freed after the last link tile that overlaps them: a piece is a function of
+// the mesh and its tile only, so the order the threads ask in changes nothing.
+class PieceStore {
+ public:
+  PieceStore(const TriangleMesh& mesh, const mesh::NavMesh& navmesh, const PolygonTiles& tiles,
+             const mesh::TileLayout& layout, std::vector<std::vector<std::uint32_t>> triangles,
+             std::vector<int> uses)
+      : mesh_(mesh),
+        navmesh_(navmesh),
+        tiles_(tiles),
+        layout_(layout),
+        corners_(mesh::vertex_grid_corners(navmesh)),
+        triangles_(std::move(triangles)),
+        entries_(layout.tile_count()) {
+    for (std::size_t t = 0; t < entries_.size(); ++t) entries_[t].uses = uses[t];
+  }
+
+  // The piece of tile t, built now when no link tile asked for it before.
+  Result<std::shared_ptr<const LinkPiece>> get(std::size_t t, BuildContext& ctx) {
+    Entry& entry = entries_[t];
+    const std::lock_guard<std::mutex> lock(entry.mutex);
+    if (!entry.built) {
+      entry.built = true;
+      Result<TileVoxelPiece> piece =
+          build_tile_voxel_piece(mesh_, triangles_[t], layout_, t, navmesh_.config, ctx);
+      triangles_[t] = {};
+      if (!piece.ok()) {
+        entry.error = std::move(piece).error();
+      } else {
+        auto timer = ctx.scoped_timer("jump_span_map");
+        LinkPiece link_piece{std::move(piece).value(), {}};
+        link_piece.span_poly =
+            map_piece_spans(link_piece.voxels, t, navmesh_, tiles_, layout_, corners_);
+        entry.piece = std::make_shared<const LinkPiece>(std::move(link_piece));
+      }
+    }
+    if (entry.error) return *entry.error;
+    if (entry.piece == nullptr)
+      return make_error(ErrorCode::Internal, "tiled jump links: the voxel piece of " +
+                                                 mesh::tile_name(layout_, t) +
+                                                 " was freed before its last use");
+    return entry.piece;
+  }
+
+  // One link tile is done with tile t's piece; the last one frees it.
+  void release(std::size_t t) {
+    Entry& entry = entries_[t];
+    if (entry.uses.fetch_sub(1) == 1) {
+      const std::lock_guard<std::mutex> lock(entry.mutex);
+      entry.piece.reset();
+    }
+  }
+
+ private:
+  struct Entry {
+    std::mutex mutex;
+    bool built = false;
+    std::shared_ptr<const LinkPiece> piece;
+    std::optional<Error> error;
+    std::atomic<int> uses{0};
+  };
+  const TriangleMesh& mesh_;
+  const mesh::NavMesh& navmesh_;
+  const PolygonTiles& tiles_;
+  const mesh::TileLayout& layout_;
+  std::vector<std::array<std::int32_t, 2>> corners_;
+  std::vector<std::vector<std::uint32_t>> triangles_;
+  std::vector<Entry> entries_;
+};
+
+// The tiles whose columns rect overlaps.
+std::vector<std::size_t> tiles_of_rect(const mesh::TileLayout& layout, const mesh::TileRect& rect) {
+  std::vector<std::size_t> out;
+  const int ts = layout.tile_size;
+  for (int tz = rect.z0 / ts; tz <= (rect.z1 - 1) / ts; ++tz) {
+    for (int tx = rect.x0 / ts; tx <= (rect.x1 - 1) / ts; ++tx)
+      out.push_back(static_cast<std::size_t>(tx) +
+                    static_cast<std::size_t>(tz) * static_cast<std::size_t>(layout.tiles_x));
+  }
+  return out;
+}
 
 // build_tiled_jump_links with reuse: engaged entries of `tile_links` are taken as given, the
 // others built; with `keep` every tile's links are left in `tile_links` (copied into the join),
@@ -358,6 +583,7 @@ Result<TiledLinks> build_tiled_impl(const TriangleMesh& mesh, const mesh::NavMes
     std::vector<std::pair<std::string, double>> timings;
   };
   std::vector<Slot> slots(tile_count);
+  std::uint64_t voxel_pieces = 0;
   {
     auto timer = ctx.scoped_timer("tile_links");
     mesh::TileLayout padded = layout;
@@ -374,27 +600,103 @@ Result<TiledLinks> build_tiled_impl(const TriangleMesh& mesh, const mesh::NavMes
     // note: with every entry given (a rebuild's join) there is nothing to gather triangles for
     std::vector<std::vector<std::uint32_t>> triangles;
     if (!todo.empty()) triangles = mesh::tile_triangles(mesh, padded);
-    parallel_for(ctx.threads(), 0, todo.size(), 1, [&](std::size_t i0, std::size_t i1) {
-      for (std::size_t i = i0; i < i1; ++i) {
-        const std::size_t t = todo[i];
-        Slot& slot = slots[t];
-        if (ctx.cancelled()) {
-          slot.result.emplace(make_error(
-              ErrorCode::Cancelled, "cancelled before the links of " + mesh::tile_name(layout, t)));
-          continue;
+    // note: the neighbourhoods' voxels from per-tile pieces when that voxelizes at most half
+    // the columns (a full build: ~4x fewer; a relink of a block of k x k tiles needs (k + 2)^2
+    // pieces, fewer columns only from k >= 6 on: smaller relinks keep their windows, whose cost
+    // has no whole-world triangle pass for the pieces). The two agree wherever the link search
+    // reads (tile_voxels.hpp), which needs the layout's border to be at least the pieces' (it is
+    // by default: both are radius + 3).
+    std::optional<PieceStore> pieces;
+    std::vector<std::uint8_t> searched(tile_count, 0);  // the tiles that reach their voxels
+    if (layout.border >= tile_piece_border(navmesh.config)) {
+      const mesh::TileLayout piece_layout = tile_piece_layout(layout, navmesh.config);
+      std::vector<int> uses(tile_count, 0);
+      std::uint64_t window_columns = 0;
+      for (const std::size_t t : todo) {
+        if (triangles[t].empty() || tiles.tile_first[t] == tiles.tile_first[t + 1]) continue;
+        searched[t] = 1;
+        const mesh::TileRect rect = link_search_rect(layout, t, reach);
+        window_columns +=
+            static_cast<std::uint64_t>(rect.width()) * static_cast<std::uint64_t>(rect.depth());
+        for (const std::size_t u : tiles_of_rect(layout, rect)) ++uses[u];
+      }
+      std::uint64_t piece_columns = 0;
+      for (std::size_t u = 0; u < tile_count; ++u) {
+        if (uses[u] == 0) continue;
+        const mesh::TileRect rect = piece_layout.bordered(u);
+        piece_columns +=
+            static_cast<std::uint64_t>(rect.width()) * static_cast<std::uint64_t>(rect.depth());
+      }
+      if (2 * piece_columns <= window_columns) {
+        for (const int u : uses) voxel_pieces += u > 0 ? 1 : 0;
+        pieces.emplace(mesh, navmesh, tiles, layout, mesh::tile_triangles(mesh, piece_layout),
+                       std::move(uses));
+      }
+    }
+    const auto run_tile = [&](std::size_t i) {
+      const std::size_t t = todo[i];
+      Slot& slot = slots[t];
+      if (ctx.cancelled()) {
+        slot.result.emplace(make_error(
+            ErrorCode::Cancelled, "cancelled before the links of " + mesh::tile_name(layout, t)));
+        return;
+      }
+      BuildContext tile_ctx;
+      tile_ctx.set_threads(1);
+      tile_ctx.set_memory_limit(ctx.memory_limit());
+      if (pieces && searched[t] != 0) {
+        const std::vector<std::size_t> around =
+            tiles_of_rect(layout, link_search_rect(layout, t, reach));
+        std::vector<std::shared_ptr<const LinkPiece>> held;
+        std::vector<const LinkPiece*> by_tile(tile_count, nullptr);
+        std::optional<Error> failed;
+        std::size_t acquired = 0;  // around[0 .. acquired) were taken (and are released)
+        for (const std::size_t u : around) {
+          Result<std::shared_ptr<const LinkPiece>> piece = pieces->get(u, tile_ctx);
+          if (!piece.ok()) {
+            failed = std::move(piece).error();
+            break;
+          }
+          ++acquired;
+          by_tile[u] = piece.value().get();
+          held.push_back(std::move(piece).value());
         }
-        BuildContext tile_ctx;
-        tile_ctx.set_threads(1);
-        tile_ctx.set_memory_limit(ctx.memory_limit());
+        if (failed) {
+          slot.result.emplace(std::move(*failed));
+        } else {
+          slot.result.emplace(tile_links_impl(mesh, triangles[t], navmesh, tiles, layout, t,
+                                              options, by_tile, tile_ctx));
+        }
+        held.clear();
+        // note: after a failure the pieces not taken keep their count and stay to the end
+        for (std::size_t k = 0; k < acquired; ++k) pieces->release(around[k]);
+      } else {
         slot.result.emplace(build_tile_jump_links(mesh, triangles[t], navmesh, tiles, layout, t,
                                                   options, tile_ctx));
-        triangles[t] = {};
-        slot.warnings = tile_ctx.warnings();
-        slot.timings = tile_ctx.timings();
       }
-    });
+      triangles[t] = {};
+      slot.warnings = tile_ctx.warnings();
+      slot.timings = tile_ctx.timings();
+    };
+    if (pieces) {
+      // note: tiles handed out in order, one at a time, so the pieces in flight are those of
+      // one front of about three tile rows (a split range runs one front per thread); each tile
+      // writes its own slot, so the order tiles finish in changes nothing
+      std::atomic<std::size_t> next{0};
+      const std::size_t workers = std::min<std::size_t>(
+          todo.size(),
+          static_cast<std::size_t>(ctx.threads() > 0 ? ctx.threads() : hardware_threads()));
+      parallel_for(ctx.threads(), 0, workers, 1, [&](std::size_t, std::size_t) {
+        for (std::size_t i = next.fetch_add(1); i < todo.size(); i = next.fetch_add(1)) run_tile(i);
+      });
+    } else {
+      parallel_for(ctx.threads(), 0, todo.size(), 1, [&](std::size_t i0, std::size_t i1) {
+        for (std::size_t i = i0; i < i1; ++i) run_tile(i);
+      });
+    }
   }
   TiledLinks out;
+  out.voxel_pieces = voxel_pieces;
   out.set.configs = options.jumps.jumps;
   if (options.compact) out.set.quantum = lattice_quantum(options.compact_options.quantum_shift);
   std::size_t total = 0;

@@ -105,6 +105,18 @@ struct SampleWindow {
                                                    const JumpLinkOptions& options,
                                                    const SampleWindow& window, BuildContext& ctx);
 
+struct ObstacleBits;
+
+/// build_jump_links on a given obstacle field (what build_obstacle_bits(solid, agent, ctx,
+/// BitsKept::ApproxOnly) gives, or a field assembled to equal it where the search reads: tiled
+/// builds, tile_voxels.hpp). Errors as build_jump_links; InvalidArgument when its grid differs.
+[[nodiscard]] Result<JumpLinkSet> build_jump_links(const voxel::Heightfield& solid,
+                                                   const voxel::CompactHeightfield& open,
+                                                   const mesh::NavMesh& navmesh,
+                                                   const JumpLinkOptions& options,
+                                                   const SampleWindow& window,
+                                                   const ObstacleBits& field, BuildContext& ctx);
+
 /// Invariants: sizes, sort order, CSR groups consistent with the links, polygons in range,
 /// land_poly != start_poly, config indices in range, finite points.
 [[nodiscard]] Status validate(const JumpLinkSet& links, const mesh::NavMesh& navmesh);

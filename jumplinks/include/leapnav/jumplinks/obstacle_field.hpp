@@ -5,9 +5,11 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <vector>
 
@@ -142,6 +144,46 @@ struct ObstacleBits {
 [[nodiscard]] Result<ObstacleBits> build_obstacle_bits(const voxel::Heightfield& solid,
                                                        const AgentConfig& agent, BuildContext& ctx,
                                                        BitsKept kept = BitsKept::All);
+
+/// The per-column content of an obstacle field over a rectangle of world columns: what a field
+/// assembled from pieces copies (tiled link builds, tile_voxels.hpp). Plane values in both
+/// orientations (as RunPlanes, without padding: rows_x[(z * kPlanes + q) * width + x], rows_z[(x *
+/// kPlanes + q) * depth + z], x and z relative to (x0, z0)), the approx flag per column (row-major)
+/// and, for approximate columns, their bits (`words` a column).
+struct ObstacleColumns {
+  int x0 = 0;  ///< first world column
+  int z0 = 0;
+  int width = 0;
+  int depth = 0;
+  int words = 0;
+  std::vector<RunPlanes::Value> rows_x;
+  std::vector<RunPlanes::Value> rows_z;
+  std::vector<std::uint8_t> approx;
+  std::vector<std::uint32_t> bits_at;  ///< per column: its first word in bits, or kNoBits
+  std::vector<std::uint64_t> bits;
+  static constexpr std::uint32_t kNoBits = std::numeric_limits<std::uint32_t>::max();
+};
+
+/// Columns [x0, x1) x [z0, z1) of `field` (any BitsKept; with or without planes), which holds
+/// columns from world column (origin_x, origin_z) on. Empty columns (no geometry) when `field` is
+/// null.
+[[nodiscard]] ObstacleColumns obstacle_columns(const ObstacleBits* field, int origin_x,
+                                               int origin_z, int x0, int z0, int x1, int z1);
+
+/// The rectangle that holds world column (x, z) of an assembled field.
+using ObstacleSource = std::function<const ObstacleColumns*(int, int)>;
+
+/// The field build_obstacle_bits(solid, agent, ctx, BitsKept::ApproxOnly) gives, with every
+/// column's content copied from `source` instead of dilating `solid` (whose grid and tallest span
+/// still fix the field's grid and words; its first column is world column (origin_x, origin_z)):
+/// equal to it in every column whose blocking neighbourhood the source columns were built with.
+/// Without planes (a field taller than kMaxPlaneWords words) it is build_obstacle_bits itself.
+/// Timer: jump_obstacles.
+[[nodiscard]] Result<ObstacleBits> assemble_obstacle_bits(const voxel::Heightfield& solid,
+                                                          int origin_x, int origin_z,
+                                                          const AgentConfig& agent,
+                                                          const ObstacleSource& source,
+                                                          BuildContext& ctx);
 
 /// Builds the obstacle field from the solid heightfield; `open` (the compact heightfield built
 /// from it) tells which span tops are walkable floors. Column offsets (dx, dz) are blocked when the

@@ -94,6 +94,9 @@ struct TiledLinks {
   LinkCompactStats compact;              ///< summed over tiles (zero unless compact)
   std::uint64_t cross_tile_links = 0;    ///< links whose land polygon lies in another tile
   std::uint64_t max_search_columns = 0;  ///< the largest padded neighbourhood, in columns
+  /// Tiles voxelized once as pieces the neighbourhoods were assembled from (tile_voxels.hpp);
+  /// 0 when every neighbourhood was voxelized as a window of its own.
+  std::uint64_t voxel_pieces = 0;
 };
 
 /// The links of every tile (build_tile_jump_links), tiles in parallel on ctx.threads() (each on
