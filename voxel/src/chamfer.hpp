@@ -9,6 +9,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -20,6 +21,96 @@
 
 namespace leapnav::voxel::detail {
 
+/// One row of a chamfer pass over a compact heightfield's connections: forward rows relax each
+/// span from (-x) and (-z) and the diagonals (-x,-z) and (+x,-z), backward rows from (+x) and
+/// (+z) and the diagonals (+x,+z) and (-x,+z); a diagonal goes through a connected axis
+/// neighbour, first along the pass's axis step, then across. Returns whether a value went down.
+struct RowKernel {
+  std::uint16_t* dist;
+  const std::uint32_t* first;
+  const CompactSpan* spans;
+  std::ptrdiff_t width;
+  int diagonal;
+
+  /// Forward row z; `above` = read row z - 1.
+  [[nodiscard]] bool forward(int z, bool above) const {
+    std::uint16_t* const d = dist;
+    const std::uint32_t* const f = first;
+    const CompactSpan* const s = spans;
+    const std::ptrdiff_t w = width;
+    const int diag = diagonal;
+    bool changed = false;
+    const std::ptrdiff_t row = static_cast<std::ptrdiff_t>(z) * w;
+    for (std::ptrdiff_t c = row; c < row + w; ++c) {
+      const std::uint32_t end = f[c + 1];
+      for (std::uint32_t i = f[c]; i < end; ++i) {
+        const int before = d[i];
+        if (before == 0) continue;
+        int best = before;
+        const std::array<std::uint8_t, 4> link = s[i].neighbor;
+        if (link[0] != kNotConnected) {
+          const std::uint32_t a = f[c - 1] + link[0];
+          best = std::min(best, int{d[a]} + 2);
+          if (above) {
+            const std::uint8_t link2 = s[a].neighbor[3];
+            if (link2 != kNotConnected) best = std::min(best, int{d[f[c - 1 - w] + link2]} + diag);
+          }
+        }
+        if (above && link[3] != kNotConnected) {
+          const std::uint32_t a = f[c - w] + link[3];
+          best = std::min(best, int{d[a]} + 2);
+          const std::uint8_t link2 = s[a].neighbor[2];
+          if (link2 != kNotConnected) best = std::min(best, int{d[f[c - w + 1] + link2]} + diag);
+        }
+        if (best < before) {
+          d[i] = static_cast<std::uint16_t>(best);
+          changed = true;
+        }
+      }
+    }
+    return changed;
+  }
+
+  /// Backward row z; `below` = read row z + 1.
+  [[nodiscard]] bool backward(int z, bool below) const {
+    std::uint16_t* const d = dist;
+    const std::uint32_t* const f = first;
+    const CompactSpan* const s = spans;
+    const std::ptrdiff_t w = width;
+    const int diag = diagonal;
+    bool changed = false;
+    const std::ptrdiff_t row = static_cast<std::ptrdiff_t>(z) * w;
+    for (std::ptrdiff_t c = row + w - 1; c >= row; --c) {
+      const std::uint32_t end = f[c + 1];
+      for (std::uint32_t i = f[c]; i < end; ++i) {
+        const int before = d[i];
+        if (before == 0) continue;
+        int best = before;
+        const std::array<std::uint8_t, 4> link = s[i].neighbor;
+        if (link[2] != kNotConnected) {
+          const std::uint32_t a = f[c + 1] + link[2];
+          best = std::min(best, int{d[a]} + 2);
+          if (below) {
+            const std::uint8_t link2 = s[a].neighbor[1];
+            if (link2 != kNotConnected) best = std::min(best, int{d[f[c + 1 + w] + link2]} + diag);
+          }
+        }
+        if (below && link[1] != kNotConnected) {
+          const std::uint32_t a = f[c + w] + link[1];
+          best = std::min(best, int{d[a]} + 2);
+          const std::uint8_t link2 = s[a].neighbor[0];
+          if (link2 != kNotConnected) best = std::min(best, int{d[f[c + w - 1] + link2]} + diag);
+        }
+        if (best < before) {
+          d[i] = static_cast<std::uint16_t>(best);
+          changed = true;
+        }
+      }
+    }
+    return changed;
+  }
+};
+
 /// Lowers dist (pre-set: 0 on boundary spans, 0xFFFF elsewhere) to chamfer distances, on
 /// `threads` workers (0 = all); a diagonal step costs `diagonal` (3, or 2 for Chebyshev). Returns
 /// false (dist half done) when ctx is cancelled; checked every kCancelCheckRows rows.
@@ -29,58 +120,15 @@ inline bool chamfer_transform(const CompactHeightfield& compact, std::vector<std
   const GridSpec& grid = compact.grid;
   const int depth = grid.depth;
   if (depth <= 0 || grid.width <= 0) return !ctx.cancelled();
-  std::uint16_t* d = dist.data();
-  // note: column offsets instead of neighbor_index() keep the index arithmetic out of the loop
-  const auto width = static_cast<std::ptrdiff_t>(grid.width);
-  const std::ptrdiff_t column_step[4] = {-1, width, 1, -width};
+  // note: the row kernels work on local copies of the pointers and sizes (plain values, not
+  // references into this frame), so that the compiler keeps them in registers across the stores
+  // to the distances instead of reloading them per span
+  const RowKernel rows{dist.data(), compact.column_first.data(), compact.spans.data(),
+                       static_cast<std::ptrdiff_t>(grid.width), diagonal};
+  const auto forward_row = [&rows](int z, bool above) { return rows.forward(z, above); };
+  const auto backward_row = [&rows](int z, bool below) { return rows.backward(z, below); };
   const auto* first = compact.column_first.data();
-  const auto* spans = compact.spans.data();
-  // lowers span i (column c) from its neighbour in dir and, when `across_too`, from that one's
-  // neighbour in across; true when the value went down
-  const auto relax_from = [&](std::uint32_t i, std::ptrdiff_t c, int dir, int across,
-                              bool via_too) {
-    const std::uint8_t link = spans[i].neighbor[static_cast<std::size_t>(dir)];
-    if (link == kNotConnected) return;
-    const std::ptrdiff_t ac = c + column_step[dir];
-    const std::uint32_t a = first[ac] + link;
-    int best = std::min(int{d[a]} + 2, 0xFFFF);
-    if (via_too) {
-      const std::uint8_t link2 = spans[a].neighbor[static_cast<std::size_t>(across)];
-      if (link2 != kNotConnected)
-        best = std::min(best, int{d[first[ac + column_step[across]] + link2]} + diagonal);
-    }
-    if (best < d[i]) d[i] = static_cast<std::uint16_t>(best);
-  };
-  // forward row: from (-x) and (-z), diagonals (-x,-z) and (+x,-z); `above` = read row z - 1
-  const auto forward_row = [&](int z, bool above) {
-    bool changed = false;
-    const std::ptrdiff_t row = static_cast<std::ptrdiff_t>(z) * width;
-    for (std::ptrdiff_t c = row; c < row + width; ++c) {
-      for (std::uint32_t i = first[c]; i < first[c + 1]; ++i) {
-        const std::uint16_t before = d[i];
-        if (before == 0) continue;
-        relax_from(i, c, 0, 3, above);
-        if (above) relax_from(i, c, 3, 2, true);
-        changed = changed || d[i] != before;
-      }
-    }
-    return changed;
-  };
-  // backward row: from (+x) and (+z), diagonals (+x,+z) and (-x,+z); `below` = read row z + 1
-  const auto backward_row = [&](int z, bool below) {
-    bool changed = false;
-    const std::ptrdiff_t row = static_cast<std::ptrdiff_t>(z) * width;
-    for (std::ptrdiff_t c = row + width - 1; c >= row; --c) {
-      for (std::uint32_t i = first[c]; i < first[c + 1]; ++i) {
-        const std::uint16_t before = d[i];
-        if (before == 0) continue;
-        relax_from(i, c, 2, 1, below);
-        if (below) relax_from(i, c, 1, 0, true);
-        changed = changed || d[i] != before;
-      }
-    }
-    return changed;
-  };
+  const auto width = static_cast<std::ptrdiff_t>(grid.width);
 
   const int workers = threads <= 0 ? hardware_threads() : threads;
   const int strips = std::clamp(workers, 1, depth);

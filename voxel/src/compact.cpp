@@ -5,7 +5,9 @@
 #include "leapnav/voxel/compact.hpp"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
+#include <cstddef>
 #include <cstdlib>
 #include <string>
 
@@ -92,6 +94,13 @@ Result<CompactHeightfield> build_compact(const Heightfield& solid, const VoxelPa
   const int climb = params.walkable_climb;
   const int clearance = params.walkable_height;
   std::atomic<std::uint64_t> too_deep{0};
+  // note: local copies of the pointers and sizes (the byte stores of the links may alias anything
+  // reached through references, which would then be reloaded per span); the neighbour columns
+  // are looked up once per column, an empty range outside the grid
+  const std::ptrdiff_t width = grid.width;
+  const std::ptrdiff_t depth = grid.depth;
+  const std::uint32_t* const column_first = out.column_first.data();
+  CompactSpan* const spans = out.spans.data();
   parallel_for(
       threads, 0, static_cast<std::size_t>(grid.depth), 16, [&](std::size_t z0, std::size_t z1) {
         if (ctx.cancelled()) {
@@ -99,30 +108,36 @@ Result<CompactHeightfield> build_compact(const Heightfield& solid, const VoxelPa
           return;
         }
         std::uint64_t local_too_deep = 0;
-        for (int z = static_cast<int>(z0); z < static_cast<int>(z1); ++z) {
-          for (int x = 0; x < grid.width; ++x) {
-            const std::size_t c = grid.column_index(x, z);
-            for (std::uint32_t i = out.first(c); i < out.end(c); ++i) {
-              CompactSpan& span = out.spans[i];
+        for (auto z = static_cast<std::ptrdiff_t>(z0); z < static_cast<std::ptrdiff_t>(z1); ++z) {
+          for (std::ptrdiff_t x = 0; x < width; ++x) {
+            const std::ptrdiff_t c = z * width + x;
+            const std::uint32_t begin = column_first[c];
+            const std::uint32_t end = column_first[c + 1];
+            if (begin == end) continue;
+            // per direction (0 = -x, 1 = +z, 2 = +x, 3 = -z) the neighbour column's spans
+            const std::array<bool, 4> inside{x > 0, z + 1 < depth, x + 1 < width, z > 0};
+            const std::array<std::ptrdiff_t, 4> neighbor{c - 1, c + width, c + 1, c - width};
+            std::array<std::uint32_t, 4> n_first{};
+            std::array<std::uint32_t, 4> n_end{};
+            for (std::size_t dir = 0; dir < 4; ++dir) {
+              if (!inside[dir]) continue;
+              n_first[dir] = column_first[neighbor[dir]];
+              n_end[dir] = column_first[neighbor[dir] + 1];
+            }
+            for (std::uint32_t i = begin; i < end; ++i) {
+              CompactSpan& span = spans[i];
+              const int y = span.y;
               const int top = open_top(span);
-              for (int dir = 0; dir < 4; ++dir) {
-                const int nx = x + dir_dx(dir);
-                const int nz = z + dir_dz(dir);
-                if (!grid.in_bounds(nx, nz)) continue;
-                const std::size_t nc = grid.column_index(nx, nz);
-                const std::uint32_t n_first = out.first(nc);
-                const std::uint32_t n_end = out.end(nc);
-                for (std::uint32_t j = n_first; j < n_end; ++j) {
-                  const CompactSpan& other = out.spans[j];
-                  if (std::abs(int{other.y} - int{span.y}) > climb) continue;
-                  if (std::min(top, open_top(other)) - std::max(int{span.y}, int{other.y}) <
-                      clearance)
+              for (std::size_t dir = 0; dir < 4; ++dir) {
+                for (std::uint32_t j = n_first[dir]; j < n_end[dir]; ++j) {
+                  const CompactSpan& other = spans[j];
+                  if (std::abs(int{other.y} - y) > climb) continue;
+                  if (std::min(top, open_top(other)) - std::max(y, int{other.y}) < clearance)
                     continue;
-                  if (j - n_first >= kNotConnected) {
+                  if (j - n_first[dir] >= kNotConnected) {
                     ++local_too_deep;
                   } else {
-                    span.neighbor[static_cast<std::size_t>(dir)] =
-                        static_cast<std::uint8_t>(j - n_first);
+                    span.neighbor[dir] = static_cast<std::uint8_t>(j - n_first[dir]);
                   }
                   break;
                 }

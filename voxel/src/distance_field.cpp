@@ -5,6 +5,8 @@
 #include "leapnav/voxel/distance_field.hpp"
 
 #include <algorithm>
+#include <array>
+#include <cstddef>
 
 #include "chamfer.hpp"
 #include "leapnav/core/parallel.hpp"
@@ -27,24 +29,34 @@ Result<CompactHeightfield> distance_field(CompactHeightfield compact, BuildConte
   const int threads = ctx.threads();
   const std::size_t rows = static_cast<std::size_t>(grid.depth);
 
+  // note: the per-span loops below read through local copies of the pointers and the width, so
+  // that the stores to the distances do not force them to be reloaded per span
+  const auto width = static_cast<std::ptrdiff_t>(grid.width);
+  const std::uint32_t* const first = compact.column_first.data();
+  const CompactSpan* const spans = compact.spans.data();
+  const std::uint8_t* const areas = compact.areas.data();
+  // column offset per direction (0 = -x, 1 = +z, 2 = +x, 3 = -z)
+  const std::array<std::ptrdiff_t, 4> step{-1, width, 1, -width};
+
   // boundary spans
   parallel_for(threads, 0, rows, 32, [&](std::size_t z0, std::size_t z1) {
-    for (int z = static_cast<int>(z0); z < static_cast<int>(z1); ++z) {
-      for (int x = 0; x < grid.width; ++x) {
-        const std::size_t c = grid.column_index(x, z);
-        for (std::uint32_t i = compact.first(c); i < compact.end(c); ++i) {
-          const std::uint8_t area = compact.areas[i];
-          if (area == kNullArea) {
-            raw[i] = 0;
-            continue;
-          }
-          int same = 0;
-          for (int dir = 0; dir < 4; ++dir) {
-            if (compact.spans[i].neighbor[static_cast<std::size_t>(dir)] == kNotConnected) continue;
-            same += compact.areas[compact.neighbor_index(x, z, i, dir)] == area;
-          }
-          if (same != 4) raw[i] = 0;
+    std::uint16_t* const d = raw.data();
+    for (std::ptrdiff_t c = static_cast<std::ptrdiff_t>(z0) * width;
+         c < static_cast<std::ptrdiff_t>(z1) * width; ++c) {
+      const std::uint32_t end = first[c + 1];
+      for (std::uint32_t i = first[c]; i < end; ++i) {
+        const std::uint8_t area = areas[i];
+        if (area == kNullArea) {
+          d[i] = 0;
+          continue;
         }
+        int same = 0;
+        for (std::size_t dir = 0; dir < 4; ++dir) {
+          const std::uint8_t link = spans[i].neighbor[dir];
+          if (link == kNotConnected) continue;
+          same += areas[first[c + step[dir]] + link] == area ? 1 : 0;
+        }
+        if (same != 4) d[i] = 0;
       }
     }
   });
@@ -58,36 +70,36 @@ Result<CompactHeightfield> distance_field(CompactHeightfield compact, BuildConte
   // per fixed chunk of rows, its largest distance
   std::vector<std::uint16_t> chunk_max(chunk_count(0, rows, kBlurRows), 0);
   parallel_for(threads, 0, rows, kBlurRows, [&](std::size_t z0, std::size_t z1) {
+    const std::uint16_t* const r = raw.data();
+    std::uint16_t* const out = compact.distance.data();
     std::uint16_t largest = 0;
-    for (int z = static_cast<int>(z0); z < static_cast<int>(z1); ++z) {
-      for (int x = 0; x < grid.width; ++x) {
-        const std::size_t c = grid.column_index(x, z);
-        for (std::uint32_t i = compact.first(c); i < compact.end(c); ++i) {
-          const int center = raw[i];
-          if (center <= kKeepBelowOrAt) {
-            compact.distance[i] = static_cast<std::uint16_t>(center);
-            largest = std::max(largest, static_cast<std::uint16_t>(center));
+    for (std::ptrdiff_t c = static_cast<std::ptrdiff_t>(z0) * width;
+         c < static_cast<std::ptrdiff_t>(z1) * width; ++c) {
+      const std::uint32_t end = first[c + 1];
+      for (std::uint32_t i = first[c]; i < end; ++i) {
+        const int center = r[i];
+        if (center <= kKeepBelowOrAt) {
+          out[i] = static_cast<std::uint16_t>(center);
+          largest = std::max(largest, static_cast<std::uint16_t>(center));
+          continue;
+        }
+        int sum = center;
+        for (std::size_t dir = 0; dir < 4; ++dir) {
+          const std::uint8_t link = spans[i].neighbor[dir];
+          if (link == kNotConnected) {
+            sum += 2 * center;
             continue;
           }
-          int sum = center;
-          for (int dir = 0; dir < 4; ++dir) {
-            if (compact.spans[i].neighbor[static_cast<std::size_t>(dir)] == kNotConnected) {
-              sum += 2 * center;
-              continue;
-            }
-            const std::uint32_t a = compact.neighbor_index(x, z, i, dir);
-            sum += raw[a];
-            const int across = (dir + 1) & 3;
-            if (compact.spans[a].neighbor[static_cast<std::size_t>(across)] == kNotConnected) {
-              sum += center;
-            } else {
-              sum += raw[compact.neighbor_index(x + dir_dx(dir), z + dir_dz(dir), a, across)];
-            }
-          }
-          const auto blurred = static_cast<std::uint16_t>((sum + 5) / 9);
-          compact.distance[i] = blurred;
-          largest = std::max(largest, blurred);
+          const std::ptrdiff_t ac = c + step[dir];
+          const std::uint32_t a = first[ac] + link;
+          sum += r[a];
+          const std::size_t across = (dir + 1) & 3U;
+          const std::uint8_t link2 = spans[a].neighbor[across];
+          sum += link2 == kNotConnected ? center : int{r[first[ac + step[across]] + link2]};
         }
+        const auto blurred = static_cast<std::uint16_t>((sum + 5) / 9);
+        out[i] = blurred;
+        largest = std::max(largest, blurred);
       }
     }
     chunk_max[z0 / kBlurRows] = largest;

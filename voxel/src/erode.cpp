@@ -9,7 +9,9 @@
 #include "leapnav/voxel/erode.hpp"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
+#include <cstddef>
 
 #include "chamfer.hpp"
 #include "leapnav/core/parallel.hpp"
@@ -24,28 +26,34 @@ template <typename Usable, typename Linked>
 void seed_boundary(const CompactHeightfield& compact, std::vector<std::uint16_t>& dist,
                    std::uint16_t cap, int threads, const Usable& usable, const Linked& linked) {
   const GridSpec& grid = compact.grid;
-  parallel_for(
-      threads, 0, static_cast<std::size_t>(grid.depth), 32, [&](std::size_t z0, std::size_t z1) {
-        for (int z = static_cast<int>(z0); z < static_cast<int>(z1); ++z) {
-          for (int x = 0; x < grid.width; ++x) {
-            const std::size_t c = grid.column_index(x, z);
-            for (std::uint32_t i = compact.first(c); i < compact.end(c); ++i) {
-              if (!usable(i)) {
-                dist[i] = 0;
-                continue;
-              }
-              int usable_neighbors = 0;
-              for (int dir = 0; dir < 4; ++dir) {
-                if (compact.spans[i].neighbor[static_cast<std::size_t>(dir)] == kNotConnected)
-                  continue;
-                const std::uint32_t j = compact.neighbor_index(x, z, i, dir);
-                usable_neighbors += usable(j) && linked(i, j) ? 1 : 0;
-              }
-              dist[i] = usable_neighbors == 4 ? cap : std::uint16_t{0};
-            }
-          }
-        }
-      });
+  // note: local copies of the pointers and the width keep them in registers across the stores
+  const auto width = static_cast<std::ptrdiff_t>(grid.width);
+  const std::uint32_t* const first = compact.column_first.data();
+  const CompactSpan* const spans = compact.spans.data();
+  // column offset per direction (0 = -x, 1 = +z, 2 = +x, 3 = -z)
+  const std::array<std::ptrdiff_t, 4> step{-1, width, 1, -width};
+  parallel_for(threads, 0, static_cast<std::size_t>(grid.depth), 32,
+               [&](std::size_t z0, std::size_t z1) {
+                 std::uint16_t* const d = dist.data();
+                 for (std::ptrdiff_t c = static_cast<std::ptrdiff_t>(z0) * width;
+                      c < static_cast<std::ptrdiff_t>(z1) * width; ++c) {
+                   const std::uint32_t end = first[c + 1];
+                   for (std::uint32_t i = first[c]; i < end; ++i) {
+                     if (!usable(i)) {
+                       d[i] = 0;
+                       continue;
+                     }
+                     int usable_neighbors = 0;
+                     for (std::size_t dir = 0; dir < 4; ++dir) {
+                       const std::uint8_t link = spans[i].neighbor[dir];
+                       if (link == kNotConnected) continue;
+                       const std::uint32_t j = first[c + step[dir]] + link;
+                       usable_neighbors += usable(j) && linked(i, j) ? 1 : 0;
+                     }
+                     d[i] = usable_neighbors == 4 ? cap : std::uint16_t{0};
+                   }
+                 }
+               });
 }
 
 }  // namespace
