@@ -667,8 +667,12 @@ std::uint32_t FlyPlanner::jump(std::uint32_t from, VoxelCoord from_at, int dir, 
     for (int i = 0; i < t.proper_count[dir]; ++i) {
       // note: a sub-sweep that ran out of a shared budget returns non-null too, which makes
       // `next` a jump point; its expansion redoes the sweep with a fresh budget.
-      if (jump<R, P>(next, next_at, t.proper_sub[dir][i], mask, is_free, 0, goal, touched,
-                     budget) != kNone) {
+      const int sub = t.proper_sub[dir][i];
+      const std::uint32_t hit =
+          word_sweeps_ && t.proper_count[sub] == 0
+              ? sweep<P>(next, next_at, sub, 0, goal, touched, budget)
+              : jump<R, P>(next, next_at, sub, mask, is_free, 0, goal, touched, budget);
+      if (hit != kNone) {
         jump_steps_ = steps;
         return next;
       }
@@ -716,8 +720,12 @@ void FlyPlanner::run_jps(std::uint32_t start, std::uint32_t goal, int limit, boo
       const int c = std::countr_zero(moves);
       moves &= moves - 1;
       int budget = limit;
-      const std::uint32_t found = jump<R, P>(node, at, c, mask, node_free, limit, goal,
-                                             path.touched, shared && limit > 0 ? &budget : nullptr);
+      int* const spend = shared && limit > 0 ? &budget : nullptr;
+      // straight moves go to the word sweep without the jump's frame (the same call jump makes)
+      const std::uint32_t found =
+          word_sweeps_ && t.proper_count[c] == 0
+              ? sweep<P>(node, at, c, limit, goal, path.touched, spend)
+              : jump<R, P>(node, at, c, mask, node_free, limit, goal, path.touched, spend);
       if (found == kNone) continue;
       // the steps of the jump that returned `found` (no division to recover its coordinates)
       const int k = jump_steps_;
