@@ -735,7 +735,24 @@ void FlyPlanner::run_jps(std::uint32_t start, std::uint32_t goal, int limit, boo
       if (ng < g_[found]) {  // unseen, or open with a larger g; never closed
         improve(found, ng, node);
         dir_[found] = static_cast<std::uint8_t>(c);
-        open_.push(OpenItem::make(ng + octile_inline(to, goal_at), static_cast<float>(ng), found));
+        // note: among entries of equal f, a jump point with the free bit (so no forced
+        // neighbour: its expansion follows the sub-directions of c only) whose natural cone
+        // misses the goal comes after the others. In open space every move toward the goal lies
+        // on some shortest path, so many jump points tie; those are dead ends there, and deeper
+        // g first alone would expand them before the one that reaches the goal. Elsewhere few
+        // voxels carry the free bit and the order is that of before. A tie-break only: the cost
+        // is A*'s whatever it is.
+        bool preferred = true;
+        if (P && free_bit(found)) {
+          const int ex = goal_at.x - to.x;
+          const int ey = goal_at.y - to.y;
+          const int ez = goal_at.z - to.z;
+          preferred = (o.dx == 0 ? ex == 0 : ex * o.dx >= 0) &&
+                      (o.dy == 0 ? ey == 0 : ey * o.dy >= 0) &&
+                      (o.dz == 0 ? ez == 0 : ez * o.dz >= 0);
+        }
+        open_.push(OpenItem::make(ng + octile_inline(to, goal_at), static_cast<float>(ng), found,
+                                  preferred));
       }
     }
   }
