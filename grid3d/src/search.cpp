@@ -740,10 +740,11 @@ void FlyPlanner::run_jps(std::uint32_t start, std::uint32_t goal, int limit, boo
         // misses the goal comes after the others. In open space every move toward the goal lies
         // on some shortest path, so many jump points tie; those are dead ends there, and deeper
         // g first alone would expand them before the one that reaches the goal. Elsewhere few
-        // voxels carry the free bit and the order is that of before. A tie-break only: the cost
-        // is A*'s whatever it is.
+        // voxels carry the free bit and the order is that of before; the test is only made when
+        // the expanded voxel is free too (no extra load in dense space). A tie-break only: the
+        // cost is A*'s whatever it is.
         bool preferred = true;
-        if (P && free_bit(found)) {
+        if (P && node_free && free_bit(found)) {
           const int ex = goal_at.x - to.x;
           const int ey = goal_at.y - to.y;
           const int ez = goal_at.z - to.z;

@@ -28,8 +28,7 @@ struct OpenItem {
                                      bool preferred = false) {
     const std::uint64_t tie =
         (static_cast<std::uint64_t>(~std::bit_cast<std::uint32_t>(g)) << 32) | node;
-    return {std::bit_cast<std::uint64_t>(f),
-            preferred ? tie & ~(std::uint64_t{1} << 63) : tie};
+    return {std::bit_cast<std::uint64_t>(f), preferred ? tie & ~(std::uint64_t{1} << 63) : tie};
   }
   [[nodiscard]] double f() const { return std::bit_cast<double>(f_bits); }
   [[nodiscard]] std::uint32_t node() const { return static_cast<std::uint32_t>(g_node); }
