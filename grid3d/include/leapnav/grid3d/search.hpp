@@ -38,7 +38,7 @@ enum class Algorithm : std::uint8_t {
 struct SearchConfig {
   Algorithm algorithm = Algorithm::JpsPD;
   CornerRule corners = CornerRule::Cut;
-  int depth = 8;  ///< K of the D variants [units: steps] [range: 1..1000000]
+  int depth = 32;  ///< K of the D variants [units: steps] [range: 1..1000000]
   /// D variants: when true, every step of a jump's sub-sweeps also spends the budget of K (the
   /// thesis's Figure 31 counter); when it runs out, the diagonal voxel being swept from becomes a
   /// jump point. When false (C1-O2), only the top-level direction counts and sub-sweeps run free.
