@@ -21,7 +21,7 @@ struct FlyOptions {
   std::string to;
   std::string algo = "jps-pd";
   std::string corners;  // empty: cut, or nocut with --scen
-  int depth = 8;
+  int depth = 32;
   bool depth_all = false;
   double voxel = 0.25;
   std::string agent;
@@ -267,7 +267,8 @@ void register_fly_command(CLI::App& root, Registry& registry) {
   app->add_option("--scen", options->scen,
                   "A MovingAI .3dscen file for the .3dmap: compares with its optimal costs");
   app->add_option("--algo", options->algo, "astar, jps, jps-p, jps-d or jps-pd (default)");
-  app->add_option("--depth", options->depth, "Depth limit K of jps-d and jps-pd [units: steps]")
+  app->add_option("--depth", options->depth,
+                  "Depth limit K of jps-d and jps-pd (default 32) [units: steps]")
       ->check(CLI::Range(1, 1000000));
   app->add_flag("--depth-all", options->depth_all,
                 "jps-d, jps-pd: sub-sweeps spend the same budget of K steps (the thesis's "

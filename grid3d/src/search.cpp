@@ -54,9 +54,12 @@ struct DirTables {
   }
 };
 
+// note: built once at start-up rather than on first use, so that the jump loop reads it without
+// the guard of a function-local static.
+const DirTables kDirTables;
+
 const DirTables& dirs() {
-  static const DirTables tables;
-  return tables;
+  return kDirTables;
 }
 
 template <CornerRule R>
@@ -390,7 +393,7 @@ void FlyPlanner::prepare_sweeps(CornerRule rule, bool need_free_bits) {
 // as the one-voxel loop would.
 template <bool P>
 std::uint32_t FlyPlanner::sweep(std::uint32_t from, VoxelCoord at, int dir, int limit,
-                                std::uint32_t goal, std::uint64_t& touched, int* budget) const {
+                                std::uint32_t goal, std::uint64_t& touched, int* budget) {
   // a window is 62 voxels: each row is read once from one bit before the window, and the cells
   // one voxel behind and ahead are that word shifted by 0 and 2
   constexpr int kWindow = 62;
@@ -441,6 +444,7 @@ std::uint32_t FlyPlanner::sweep(std::uint32_t from, VoxelCoord at, int dir, int 
         const std::int64_t taken = steps + first_limit + 1;
         touched += static_cast<std::uint64_t>(taken);
         if (budget != nullptr) *budget -= static_cast<int>(taken);
+        jump_steps_ = static_cast<int>(taken);
         return static_cast<std::uint32_t>(from + taken * offset_[dir]);
       }
       if (not_free == 0) {
@@ -487,6 +491,7 @@ std::uint32_t FlyPlanner::sweep(std::uint32_t from, VoxelCoord at, int dir, int 
       const std::int64_t taken = steps + (found ? first_stop + 1 : first_blocked);
       touched += static_cast<std::uint64_t>(taken);
       if (budget != nullptr) *budget -= static_cast<int>(taken);
+      jump_steps_ = static_cast<int>(taken);
       return found ? static_cast<std::uint32_t>(from + taken * offset_[dir]) : kNone;
     }
     steps += kWindow;
@@ -507,11 +512,6 @@ CellMask FlyPlanner::neighbourhood(std::int64_t node) const {
     }
   }
   return mask;
-}
-
-bool FlyPlanner::free_bit(std::int64_t node) const {
-  const auto b = static_cast<std::uint64_t>(node + grid_->guard_bits());
-  return ((free_bits_[b >> 6] >> (b & 63)) & 1U) != 0;
 }
 
 void FlyPlanner::prepare(CornerRule rule, bool need_free_bits) {
@@ -654,6 +654,7 @@ std::uint32_t FlyPlanner::jump(std::uint32_t from, VoxelCoord from_at, int dir, 
     ++steps;
     ++touched;
     if (budget != nullptr) --*budget;
+    jump_steps_ = steps;
     if (next == goal) return next;
     if (P && free_bit(next)) {
       mask = 0;
@@ -666,13 +667,20 @@ std::uint32_t FlyPlanner::jump(std::uint32_t from, VoxelCoord from_at, int dir, 
     for (int i = 0; i < t.proper_count[dir]; ++i) {
       // note: a sub-sweep that ran out of a shared budget returns non-null too, which makes
       // `next` a jump point; its expansion redoes the sweep with a fresh budget.
-      if (jump<R, P>(next, next_at, t.proper_sub[dir][i], mask, is_free, 0, goal, touched,
-                     budget) != kNone) {
+      const int sub = t.proper_sub[dir][i];
+      const std::uint32_t hit =
+          word_sweeps_ && t.proper_count[sub] == 0
+              ? sweep<P>(next, next_at, sub, 0, goal, touched, budget)
+              : jump<R, P>(next, next_at, sub, mask, is_free, 0, goal, touched, budget);
+      if (hit != kNone) {
+        jump_steps_ = steps;
         return next;
       }
     }
-    if (limit > 0 && steps >= limit) return next;
-    if (budget != nullptr && *budget <= 0) return next;
+    if ((limit > 0 && steps >= limit) || (budget != nullptr && *budget <= 0)) {
+      jump_steps_ = steps;
+      return next;
+    }
     at = next;
   }
 }
@@ -712,16 +720,40 @@ void FlyPlanner::run_jps(std::uint32_t start, std::uint32_t goal, int limit, boo
       const int c = std::countr_zero(moves);
       moves &= moves - 1;
       int budget = limit;
-      const std::uint32_t found = jump<R, P>(node, at, c, mask, node_free, limit, goal,
-                                             path.touched, shared && limit > 0 ? &budget : nullptr);
+      int* const spend = shared && limit > 0 ? &budget : nullptr;
+      // straight moves go to the word sweep without the jump's frame (the same call jump makes)
+      const std::uint32_t found =
+          word_sweeps_ && t.proper_count[c] == 0
+              ? sweep<P>(node, at, c, limit, goal, path.touched, spend)
+              : jump<R, P>(node, at, c, mask, node_free, limit, goal, path.touched, spend);
       if (found == kNone) continue;
-      const VoxelCoord to = coord(found);
-      const int k = std::max({std::abs(to.x - at.x), std::abs(to.y - at.y), std::abs(to.z - at.z)});
+      // the steps of the jump that returned `found` (no division to recover its coordinates)
+      const int k = jump_steps_;
+      const Offset3 o = cell_offset(c);
+      const VoxelCoord to{at.x + k * o.dx, at.y + k * o.dy, at.z + k * o.dz};
       const double ng = g + k * t.cost[c];
       if (ng < g_[found]) {  // unseen, or open with a larger g; never closed
         improve(found, ng, node);
         dir_[found] = static_cast<std::uint8_t>(c);
-        open_.push(OpenItem::make(ng + octile_inline(to, goal_at), static_cast<float>(ng), found));
+        // note: among entries of equal f, a jump point with the free bit (so no forced
+        // neighbour: its expansion follows the sub-directions of c only) whose natural cone
+        // misses the goal comes after the others. In open space every move toward the goal lies
+        // on some shortest path, so many jump points tie; those are dead ends there, and deeper
+        // g first alone would expand them before the one that reaches the goal. Elsewhere few
+        // voxels carry the free bit and the order is that of before; the test is only made when
+        // the expanded voxel is free too (no extra load in dense space). A tie-break only: the
+        // cost is A*'s whatever it is.
+        bool preferred = true;
+        if (P && node_free && free_bit(found)) {
+          const int ex = goal_at.x - to.x;
+          const int ey = goal_at.y - to.y;
+          const int ez = goal_at.z - to.z;
+          preferred = (o.dx == 0 ? ex == 0 : ex * o.dx >= 0) &&
+                      (o.dy == 0 ? ey == 0 : ey * o.dy >= 0) &&
+                      (o.dz == 0 ? ez == 0 : ez * o.dz >= 0);
+        }
+        open_.push(OpenItem::make(ng + octile_inline(to, goal_at), static_cast<float>(ng), found,
+                                  preferred));
       }
     }
   }

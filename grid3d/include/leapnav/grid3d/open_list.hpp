@@ -16,16 +16,19 @@
 
 namespace leapnav::grid3d {
 
-/// An open-list entry ordered by (f ascending, g descending, node ascending) as two unsigned keys:
-/// the bits of f (>= 0 and finite, so they order as the values do), then the complement of g's
-/// float bits (deeper first; g is a tie-break only, the exact g lives in the node record) above
-/// the node id.
+/// An open-list entry ordered by (f ascending, preferred first, g descending, node ascending) as
+/// two unsigned keys: the bits of f (>= 0 and finite, so they order as the values do), then the
+/// complement of g's float bits (deeper first; g is a tie-break only, the exact g lives in the node
+/// record) above the node id. g >= 0 leaves the complement's top bit set; a preferred entry clears
+/// it, so it comes before every other entry of equal f.
 struct OpenItem {
   std::uint64_t f_bits = 0;
   std::uint64_t g_node = 0;
-  [[nodiscard]] static OpenItem make(double f, float g, std::uint32_t node) {
-    return {std::bit_cast<std::uint64_t>(f),
-            (static_cast<std::uint64_t>(~std::bit_cast<std::uint32_t>(g)) << 32) | node};
+  [[nodiscard]] static OpenItem make(double f, float g, std::uint32_t node,
+                                     bool preferred = false) {
+    const std::uint64_t tie =
+        (static_cast<std::uint64_t>(~std::bit_cast<std::uint32_t>(g)) << 32) | node;
+    return {std::bit_cast<std::uint64_t>(f), preferred ? tie & ~(std::uint64_t{1} << 63) : tie};
   }
   [[nodiscard]] double f() const { return std::bit_cast<double>(f_bits); }
   [[nodiscard]] std::uint32_t node() const { return static_cast<std::uint32_t>(g_node); }

@@ -38,7 +38,7 @@ enum class Algorithm : std::uint8_t {
 struct SearchConfig {
   Algorithm algorithm = Algorithm::JpsPD;
   CornerRule corners = CornerRule::Cut;
-  int depth = 8;  ///< K of the D variants [units: steps] [range: 1..1000000]
+  int depth = 32;  ///< K of the D variants [units: steps] [range: 1..1000000]
   /// D variants: when true, every step of a jump's sub-sweeps also spends the budget of K (the
   /// thesis's Figure 31 counter); when it runs out, the diagonal voxel being swept from becomes a
   /// jump point. When false (C1-O2), only the top-level direction counts and sub-sweeps run free.
@@ -159,7 +159,7 @@ class FlyPlanner {
   };
   template <bool P>
   std::uint32_t sweep(std::uint32_t from, VoxelCoord from_at, int dir, int limit,
-                      std::uint32_t goal, std::uint64_t& touched, int* budget) const;
+                      std::uint32_t goal, std::uint64_t& touched, int* budget);
   void prepare_sweeps(CornerRule rule, bool need_free_bits);
   template <CornerRule R, bool P>
   std::uint32_t jump(std::uint32_t from, VoxelCoord from_at, int dir, CellMask from_mask,
@@ -174,7 +174,10 @@ class FlyPlanner {
     const std::uint32_t px = rest - pz * stride_z_;
     return {static_cast<int>(px) - 1, static_cast<int>(py) - 1, static_cast<int>(pz) - 1};
   }
-  [[nodiscard]] bool free_bit(std::int64_t node) const;
+  [[nodiscard]] bool free_bit(std::int64_t node) const {
+    const auto b = static_cast<std::uint64_t>(node + grid_->guard_bits());
+    return ((free_bits_[b >> 6] >> (b & 63)) & 1U) != 0;
+  }
   CellMask forced(int dir, CellMask mask);
   void prepare(CornerRule rule, bool need_free_bits);
   void begin_query();
@@ -209,6 +212,9 @@ class FlyPlanner {
   bool sweeps_ready_ = false;
   bool word_sweeps_ = true;
   VoxelCoord goal_at_;  ///< the goal of the running query or probe (when it has one)
+  /// The steps of the last jump or sweep that returned a voxel (set on every such return, so
+  /// after a top-level jump it is that jump's).
+  int jump_steps_ = 0;
 };
 
 }  // namespace leapnav::grid3d
