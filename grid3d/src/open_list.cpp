@@ -56,48 +56,39 @@ void OpenList::push_heap(OpenItem item) {
   heap_[i] = item;
 }
 
-// note: a node's four children share one cache line of 16-byte items; the comparisons compile
+namespace {
+
+// Moves `item`, placed at `i` of a 4-ary heap whose subtrees below `i` are heaps, down to its
+// place. A node's four children share one cache line of 16-byte items; the comparisons compile
 // to branch-free code.
-void OpenList::sift_down(OpenItem item) {
-  const std::size_t n = heap_.size();
-  std::size_t i = 0;
+void sift_down_from(std::vector<OpenItem>& heap, std::size_t i, OpenItem item) {
+  const std::size_t n = heap.size();
   while (true) {
     const std::size_t first = 4 * i + 1;
     if (first >= n) break;
     std::size_t best = first;
     const std::size_t end = std::min(first + 4, n);
     for (std::size_t c = first + 1; c < end; ++c) {
-      best = before(heap_[c], heap_[best]) ? c : best;
+      best = before(heap[c], heap[best]) ? c : best;
     }
-    const OpenItem& b = heap_[best];
+    const OpenItem& b = heap[best];
     if (!before(b, item)) break;
-    heap_[i] = b;
+    heap[i] = b;
     i = best;
   }
-  heap_[i] = item;
+  heap[i] = item;
+}
+
+}  // namespace
+
+void OpenList::sift_down(OpenItem item) {
+  sift_down_from(heap_, 0, item);
 }
 
 void OpenList::heapify() {
   const std::size_t n = heap_.size();
   if (n < 2) return;
-  for (std::size_t top = (n - 2) / 4 + 1; top-- > 0;) {
-    const OpenItem item = heap_[top];
-    std::size_t i = top;
-    while (true) {
-      const std::size_t first = 4 * i + 1;
-      if (first >= n) break;
-      std::size_t best = first;
-      const std::size_t end = std::min(first + 4, n);
-      for (std::size_t c = first + 1; c < end; ++c) {
-        best = before(heap_[c], heap_[best]) ? c : best;
-      }
-      const OpenItem& b = heap_[best];
-      if (!before(b, item)) break;
-      heap_[i] = b;
-      i = best;
-    }
-    heap_[i] = item;
-  }
+  for (std::size_t top = (n - 2) / 4 + 1; top-- > 0;) sift_down_from(heap_, top, heap_[top]);
 }
 
 void OpenList::spill_overflow() {
