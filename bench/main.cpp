@@ -29,7 +29,9 @@ int main(int argc, char** argv) {
                  "Levels: dungeon, nav_test (shared meshes), built-in specs (city:4) or OBJ paths")
       ->delimiter(',');
   app.add_option("--configs", options.configs, "Configurations")->delimiter(',');
-  app.add_option("--city", options.city_sizes, "city:N sizes for scaling")->delimiter(',');
+  app.add_option("--city", options.city_sizes,
+                 "Build suite: city:N sizes for scaling (1,2,4,8; none when --scenes is given)")
+      ->delimiter(',');
   app.add_option("--steps", options.steps, "Jump sample steps (jump suite)")->delimiter(',');
   app.add_flag("!--no-check-links", options.check_links,
                "Skip the exact soundness check of the generated links (jump suite)");
@@ -64,12 +66,19 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"exact", "portals"}));
   app.add_flag("!--no-landmarks", options.landmarks,
                "Query suite: the portal A*'s straight-line heuristic alone (no landmarks)");
-  app.add_option("--terrain", options.terrain_sizes, "terrain:N sizes")->delimiter(',');
+  app.add_option("--terrain", options.terrain_sizes,
+                 "Build suite: terrain:N sizes (1,2; none when --scenes is given)")
+      ->delimiter(',');
   app.add_option("--shared", options.shared_dir, "The shared/ folder with meshes/");
   app.add_option("--csv", csv_path, "Also write the CSV to this file");
   app.add_flag("--validate-hash", options.validate_hash,
                "Fail when output hashes differ across runs/threads");
   CLI11_PARSE(app, argc, argv);
+  // note: --scenes names every level to build; the scaling sets run with it only when asked for
+  if (app.count("--scenes") > 0) {
+    if (app.count("--city") == 0) options.city_sizes.clear();
+    if (app.count("--terrain") == 0) options.terrain_sizes.clear();
+  }
 
   Report report;
   for (const auto& suite : suites) {
