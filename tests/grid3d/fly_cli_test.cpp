@@ -61,6 +61,27 @@ TEST_SUITE("cli.fly") {
     }
   }
 
+  TEST_CASE("fly's depth budget is shared with the sub-sweeps by default; --depth-top is C1-O2") {
+    // an empty 24^3 box with one blocker: the same cost either way; the shared budget stops the
+    // sub-sweeps after K steps, so it touches fewer voxels than C1-O2's free sub-sweeps
+    const std::string map = fly_file("open24.3dmap", "voxel 24 24 24\n12 12 12\n");
+    const std::string query = map + " --from 0,0,0 --to 23,17,9 --json --depth 4 ";
+    const FlyRun by_default = fly(query);
+    const FlyRun shared = fly(query + "--depth-all");
+    const FlyRun top = fly(query + "--depth-top");
+    REQUIRE(by_default.exit_code == 0);
+    REQUIRE(shared.exit_code == 0);
+    REQUIRE(top.exit_code == 0);
+    const auto a = json_lines(by_default.output);
+    const auto b = json_lines(shared.output);
+    const auto c = json_lines(top.output);
+    REQUIRE((a.size() == 1 && b.size() == 1 && c.size() == 1));
+    for (const char* key : {"cost", "expanded", "touched", "points"}) CHECK(a[0][key] == b[0][key]);
+    CHECK(std::abs(a[0]["cost"].get<double>() - c[0]["cost"].get<double>()) < 1e-9);
+    CHECK(a[0]["touched"].get<long>() < c[0]["touched"].get<long>());
+    CHECK(fly(query + "--depth-all --depth-top").exit_code == 2);
+  }
+
   TEST_CASE("fly --queries prints one JSON line per query with its status") {
     const std::string map = fly_file("t10q.3dmap", kT10);
     const std::string queries =

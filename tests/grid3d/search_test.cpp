@@ -236,8 +236,9 @@ TEST_SUITE("grid3d.search") {
   TEST_CASE("T7: a depth limit of 4 returns the fourth diagonal voxel and keeps the cost") {
     const OccupancyGrid grid = empty_box(10);
     FlyPlanner planner(grid);
+    // note: C1-O2 as the spec writes it (only the top-level direction spends the budget)
     const auto probe = planner.probe_jump({0, 0, 0}, cell_index(1, 1, 1), {9, 9, 9},
-                                          {Algorithm::JpsD, CornerRule::Cut, 4});
+                                          {Algorithm::JpsD, CornerRule::Cut, 4, false});
     CHECK(probe.at == VoxelCoord{4, 4, 4});
     for (const Algorithm a : {Algorithm::JpsD, Algorithm::JpsPD}) {
       CHECK(std::abs(plan(planner, {0, 0, 0}, {9, 9, 9}, a, CornerRule::Cut, 4).cost - 9 * kSqrt3) <
