@@ -36,28 +36,35 @@ struct Poly {
 // first two coordinates, the crossing points with coord[Axis] set to the plane).
 template <int D, int Axis, class Below>
 inline void split_poly(const Poly<D>& in, Below&& below, Poly<D>& above, float plane) {
-  above.count = 0;
-  if (in.count == 0) return;
-  const float* a = in.v[in.count - 1];
+  // note: the vertex counts are kept in locals: `in` and `above` are distinct, but the compiler
+  // cannot know it and would otherwise store and reload both counts at every vertex
+  const int n = in.count;
+  int m = 0;
+  if (n == 0) {
+    above.count = 0;
+    return;
+  }
+  const float* a = in.v[n - 1];
   float da = a[Axis] - plane;
-  for (int i = 0; i < in.count; ++i) {
+  for (int i = 0; i < n; ++i) {
     const float* b = in.v[i];
     const float db = b[Axis] - plane;
     if ((da < 0.0F && db > 0.0F) || (da > 0.0F && db < 0.0F)) {
       const float t = da / (da - db);
-      float* q = above.v[above.count++];
+      float* q = above.v[m++];
       for (int k = 0; k < D; ++k) q[k] = a[k] + (b[k] - a[k]) * t;
       q[Axis] = plane;
       below(q[0], q[1]);
     }
     if (db <= 0.0F) below(b[0], b[1]);
     if (db >= 0.0F) {
-      float* p = above.v[above.count++];
+      float* p = above.v[m++];
       for (int k = 0; k < D; ++k) p[k] = b[k];
     }
     a = b;
     da = db;
   }
+  above.count = m;
 }
 
 // The (x, y) outline of a row polygon and its x range, filled vertex by vertex.
@@ -133,6 +140,14 @@ constexpr std::size_t kTriangleChunk = 4096;
 
 // Columns with more fragments are sorted with std::sort, shorter ones by insertion.
 constexpr std::ptrdiff_t kInsertionSortMax = 16;
+
+// Puts the smaller of a and b first, without a branch.
+inline void order_pair(std::uint64_t& a, std::uint64_t& b) {
+  const std::uint64_t low = std::min(a, b);
+  const std::uint64_t high = std::max(a, b);
+  a = low;
+  b = high;
+}
 
 // floor(a / b) for b > 0.
 int floor_div(int a, int b) {
@@ -486,8 +501,26 @@ Result<Heightfield> rasterize_window(const TriangleMesh& mesh, const TriangleAre
         const auto first = sorted.begin() + starts[col];
         const auto last = sorted.begin() + starts[col + 1];
         if (first == last) continue;
-        if (last - first > kInsertionSortMax) {
+        const std::ptrdiff_t n = last - first;
+        if (n > kInsertionSortMax) {
           std::sort(first, last);
+        } else if (n <= 4) {
+          // note: most columns hold 1-4 fragments; a sorting network of branch-free
+          // compare-exchanges avoids the mispredicted branches of the insertion loop
+          std::uint64_t* f = &*first;
+          if (n == 2) {
+            order_pair(f[0], f[1]);
+          } else if (n == 3) {
+            order_pair(f[0], f[1]);
+            order_pair(f[1], f[2]);
+            order_pair(f[0], f[1]);
+          } else if (n == 4) {
+            order_pair(f[0], f[1]);
+            order_pair(f[2], f[3]);
+            order_pair(f[0], f[2]);
+            order_pair(f[1], f[3]);
+            order_pair(f[1], f[2]);
+          }
         } else {
           for (auto it = first + 1; it < last; ++it) {
             const std::uint64_t key = *it;
