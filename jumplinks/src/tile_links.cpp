@@ -577,11 +577,7 @@ Result<TiledLinks> build_tiled_impl(const TriangleMesh& mesh, const mesh::NavMes
   const PolygonTiles tiles = polygon_tiles(navmesh, layout);
   const int reach = jump_reach_cells(options.jumps, navmesh.config.agent, layout.grid.cell_size);
 
-  struct Slot {
-    std::optional<Result<TileLinks>> result;
-    std::vector<std::string> warnings;
-    std::vector<std::pair<std::string, double>> timings;
-  };
+  using Slot = TaskSlot<TileLinks>;
   std::vector<Slot> slots(tile_count);
   std::uint64_t voxel_pieces = 0;
   {
@@ -642,8 +638,7 @@ Result<TiledLinks> build_tiled_impl(const TriangleMesh& mesh, const mesh::NavMes
         return;
       }
       BuildContext tile_ctx;
-      tile_ctx.set_threads(1);
-      tile_ctx.set_memory_limit(ctx.memory_limit());
+      init_task_context(tile_ctx, ctx);
       if (pieces && searched[t] != 0) {
         const std::vector<std::size_t> around =
             tiles_of_rect(layout, link_search_rect(layout, t, reach));
@@ -675,8 +670,7 @@ Result<TiledLinks> build_tiled_impl(const TriangleMesh& mesh, const mesh::NavMes
                                                   options, tile_ctx));
       }
       triangles[t] = {};
-      slot.warnings = tile_ctx.warnings();
-      slot.timings = tile_ctx.timings();
+      slot.keep_log(tile_ctx);
     };
     if (pieces) {
       // note: tiles handed out in order, one at a time, so the pieces in flight are those of

@@ -500,11 +500,7 @@ Result<TiledLinks> rebuild_tiled_jump_links(const TriangleMesh& mesh, const mesh
     auto timer = ctx.scoped_timer("relink_triangles");
     triangles = padded_tile_triangles(mesh, layout, reach, todo);
   }
-  struct Slot {
-    std::optional<Result<TileLinks>> result;
-    std::vector<std::string> warnings;
-    std::vector<std::pair<std::string, double>> timings;
-  };
+  using Slot = TaskSlot<TileLinks>;
   std::vector<Slot> slots(todo.size());
   {
     auto timer = ctx.scoped_timer("relink_tiles");
@@ -518,13 +514,11 @@ Result<TiledLinks> rebuild_tiled_jump_links(const TriangleMesh& mesh, const mesh
           continue;
         }
         BuildContext tile_ctx;
-        tile_ctx.set_threads(1);
-        tile_ctx.set_memory_limit(ctx.memory_limit());
+        init_task_context(tile_ctx, ctx);
         slot.result.emplace(build_tile_jump_links(mesh, triangles[i], navmesh, polygons, layout, t,
                                                   cache.options, tile_ctx));
         triangles[i] = {};
-        slot.warnings = tile_ctx.warnings();
-        slot.timings = tile_ctx.timings();
+        slot.keep_log(tile_ctx);
       }
     });
   }

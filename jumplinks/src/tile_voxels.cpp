@@ -95,8 +95,7 @@ Result<TileVoxelPiece> build_tile_voxel_piece(const TriangleMesh& mesh,
   const TriangleMesh part =
       mesh::triangle_subset(mesh, triangles, mesh.name + " " + mesh::tile_name(layout, tile));
   BuildContext piece_ctx;
-  piece_ctx.set_threads(1);
-  piece_ctx.set_memory_limit(ctx.memory_limit());
+  init_task_context(piece_ctx, ctx);
   LEAPNAV_TRY_ASSIGN(const voxel::VoxelOutput voxels,
                      voxel::voxelize_window(part,
                                             voxel::GridWindow{layout.grid, window.x0, window.z0,

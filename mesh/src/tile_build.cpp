@@ -523,11 +523,7 @@ Result<TiledBuildOutput> build_tiled_navmesh(const TriangleMesh& mesh, const Bui
   const TileLayout& layout = out.layout;
   const std::size_t tile_count = layout.tile_count();
 
-  struct Slot {
-    std::optional<Result<TileMesh>> result;
-    std::vector<std::string> warnings;
-    std::vector<std::pair<std::string, double>> timings;
-  };
+  using Slot = TaskSlot<TileMesh>;
   std::vector<Slot> slots(tile_count);
   {
     auto timer = ctx.scoped_timer("tiles");
@@ -541,13 +537,11 @@ Result<TiledBuildOutput> build_tiled_navmesh(const TriangleMesh& mesh, const Bui
           continue;
         }
         BuildContext tile_ctx;
-        tile_ctx.set_threads(1);
-        tile_ctx.set_memory_limit(ctx.memory_limit());
+        init_task_context(tile_ctx, ctx);
         // note: the lists stay until every tile is built: a tile's island window reads those
         // of its neighbours
         slot.result.emplace(build_tile(mesh, triangles, layout, t, config, tile_ctx));
-        slot.warnings = tile_ctx.warnings();
-        slot.timings = tile_ctx.timings();
+        slot.keep_log(tile_ctx);
       }
     });
   }

@@ -60,11 +60,7 @@ Result<std::vector<TileMesh>> build_tile_list(
     const TriangleMesh& mesh, const std::vector<std::vector<std::uint32_t>>& triangles,
     const TileLayout& layout, std::span<const std::size_t> list, const BuildConfig& config,
     BuildContext& ctx, double* stage_ms) {
-  struct Slot {
-    std::optional<Result<TileMesh>> result;
-    std::vector<std::string> warnings;
-    std::vector<std::pair<std::string, double>> timings;
-  };
+  using Slot = TaskSlot<TileMesh>;
   std::vector<Slot> slots(list.size());
   {
     auto timer = ctx.scoped_timer("tiles");
@@ -78,11 +74,9 @@ Result<std::vector<TileMesh>> build_tile_list(
           continue;
         }
         BuildContext tile_ctx;
-        tile_ctx.set_threads(1);
-        tile_ctx.set_memory_limit(ctx.memory_limit());
+        init_task_context(tile_ctx, ctx);
         slot.result.emplace(build_tile(mesh, triangles, layout, t, config, tile_ctx));
-        slot.warnings = tile_ctx.warnings();
-        slot.timings = tile_ctx.timings();
+        slot.keep_log(tile_ctx);
       }
     });
   }

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -110,6 +111,28 @@ class BuildContext {
   int threads_ = 0;
   std::uint64_t memory_limit_ = default_memory_limit();
   std::atomic<std::uint64_t> held_bytes_{0};
+};
+
+/// Sets up the context of one task of a parallel job: one thread, the parent's memory limit.
+inline void init_task_context(BuildContext& task, const BuildContext& parent) {
+  task.set_threads(1);
+  task.set_memory_limit(parent.memory_limit());
+}
+
+/// One task of a parallel job: its result and what its own context recorded, handed to the
+/// parent afterwards in task order, so that the parent's warnings and stage times do not depend
+/// on the order the tasks finish in.
+template <class T>
+struct TaskSlot {
+  std::optional<Result<T>> result;
+  std::vector<std::string> warnings;
+  std::vector<std::pair<std::string, double>> timings;
+
+  /// Keeps what the task's context recorded.
+  void keep_log(const BuildContext& task) {
+    warnings = task.warnings();
+    timings = task.timings();
+  }
 };
 
 }  // namespace leapnav
