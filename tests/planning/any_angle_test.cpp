@@ -19,7 +19,7 @@
 #include "leapnav/planning/reference.hpp"
 #include "leapnav/planning/sample.hpp"
 // note: the search's internal dominance test, checked against a brute force below
-#include "../../planning/src/any_angle.hpp"
+#include "planning/src/any_angle.hpp"
 #include "planning/planning_checks.hpp"
 #include "planning/scenes.hpp"
 #include "support/shared_level.hpp"
