@@ -18,10 +18,9 @@
 #include "leapnav/planning/query.hpp"
 #include "leapnav/planning/reference.hpp"
 #include "leapnav/planning/sample.hpp"
-// note: the search's internal dominance test, checked against a brute force below
-#include "planning/src/any_angle.hpp"
 #include "planning/planning_checks.hpp"
 #include "planning/scenes.hpp"
+#include "planning/src/any_angle.hpp"  // internal: the dominance test, checked below
 #include "support/shared_level.hpp"
 
 using namespace leapnav;
