@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <ctime>
 #include <optional>
 #include <string>
 #include <utility>
@@ -27,6 +28,13 @@ using Clock = std::chrono::steady_clock;
 
 double ms_since(Clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
+
+// Processor time of the calling thread [units: ms].
+double thread_cpu_ms() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return 1e3 * static_cast<double>(ts.tv_sec) + 1e-6 * static_cast<double>(ts.tv_nsec);
 }
 
 bool same_layout(const mesh::TileLayout& a, const mesh::TileLayout& b) {
@@ -220,13 +228,16 @@ TileHashes tile_hashes(const mesh::NavMesh& navmesh, const PolygonTiles& tiles,
 // A tile's links read the triangles of its rectangle and the polygons of the tiles the rectangle
 // overlaps, with edges to polygons outside those tiles as boundary edges (tile_links.cpp), nothing
 // else.
+// The reason of each listed tile goes to `reasons` (RelinkedTile::Reason's precedence).
 std::vector<std::size_t> tiles_to_relink(const mesh::TileLayout& layout,
                                          const std::vector<bool>& rebuilt,
                                          const std::vector<bool>& own_changed,
-                                         const std::vector<bool>& border_changed, int reach) {
+                                         const std::vector<bool>& border_changed, int reach,
+                                         std::vector<RelinkedTile::Reason>& reasons) {
   const std::size_t count = layout.tile_count();
   const int ts = layout.tile_size;
   std::vector<std::size_t> out;
+  reasons.clear();
   for (std::size_t t = 0; t < count; ++t) {
     const mesh::TileRect rect = link_search_rect(layout, t, reach);
     const int tx0 = rect.x0 / ts;
@@ -234,15 +245,23 @@ std::vector<std::size_t> tiles_to_relink(const mesh::TileLayout& layout,
     const int tz0 = rect.z0 / ts;
     const int tz1 = (rect.z1 - 1) / ts;
     bool relink = false;
+    bool any_rebuilt = false;
+    bool any_own = false;
+    for (int tz = tz0; tz <= tz1; ++tz) {
+      for (int tx = tx0; tx <= tx1; ++tx) {
+        const std::size_t u =
+            static_cast<std::size_t>(tx) +
+            static_cast<std::size_t>(tz) * static_cast<std::size_t>(layout.tiles_x);
+        any_rebuilt = any_rebuilt || rebuilt[u];
+        any_own = any_own || own_changed[u];
+      }
+    }
+    relink = any_rebuilt || any_own;
     for (int tz = tz0; tz <= tz1 && !relink; ++tz) {
       for (int tx = tx0; tx <= tx1 && !relink; ++tx) {
         const std::size_t u =
             static_cast<std::size_t>(tx) +
             static_cast<std::size_t>(tz) * static_cast<std::size_t>(layout.tiles_x);
-        if (rebuilt[u] || own_changed[u]) {
-          relink = true;
-          break;
-        }
         for (int dz = -1; dz <= 1 && !relink; ++dz) {
           for (int dx = -1; dx <= 1; ++dx) {
             if ((dx == 0 && dz == 0) || tx + dx < tx0 || tx + dx > tx1 || tz + dz < tz0 ||
@@ -261,7 +280,12 @@ std::vector<std::size_t> tiles_to_relink(const mesh::TileLayout& layout,
         }
       }
     }
-    if (relink) out.push_back(t);
+    if (relink) {
+      out.push_back(t);
+      reasons.push_back(any_rebuilt ? RelinkedTile::Reason::rebuilt
+                        : any_own   ? RelinkedTile::Reason::own
+                                    : RelinkedTile::Reason::border);
+    }
   }
   return out;
 }
@@ -462,14 +486,16 @@ Result<TiledLinks> rebuild_tiled_jump_links(const TriangleMesh& mesh, const mesh
       jump_reach_cells(cache.options.jumps, navmesh.config.agent, layout.grid.cell_size);
   // which tiles get new links; the others keep theirs with polygon ids mapped to the new mesh
   std::vector<std::size_t> todo;
+  std::vector<RelinkedTile::Reason> reasons;
   constexpr std::uint32_t kUnmapped = 0xFFFFFFFFU;
   std::vector<std::uint32_t> remap;
   {
     auto timer = ctx.scoped_timer("relink_select");
     if (layout_changed) {
       for (std::size_t t = 0; t < count; ++t) todo.push_back(t);
+      reasons.assign(count, RelinkedTile::Reason::own);
     } else {
-      todo = tiles_to_relink(layout, rebuilt_tile, own_changed, border_changed, reach);
+      todo = tiles_to_relink(layout, rebuilt_tile, own_changed, border_changed, reach, reasons);
       // old id -> new id for the polygons of tiles whose own hash is unchanged (same count, same
       // order)
       remap.assign(cache.polygons.poly_tile.size(), kUnmapped);
@@ -502,6 +528,7 @@ Result<TiledLinks> rebuild_tiled_jump_links(const TriangleMesh& mesh, const mesh
   }
   using Slot = TaskSlot<TileLinks>;
   std::vector<Slot> slots(todo.size());
+  std::vector<std::pair<double, double>> costs(todo.size());  // processor, wall ms per tile
   {
     auto timer = ctx.scoped_timer("relink_tiles");
     parallel_for(ctx.threads(), 0, todo.size(), 1, [&](std::size_t i0, std::size_t i1) {
@@ -513,12 +540,15 @@ Result<TiledLinks> rebuild_tiled_jump_links(const TriangleMesh& mesh, const mesh
               ErrorCode::Cancelled, "cancelled before the links of " + mesh::tile_name(layout, t)));
           continue;
         }
+        const double cpu0 = thread_cpu_ms();
+        const auto wall0 = Clock::now();
         BuildContext tile_ctx;
         init_task_context(tile_ctx, ctx);
         slot.result.emplace(build_tile_jump_links(mesh, triangles[i], navmesh, polygons, layout, t,
                                                   cache.options, tile_ctx));
         triangles[i] = {};
         slot.keep_log(tile_ctx);
+        costs[i] = {thread_cpu_ms() - cpu0, ms_since(wall0)};
       }
     });
   }
@@ -535,6 +565,14 @@ Result<TiledLinks> rebuild_tiled_jump_links(const TriangleMesh& mesh, const mesh
   // links); the join reads them from there
   std::vector<std::optional<TileLinks>> tiles(count);
   std::uint64_t links_changed = 0;
+  std::vector<RelinkedTile> relinked(todo.size());
+  for (std::size_t i = 0; i < todo.size(); ++i) {
+    relinked[i].tile = todo[i];
+    relinked[i].reason = reasons[i];
+    relinked[i].cpu_ms = costs[i].first;
+    relinked[i].wall_ms = costs[i].second;
+    relinked[i].stages = std::move(slots[i].timings);
+  }
   {
     auto timer = ctx.scoped_timer("relink_remap");
     std::vector<bool> relink(count, false);
@@ -543,9 +581,12 @@ Result<TiledLinks> rebuild_tiled_jump_links(const TriangleMesh& mesh, const mesh
       const std::size_t t = todo[i];
       relink[t] = true;
       made[i] = std::move(slots[i].result->value());
+      relinked[i].links = made[i].set.links.size();
       if (layout_changed ||
-          !same_links_remapped(cache.tiles[t].set.links, made[i].set.links, remap))
+          !same_links_remapped(cache.tiles[t].set.links, made[i].set.links, remap)) {
         ++links_changed;
+        relinked[i].links_changed = true;
+      }
     }
     slots = {};
     // each kept tile's links checked (validate's check, and every polygon they name mapped),
@@ -621,6 +662,7 @@ Result<TiledLinks> rebuild_tiled_jump_links(const TriangleMesh& mesh, const mesh
     stats->tiles_links_changed = links_changed;
     stats->layout_changed = layout_changed;
     stats->links_ms = ms_since(t_start);
+    stats->relinked = std::move(relinked);
   }
   return out;
 }

@@ -293,6 +293,18 @@ void random_edits(const char* spec, int tile_size, int edits, unsigned seed,
           tiles_in_reach(mesh_out->layout, rebuilt, old_cache, full.links.cache, reach));
     CHECK(stats.tiles_links_changed <= stats.tiles_relinked);
     CHECK(stats.tiles_reused > 0);
+    // one record per relinked tile, ascending, with its new links' count and changed flag
+    REQUIRE(stats.relinked.size() == stats.tiles_relinked);
+    std::uint64_t flagged = 0;
+    for (std::size_t i = 0; i < stats.relinked.size(); ++i) {
+      const RelinkedTile& r = stats.relinked[i];
+      if (i > 0) CHECK(stats.relinked[i - 1].tile < r.tile);
+      CHECK(r.links == full.links.cache.tiles[r.tile].set.links.size());
+      CHECK(r.cpu_ms >= 0.0);
+      if (!r.links_changed) CHECK(r.links == old_cache.tiles[r.tile].set.links.size());
+      flagged += r.links_changed ? 1 : 0;
+    }
+    CHECK(flagged == stats.tiles_links_changed);
     relinked += stats.tiles_relinked;
     links_changed += stats.tiles_links_changed;
     state.mesh.output = std::move(mesh_out).value();

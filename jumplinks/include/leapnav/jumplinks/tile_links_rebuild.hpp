@@ -13,6 +13,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "leapnav/core/context.hpp"
@@ -75,6 +77,21 @@ struct CachedTiledLinks {
                                                                const JumpLinkSet& set,
                                                                const TiledLinkOptions& options);
 
+/// One relinked tile: why, what it cost, whether its links changed.
+struct RelinkedTile {
+  std::size_t tile = 0;
+  /// Why: its search rectangle overlaps a rebuilt tile (its triangles may differ), a tile whose
+  /// own polygon hash changed, or two neighbouring tiles whose border hash changed (in that order
+  /// of precedence; every tile when the layout changed counts as "own").
+  enum class Reason : std::uint8_t { rebuilt, own, border } reason = Reason::rebuilt;
+  double cpu_ms = 0.0;  ///< processor time of the thread that built its links
+  double wall_ms = 0.0;
+  bool links_changed = false;  ///< its new links differ from the cached ones (ids mapped)
+  std::uint64_t links = 0;     ///< its new links
+  /// Its stage timers (build_tile_jump_links' ctx), in the order they were recorded.
+  std::vector<std::pair<std::string, double>> stages;
+};
+
 /// What a link rebuild did.
 struct LinkRebuildStats {
   std::uint64_t tiles = 0;
@@ -85,8 +102,9 @@ struct LinkRebuildStats {
   /// Of the relinked tiles, those whose new links differ from their cached ones (polygon ids
   /// mapped to the new mesh): the others were relinked to the same links.
   std::uint64_t tiles_links_changed = 0;
-  bool layout_changed = false;  ///< another layout: every tile relinked
-  double links_ms = 0.0;        ///< the whole call
+  bool layout_changed = false;         ///< another layout: every tile relinked
+  double links_ms = 0.0;               ///< the whole call
+  std::vector<RelinkedTile> relinked;  ///< per relinked tile, ascending
 };
 
 /// The links of `navmesh` (the stitched mesh of a rebuild with `layout`, on the new geometry
