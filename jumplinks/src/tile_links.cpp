@@ -604,7 +604,9 @@ Result<TiledLinks> build_tiled_impl(const TriangleMesh& mesh, const mesh::NavMes
     // by default: both are radius + 3).
     std::optional<PieceStore> pieces;
     std::vector<std::uint8_t> searched(tile_count, 0);  // the tiles that reach their voxels
-    if (layout.border >= tile_piece_border(navmesh.config)) {
+    // note: a join alone (every entry given) builds no pieces: the store would gather every
+    // tile's triangles for nothing
+    if (!todo.empty() && layout.border >= tile_piece_border(navmesh.config)) {
       const mesh::TileLayout piece_layout = tile_piece_layout(layout, navmesh.config);
       std::vector<int> uses(tile_count, 0);
       std::uint64_t window_columns = 0;
@@ -693,29 +695,32 @@ Result<TiledLinks> build_tiled_impl(const TriangleMesh& mesh, const mesh::NavMes
   out.voxel_pieces = voxel_pieces;
   out.set.configs = options.jumps.jumps;
   if (options.compact) out.set.quantum = lattice_quantum(options.compact_options.quantum_shift);
-  std::size_t total = 0;
-  for (const Slot& slot : slots) {
-    if (slot.result->ok()) total += slot.result->value().set.links.size();
-  }
-  out.set.links.reserve(total);
-  for (std::size_t t = 0; t < tile_count; ++t) {
-    Slot& slot = slots[t];
-    for (std::string& warning : slot.warnings)
-      ctx.warn(mesh::tile_name(layout, t) + " links: " + warning);
-    for (const auto& [stage, ms] : slot.timings) ctx.add_time("tile_links:" + stage, ms);
-    if (!slot.result->ok()) return std::move(*slot.result).error();
-    TileLinks& links = slot.result->value();
-    add_link_stats(out.set.stats, links.set.stats);
-    out.filter.links_in += links.filter.links_in;
-    out.filter.links_dropped += links.filter.links_dropped;
-    out.filter.walks += links.filter.walks;
-    add_refine(out.refine, links.refine);
-    add_compact(out.compact, links.compact);
-    out.cross_tile_links += links.cross_tile_links;
-    out.max_search_columns = std::max(out.max_search_columns, links.search_columns);
-    out.set.links.insert(out.set.links.end(), links.set.links.begin(), links.set.links.end());
-    if (keep) tile_links[t].emplace(std::move(links));
-    slot = {};
+  {
+    auto join_timer = ctx.scoped_timer("tile_links_join");
+    std::size_t total = 0;
+    for (const Slot& slot : slots) {
+      if (slot.result->ok()) total += slot.result->value().set.links.size();
+    }
+    out.set.links.reserve(total);
+    for (std::size_t t = 0; t < tile_count; ++t) {
+      Slot& slot = slots[t];
+      for (std::string& warning : slot.warnings)
+        ctx.warn(mesh::tile_name(layout, t) + " links: " + warning);
+      for (const auto& [stage, ms] : slot.timings) ctx.add_time("tile_links:" + stage, ms);
+      if (!slot.result->ok()) return std::move(*slot.result).error();
+      TileLinks& links = slot.result->value();
+      add_link_stats(out.set.stats, links.set.stats);
+      out.filter.links_in += links.filter.links_in;
+      out.filter.links_dropped += links.filter.links_dropped;
+      out.filter.walks += links.filter.walks;
+      add_refine(out.refine, links.refine);
+      add_compact(out.compact, links.compact);
+      out.cross_tile_links += links.cross_tile_links;
+      out.max_search_columns = std::max(out.max_search_columns, links.search_columns);
+      out.set.links.insert(out.set.links.end(), links.set.links.begin(), links.set.links.end());
+      if (keep) tile_links[t].emplace(std::move(links));
+      slot = {};
+    }
   }
   // note: polygons are numbered in tile order and each tile's links are sorted by (start, land,
   // config) with starts in the tile, so the join in tile order is sorted as it stands: indexing
