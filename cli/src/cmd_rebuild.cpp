@@ -320,9 +320,8 @@ void register_rebuild_command(CLI::App& root, Registry& registry) {
              for (const jump::RelinkedTile& r : ls.relinked) {
                nlohmann::json tile;
                tile["tile"] = mesh::tile_name(out->layout, r.tile);
-               tile["reason"] = r.reason == jump::RelinkedTile::Reason::rebuilt ? "rebuilt"
-                                : r.reason == jump::RelinkedTile::Reason::own   ? "own"
-                                                                                : "border";
+               tile["reason"] =
+                   r.reason == jump::RelinkedTile::Reason::rebuilt ? "rebuilt" : "polygons";
                tile["cpu_ms"] = r.cpu_ms;
                tile["wall_ms"] = r.wall_ms;
                tile["links"] = r.links;

@@ -278,6 +278,21 @@ int jump_reach_cells(const JumpLinkOptions& options, const AgentConfig& agent, f
   return static_cast<int>(std::ceil((range + double{agent.radius}) / double{cell_size}));
 }
 
+double link_land_radius(const JumpLinkOptions& options, float cell_size) {
+  double range = 0.0;
+  for (const JumpConfig& config : options.jumps) range = std::max(range, search_range(config));
+  return range + 2.0 * double{cell_size};
+}
+
+double link_read_radius(const TiledLinkOptions& options, const mesh::TileLayout& layout,
+                        int reach_cells) {
+  const double cs = layout.grid.cell_size;
+  const double walk = link_land_radius(options.jumps, layout.grid.cell_size) +
+                      (options.filter.enabled ? double{options.filter.slack} : 0.0);
+  const double rect = static_cast<double>(reach_cells + layout.border + 1) * cs;
+  return std::max(walk, rect) + cs;
+}
+
 mesh::TileRect link_search_rect(const mesh::TileLayout& layout, std::size_t tile, int reach_cells) {
   mesh::TileLayout padded = layout;
   padded.border = layout.border + reach_cells;
@@ -426,6 +441,20 @@ Result<TileLinks> tile_links_impl(const TriangleMesh& mesh,
           assemble_obstacle_bits(voxels.solid, rect.x0, rect.z0, agent, source, ctx));
       LEAPNAV_TRY_ASSIGN(set, build_jump_links(voxels.solid, voxels.compact, sub, options.jumps,
                                                window, field, ctx));
+    }
+  }
+  {
+    // the relink rule's premise (link_read_radius): every landing point within
+    // link_land_radius of its start, so the filter's walks stay within the read radius
+    const double land_radius = link_land_radius(options.jumps, layout.grid.cell_size);
+    const auto xz = [](const Vec3& a, const Vec3& b) {
+      return std::hypot(double{a.x} - double{b.x}, double{a.z} - double{b.z});
+    };
+    for (const JumpLink& link : set.links) {
+      if (std::max(xz(link.start, link.land_a), xz(link.start, link.land_b)) > land_radius)
+        return make_error(ErrorCode::Internal,
+                          "tiled jump links: " + mesh::tile_name(layout, tile) +
+                              ": a link lands farther than the search range from its start");
     }
   }
   sub.span_column_first = {};

@@ -8,6 +8,7 @@
 // box on a city:6 street (64-cell tiles) whose edit changes two neighbours' polygons as well.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <random>
@@ -110,8 +111,12 @@ void check_same_cache(const TileLinksCache& a, const TileLinksCache& b) {
   CHECK(a.polygons.poly_tile == b.polygons.poly_tile);
   CHECK(a.polygons.tile_polys == b.polygons.tile_polys);
   REQUIRE(a.tiles.size() == b.tiles.size());
-  for (std::size_t t = 0; t < a.tiles.size(); ++t)
+  for (std::size_t t = 0; t < a.tiles.size(); ++t) {
     CHECK(a.tiles[t].set.links == b.tiles[t].set.links);
+    CHECK(a.tiles[t].search_polygons == b.tiles[t].search_polygons);
+  }
+  CHECK(a.polygon_reads == b.polygon_reads);
+  CHECK(a.polygon_boxes == b.polygon_boxes);
 }
 
 // Tiles whose input fingerprint differs between two caches of the same layout.
@@ -221,6 +226,63 @@ std::uint64_t tiles_in_reach(const mesh::TileLayout& layout,
   return n;
 }
 
+// The tiles the relink rule names, brute force from the two meshes themselves: those whose link
+// search rectangle overlaps the interior of a rebuilt tile, and those whose interior grown by
+// link_read_radius meets the xz bounds of a polygon that lost its equal (same read hash) in its
+// tile, before or after (polygons matched as multisets per tile, not in order: this counts at
+// most the tiles the rule relinks; both agree when no tile's kept polygons change order).
+std::uint64_t tiles_reading_changes(const mesh::TileLayout& layout,
+                                    const std::vector<std::size_t>& rebuilt,
+                                    const mesh::NavMesh& before, const mesh::NavMesh& after,
+                                    const TiledLinkOptions& options, int reach) {
+  const PolygonTiles pb = polygon_tiles(before, layout);
+  const PolygonTiles pa = polygon_tiles(after, layout);
+  std::vector<AABB> changed;
+  const auto box = [](const mesh::NavMesh& nav, std::uint32_t p) {
+    AABB b;
+    for (const std::uint32_t v : nav.polygon(mesh::PolyId{p})) b.extend(nav.vertices[v]);
+    return b;
+  };
+  for (std::size_t u = 0; u < layout.tile_count(); ++u) {
+    std::vector<std::uint64_t> hb;
+    std::vector<std::uint64_t> ha;
+    for (std::uint32_t i = pb.tile_first[u]; i < pb.tile_first[u + 1]; ++i)
+      hb.push_back(polygon_read_hash(before, pb.tile_polys[i]));
+    for (std::uint32_t i = pa.tile_first[u]; i < pa.tile_first[u + 1]; ++i)
+      ha.push_back(polygon_read_hash(after, pa.tile_polys[i]));
+    for (std::uint32_t i = pb.tile_first[u]; i < pb.tile_first[u + 1]; ++i) {
+      const std::uint64_t h = hb[i - pb.tile_first[u]];
+      if (std::count(hb.begin(), hb.end(), h) > std::count(ha.begin(), ha.end(), h))
+        changed.push_back(box(before, pb.tile_polys[i]));
+    }
+    for (std::uint32_t i = pa.tile_first[u]; i < pa.tile_first[u + 1]; ++i) {
+      const std::uint64_t h = ha[i - pa.tile_first[u]];
+      if (std::count(ha.begin(), ha.end(), h) > std::count(hb.begin(), hb.end(), h))
+        changed.push_back(box(after, pa.tile_polys[i]));
+    }
+  }
+  const double radius = link_read_radius(options, layout, reach);
+  const double cs = layout.grid.cell_size;
+  std::uint64_t n = 0;
+  for (std::size_t t = 0; t < layout.tile_count(); ++t) {
+    const mesh::TileRect r = link_search_rect(layout, t, reach);
+    bool relink = false;
+    for (const std::size_t u : rebuilt) {
+      const mesh::TileRect i = layout.interior(u);
+      relink = relink || (r.x0 < i.x1 && i.x0 < r.x1 && r.z0 < i.z1 && i.z0 < r.z1);
+    }
+    const mesh::TileRect in = layout.interior(t);
+    const double x0 = layout.grid.origin.x + in.x0 * cs - radius;
+    const double x1 = layout.grid.origin.x + in.x1 * cs + radius;
+    const double z0 = layout.grid.origin.z + in.z0 * cs - radius;
+    const double z1 = layout.grid.origin.z + in.z1 * cs + radius;
+    for (const AABB& b : changed)
+      relink = relink || (b.min.x <= x1 && x0 <= b.max.x && b.min.z <= z1 && z0 <= b.max.z);
+    n += relink ? 1 : 0;
+  }
+  return n;
+}
+
 // Seeded random boxes added to builtin:`spec` one after another, C2 at step 4 in tiles of
 // `tile_size` cells: each rebuild against a full build, the relinked count against the rule.
 // `fixed`, when not empty, gives the boxes (lo, hi pairs) instead.
@@ -253,6 +315,7 @@ void random_edits(const char* spec, int tile_size, int edits, unsigned seed,
   std::uniform_real_distribution<float> height(0.3F, 2.5F);
   std::uint64_t relinked = 0;
   std::uint64_t links_changed = 0;
+  std::uint64_t skipped = 0;  // tiles the tile-level rule relinks and the polygon rule does not
   for (int edit = 0; edit < edits; ++edit) {
     CAPTURE(edit);
     Vec3 lo{pos(rng), 0.0F, pos(rng)};  // the streets are at y = 0
@@ -289,8 +352,16 @@ void random_edits(const char* spec, int tile_size, int edits, unsigned seed,
     // the relinked tiles are those the rule names, and no more
     const int reach =
         jump_reach_cells(options.jumps, config->agent, mesh_out->layout.grid.cell_size);
-    CHECK(stats.tiles_relinked ==
-          tiles_in_reach(mesh_out->layout, rebuilt, old_cache, full.links.cache, reach));
+    // at least what the brute-force rule names from the two meshes, at most the tile-level rule
+    // (every tile within reach of a tile whose stitched polygons changed)
+    const std::uint64_t tile_rule =
+        tiles_in_reach(mesh_out->layout, rebuilt, old_cache, full.links.cache, reach);
+    const std::uint64_t polygon_rule =
+        tiles_reading_changes(mesh_out->layout, rebuilt, state.mesh.output.navmesh,
+                              mesh_out->navmesh, options, reach);
+    CHECK(polygon_rule <= stats.tiles_relinked);
+    CHECK(stats.tiles_relinked <= tile_rule);
+    skipped += tile_rule - stats.tiles_relinked;
     CHECK(stats.tiles_links_changed <= stats.tiles_relinked);
     CHECK(stats.tiles_reused > 0);
     // one record per relinked tile, ascending, with its new links' count and changed flag
@@ -311,7 +382,8 @@ void random_edits(const char* spec, int tile_size, int edits, unsigned seed,
     state.links.links = std::move(links).value();
   }
   MESSAGE(std::string(spec) << ", " << edits << " boxes: " << relinked << " tiles relinked, "
-                            << links_changed << " of them with other links than before");
+                            << links_changed << " of them with other links than before, "
+                            << skipped << " fewer than the tile-level rule");
   CHECK(links_changed > 0);
 }
 
@@ -352,6 +424,8 @@ TEST_SUITE("jumplinks.tile_rebuild") {
       CHECK(from_set->tiles[t].set.links == state.links.cache.tiles[t].set.links);
     CHECK(from_set->polygon_hashes == state.links.cache.polygon_hashes);
     CHECK(from_set->border_hashes == state.links.cache.border_hashes);
+    CHECK(from_set->polygon_reads == state.links.cache.polygon_reads);
+    CHECK(from_set->polygon_boxes == state.links.cache.polygon_boxes);
     state.links.cache = std::move(from_set).value();
     const Vec3 lo{7.2F, 1.0F, 3.6F};
     const Vec3 hi{7.7F, 2.4F, 4.4F};

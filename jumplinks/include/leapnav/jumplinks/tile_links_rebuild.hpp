@@ -10,6 +10,7 @@
 // (tests/jumplinks/tile_links_rebuild_test.cpp).
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -40,9 +41,18 @@ struct TileLinksCache {
   /// Per tile, kBorderDirections hashes of that mesh: for each neighbouring tile, the edges of the
   /// tile's polygons into it (polygon rank, edge, neighbour's rank in its tile).
   std::vector<std::uint64_t> border_hashes;
+  /// Per polygon of that mesh, polygon_read_hash.
+  std::vector<std::uint64_t> polygon_reads;
+  /// Per polygon of that mesh, the xz bounds of its vertices: min x, min z, max x, max z.
+  std::vector<std::array<float, 4>> polygon_boxes;
   /// Per tile, build_tile_jump_links' output (ids of that mesh).
   std::vector<TileLinks> tiles;
 };
+
+/// A hash of what the links of a tile can read of polygon `poly` itself: vertex positions, which
+/// edges have a neighbour, area, flags, bounds and height patch (not its id, region or
+/// neighbours' ids). Two polygons with equal hashes read the same to the link generation.
+[[nodiscard]] std::uint64_t polygon_read_hash(const mesh::NavMesh& navmesh, std::uint32_t poly);
 
 /// A hash of what the links of other tiles read of tile `tile`'s stitched polygons: their count
 /// and, in order, vertex positions, neighbours within the tile (as their rank in it, so a
@@ -80,10 +90,10 @@ struct CachedTiledLinks {
 /// One relinked tile: why, what it cost, whether its links changed.
 struct RelinkedTile {
   std::size_t tile = 0;
-  /// Why: its search rectangle overlaps a rebuilt tile (its triangles may differ), a tile whose
-  /// own polygon hash changed, or two neighbouring tiles whose border hash changed (in that order
-  /// of precedence; every tile when the layout changed counts as "own").
-  enum class Reason : std::uint8_t { rebuilt, own, border } reason = Reason::rebuilt;
+  /// Why: its search rectangle overlaps a rebuilt tile (its triangles may differ), or a changed
+  /// polygon lies within link_read_radius of its interior (every tile when the layout changed
+  /// counts as "polygons").
+  enum class Reason : std::uint8_t { rebuilt, polygons } reason = Reason::rebuilt;
   double cpu_ms = 0.0;  ///< processor time of the thread that built its links
   double wall_ms = 0.0;
   bool links_changed = false;  ///< its new links differ from the cached ones (ids mapped)
