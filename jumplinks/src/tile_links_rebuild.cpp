@@ -411,9 +411,8 @@ Status validate_shape(const TileLinksCache& cache) {
   if (cache.polygon_reads.size() != polys || cache.polygon_boxes.size() != polys)
     return make_error(ErrorCode::InvalidArgument,
                       "link cache: " + std::to_string(cache.polygon_reads.size()) +
-                          " polygon read hashes and " +
-                          std::to_string(cache.polygon_boxes.size()) + " boxes for " +
-                          std::to_string(polys) + " polygons");
+                          " polygon read hashes and " + std::to_string(cache.polygon_boxes.size()) +
+                          " boxes for " + std::to_string(polys) + " polygons");
   return {};
 }
 
@@ -604,7 +603,9 @@ Result<TiledLinks> rebuild_tiled_jump_links(const TriangleMesh& mesh, const mesh
         const std::uint32_t old_n = cache.polygons.tile_first[t + 1] - old_first;
         const std::uint32_t new_first = polygons.tile_first[t];
         const std::uint32_t new_n = polygons.tile_first[t + 1] - new_first;
-        const auto old_id = [&](std::uint32_t k) { return cache.polygons.tile_polys[old_first + k]; };
+        const auto old_id = [&](std::uint32_t k) {
+          return cache.polygons.tile_polys[old_first + k];
+        };
         const auto new_id = [&](std::uint32_t k) { return polygons.tile_polys[new_first + k]; };
         if (!dirty[t] && old_n == new_n) {
           for (std::uint32_t k = 0; k < old_n; ++k) {

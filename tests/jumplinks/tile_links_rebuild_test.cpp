@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <random>
+#include <span>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -356,9 +357,8 @@ void random_edits(const char* spec, int tile_size, int edits, unsigned seed,
     // (every tile within reach of a tile whose stitched polygons changed)
     const std::uint64_t tile_rule =
         tiles_in_reach(mesh_out->layout, rebuilt, old_cache, full.links.cache, reach);
-    const std::uint64_t polygon_rule =
-        tiles_reading_changes(mesh_out->layout, rebuilt, state.mesh.output.navmesh,
-                              mesh_out->navmesh, options, reach);
+    const std::uint64_t polygon_rule = tiles_reading_changes(
+        mesh_out->layout, rebuilt, state.mesh.output.navmesh, mesh_out->navmesh, options, reach);
     CHECK(polygon_rule <= stats.tiles_relinked);
     CHECK(stats.tiles_relinked <= tile_rule);
     skipped += tile_rule - stats.tiles_relinked;
@@ -382,14 +382,99 @@ void random_edits(const char* spec, int tile_size, int edits, unsigned seed,
     state.links.links = std::move(links).value();
   }
   MESSAGE(std::string(spec) << ", " << edits << " boxes: " << relinked << " tiles relinked, "
-                            << links_changed << " of them with other links than before, "
-                            << skipped << " fewer than the tile-level rule");
+                            << links_changed << " of them with other links than before, " << skipped
+                            << " fewer than the tile-level rule");
   CHECK(links_changed > 0);
 }
 
 }  // namespace
 
+// Tile t's links with the polygons of `nav` in `flagged` made unwalkable (flag 1).
+std::vector<JumpLink> links_with_flags(const TriangleMesh& scene,
+                                       std::span<const std::uint32_t> triangles,
+                                       const mesh::NavMesh& nav, const PolygonTiles& tiles,
+                                       const mesh::TileLayout& layout, std::size_t t,
+                                       const TiledLinkOptions& options,
+                                       const std::vector<std::uint32_t>& flagged) {
+  mesh::NavMesh copy = nav;
+  copy.poly_flags.resize(copy.polygon_count(), 0);
+  for (const std::uint32_t p : flagged) copy.poly_flags[p] = 1;
+  BuildContext ctx;
+  auto out = build_tile_jump_links(scene, triangles, copy, tiles, layout, t, options, ctx);
+  REQUIRE_MESSAGE(out.ok(), (out.ok() ? "" : out.error().message));
+  return out->set.links;
+}
+
 TEST_SUITE("jumplinks.tile_rebuild") {
+  TEST_CASE("polygons beyond a tile's read radius do not change its links; nearer ones can") {
+    // city:3, 32-cell tiles (the neighbourhood spans 5 x 5 tiles, so it holds polygons far from
+    // the tile), C2 at step 4. For every third tile with links: every polygon whose xz box lies
+    // beyond link_read_radius of the tile's interior made unwalkable gives the same links (the
+    // filter's walks, the span map and the checks never reach them); the polygons outside the
+    // interior but within the radius made unwalkable change some tiles' links (the comparison
+    // sees what the links read)
+    auto loaded = io::load_scene("builtin:city:3");
+    REQUIRE(loaded.ok());
+    auto config = named_config("default");
+    REQUIRE(config.ok());
+    TiledLinkOptions options;
+    options.jumps.jumps = {kJumpC2};
+    options.jumps.step = 4;
+    options.compact = true;
+    BuildContext ctx;
+    auto built = mesh::build_tiled_navmesh_cached(*loaded, *config, mesh::TileConfig{32, -1}, ctx);
+    REQUIRE(built.ok());
+    const mesh::NavMesh& nav = built->output.navmesh;
+    const mesh::TileLayout& layout = built->output.layout;
+    const PolygonTiles tiles = polygon_tiles(nav, layout);
+    const int reach = jump_reach_cells(options.jumps, config->agent, layout.grid.cell_size);
+    mesh::TileLayout padded = layout;
+    padded.border = layout.border + reach;
+    const auto triangles = mesh::tile_triangles(*loaded, padded);
+    const double radius = link_read_radius(options, layout, reach);
+    const double cs = layout.grid.cell_size;
+    // the grown interior (world xz) against a polygon's vertex box
+    const auto beyond = [&](std::size_t t, std::uint32_t p, double grow) {
+      const mesh::TileRect in = layout.interior(t);
+      AABB b;
+      for (const std::uint32_t v : nav.polygon(mesh::PolyId{p})) b.extend(nav.vertices[v]);
+      return b.max.x < layout.grid.origin.x + in.x0 * cs - grow ||
+             b.min.x > layout.grid.origin.x + in.x1 * cs + grow ||
+             b.max.z < layout.grid.origin.z + in.z0 * cs - grow ||
+             b.min.z > layout.grid.origin.z + in.z1 * cs + grow;
+    };
+    std::uint64_t far_flagged = 0;
+    std::uint64_t tested = 0;
+    std::uint64_t near_changed = 0;
+    for (std::size_t t = 0; t < layout.tile_count(); t += 3) {
+      CAPTURE(t);
+      const std::vector<JumpLink> base =
+          links_with_flags(*loaded, triangles[t], nav, tiles, layout, t, options, {});
+      if (base.empty()) continue;
+      ++tested;
+      std::vector<std::uint32_t> far;
+      std::vector<std::uint32_t> near;
+      for (std::uint32_t p = 0; p < nav.polygon_count(); ++p) {
+        if (beyond(t, p, radius)) {
+          far.push_back(p);
+        } else if (beyond(t, p, 0.0)) {
+          near.push_back(p);
+        }
+      }
+      far_flagged += far.size();
+      CHECK(links_with_flags(*loaded, triangles[t], nav, tiles, layout, t, options, far) == base);
+      if (!near.empty() &&
+          links_with_flags(*loaded, triangles[t], nav, tiles, layout, t, options, near) != base)
+        ++near_changed;
+    }
+    MESSAGE("city:3: " << tested << " tiles, " << far_flagged
+                       << " polygons beyond the read radius flagged in all, " << near_changed
+                       << " tiles changed by flags outside the interior within the radius");
+    CHECK(tested > 0);
+    CHECK(far_flagged > 0);
+    CHECK(near_changed > 0);
+  }
+
   TEST_CASE("a box added near the gap on a tile border and removed relinks to the full build") {
     // the gap's near edge is x = 8; the tile lines of 4 m tiles run through the scene at 4 m
     // steps from the grid origin, and z = 3.0..3.5 straddles the middle of the 6 m wide scene
