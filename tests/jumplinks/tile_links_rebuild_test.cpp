@@ -288,7 +288,8 @@ std::uint64_t tiles_reading_changes(const mesh::TileLayout& layout,
 // `tile_size` cells: each rebuild against a full build, the relinked count against the rule.
 // `fixed`, when not empty, gives the boxes (lo, hi pairs) instead.
 void random_edits(const char* spec, int tile_size, int edits, unsigned seed,
-                  const std::vector<std::pair<Vec3, Vec3>>& fixed = {}) {
+                  const std::vector<std::pair<Vec3, Vec3>>& fixed = {},
+                  std::uint64_t expect_skipped = 0) {
   auto loaded = io::load_scene(std::string("builtin:") + spec);
   REQUIRE(loaded.ok());
   auto config = named_config("default");
@@ -385,6 +386,7 @@ void random_edits(const char* spec, int tile_size, int edits, unsigned seed,
                             << links_changed << " of them with other links than before, " << skipped
                             << " fewer than the tile-level rule");
   CHECK(links_changed > 0);
+  CHECK(skipped >= expect_skipped);
 }
 
 }  // namespace
@@ -582,6 +584,16 @@ TEST_SUITE("jumplinks.tile_rebuild") {
     // change too (island filter, stitching) although neither lies in the box's tiles: their
     // blocks are relinked as well, 15 tiles (the count is checked against the rule)
     random_edits("city:6", 64, 1, 0, {{{121.0F, 0.0F, 118.0F}, {122.0F, 1.5F, 119.0F}}});
+  }
+
+  TEST_CASE(
+      "a box near a tile border relinks no tile whose reads stay clear of the changed polygons") {
+    // 64-cell tiles, the box 14 cells above the lower border of tile (7, 4) (where the city:25
+    // edit of the bench sits in its tile): the polygons of the tile below change too, but none
+    // within the read radius (about 49 cells) of the row below it, which the tile-level rule
+    // relinked: 12 tiles relinked by that rule, 9 by the polygon rule, with the full build's
+    // links and cache
+    random_edits("city:6", 64, 1, 0, {{{141.5F, 0.0F, 81.0F}, {142.5F, 1.5F, 82.0F}}}, 3);
   }
 
   TEST_CASE(
