@@ -1,11 +1,11 @@
 // Link regeneration for incremental tiled rebuilds (see tile_links_rebuild.hpp): which tiles get
-// new links (link search rectangle overlapping a rebuilt tile, a tile whose own polygons changed,
-// or two neighbouring tiles whose edges between them changed), the old-to-new polygon map of the
-// unchanged tiles (rank within the tile kept), the relinked tiles built from their own triangle
-// lists only, and the kept links remapped in the cache in place; the join is
+// new links (link search rectangle overlapping a rebuilt tile, or a changed polygon within the
+// read radius), the old-to-new polygon map (rank within the tile in unchanged tiles, a longest
+// common subsequence of read hashes in changed ones), the relinked tiles built from their own
+// triangle lists only, and the kept links remapped in the cache in place; the join is
 // build_tiled_jump_links_reusing's with every tile given. What runs over the whole world per call:
-// the polygon-to-tile map and the tile polygon hashes (O(polygons)), one bounds test per triangle,
-// and passes over the kept links (validation, remap, join, index).
+// the polygon-to-tile map, the per-polygon read hashes and boxes copied (O(polygons)), one bounds
+// test per triangle, and passes over the kept links (validation, remap, join, index).
 #include "leapnav/jumplinks/tile_links_rebuild.hpp"
 
 #include <algorithm>

@@ -1,12 +1,13 @@
 // Jump links in incremental tiled rebuilds (the mesh side is mesh/tile_cache.hpp): a tiled link
 // build keeps, per tile, the tile's links (polygon ids of the stitched mesh they were built on),
-// that mesh's polygon-to-tile map and a hash of each tile's stitched polygons. After the tiles R
-// an edit touches are rebuilt and stitched again, the links of every tile whose link search
-// rectangle (link_search_rect) overlaps a tile of R, or a tile whose stitched polygons changed
-// (stitching can change a neighbour of R), are built again; the other tiles keep theirs, with
-// polygon ids mapped to the new numbering (polygons are numbered in tile order, so a tile whose
-// polygons did not change keeps them in the same order). The join is build_tiled_jump_links',
-// so the set equals a full tiled link build on the new mesh bit for bit
+// that mesh's polygon-to-tile map, a hash of each tile's stitched polygons and, per polygon, a
+// read hash and an xz box. After the tiles R an edit touches are rebuilt and stitched again, the
+// links of every tile whose link search rectangle (link_search_rect) overlaps a tile of R, or
+// whose read radius (link_read_radius) reaches a stitched polygon that changed (stitching can
+// change a neighbour of R), are built again; the other tiles keep theirs, with polygon ids mapped
+// to the new numbering (polygons are numbered in tile order; in a tile whose polygons changed,
+// the unchanged ones are matched in order). The join is build_tiled_jump_links', so the set
+// equals a full tiled link build on the new mesh bit for bit
 // (tests/jumplinks/tile_links_rebuild_test.cpp).
 #pragma once
 
@@ -120,10 +121,11 @@ struct LinkRebuildStats {
 /// The links of `navmesh` (the stitched mesh of a rebuild with `layout`, on the new geometry
 /// `mesh`) after the tiles `rebuilt` (ascending or not; mesh::RebuildStats lists what
 /// rebuild_tiled_navmesh rebuilt: the touched tiles and those whose fingerprint changed) were
-/// built again: tiles whose link search rectangle overlaps a rebuilt tile, a tile whose own
-/// polygon hash changed or two neighbouring tiles whose border hash changed get new links (from
-/// their own triangle lists only), the others keep the cached ones, remapped in the cache in
-/// place. Equals
+/// built again: tiles whose link search rectangle overlaps a rebuilt tile, or whose interior
+/// grown by link_read_radius meets the xz box of a changed polygon (old or new; in the tiles
+/// whose own or border hash changed, the polygons left over after matching the old and new read
+/// hashes in order by a longest common subsequence), get new links (from their own triangle
+/// lists only), the others keep the cached ones, remapped in the cache in place. Equals
 /// build_tiled_jump_links(mesh, navmesh, layout, cache.options) bit for bit provided `rebuilt`
 /// holds every tile whose triangles changed. On success the cache describes the new mesh; on
 /// error it is unchanged. `restitched`, when given, lists the tiles whose stitched polygons may
