@@ -312,6 +312,8 @@ void fill_polygon_reads(const mesh::NavMesh& navmesh, TileLinksCache& cache) {
     cache.polygon_reads[p] = polygon_read_hash(navmesh, p);
     cache.polygon_boxes[p] = polygon_box(navmesh, p);
   }
+  cache.neighbor_first = navmesh.poly_first;
+  cache.neighbors = navmesh.poly_neighbors;
 }
 
 // The pairs (i, j) of a longest common subsequence of `a` and `b` (ascending in both); none when
@@ -413,6 +415,15 @@ Status validate_shape(const TileLinksCache& cache) {
                       "link cache: " + std::to_string(cache.polygon_reads.size()) +
                           " polygon read hashes and " + std::to_string(cache.polygon_boxes.size()) +
                           " boxes for " + std::to_string(polys) + " polygons");
+  if (cache.neighbor_first.size() != polys + 1 ||
+      cache.neighbor_first.back() != cache.neighbors.size())
+    return make_error(ErrorCode::InvalidArgument, "link cache: the polygon adjacency is damaged");
+  for (const std::uint32_t n : cache.neighbors) {
+    if (n != mesh::kNoPoly && n >= polys)
+      return make_error(ErrorCode::InvalidArgument, "link cache: the adjacency names polygon " +
+                                                        std::to_string(n) + " of " +
+                                                        std::to_string(polys));
+  }
   return {};
 }
 
@@ -638,6 +649,33 @@ Result<TiledLinks> rebuild_tiled_jump_links(const TriangleMesh& mesh, const mesh
           if (!new_kept[k]) changed.push_back(boxes[new_id(k)]);
         }
       }
+      // a polygon kept by its read hash whose neighbour across some edge is a kept polygon
+      // other than the match of its old neighbour there (welding paired the edge otherwise)
+      // counts as changed: the links read which polygon lies across an edge. A changed
+      // neighbour, old or new, needs no mark: edges are shared whole (tile_stitch.cpp), so the
+      // changed polygon's own box holds the edge, and the walks and the span map's neighbour
+      // candidates reach it only where they reach that box
+      std::vector<std::uint32_t> old_of(navmesh.polygon_count(), kUnmapped);
+      for (std::size_t o = 0; o < remap.size(); ++o) {
+        if (remap[o] != kUnmapped) old_of[remap[o]] = static_cast<std::uint32_t>(o);
+      }
+      for (std::uint32_t n = 0; n < navmesh.polygon_count(); ++n) {
+        const std::uint32_t o = old_of[n];
+        if (o == kUnmapped) continue;  // changed already
+        const auto across = navmesh.neighbors(mesh::PolyId{n});
+        const std::uint32_t first = cache.neighbor_first[o];
+        bool same = cache.neighbor_first[o + 1] - first == across.size();
+        for (std::size_t k = 0; k < across.size() && same; ++k) {
+          const std::uint32_t was = cache.neighbors[first + k];
+          if (was == mesh::kNoPoly || across[k] == mesh::kNoPoly) {
+            same = was == across[k];
+          } else {
+            same = remap[was] == across[k] || remap[was] == kUnmapped ||
+                   old_of[across[k]] == kUnmapped;
+          }
+        }
+        if (!same) changed.push_back(boxes[n]);
+      }
       todo = tiles_to_relink(layout, rebuilt_tile, changed,
                              link_read_radius(cache.options, layout, reach), reach, reasons);
     }
@@ -794,6 +832,8 @@ Result<TiledLinks> rebuild_tiled_jump_links(const TriangleMesh& mesh, const mesh
   cache.border_hashes = std::move(hashes.border);
   cache.polygon_reads = std::move(reads);
   cache.polygon_boxes = std::move(boxes);
+  cache.neighbor_first = navmesh.poly_first;
+  cache.neighbors = navmesh.poly_neighbors;
   // note: every entry is engaged and the layout, grid and options were checked above, so the
   // join builds nothing and cannot fail but for an internal error
   Result<TiledLinks> out = [&] {

@@ -118,6 +118,8 @@ void check_same_cache(const TileLinksCache& a, const TileLinksCache& b) {
   }
   CHECK(a.polygon_reads == b.polygon_reads);
   CHECK(a.polygon_boxes == b.polygon_boxes);
+  CHECK(a.neighbor_first == b.neighbor_first);
+  CHECK(a.neighbors == b.neighbors);
 }
 
 // Tiles whose input fingerprint differs between two caches of the same layout.

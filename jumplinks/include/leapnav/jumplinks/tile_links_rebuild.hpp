@@ -46,6 +46,10 @@ struct TileLinksCache {
   std::vector<std::uint64_t> polygon_reads;
   /// Per polygon of that mesh, the xz bounds of its vertices: min x, min z, max x, max z.
   std::vector<std::array<float, 4>> polygon_boxes;
+  /// That mesh's adjacency (NavMesh::poly_first, poly_neighbors): which polygon lies across each
+  /// edge, so that a polygon kept by its read hash whose neighbours changed counts as changed.
+  std::vector<std::uint32_t> neighbor_first;
+  std::vector<std::uint32_t> neighbors;
   /// Per tile, build_tile_jump_links' output (ids of that mesh).
   std::vector<TileLinks> tiles;
 };
@@ -124,7 +128,8 @@ struct LinkRebuildStats {
 /// built again: tiles whose link search rectangle overlaps a rebuilt tile, or whose interior
 /// grown by link_read_radius meets the xz box of a changed polygon (old or new; in the tiles
 /// whose own or border hash changed, the polygons left over after matching the old and new read
-/// hashes in order by a longest common subsequence), get new links (from their own triangle
+/// hashes in order by a longest common subsequence, and those whose neighbour across some edge
+/// is not the match of the old one), get new links (from their own triangle
 /// lists only), the others keep the cached ones, remapped in the cache in place. Equals
 /// build_tiled_jump_links(mesh, navmesh, layout, cache.options) bit for bit provided `rebuilt`
 /// holds every tile whose triangles changed. On success the cache describes the new mesh; on
