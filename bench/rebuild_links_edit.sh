@@ -7,11 +7,14 @@
 # the edited level and --changed the box, --threads 1. Checks every rebuilt file equals a full
 # build of the edited level, and prints per binary the medians of the stats times (library
 # calls: "rebuild" the mesh, "links" the jump links, wall and processor time) and of the link
-# timers, and the median processor time of the whole CLI call (GNU time).
+# timers, and the median processor time of the whole CLI call (GNU time), then per relinked tile
+# (first run's reason and changed flag, median processor time and stage timers).
+# EDIT_DIR=<dir>: keep the scenes and the two full builds there and reuse them on the next call
+# with the same arguments (the full builds of city:25 take about a minute).
 set -e
 scene=$1; runs=$2; xz=$3; height=$4; shift 4
 bins=("$@")
-dir=$(mktemp -d)
+if [ -n "$EDIT_DIR" ]; then dir=$EDIT_DIR; mkdir -p "$dir"; else dir=$(mktemp -d); fi
 IFS=, read -r x0 z0 x1 z1 <<<"$xz"
 L=${bins[0]}
 $L scene "$scene" -o $dir/a.obj >/dev/null
@@ -32,8 +35,12 @@ open(dst, "w").write("\n".join(out) + "\n")
 PY
 box="$x0,0,$z0,$x1,$height,$z1"
 opts="--tile-size 64 --jump C2 --step 4"
-$L build $dir/a.obj $opts --cache $dir/c0.cache -o $dir/a.lnav --threads 2 >/dev/null
-$L build $dir/b.obj $opts -o $dir/b.lnav --threads 2 >/dev/null
+key="$scene $xz $height"
+if [ -z "$EDIT_DIR" ] || [ "$(cat $dir/key 2>/dev/null)" != "$key" ]; then
+  $L build $dir/a.obj $opts --cache $dir/c0.cache -o $dir/a.lnav --threads 2 >/dev/null
+  $L build $dir/b.obj $opts -o $dir/b.lnav --threads 2 >/dev/null
+  echo "$key" >$dir/key
+fi
 for i in $(seq 1 $runs); do
   for k in "${!bins[@]}"; do
     cp $dir/c0.cache $dir/c.cache
@@ -59,5 +66,12 @@ for k, b in enumerate(bins):
     print(f"   process CPU (user + sys, whole CLI call) median {1000 * cpu:.0f} ms")
     keys = sorted({key for x in rows for key in x["timings_ms"] if key.startswith(("tile_links", "relink"))})
     print("   timers: " + ", ".join(f"{key} {med(lambda x: x['timings_ms'].get(key, 0.0)):.1f}" for key in keys))
+    if "relinked_tiles" in r:
+        for j, tile in enumerate(r["relinked_tiles"]):
+            per = [x["relinked_tiles"][j] for x in rows]
+            stages = sorted(tile["stages_ms"], key=lambda s: -statistics.median(p["stages_ms"].get(s, 0.0) for p in per))
+            print(f"   {tile['tile']} ({tile['reason']}, {tile['links']} links, "
+                  f"{'changed' if tile['links_changed'] else 'same'}): cpu {statistics.median(p['cpu_ms'] for p in per):.1f} ms; "
+                  + ", ".join(f"{s} {statistics.median(p['stages_ms'].get(s, 0.0) for p in per):.1f}" for s in stages[:8]))
 PY
-rm -rf $dir
+if [ -z "$EDIT_DIR" ]; then rm -rf $dir; else rm -f $dir/s*.json $dir/t*.txt $dir/re.lnav $dir/c.cache $dir/c.cache.links; fi

@@ -316,6 +316,22 @@ void register_rebuild_command(CLI::App& root, Registry& registry) {
              stats["tiles_links_reused"] = ls.tiles_reused;
              stats["tiles_polygons_changed"] = ls.tiles_polygons_changed;
              stats["tiles_links_changed"] = ls.tiles_links_changed;
+             nlohmann::json relinked = nlohmann::json::array();
+             for (const jump::RelinkedTile& r : ls.relinked) {
+               nlohmann::json tile;
+               tile["tile"] = mesh::tile_name(out->layout, r.tile);
+               tile["reason"] =
+                   r.reason == jump::RelinkedTile::Reason::rebuilt ? "rebuilt" : "polygons";
+               tile["cpu_ms"] = r.cpu_ms;
+               tile["wall_ms"] = r.wall_ms;
+               tile["links"] = r.links;
+               tile["links_changed"] = r.links_changed;
+               nlohmann::json stages;
+               for (const auto& [stage, ms] : r.stages) stages[stage] = ms;
+               tile["stages_ms"] = stages;
+               relinked.push_back(tile);
+             }
+             stats["relinked_tiles"] = relinked;
            }
            if (file.ledges) stats["ledge_links"] = file.ledges->links.size();
            nlohmann::json times;

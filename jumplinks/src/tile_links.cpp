@@ -278,6 +278,21 @@ int jump_reach_cells(const JumpLinkOptions& options, const AgentConfig& agent, f
   return static_cast<int>(std::ceil((range + double{agent.radius}) / double{cell_size}));
 }
 
+double link_land_radius(const JumpLinkOptions& options, float cell_size) {
+  double range = 0.0;
+  for (const JumpConfig& config : options.jumps) range = std::max(range, search_range(config));
+  return range + 2.0 * double{cell_size};
+}
+
+double link_read_radius(const TiledLinkOptions& options, const mesh::TileLayout& layout,
+                        int reach_cells) {
+  const double cs = layout.grid.cell_size;
+  const double walk = link_land_radius(options.jumps, layout.grid.cell_size) +
+                      (options.filter.enabled ? double{options.filter.slack} : 0.0);
+  const double rect = static_cast<double>(reach_cells + layout.border + 1) * cs;
+  return std::max(walk, rect) + cs;
+}
+
 mesh::TileRect link_search_rect(const mesh::TileLayout& layout, std::size_t tile, int reach_cells) {
   mesh::TileLayout padded = layout;
   padded.border = layout.border + reach_cells;
@@ -426,6 +441,20 @@ Result<TileLinks> tile_links_impl(const TriangleMesh& mesh,
           assemble_obstacle_bits(voxels.solid, rect.x0, rect.z0, agent, source, ctx));
       LEAPNAV_TRY_ASSIGN(set, build_jump_links(voxels.solid, voxels.compact, sub, options.jumps,
                                                window, field, ctx));
+    }
+  }
+  {
+    // the relink rule's premise (link_read_radius): every landing point within
+    // link_land_radius of its start, so the filter's walks stay within the read radius
+    const double land_radius = link_land_radius(options.jumps, layout.grid.cell_size);
+    const auto xz = [](const Vec3& a, const Vec3& b) {
+      return std::hypot(double{a.x} - double{b.x}, double{a.z} - double{b.z});
+    };
+    for (const JumpLink& link : set.links) {
+      if (std::max(xz(link.start, link.land_a), xz(link.start, link.land_b)) > land_radius)
+        return make_error(ErrorCode::Internal,
+                          "tiled jump links: " + mesh::tile_name(layout, tile) +
+                              ": a link lands farther than the search range from its start");
     }
   }
   sub.span_column_first = {};
@@ -604,7 +633,9 @@ Result<TiledLinks> build_tiled_impl(const TriangleMesh& mesh, const mesh::NavMes
     // by default: both are radius + 3).
     std::optional<PieceStore> pieces;
     std::vector<std::uint8_t> searched(tile_count, 0);  // the tiles that reach their voxels
-    if (layout.border >= tile_piece_border(navmesh.config)) {
+    // note: a join alone (every entry given) builds no pieces: the store would gather every
+    // tile's triangles for nothing
+    if (!todo.empty() && layout.border >= tile_piece_border(navmesh.config)) {
       const mesh::TileLayout piece_layout = tile_piece_layout(layout, navmesh.config);
       std::vector<int> uses(tile_count, 0);
       std::uint64_t window_columns = 0;
@@ -693,29 +724,32 @@ Result<TiledLinks> build_tiled_impl(const TriangleMesh& mesh, const mesh::NavMes
   out.voxel_pieces = voxel_pieces;
   out.set.configs = options.jumps.jumps;
   if (options.compact) out.set.quantum = lattice_quantum(options.compact_options.quantum_shift);
-  std::size_t total = 0;
-  for (const Slot& slot : slots) {
-    if (slot.result->ok()) total += slot.result->value().set.links.size();
-  }
-  out.set.links.reserve(total);
-  for (std::size_t t = 0; t < tile_count; ++t) {
-    Slot& slot = slots[t];
-    for (std::string& warning : slot.warnings)
-      ctx.warn(mesh::tile_name(layout, t) + " links: " + warning);
-    for (const auto& [stage, ms] : slot.timings) ctx.add_time("tile_links:" + stage, ms);
-    if (!slot.result->ok()) return std::move(*slot.result).error();
-    TileLinks& links = slot.result->value();
-    add_link_stats(out.set.stats, links.set.stats);
-    out.filter.links_in += links.filter.links_in;
-    out.filter.links_dropped += links.filter.links_dropped;
-    out.filter.walks += links.filter.walks;
-    add_refine(out.refine, links.refine);
-    add_compact(out.compact, links.compact);
-    out.cross_tile_links += links.cross_tile_links;
-    out.max_search_columns = std::max(out.max_search_columns, links.search_columns);
-    out.set.links.insert(out.set.links.end(), links.set.links.begin(), links.set.links.end());
-    if (keep) tile_links[t].emplace(std::move(links));
-    slot = {};
+  {
+    auto join_timer = ctx.scoped_timer("tile_links_join");
+    std::size_t total = 0;
+    for (const Slot& slot : slots) {
+      if (slot.result->ok()) total += slot.result->value().set.links.size();
+    }
+    out.set.links.reserve(total);
+    for (std::size_t t = 0; t < tile_count; ++t) {
+      Slot& slot = slots[t];
+      for (std::string& warning : slot.warnings)
+        ctx.warn(mesh::tile_name(layout, t) + " links: " + warning);
+      for (const auto& [stage, ms] : slot.timings) ctx.add_time("tile_links:" + stage, ms);
+      if (!slot.result->ok()) return std::move(*slot.result).error();
+      TileLinks& links = slot.result->value();
+      add_link_stats(out.set.stats, links.set.stats);
+      out.filter.links_in += links.filter.links_in;
+      out.filter.links_dropped += links.filter.links_dropped;
+      out.filter.walks += links.filter.walks;
+      add_refine(out.refine, links.refine);
+      add_compact(out.compact, links.compact);
+      out.cross_tile_links += links.cross_tile_links;
+      out.max_search_columns = std::max(out.max_search_columns, links.search_columns);
+      out.set.links.insert(out.set.links.end(), links.set.links.begin(), links.set.links.end());
+      if (keep) tile_links[t].emplace(std::move(links));
+      slot = {};
+    }
   }
   // note: polygons are numbered in tile order and each tile's links are sorted by (start, land,
   // config) with starts in the tile, so the join in tile order is sorted as it stands: indexing

@@ -1,16 +1,18 @@
 // Link regeneration for incremental tiled rebuilds (see tile_links_rebuild.hpp): which tiles get
-// new links (link search rectangle overlapping a rebuilt tile, a tile whose own polygons changed,
-// or two neighbouring tiles whose edges between them changed), the old-to-new polygon map of the
-// unchanged tiles (rank within the tile kept), the relinked tiles built from their own triangle
-// lists only, and the kept links remapped in the cache in place; the join is
+// new links (link search rectangle overlapping a rebuilt tile, or a changed polygon within the
+// read radius), the old-to-new polygon map (rank within the tile in unchanged tiles, a longest
+// common subsequence of read hashes in changed ones), the relinked tiles built from their own
+// triangle lists only, and the kept links remapped in the cache in place; the join is
 // build_tiled_jump_links_reusing's with every tile given. What runs over the whole world per call:
-// the polygon-to-tile map and the tile polygon hashes (O(polygons)), one bounds test per triangle,
-// and passes over the kept links (validation, remap, join, index).
+// the polygon-to-tile map, the per-polygon read hashes and boxes copied (O(polygons)), one bounds
+// test per triangle, and passes over the kept links (validation, remap, join, index).
 #include "leapnav/jumplinks/tile_links_rebuild.hpp"
 
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <ctime>
+#include <limits>
 #include <optional>
 #include <string>
 #include <utility>
@@ -27,6 +29,13 @@ using Clock = std::chrono::steady_clock;
 
 double ms_since(Clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
+
+// Processor time of the calling thread [units: ms].
+double thread_cpu_ms() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return 1e3 * static_cast<double>(ts.tv_sec) + 1e-6 * static_cast<double>(ts.tv_nsec);
 }
 
 bool same_layout(const mesh::TileLayout& a, const mesh::TileLayout& b) {
@@ -215,58 +224,161 @@ TileHashes tile_hashes(const mesh::NavMesh& navmesh, const PolygonTiles& tiles,
 }
 
 // The tiles whose links must be built again, ascending: those whose link search rectangle
-// overlaps the interior of a tile of `rebuilt` (its triangles may have changed), holds a tile
-// whose own hash changed, or holds two neighbouring tiles whose border hash between them changed.
-// A tile's links read the triangles of its rectangle and the polygons of the tiles the rectangle
-// overlaps, with edges to polygons outside those tiles as boundary edges (tile_links.cpp), nothing
-// else.
+// overlaps the interior of a tile of `rebuilt` (its triangles may have changed) and those whose
+// interior, grown by `radius` (link_read_radius) on every side, meets the xz box of a changed
+// polygon (`changed`: the old and the new versions). A tile's links read the triangles of its
+// rectangle and, of the stitched polygons, only those within link_read_radius of its interior
+// (tile_links.hpp), whose ids they keep in the same order (polygon_subset, ascending ids).
 std::vector<std::size_t> tiles_to_relink(const mesh::TileLayout& layout,
                                          const std::vector<bool>& rebuilt,
-                                         const std::vector<bool>& own_changed,
-                                         const std::vector<bool>& border_changed, int reach) {
+                                         const std::vector<std::array<float, 4>>& changed,
+                                         double radius, int reach,
+                                         std::vector<RelinkedTile::Reason>& reasons) {
   const std::size_t count = layout.tile_count();
   const int ts = layout.tile_size;
+  const GridSpec& grid = layout.grid;
+  const double cs = grid.cell_size;
+  const auto nx = static_cast<std::size_t>(layout.tiles_x);
+  const auto nz = static_cast<std::size_t>(layout.tiles_z);
+  // the tiles near a changed polygon: for each box, the tiles whose grown interior meets it
+  std::vector<bool> near(count, false);
+  const double tile_m = static_cast<double>(ts) * cs;
+  const auto clamp_tile = [](double v, std::size_t n) {
+    if (!(v >= 0.0)) return std::size_t{0};
+    return std::min(static_cast<std::size_t>(v), n - 1);
+  };
+  for (const std::array<float, 4>& b : changed) {
+    const double x0 = double{b[0]} - double{grid.origin.x} - radius;
+    const double z0 = double{b[1]} - double{grid.origin.z} - radius;
+    const double x1 = double{b[2]} - double{grid.origin.x} + radius;
+    const double z1 = double{b[3]} - double{grid.origin.z} + radius;
+    if (x1 < 0.0 || z1 < 0.0) continue;
+    // note: one tile more on each side of the estimate; the exact test below decides
+    const std::size_t tx0 = clamp_tile(std::floor(x0 / tile_m) - 1.0, nx);
+    const std::size_t tx1 = clamp_tile(std::floor(x1 / tile_m) + 1.0, nx);
+    const std::size_t tz0 = clamp_tile(std::floor(z0 / tile_m) - 1.0, nz);
+    const std::size_t tz1 = clamp_tile(std::floor(z1 / tile_m) + 1.0, nz);
+    for (std::size_t tz = tz0; tz <= tz1; ++tz) {
+      for (std::size_t tx = tx0; tx <= tx1; ++tx) {
+        const std::size_t t = tx + tz * nx;
+        const mesh::TileRect in = layout.interior(t);
+        // the interior's closed xz rectangle grown by radius against the closed box
+        if (static_cast<double>(in.x0) * cs <= x1 && x0 <= static_cast<double>(in.x1) * cs &&
+            static_cast<double>(in.z0) * cs <= z1 && z0 <= static_cast<double>(in.z1) * cs)
+          near[t] = true;
+      }
+    }
+  }
   std::vector<std::size_t> out;
+  reasons.clear();
   for (std::size_t t = 0; t < count; ++t) {
     const mesh::TileRect rect = link_search_rect(layout, t, reach);
-    const int tx0 = rect.x0 / ts;
-    const int tx1 = (rect.x1 - 1) / ts;
-    const int tz0 = rect.z0 / ts;
-    const int tz1 = (rect.z1 - 1) / ts;
-    bool relink = false;
-    for (int tz = tz0; tz <= tz1 && !relink; ++tz) {
-      for (int tx = tx0; tx <= tx1 && !relink; ++tx) {
-        const std::size_t u =
-            static_cast<std::size_t>(tx) +
-            static_cast<std::size_t>(tz) * static_cast<std::size_t>(layout.tiles_x);
-        if (rebuilt[u] || own_changed[u]) {
-          relink = true;
+    bool any_rebuilt = false;
+    for (int tz = rect.z0 / ts; tz <= (rect.z1 - 1) / ts && !any_rebuilt; ++tz) {
+      for (int tx = rect.x0 / ts; tx <= (rect.x1 - 1) / ts; ++tx) {
+        if (rebuilt[static_cast<std::size_t>(tx) + static_cast<std::size_t>(tz) * nx]) {
+          any_rebuilt = true;
           break;
-        }
-        for (int dz = -1; dz <= 1 && !relink; ++dz) {
-          for (int dx = -1; dx <= 1; ++dx) {
-            if ((dx == 0 && dz == 0) || tx + dx < tx0 || tx + dx > tx1 || tz + dz < tz0 ||
-                tz + dz > tz1)
-              continue;
-            const std::size_t v =
-                static_cast<std::size_t>(tx + dx) +
-                static_cast<std::size_t>(tz + dz) * static_cast<std::size_t>(layout.tiles_x);
-            const int d = border_direction(layout, static_cast<std::uint32_t>(u),
-                                           static_cast<std::uint32_t>(v));
-            if (border_changed[u * kBorderDirections + static_cast<std::size_t>(d)]) {
-              relink = true;
-              break;
-            }
-          }
         }
       }
     }
-    if (relink) out.push_back(t);
+    if (any_rebuilt || near[t]) {
+      out.push_back(t);
+      reasons.push_back(any_rebuilt ? RelinkedTile::Reason::rebuilt
+                                    : RelinkedTile::Reason::polygons);
+    }
+  }
+  return out;
+}
+
+// The xz box of polygon p's vertices.
+std::array<float, 4> polygon_box(const mesh::NavMesh& navmesh, std::uint32_t p) {
+  std::array<float, 4> b{std::numeric_limits<float>::max(), std::numeric_limits<float>::max(),
+                         std::numeric_limits<float>::lowest(),
+                         std::numeric_limits<float>::lowest()};
+  for (const std::uint32_t v : navmesh.polygon(mesh::PolyId{p})) {
+    const Vec3 x = navmesh.vertices[v];
+    b = {std::min(b[0], x.x), std::min(b[1], x.z), std::max(b[2], x.x), std::max(b[3], x.z)};
+  }
+  return b;
+}
+
+// The read hash and box of every polygon into `cache`.
+void fill_polygon_reads(const mesh::NavMesh& navmesh, TileLinksCache& cache) {
+  const auto polys = static_cast<std::uint32_t>(navmesh.polygon_count());
+  cache.polygon_reads.resize(polys);
+  cache.polygon_boxes.resize(polys);
+  for (std::uint32_t p = 0; p < polys; ++p) {
+    cache.polygon_reads[p] = polygon_read_hash(navmesh, p);
+    cache.polygon_boxes[p] = polygon_box(navmesh, p);
+  }
+  cache.neighbor_first = navmesh.poly_first;
+  cache.neighbors = navmesh.poly_neighbors;
+}
+
+// The pairs (i, j) of a longest common subsequence of `a` and `b` (ascending in both); none when
+// the table would exceed `max_cells` entries.
+std::vector<std::pair<std::uint32_t, std::uint32_t>> common_subsequence(
+    std::span<const std::uint64_t> a, std::span<const std::uint64_t> b, std::size_t max_cells) {
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> out;
+  const std::size_t n = a.size();
+  const std::size_t m = b.size();
+  if (n == 0 || m == 0 || (n + 1) * (m + 1) > max_cells) return out;
+  // note: suffix lengths, so the walk below goes forward
+  std::vector<std::uint32_t> len((n + 1) * (m + 1), 0);
+  const auto at = [&](std::size_t i, std::size_t j) -> std::uint32_t& {
+    return len[i * (m + 1) + j];
+  };
+  for (std::size_t i = n; i-- > 0;) {
+    for (std::size_t j = m; j-- > 0;) {
+      at(i, j) = a[i] == b[j] ? at(i + 1, j + 1) + 1 : std::max(at(i + 1, j), at(i, j + 1));
+    }
+  }
+  std::size_t i = 0;
+  std::size_t j = 0;
+  while (i < n && j < m) {
+    if (a[i] == b[j]) {
+      out.emplace_back(static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(j));
+      ++i;
+      ++j;
+    } else if (at(i + 1, j) >= at(i, j + 1)) {
+      ++i;
+    } else {
+      ++j;
+    }
   }
   return out;
 }
 
 }  // namespace
+
+std::uint64_t polygon_read_hash(const mesh::NavMesh& navmesh, std::uint32_t poly) {
+  ContentHasher h;
+  const mesh::PolyId id{poly};
+  const auto verts = navmesh.polygon(id);
+  const auto neighbors = navmesh.neighbors(id);
+  h.add_pod(static_cast<std::uint64_t>(verts.size()));
+  for (std::size_t k = 0; k < verts.size(); ++k) {
+    const Vec3 v = navmesh.vertices[verts[k]];
+    h.add_pod(v.x);
+    h.add_pod(v.y);
+    h.add_pod(v.z);
+    h.add_pod(static_cast<std::uint8_t>(neighbors[k] == mesh::kNoPoly ? 0 : 1));
+  }
+  h.add_pod(static_cast<std::uint32_t>(navmesh.poly_area[poly]));
+  h.add_pod(static_cast<std::uint32_t>(navmesh.poly_flags.empty() ? 0 : navmesh.poly_flags[poly]));
+  const AABB& b = navmesh.poly_bounds[poly];
+  for (const float f : {b.min.x, b.min.y, b.min.z, b.max.x, b.max.y, b.max.z}) h.add_pod(f);
+  if (!navmesh.height_patches.empty()) {
+    const mesh::HeightPatch& patch = navmesh.height_patches[poly];
+    h.add_pod(static_cast<std::int64_t>(patch.x0));
+    h.add_pod(static_cast<std::int64_t>(patch.z0));
+    h.add_pod((std::uint32_t{patch.width} << 16U) | patch.depth);
+    const std::size_t n = std::size_t{patch.width} * patch.depth;
+    h.add_span(std::span<const float>(navmesh.height_samples.data() + patch.first, n));
+  }
+  return h.digest();
+}
 
 std::uint64_t tile_polygon_hash(const mesh::NavMesh& navmesh, const PolygonTiles& tiles,
                                 std::size_t tile) {
@@ -298,6 +410,20 @@ Status validate_shape(const TileLinksCache& cache) {
   if (cache.polygons.tile_first.back() != cache.polygons.tile_polys.size() ||
       cache.polygons.tile_polys.size() != polys)
     return make_error(ErrorCode::InvalidArgument, "link cache: the polygon-to-tile map is damaged");
+  if (cache.polygon_reads.size() != polys || cache.polygon_boxes.size() != polys)
+    return make_error(ErrorCode::InvalidArgument,
+                      "link cache: " + std::to_string(cache.polygon_reads.size()) +
+                          " polygon read hashes and " + std::to_string(cache.polygon_boxes.size()) +
+                          " boxes for " + std::to_string(polys) + " polygons");
+  if (cache.neighbor_first.size() != polys + 1 ||
+      cache.neighbor_first.back() != cache.neighbors.size())
+    return make_error(ErrorCode::InvalidArgument, "link cache: the polygon adjacency is damaged");
+  for (const std::uint32_t n : cache.neighbors) {
+    if (n != mesh::kNoPoly && n >= polys)
+      return make_error(ErrorCode::InvalidArgument, "link cache: the adjacency names polygon " +
+                                                        std::to_string(n) + " of " +
+                                                        std::to_string(polys));
+  }
   return {};
 }
 
@@ -350,6 +476,7 @@ Result<CachedTiledLinks> build_tiled_jump_links_cached(const TriangleMesh& mesh,
   TileHashes hashes = tile_hashes(navmesh, out.cache.polygons, layout);
   out.cache.polygon_hashes = std::move(hashes.own);
   out.cache.border_hashes = std::move(hashes.border);
+  fill_polygon_reads(navmesh, out.cache);
   for (std::optional<TileLinks>& t : tiles) out.cache.tiles.push_back(std::move(*t));
   return out;
 }
@@ -370,6 +497,7 @@ Result<TileLinksCache> tile_links_cache_from_set(const mesh::NavMesh& navmesh,
   TileHashes hashes = tile_hashes(navmesh, cache.polygons, layout);
   cache.polygon_hashes = std::move(hashes.own);
   cache.border_hashes = std::move(hashes.border);
+  fill_polygon_reads(navmesh, cache);
   cache.tiles.resize(count);
   for (const JumpLink& link : set.links) {
     if (link.start_poly >= navmesh.polygon_count() || link.land_poly >= navmesh.polygon_count())
@@ -439,22 +567,21 @@ Result<TiledLinks> rebuild_tiled_jump_links(const TriangleMesh& mesh, const mesh
     }
   }
 
-  // what changed: the triangles near the rebuilt tiles, the polygons of tiles whose own hash
-  // differs, the edges between neighbouring tiles whose border hash differs
+  // what changed: the triangles near the rebuilt tiles; the polygons of the tiles whose own or
+  // border hash differs, polygon by polygon (the longest run of equal read hashes in order is
+  // kept, the rest changed)
   std::vector<bool> rebuilt_tile(count, false);
-  std::vector<bool> own_changed(count, layout_changed);
-  std::vector<bool> border_changed(count * kBorderDirections, layout_changed);
+  std::vector<bool> dirty(count, layout_changed);
   std::uint64_t polygons_changed = 0;
   if (!layout_changed) {
     for (const std::size_t t : rebuilt) rebuilt_tile[t] = true;
     for (std::size_t t = 0; t < count; ++t) {
-      own_changed[t] = hashes.own[t] != cache.polygon_hashes[t];
-      bool any = own_changed[t];
+      bool any = hashes.own[t] != cache.polygon_hashes[t];
       for (std::size_t d = 0; d < kBorderDirections; ++d) {
         const std::size_t k = t * kBorderDirections + d;
-        border_changed[k] = hashes.border[k] != cache.border_hashes[k];
-        any = any || border_changed[k];
+        any = any || hashes.border[k] != cache.border_hashes[k];
       }
+      dirty[t] = any;
       polygons_changed += any ? 1 : 0;
     }
   }
@@ -462,27 +589,95 @@ Result<TiledLinks> rebuild_tiled_jump_links(const TriangleMesh& mesh, const mesh
       jump_reach_cells(cache.options.jumps, navmesh.config.agent, layout.grid.cell_size);
   // which tiles get new links; the others keep theirs with polygon ids mapped to the new mesh
   std::vector<std::size_t> todo;
+  std::vector<RelinkedTile::Reason> reasons;
   constexpr std::uint32_t kUnmapped = 0xFFFFFFFFU;
   std::vector<std::uint32_t> remap;
+  std::vector<std::uint64_t> reads(navmesh.polygon_count(), 0);
+  std::vector<std::array<float, 4>> boxes(navmesh.polygon_count());
   {
     auto timer = ctx.scoped_timer("relink_select");
     if (layout_changed) {
       for (std::size_t t = 0; t < count; ++t) todo.push_back(t);
+      reasons.assign(count, RelinkedTile::Reason::polygons);
+      for (std::uint32_t p = 0; p < navmesh.polygon_count(); ++p) {
+        reads[p] = polygon_read_hash(navmesh, p);
+        boxes[p] = polygon_box(navmesh, p);
+      }
     } else {
-      todo = tiles_to_relink(layout, rebuilt_tile, own_changed, border_changed, reach);
-      // old id -> new id for the polygons of tiles whose own hash is unchanged (same count, same
-      // order)
+      // old id -> new id of every polygon kept: a clean tile's by rank (same count, same
+      // order), a dirty tile's along the common subsequence of read hashes
       remap.assign(cache.polygons.poly_tile.size(), kUnmapped);
+      std::vector<std::array<float, 4>> changed;
+      std::vector<std::uint64_t> fresh;
       for (std::size_t t = 0; t < count; ++t) {
-        if (own_changed[t]) continue;
         const std::uint32_t old_first = cache.polygons.tile_first[t];
         const std::uint32_t old_n = cache.polygons.tile_first[t + 1] - old_first;
         const std::uint32_t new_first = polygons.tile_first[t];
         const std::uint32_t new_n = polygons.tile_first[t + 1] - new_first;
-        if (old_n != new_n) continue;  // cannot happen with equal hashes; the link check below
-        for (std::uint32_t k = 0; k < old_n; ++k)
-          remap[cache.polygons.tile_polys[old_first + k]] = polygons.tile_polys[new_first + k];
+        const auto old_id = [&](std::uint32_t k) {
+          return cache.polygons.tile_polys[old_first + k];
+        };
+        const auto new_id = [&](std::uint32_t k) { return polygons.tile_polys[new_first + k]; };
+        if (!dirty[t] && old_n == new_n) {
+          for (std::uint32_t k = 0; k < old_n; ++k) {
+            remap[old_id(k)] = new_id(k);
+            reads[new_id(k)] = cache.polygon_reads[old_id(k)];
+            boxes[new_id(k)] = cache.polygon_boxes[old_id(k)];
+          }
+          continue;
+        }
+        std::vector<std::uint64_t> old_reads(old_n);
+        for (std::uint32_t k = 0; k < old_n; ++k) old_reads[k] = cache.polygon_reads[old_id(k)];
+        fresh.resize(new_n);
+        for (std::uint32_t k = 0; k < new_n; ++k) {
+          fresh[k] = reads[new_id(k)] = polygon_read_hash(navmesh, new_id(k));
+          boxes[new_id(k)] = polygon_box(navmesh, new_id(k));
+        }
+        // note: a tile of more than a few thousand polygons is taken as changed whole
+        constexpr std::size_t kMaxTable = std::size_t{1} << 24U;
+        std::vector<bool> old_kept(old_n, false);
+        std::vector<bool> new_kept(new_n, false);
+        for (const auto& [a, b] : common_subsequence(old_reads, fresh, kMaxTable)) {
+          remap[old_id(a)] = new_id(b);
+          old_kept[a] = true;
+          new_kept[b] = true;
+        }
+        for (std::uint32_t k = 0; k < old_n; ++k) {
+          if (!old_kept[k]) changed.push_back(cache.polygon_boxes[old_id(k)]);
+        }
+        for (std::uint32_t k = 0; k < new_n; ++k) {
+          if (!new_kept[k]) changed.push_back(boxes[new_id(k)]);
+        }
       }
+      // a polygon kept by its read hash whose neighbour across some edge is a kept polygon
+      // other than the match of its old neighbour there (welding paired the edge otherwise)
+      // counts as changed: the links read which polygon lies across an edge. A changed
+      // neighbour, old or new, needs no mark: edges are shared whole (tile_stitch.cpp), so the
+      // changed polygon's own box holds the edge, and the walks and the span map's neighbour
+      // candidates reach it only where they reach that box
+      std::vector<std::uint32_t> old_of(navmesh.polygon_count(), kUnmapped);
+      for (std::size_t o = 0; o < remap.size(); ++o) {
+        if (remap[o] != kUnmapped) old_of[remap[o]] = static_cast<std::uint32_t>(o);
+      }
+      for (std::uint32_t n = 0; n < navmesh.polygon_count(); ++n) {
+        const std::uint32_t o = old_of[n];
+        if (o == kUnmapped) continue;  // changed already
+        const auto across = navmesh.neighbors(mesh::PolyId{n});
+        const std::uint32_t first = cache.neighbor_first[o];
+        bool same = cache.neighbor_first[o + 1] - first == across.size();
+        for (std::size_t k = 0; k < across.size() && same; ++k) {
+          const std::uint32_t was = cache.neighbors[first + k];
+          if (was == mesh::kNoPoly || across[k] == mesh::kNoPoly) {
+            same = was == across[k];
+          } else {
+            same = remap[was] == across[k] || remap[was] == kUnmapped ||
+                   old_of[across[k]] == kUnmapped;
+          }
+        }
+        if (!same) changed.push_back(boxes[n]);
+      }
+      todo = tiles_to_relink(layout, rebuilt_tile, changed,
+                             link_read_radius(cache.options, layout, reach), reach, reasons);
     }
     // the cached links of the relinked tiles are read once more (tiles_links_changed); with
     // another layout every tile is relinked and the old ones are only checked
@@ -502,6 +697,7 @@ Result<TiledLinks> rebuild_tiled_jump_links(const TriangleMesh& mesh, const mesh
   }
   using Slot = TaskSlot<TileLinks>;
   std::vector<Slot> slots(todo.size());
+  std::vector<std::pair<double, double>> costs(todo.size());  // processor, wall ms per tile
   {
     auto timer = ctx.scoped_timer("relink_tiles");
     parallel_for(ctx.threads(), 0, todo.size(), 1, [&](std::size_t i0, std::size_t i1) {
@@ -513,12 +709,15 @@ Result<TiledLinks> rebuild_tiled_jump_links(const TriangleMesh& mesh, const mesh
               ErrorCode::Cancelled, "cancelled before the links of " + mesh::tile_name(layout, t)));
           continue;
         }
+        const double cpu0 = thread_cpu_ms();
+        const auto wall0 = Clock::now();
         BuildContext tile_ctx;
         init_task_context(tile_ctx, ctx);
         slot.result.emplace(build_tile_jump_links(mesh, triangles[i], navmesh, polygons, layout, t,
                                                   cache.options, tile_ctx));
         triangles[i] = {};
         slot.keep_log(tile_ctx);
+        costs[i] = {thread_cpu_ms() - cpu0, ms_since(wall0)};
       }
     });
   }
@@ -535,6 +734,14 @@ Result<TiledLinks> rebuild_tiled_jump_links(const TriangleMesh& mesh, const mesh
   // links); the join reads them from there
   std::vector<std::optional<TileLinks>> tiles(count);
   std::uint64_t links_changed = 0;
+  std::vector<RelinkedTile> relinked(todo.size());
+  for (std::size_t i = 0; i < todo.size(); ++i) {
+    relinked[i].tile = todo[i];
+    relinked[i].reason = reasons[i];
+    relinked[i].cpu_ms = costs[i].first;
+    relinked[i].wall_ms = costs[i].second;
+    relinked[i].stages = std::move(slots[i].timings);
+  }
   {
     auto timer = ctx.scoped_timer("relink_remap");
     std::vector<bool> relink(count, false);
@@ -543,9 +750,12 @@ Result<TiledLinks> rebuild_tiled_jump_links(const TriangleMesh& mesh, const mesh
       const std::size_t t = todo[i];
       relink[t] = true;
       made[i] = std::move(slots[i].result->value());
+      relinked[i].links = made[i].set.links.size();
       if (layout_changed ||
-          !same_links_remapped(cache.tiles[t].set.links, made[i].set.links, remap))
+          !same_links_remapped(cache.tiles[t].set.links, made[i].set.links, remap)) {
         ++links_changed;
+        relinked[i].links_changed = true;
+      }
     }
     slots = {};
     // each kept tile's links checked (validate's check, and every polygon they name mapped),
@@ -593,6 +803,23 @@ Result<TiledLinks> rebuild_tiled_jump_links(const TriangleMesh& mesh, const mesh
       }
       for (std::uint32_t& land : set.group_land_poly) land = remap[land];
     }
+    // a kept tile's neighbourhood may hold another number of polygons now (a dirty tile in
+    // its rectangle whose changed polygons lie beyond its read radius)
+    const int ts = layout.tile_size;
+    for (std::size_t t = 0; t < count; ++t) {
+      if (relink[t] || cache.tiles[t].search_polygons == 0) continue;
+      const mesh::TileRect rect = link_search_rect(layout, t, reach);
+      std::uint64_t n = 0;
+      for (int tz = rect.z0 / ts; tz <= (rect.z1 - 1) / ts; ++tz) {
+        for (int tx = rect.x0 / ts; tx <= (rect.x1 - 1) / ts; ++tx) {
+          const std::size_t u =
+              static_cast<std::size_t>(tx) +
+              static_cast<std::size_t>(tz) * static_cast<std::size_t>(layout.tiles_x);
+          n += polygons.tile_first[u + 1] - polygons.tile_first[u];
+        }
+      }
+      cache.tiles[t].search_polygons = n;
+    }
     // note: with another layout every tile is relinked and the cache may hold another count
     for (std::size_t t = 0; t < count; ++t) {
       if (!relink[t]) tiles[t].emplace(std::move(cache.tiles[t]));
@@ -603,6 +830,10 @@ Result<TiledLinks> rebuild_tiled_jump_links(const TriangleMesh& mesh, const mesh
   cache.polygons = std::move(polygons);
   cache.polygon_hashes = std::move(hashes.own);
   cache.border_hashes = std::move(hashes.border);
+  cache.polygon_reads = std::move(reads);
+  cache.polygon_boxes = std::move(boxes);
+  cache.neighbor_first = navmesh.poly_first;
+  cache.neighbors = navmesh.poly_neighbors;
   // note: every entry is engaged and the layout, grid and options were checked above, so the
   // join builds nothing and cannot fail but for an internal error
   Result<TiledLinks> out = [&] {
@@ -621,6 +852,7 @@ Result<TiledLinks> rebuild_tiled_jump_links(const TriangleMesh& mesh, const mesh
     stats->tiles_links_changed = links_changed;
     stats->layout_changed = layout_changed;
     stats->links_ms = ms_since(t_start);
+    stats->relinked = std::move(relinked);
   }
   return out;
 }

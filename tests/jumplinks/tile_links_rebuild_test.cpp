@@ -8,9 +8,11 @@
 // box on a city:6 street (64-cell tiles) whose edit changes two neighbours' polygons as well.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <random>
+#include <span>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -110,8 +112,14 @@ void check_same_cache(const TileLinksCache& a, const TileLinksCache& b) {
   CHECK(a.polygons.poly_tile == b.polygons.poly_tile);
   CHECK(a.polygons.tile_polys == b.polygons.tile_polys);
   REQUIRE(a.tiles.size() == b.tiles.size());
-  for (std::size_t t = 0; t < a.tiles.size(); ++t)
+  for (std::size_t t = 0; t < a.tiles.size(); ++t) {
     CHECK(a.tiles[t].set.links == b.tiles[t].set.links);
+    CHECK(a.tiles[t].search_polygons == b.tiles[t].search_polygons);
+  }
+  CHECK(a.polygon_reads == b.polygon_reads);
+  CHECK(a.polygon_boxes == b.polygon_boxes);
+  CHECK(a.neighbor_first == b.neighbor_first);
+  CHECK(a.neighbors == b.neighbors);
 }
 
 // Tiles whose input fingerprint differs between two caches of the same layout.
@@ -221,11 +229,69 @@ std::uint64_t tiles_in_reach(const mesh::TileLayout& layout,
   return n;
 }
 
+// The tiles the relink rule names, brute force from the two meshes themselves: those whose link
+// search rectangle overlaps the interior of a rebuilt tile, and those whose interior grown by
+// link_read_radius meets the xz bounds of a polygon that lost its equal (same read hash) in its
+// tile, before or after (polygons matched as multisets per tile, not in order: this counts at
+// most the tiles the rule relinks; both agree when no tile's kept polygons change order).
+std::uint64_t tiles_reading_changes(const mesh::TileLayout& layout,
+                                    const std::vector<std::size_t>& rebuilt,
+                                    const mesh::NavMesh& before, const mesh::NavMesh& after,
+                                    const TiledLinkOptions& options, int reach) {
+  const PolygonTiles pb = polygon_tiles(before, layout);
+  const PolygonTiles pa = polygon_tiles(after, layout);
+  std::vector<AABB> changed;
+  const auto box = [](const mesh::NavMesh& nav, std::uint32_t p) {
+    AABB b;
+    for (const std::uint32_t v : nav.polygon(mesh::PolyId{p})) b.extend(nav.vertices[v]);
+    return b;
+  };
+  for (std::size_t u = 0; u < layout.tile_count(); ++u) {
+    std::vector<std::uint64_t> hb;
+    std::vector<std::uint64_t> ha;
+    for (std::uint32_t i = pb.tile_first[u]; i < pb.tile_first[u + 1]; ++i)
+      hb.push_back(polygon_read_hash(before, pb.tile_polys[i]));
+    for (std::uint32_t i = pa.tile_first[u]; i < pa.tile_first[u + 1]; ++i)
+      ha.push_back(polygon_read_hash(after, pa.tile_polys[i]));
+    for (std::uint32_t i = pb.tile_first[u]; i < pb.tile_first[u + 1]; ++i) {
+      const std::uint64_t h = hb[i - pb.tile_first[u]];
+      if (std::count(hb.begin(), hb.end(), h) > std::count(ha.begin(), ha.end(), h))
+        changed.push_back(box(before, pb.tile_polys[i]));
+    }
+    for (std::uint32_t i = pa.tile_first[u]; i < pa.tile_first[u + 1]; ++i) {
+      const std::uint64_t h = ha[i - pa.tile_first[u]];
+      if (std::count(ha.begin(), ha.end(), h) > std::count(hb.begin(), hb.end(), h))
+        changed.push_back(box(after, pa.tile_polys[i]));
+    }
+  }
+  const double radius = link_read_radius(options, layout, reach);
+  const double cs = layout.grid.cell_size;
+  std::uint64_t n = 0;
+  for (std::size_t t = 0; t < layout.tile_count(); ++t) {
+    const mesh::TileRect r = link_search_rect(layout, t, reach);
+    bool relink = false;
+    for (const std::size_t u : rebuilt) {
+      const mesh::TileRect i = layout.interior(u);
+      relink = relink || (r.x0 < i.x1 && i.x0 < r.x1 && r.z0 < i.z1 && i.z0 < r.z1);
+    }
+    const mesh::TileRect in = layout.interior(t);
+    const double x0 = layout.grid.origin.x + in.x0 * cs - radius;
+    const double x1 = layout.grid.origin.x + in.x1 * cs + radius;
+    const double z0 = layout.grid.origin.z + in.z0 * cs - radius;
+    const double z1 = layout.grid.origin.z + in.z1 * cs + radius;
+    for (const AABB& b : changed)
+      relink = relink || (b.min.x <= x1 && x0 <= b.max.x && b.min.z <= z1 && z0 <= b.max.z);
+    n += relink ? 1 : 0;
+  }
+  return n;
+}
+
 // Seeded random boxes added to builtin:`spec` one after another, C2 at step 4 in tiles of
 // `tile_size` cells: each rebuild against a full build, the relinked count against the rule.
 // `fixed`, when not empty, gives the boxes (lo, hi pairs) instead.
 void random_edits(const char* spec, int tile_size, int edits, unsigned seed,
-                  const std::vector<std::pair<Vec3, Vec3>>& fixed = {}) {
+                  const std::vector<std::pair<Vec3, Vec3>>& fixed = {},
+                  std::uint64_t expect_skipped = 0) {
   auto loaded = io::load_scene(std::string("builtin:") + spec);
   REQUIRE(loaded.ok());
   auto config = named_config("default");
@@ -253,6 +319,7 @@ void random_edits(const char* spec, int tile_size, int edits, unsigned seed,
   std::uniform_real_distribution<float> height(0.3F, 2.5F);
   std::uint64_t relinked = 0;
   std::uint64_t links_changed = 0;
+  std::uint64_t skipped = 0;  // tiles the tile-level rule relinks and the polygon rule does not
   for (int edit = 0; edit < edits; ++edit) {
     CAPTURE(edit);
     Vec3 lo{pos(rng), 0.0F, pos(rng)};  // the streets are at y = 0
@@ -289,23 +356,129 @@ void random_edits(const char* spec, int tile_size, int edits, unsigned seed,
     // the relinked tiles are those the rule names, and no more
     const int reach =
         jump_reach_cells(options.jumps, config->agent, mesh_out->layout.grid.cell_size);
-    CHECK(stats.tiles_relinked ==
-          tiles_in_reach(mesh_out->layout, rebuilt, old_cache, full.links.cache, reach));
+    // at least what the brute-force rule names from the two meshes, at most the tile-level rule
+    // (every tile within reach of a tile whose stitched polygons changed)
+    const std::uint64_t tile_rule =
+        tiles_in_reach(mesh_out->layout, rebuilt, old_cache, full.links.cache, reach);
+    const std::uint64_t polygon_rule = tiles_reading_changes(
+        mesh_out->layout, rebuilt, state.mesh.output.navmesh, mesh_out->navmesh, options, reach);
+    CHECK(polygon_rule <= stats.tiles_relinked);
+    CHECK(stats.tiles_relinked <= tile_rule);
+    skipped += tile_rule - stats.tiles_relinked;
     CHECK(stats.tiles_links_changed <= stats.tiles_relinked);
     CHECK(stats.tiles_reused > 0);
+    // one record per relinked tile, ascending, with its new links' count and changed flag
+    REQUIRE(stats.relinked.size() == stats.tiles_relinked);
+    std::uint64_t flagged = 0;
+    for (std::size_t i = 0; i < stats.relinked.size(); ++i) {
+      const RelinkedTile& r = stats.relinked[i];
+      if (i > 0) CHECK(stats.relinked[i - 1].tile < r.tile);
+      CHECK(r.links == full.links.cache.tiles[r.tile].set.links.size());
+      CHECK(r.cpu_ms >= 0.0);
+      if (!r.links_changed) CHECK(r.links == old_cache.tiles[r.tile].set.links.size());
+      flagged += r.links_changed ? 1 : 0;
+    }
+    CHECK(flagged == stats.tiles_links_changed);
     relinked += stats.tiles_relinked;
     links_changed += stats.tiles_links_changed;
     state.mesh.output = std::move(mesh_out).value();
     state.links.links = std::move(links).value();
   }
   MESSAGE(std::string(spec) << ", " << edits << " boxes: " << relinked << " tiles relinked, "
-                            << links_changed << " of them with other links than before");
+                            << links_changed << " of them with other links than before, " << skipped
+                            << " fewer than the tile-level rule");
   CHECK(links_changed > 0);
+  CHECK(skipped >= expect_skipped);
 }
 
 }  // namespace
 
+// Tile t's links with the polygons of `nav` in `flagged` made unwalkable (flag 1).
+std::vector<JumpLink> links_with_flags(const TriangleMesh& scene,
+                                       std::span<const std::uint32_t> triangles,
+                                       const mesh::NavMesh& nav, const PolygonTiles& tiles,
+                                       const mesh::TileLayout& layout, std::size_t t,
+                                       const TiledLinkOptions& options,
+                                       const std::vector<std::uint32_t>& flagged) {
+  mesh::NavMesh copy = nav;
+  copy.poly_flags.resize(copy.polygon_count(), 0);
+  for (const std::uint32_t p : flagged) copy.poly_flags[p] = 1;
+  BuildContext ctx;
+  auto out = build_tile_jump_links(scene, triangles, copy, tiles, layout, t, options, ctx);
+  REQUIRE_MESSAGE(out.ok(), (out.ok() ? "" : out.error().message));
+  return out->set.links;
+}
+
 TEST_SUITE("jumplinks.tile_rebuild") {
+  TEST_CASE("polygons beyond a tile's read radius do not change its links; nearer ones can") {
+    // city:3, 32-cell tiles (the neighbourhood spans 5 x 5 tiles, so it holds polygons far from
+    // the tile), C2 at step 4. For every third tile with links: every polygon whose xz box lies
+    // beyond link_read_radius of the tile's interior made unwalkable gives the same links (the
+    // filter's walks, the span map and the checks never reach them); the polygons outside the
+    // interior but within the radius made unwalkable change some tiles' links (the comparison
+    // sees what the links read)
+    auto loaded = io::load_scene("builtin:city:3");
+    REQUIRE(loaded.ok());
+    auto config = named_config("default");
+    REQUIRE(config.ok());
+    TiledLinkOptions options;
+    options.jumps.jumps = {kJumpC2};
+    options.jumps.step = 4;
+    options.compact = true;
+    BuildContext ctx;
+    auto built = mesh::build_tiled_navmesh_cached(*loaded, *config, mesh::TileConfig{32, -1}, ctx);
+    REQUIRE(built.ok());
+    const mesh::NavMesh& nav = built->output.navmesh;
+    const mesh::TileLayout& layout = built->output.layout;
+    const PolygonTiles tiles = polygon_tiles(nav, layout);
+    const int reach = jump_reach_cells(options.jumps, config->agent, layout.grid.cell_size);
+    mesh::TileLayout padded = layout;
+    padded.border = layout.border + reach;
+    const auto triangles = mesh::tile_triangles(*loaded, padded);
+    const double radius = link_read_radius(options, layout, reach);
+    const double cs = layout.grid.cell_size;
+    // the grown interior (world xz) against a polygon's vertex box
+    const auto beyond = [&](std::size_t t, std::uint32_t p, double grow) {
+      const mesh::TileRect in = layout.interior(t);
+      AABB b;
+      for (const std::uint32_t v : nav.polygon(mesh::PolyId{p})) b.extend(nav.vertices[v]);
+      return b.max.x < layout.grid.origin.x + in.x0 * cs - grow ||
+             b.min.x > layout.grid.origin.x + in.x1 * cs + grow ||
+             b.max.z < layout.grid.origin.z + in.z0 * cs - grow ||
+             b.min.z > layout.grid.origin.z + in.z1 * cs + grow;
+    };
+    std::uint64_t far_flagged = 0;
+    std::uint64_t tested = 0;
+    std::uint64_t near_changed = 0;
+    for (std::size_t t = 0; t < layout.tile_count(); t += 3) {
+      CAPTURE(t);
+      const std::vector<JumpLink> base =
+          links_with_flags(*loaded, triangles[t], nav, tiles, layout, t, options, {});
+      if (base.empty()) continue;
+      ++tested;
+      std::vector<std::uint32_t> far;
+      std::vector<std::uint32_t> near;
+      for (std::uint32_t p = 0; p < nav.polygon_count(); ++p) {
+        if (beyond(t, p, radius)) {
+          far.push_back(p);
+        } else if (beyond(t, p, 0.0)) {
+          near.push_back(p);
+        }
+      }
+      far_flagged += far.size();
+      CHECK(links_with_flags(*loaded, triangles[t], nav, tiles, layout, t, options, far) == base);
+      if (!near.empty() &&
+          links_with_flags(*loaded, triangles[t], nav, tiles, layout, t, options, near) != base)
+        ++near_changed;
+    }
+    MESSAGE("city:3: " << tested << " tiles, " << far_flagged
+                       << " polygons beyond the read radius flagged in all, " << near_changed
+                       << " tiles changed by flags outside the interior within the radius");
+    CHECK(tested > 0);
+    CHECK(far_flagged > 0);
+    CHECK(near_changed > 0);
+  }
+
   TEST_CASE("a box added near the gap on a tile border and removed relinks to the full build") {
     // the gap's near edge is x = 8; the tile lines of 4 m tiles run through the scene at 4 m
     // steps from the grid origin, and z = 3.0..3.5 straddles the middle of the 6 m wide scene
@@ -340,6 +513,8 @@ TEST_SUITE("jumplinks.tile_rebuild") {
       CHECK(from_set->tiles[t].set.links == state.links.cache.tiles[t].set.links);
     CHECK(from_set->polygon_hashes == state.links.cache.polygon_hashes);
     CHECK(from_set->border_hashes == state.links.cache.border_hashes);
+    CHECK(from_set->polygon_reads == state.links.cache.polygon_reads);
+    CHECK(from_set->polygon_boxes == state.links.cache.polygon_boxes);
     state.links.cache = std::move(from_set).value();
     const Vec3 lo{7.2F, 1.0F, 3.6F};
     const Vec3 hi{7.7F, 2.4F, 4.4F};
@@ -411,6 +586,16 @@ TEST_SUITE("jumplinks.tile_rebuild") {
     // change too (island filter, stitching) although neither lies in the box's tiles: their
     // blocks are relinked as well, 15 tiles (the count is checked against the rule)
     random_edits("city:6", 64, 1, 0, {{{121.0F, 0.0F, 118.0F}, {122.0F, 1.5F, 119.0F}}});
+  }
+
+  TEST_CASE(
+      "a box near a tile border relinks no tile whose reads stay clear of the changed polygons") {
+    // 64-cell tiles, the box 14 cells above the lower border of tile (7, 4) (where the city:25
+    // edit of the bench sits in its tile): the polygons of the tile below change too, but none
+    // within the read radius (about 49 cells) of the row below it, which the tile-level rule
+    // relinked: 12 tiles relinked by that rule, 9 by the polygon rule, with the full build's
+    // links and cache
+    random_edits("city:6", 64, 1, 0, {{{141.5F, 0.0F, 81.0F}, {142.5F, 1.5F, 82.0F}}}, 3);
   }
 
   TEST_CASE(

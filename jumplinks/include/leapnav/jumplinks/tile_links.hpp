@@ -47,6 +47,23 @@ struct TiledLinkOptions {
 [[nodiscard]] int jump_reach_cells(const JumpLinkOptions& options, const AgentConfig& agent,
                                    float cell_size);
 
+/// The farthest a link's landing segment may lie from its start point in xz: the largest search
+/// range of the configurations (land voxels lie within it: land_search.cpp's circle) plus two
+/// cells [units: m]. build_tile_jump_links fails (Internal) on a search link beyond it, so the
+/// relink rule that rests on it (link_read_radius) cannot be silently wrong.
+[[nodiscard]] double link_land_radius(const JumpLinkOptions& options, float cell_size);
+
+/// How far from tile `tile`'s own columns the tile's link generation can read the stitched
+/// polygons [units: m]: the span map, the search, the refinement's and compaction's checks read
+/// only polygons that meet link_search_rect (+ 1 cell); the walkable-link filter's walks from a
+/// start point s read only polygons holding a point within the walk's bound of s (a portal
+/// midpoint reached at walking cost at most the bound, or a point of a straight walk to a landing
+/// point), the bound being at most link_land_radius + the filter's slack. The larger of the two,
+/// plus one cell. A polygon whose xz bounds stay farther than this (Chebyshev) from the tile's
+/// interior is never read by that tile's links.
+[[nodiscard]] double link_read_radius(const TiledLinkOptions& options,
+                                      const mesh::TileLayout& layout, int reach_cells);
+
 /// The padded neighbourhood tile `tile` is voxelized on for its links: its interior widened by
 /// reach_cells + layout.border, clipped to the grid.
 [[nodiscard]] mesh::TileRect link_search_rect(const mesh::TileLayout& layout, std::size_t tile,
