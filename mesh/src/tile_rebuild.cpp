@@ -366,6 +366,7 @@ struct Assignment {
   std::vector<std::uint64_t> fingerprints;  ///< every tile's, after fingerprint_all; else empty
   std::vector<char> collected;              ///< per tile: `triangles` is filled
   double fingerprint_ms = 0.0;  ///< the pass over every triangle (fingerprint_all), or 0
+  double scan_ms = 0.0;         ///< the passes of collect
 };
 
 // The mesh checked and its tile layout; no list collected yet.
@@ -415,6 +416,7 @@ void fingerprint_all(const TriangleMesh& mesh, const std::vector<char>& want, As
 // triangles that skips, by their x and z bounds, those far from every such tile's bordered
 // rectangle (tile_triangles' lists, in its order).
 void collect(const TriangleMesh& mesh, const std::vector<char>& want, Assignment& out) {
+  const Clock::time_point start = Clock::now();
   const TileLayout& layout = out.layout;
   std::vector<char> missing(want.size(), 0);
   // the bordered columns of the missing tiles, as one rectangle
@@ -454,6 +456,7 @@ void collect(const TriangleMesh& mesh, const std::vector<char>& want, Assignment
   for (std::size_t t = 0; t < want.size(); ++t) {
     if (missing[t] != 0) out.collected[t] = 1;
   }
+  out.scan_ms += ms_since(start);
 }
 
 // Marks in `lists` every tile whose triangle list build_tile may read for a tile marked in
@@ -662,6 +665,7 @@ Result<TiledBuildOutput> rebuild_tiled_navmesh(const TriangleMesh& mesh, TileCac
   Clock::time_point start = Clock::now();
   const TileConfig tile_config{cache.layout.tile_size, cache.layout.border};
   LEAPNAV_TRY_ASSIGN(Assignment assigned, layout_of(mesh, cache.config, tile_config));
+  st.check_ms = ms_since(start);
   const TileLayout& layout = assigned.layout;
   const std::size_t tile_count = layout.tile_count();
   st.tiles = tile_count;
@@ -731,6 +735,7 @@ Result<TiledBuildOutput> rebuild_tiled_navmesh(const TriangleMesh& mesh, TileCac
   if (st.layout_changed || options.check_outside) st.tiles_listed = tile_count;
   st.assign_ms = ms_since(start);
   st.fingerprint_ms = assigned.fingerprint_ms;
+  st.scan_ms = assigned.scan_ms;
 
   start = Clock::now();
   LEAPNAV_TRY_ASSIGN(std::vector<TileMesh> built,

@@ -112,6 +112,10 @@ struct RebuildStats {
   /// changed or RebuildOptions::check_outside is set.
   std::uint64_t tiles_listed = 0;
   double assign_ms = 0.0;  ///< checking the mesh, its layout, triangle lists and fingerprints
+  /// Of assign_ms: the scene check and the world bounds (every vertex, triangle and area id).
+  double check_ms = 0.0;
+  /// Of assign_ms: the passes over the triangles that gather the listed tiles' triangle lists.
+  double scan_ms = 0.0;
   /// Of assign_ms, the pass that hashes every tile's input (layout change or check_outside; 0
   /// otherwise).
   double fingerprint_ms = 0.0;
