@@ -12,6 +12,7 @@
 #include <random>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "leapnav/core/config.hpp"
@@ -412,6 +413,78 @@ TEST_SUITE("mesh.tile_rebuild") {
     REQUIRE_FALSE(r.ok());
     CHECK(r.error().code == ErrorCode::NonFinite);
     CHECK(io::encode_tile_cache(cached.cache) == before);
+  }
+
+  TEST_CASE("a bad scene fails the rebuild with the full build's error wherever the fault lies") {
+    // note: the rebuild checks the vertices in its pass for the bounds and the triangle indices
+    // in its scan for the listed tiles; faults far from the changed box, or several at once, must
+    // still give what validate, run first by the full build, reports
+    const TriangleMesh good = room({kBoxA});
+    mesh::CachedTiledBuild cached = build_cached(good, 32);
+    const std::vector<std::byte> before = io::encode_tile_cache(cached.cache);
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    const float inf = std::numeric_limits<float>::infinity();
+    const auto last_vertex = static_cast<std::uint32_t>(good.vertices.size() - 1);
+    const auto too_far = static_cast<std::uint32_t>(good.vertices.size());
+    std::vector<std::pair<std::string, TriangleMesh>> bad;
+    const auto add = [&](std::string name, auto&& edit) {
+      TriangleMesh m = good;
+      edit(m);
+      bad.emplace_back(std::move(name), std::move(m));
+    };
+    add("NaN x, last vertex", [&](TriangleMesh& m) { m.vertices.back().x = nan; });
+    add("inf y, first vertex", [&](TriangleMesh& m) { m.vertices.front().y = inf; });
+    add("-inf z, a vertex no triangle uses", [&](TriangleMesh& m) {
+      m.vertices.push_back({1, 1, -inf});
+    });
+    add("index past the end, last triangle",
+        [&](TriangleMesh& m) { m.triangles.back()[2] = too_far; });
+    add("index past the end, first triangle",
+        [&](TriangleMesh& m) { m.triangles.front()[0] = 0xFFFFFFFFU; });
+    add("bad index and a NaN vertex", [&](TriangleMesh& m) {
+      m.triangles.back()[1] = too_far;
+      m.vertices[last_vertex].z = nan;
+    });
+    add("too few areas", [&](TriangleMesh& m) { m.areas.assign(m.triangles.size() - 1, 1); });
+    add("an area id over 63", [&](TriangleMesh& m) {
+      m.areas.assign(m.triangles.size(), 1);
+      m.areas.back() = 64;
+    });
+    add("bad index and a bad area", [&](TriangleMesh& m) {
+      m.areas.assign(m.triangles.size(), 70);
+      m.triangles.back()[0] = too_far;
+    });
+    add("an area volume with two corners", [&](TriangleMesh& m) {
+      m.area_volumes.push_back({{{1, 1}, {2, 2}}, 0, 1, 5});
+    });
+    add("bad index and moved bounds", [&](TriangleMesh& m) {
+      m.vertices.push_back({-30, 0, -30});
+      m.triangles.back()[0] = too_far + 1;
+    });
+    const mesh::TileConfig tiles = tiles_of(32);
+    // boxes: around the edit, far from every fault, and outside the world (no tile rebuilt)
+    const std::vector<AABB> boxes{box_bounds({kBoxA}), box_bounds({kBoxB}),
+                                  box_bounds({Box{{100, 0, 100}, {101, 1, 101}}})};
+    for (const auto& [name, scene] : bad) {
+      BuildContext full_ctx;
+      const auto full = mesh::build_tiled_navmesh(scene, *named_config("default"), tiles, full_ctx);
+      REQUIRE_FALSE(full.ok());
+      for (const AABB& box : boxes) {
+        for (const bool outside : {false, true}) {
+          CAPTURE(name);
+          CAPTURE(outside);
+          BuildContext ctx;
+          auto r = mesh::rebuild_tiled_navmesh(scene, cached.cache, box, ctx, nullptr,
+                                               {.check_outside = outside});
+          REQUIRE_FALSE(r.ok());
+          CHECK(r.error().code == full.error().code);
+          CHECK(r.error().message == full.error().message);
+          CHECK(io::encode_tile_cache(cached.cache) == before);
+        }
+      }
+    }
+    // and the cache still rebuilds the good scene to the full build
+    rebuild_matches_full(good, cached.cache, box_bounds({kBoxA}));
   }
 
   TEST_CASE("a cache that does not match its layout or configuration fails validate and rebuild") {
