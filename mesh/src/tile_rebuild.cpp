@@ -9,6 +9,7 @@
 #include <bit>
 #include <chrono>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <optional>
 #include <string>
@@ -458,9 +459,89 @@ Error validate_first(const TriangleMesh& mesh, Error error) {
   return error;
 }
 
-// Whether a float's exponent bits are all ones (infinite or NaN).
-constexpr std::uint32_t not_finite_bits(float v) {
-  return (std::bit_cast<std::uint32_t>(v) & 0x7F800000U) == 0x7F800000U ? 1U : 0U;
+// The bounds of the vertices (mesh.bounds()'s box, bit for bit), whether every coordinate is
+// finite, and with `code` each vertex's outcode into `outcodes`.
+// note: four vertices (12 floats) a step in fixed lanes, lane j holding axis j % 3, so that the
+// minima, maxima, the finiteness sum and the compares stay in vector registers; the lanes see
+// the vertices in another order than extend, which changes a bound only at +-0 (extend keeps
+// the first coordinate equal to the bound), so a zero bound is taken from the first such vertex
+struct VertexPass {
+  AABB bounds;
+  bool finite = true;
+};
+
+VertexPass vertex_pass(const std::vector<Vec3>& vertices, const Outcoder* code,
+                       std::vector<std::uint8_t>& outcodes) {
+  static_assert(sizeof(Vec3) == 3 * sizeof(float));
+  constexpr std::size_t kLanes = 12;
+  constexpr float kInf = std::numeric_limits<float>::infinity();
+  std::array<float, kLanes> lo{};
+  std::array<float, kLanes> hi{};
+  std::array<float, kLanes> nan_sum{};
+  std::array<float, kLanes> below{};
+  std::array<float, kLanes> above{};
+  lo.fill(std::numeric_limits<float>::max());
+  hi.fill(std::numeric_limits<float>::lowest());
+  for (std::size_t j = 0; j < kLanes; ++j) {
+    const std::size_t axis = j % 3;
+    below[j] = code == nullptr || axis == 1 ? -kInf : (axis == 0 ? code->x0 : code->z0);
+    above[j] = code == nullptr || axis == 1 ? kInf : (axis == 0 ? code->x1 : code->z1);
+  }
+  const std::size_t n = vertices.size();
+  if (code != nullptr) outcodes.resize(n);
+  const std::size_t whole = n / 4 * 4;
+  std::array<float, kLanes> block{};
+  std::array<std::uint8_t, kLanes> lt{};
+  std::array<std::uint8_t, kLanes> gt{};
+  for (std::size_t i = 0; i < whole; i += 4) {
+    std::memcpy(block.data(), &vertices[i], sizeof(block));
+    for (std::size_t j = 0; j < kLanes; ++j) {
+      const float v = block[j];
+      lo[j] = v < lo[j] ? v : lo[j];
+      hi[j] = v > hi[j] ? v : hi[j];
+      // note: v - v is 0 for a finite v and NaN otherwise, and NaN stays in the sum
+      nan_sum[j] += v - v;
+      lt[j] = v < below[j] ? 1 : 0;
+      gt[j] = v > above[j] ? 1 : 0;
+    }
+    if (code != nullptr) {
+      for (std::size_t k = 0; k < 4; ++k) {
+        outcodes[i + k] = static_cast<std::uint8_t>(lt[3 * k] | (gt[3 * k] << 1U) |
+                                                    (lt[3 * k + 2] << 2U) | (gt[3 * k + 2] << 3U));
+      }
+    }
+  }
+  VertexPass out;
+  for (std::size_t i = whole; i < n; ++i) {
+    const Vec3 v = vertices[i];
+    out.bounds.extend(v);
+    out.finite = out.finite && is_finite(v);
+    if (code != nullptr) outcodes[i] = (*code)(v);
+  }
+  for (const float sum : nan_sum) out.finite = out.finite && sum == 0.0F;
+  if (n == 0 || !out.finite) return out;
+  std::array<float, 3> mn{out.bounds.min.x, out.bounds.min.y, out.bounds.min.z};
+  std::array<float, 3> mx{out.bounds.max.x, out.bounds.max.y, out.bounds.max.z};
+  for (std::size_t j = 0; j < kLanes; ++j) {
+    mn[j % 3] = std::min(mn[j % 3], lo[j]);
+    mx[j % 3] = std::max(mx[j % 3], hi[j]);
+  }
+  for (std::size_t axis = 0; axis < 3; ++axis) {
+    if (mn[axis] != 0.0F && mx[axis] != 0.0F) continue;
+    float first_zero = 0.0F;
+    for (const Vec3& v : vertices) {
+      const float c = axis == 0 ? v.x : (axis == 1 ? v.y : v.z);
+      if (c == 0.0F) {
+        first_zero = c;
+        break;
+      }
+    }
+    if (mn[axis] == 0.0F) mn[axis] = first_zero;
+    if (mx[axis] == 0.0F) mx[axis] = first_zero;
+  }
+  out.bounds.min = {mn[0], mn[1], mn[2]};
+  out.bounds.max = {mx[0], mx[1], mx[2]};
+  return out;
 }
 
 // The mesh checked but for its triangle indices (collect reads them; `indices_checked` false)
@@ -473,26 +554,13 @@ constexpr std::uint32_t not_finite_bits(float v) {
 Result<Assignment> layout_checked_but_indices(const TriangleMesh& mesh, const BuildConfig& config,
                                               const TileConfig& tiles,
                                               const ScanWindow& window = {}) {
-  AABB bounds;
-  std::uint32_t not_finite = 0;
   std::vector<std::uint8_t> outcodes;
-  if (window.empty) {
-    for (const Vec3& v : mesh.vertices) {
-      bounds.extend(v);
-      not_finite |= not_finite_bits(v.x) | not_finite_bits(v.y) | not_finite_bits(v.z);
-    }
-  } else {
-    const Outcoder code(window);
-    outcodes.resize(mesh.vertices.size());
-    for (std::size_t i = 0; i < mesh.vertices.size(); ++i) {
-      const Vec3 v = mesh.vertices[i];
-      bounds.extend(v);
-      not_finite |= not_finite_bits(v.x) | not_finite_bits(v.y) | not_finite_bits(v.z);
-      outcodes[i] = code(v);
-    }
-  }
+  std::optional<Outcoder> code;
+  if (!window.empty) code.emplace(window);
+  const VertexPass pass = vertex_pass(mesh.vertices, code ? &*code : nullptr, outcodes);
+  const AABB& bounds = pass.bounds;
   const auto refuse = [&](Error error) { return validate_first(mesh, std::move(error)); };
-  if (not_finite != 0)
+  if (!pass.finite)
     return refuse(make_error(ErrorCode::NonFinite, mesh.name + ": a vertex is not finite"));
   if (Status s = validate_areas(mesh); !s.ok()) return refuse(std::move(s).error());
   if (mesh.triangles.empty())
@@ -1024,10 +1092,20 @@ Result<std::uint64_t> prepare_tile_hashes(TileCache& cache, const NavMesh& stitc
   std::vector<TileHashPart> parts(slices.size());
   hash_tiles(stitched, slices, all_tiles, parts, ctx.threads());
   const std::uint64_t hash = content_hash_of_parts(stitched, parts);
-  if (hash == cache.navmesh_hash) {
-    cache.hash_parts = std::move(parts);
-  } else {
+  if (hash != cache.navmesh_hash) {
     cache.hash_parts.clear();
+    return hash;
+  }
+  cache.hash_parts = std::move(parts);
+  // note: the tiles' polygon areas too, so that a rebuild sums the cached ones and computes
+  // only those of the tiles it links again
+  const std::size_t n = cache.layout.tile_count();
+  if (cache.tile_areas.size() != n && stitched.tile_poly_first.size() == n + 1) {
+    std::vector<double> areas(n);
+    parallel_for(ctx.threads(), 0, n, 64, [&](std::size_t t0, std::size_t t1) {
+      for (std::size_t t = t0; t < t1; ++t) areas[t] = tile_polygon_area(stitched, t);
+    });
+    cache.tile_areas = std::move(areas);
   }
   return hash;
 }

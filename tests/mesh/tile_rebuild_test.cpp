@@ -6,6 +6,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <limits>
 #include <optional>
@@ -110,13 +111,16 @@ mesh::RebuildStats rebuild_matches_full(const TriangleMesh& scene, mesh::TileCac
   CHECK(mesh::validate(cache).ok());
   // the tiles' hash parts the rebuild kept or recomputed are those of a recomputation from
   // scratch, tile by tile
+  // (and the tiles' polygon areas)
   mesh::TileCache fresh = cache;
   fresh.hash_parts.clear();
+  fresh.tile_areas.clear();
   BuildContext hash_ctx;
   const auto recomputed = mesh::prepare_tile_hashes(fresh, rebuilt->navmesh, hash_ctx);
   REQUIRE(recomputed.ok());
   CHECK(*recomputed == cache.navmesh_hash);
   CHECK(fresh.hash_parts == cache.hash_parts);
+  CHECK(fresh.tile_areas == cache.tile_areas);
   CHECK(stats.tiles_rehashed <= stats.tiles);
   CHECK(stats.spliced_in_place == (previous != nullptr && !stats.layout_changed));
   if (previous != nullptr) *previous = rebuilt->navmesh;
@@ -487,6 +491,38 @@ TEST_SUITE("mesh.tile_rebuild") {
     rebuild_matches_full(good, cached.cache, box_bounds({kBoxA}));
   }
 
+  TEST_CASE("a world whose bounds lie at -0 and +0 rebuilds to the full build's grid, bit for bit") {
+    // note: the rebuild takes the bounds in lanes, out of order; a bound at zero must still be
+    // the first zero in vertex order, as extend keeps it (the grid origin's bits reach the file)
+    for (const bool negative_first : {false, true}) {
+      for (const std::size_t extra : {std::size_t{0}, std::size_t{1}, std::size_t{3}}) {
+        CAPTURE(negative_first);
+        CAPTURE(extra);
+        const auto scene_of = [&](std::initializer_list<Box> boxes) {
+          TriangleMesh m = room(boxes);
+          // unused vertices at -0 (x, y and z) first or last, and a few to shift the lanes
+          std::vector<Vec3> zeros(1 + extra, Vec3{-0.0F, -0.0F, -0.0F});
+          if (negative_first) {
+            for (auto& tri : m.triangles) {
+              for (std::uint32_t& v : tri) v += static_cast<std::uint32_t>(zeros.size());
+            }
+            m.vertices.insert(m.vertices.begin(), zeros.begin(), zeros.end());
+          } else {
+            m.vertices.insert(m.vertices.end(), zeros.begin(), zeros.end());
+          }
+          return m;
+        };
+        const TriangleMesh before = scene_of({kBoxA});
+        REQUIRE(std::signbit(before.bounds().min.x) == negative_first);
+        mesh::CachedTiledBuild cached = build_cached(before, 32);
+        const mesh::RebuildStats stats =
+            rebuild_matches_full(scene_of({kBoxA, kBoxB}), cached.cache, box_bounds({kBoxB}));
+        CHECK_FALSE(stats.layout_changed);
+        CHECK(std::signbit(cached.cache.layout.grid.origin.x) == negative_first);
+      }
+    }
+  }
+
   TEST_CASE("a cache that does not match its layout or configuration fails validate and rebuild") {
     const mesh::CachedTiledBuild cached = build_cached(room({kBoxA}), 32);
     BuildContext ctx;
@@ -515,6 +551,21 @@ TEST_SUITE("mesh.tile_rebuild") {
     const mesh::RebuildStats stats =
         rebuild_matches_full(room({kBoxA, kBoxB}), *loaded, box_bounds({kBoxB}));
     CHECK(stats.tiles_rebuilt == 1);
+    // as the CLI loads it: pieces, hash parts and tile areas made from the old navmesh, the
+    // result spliced into it
+    auto again = io::decode_tile_cache(bytes, "room.cache");
+    REQUIRE(again.ok());
+    CHECK(again->tile_areas.empty());
+    BuildContext ctx;
+    REQUIRE(mesh::prepare_stitch_pieces(*again, ctx).ok());
+    const auto hash = mesh::prepare_tile_hashes(*again, cached.output.navmesh, ctx);
+    REQUIRE(hash.ok());
+    CHECK(*hash == again->navmesh_hash);
+    CHECK(again->tile_areas == cached.cache.tile_areas);
+    mesh::NavMesh previous = cached.output.navmesh;
+    const mesh::RebuildStats spliced = rebuild_matches_full(room({kBoxA, kBoxB}), *again,
+                                                            box_bounds({kBoxB}), 0, &previous);
+    CHECK(spliced.spliced_in_place);
   }
 
   TEST_CASE("damaged, truncated and other-version cache files are refused naming the file") {

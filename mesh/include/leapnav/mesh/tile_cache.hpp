@@ -40,7 +40,7 @@ struct TileCache {
   std::vector<TileHashPart> hash_parts;
   /// Per tile, tile_polygon_area in the stitched navmesh, or empty: derived data, not saved (a
   /// rebuild sums them for MeshStats::navmesh_area, recomputing those of the tiles whose pieces
-  /// were linked again).
+  /// were linked again; prepare_tile_hashes makes them from the stitched navmesh).
   std::vector<double> tile_areas;
 };
 
@@ -59,8 +59,9 @@ struct TileCache {
 /// file has none; its pieces must be there: prepare_stitch_pieces), tiles in parallel on
 /// ctx.threads(), and returns content_hash_of_parts of them: content_hash(stitched) when the
 /// pieces' slices fit its arrays. The parts are kept only when that equals cache.navmesh_hash
-/// (otherwise `stitched` is another navmesh, which the caller reports). O(navmesh), once per
-/// load. InvalidArgument when the cache has no pieces.
+/// (otherwise `stitched` is another navmesh, which the caller reports); then cache.tile_areas
+/// are filled too when missing. O(navmesh), once per load. InvalidArgument when the cache has no
+/// pieces.
 [[nodiscard]] Result<std::uint64_t> prepare_tile_hashes(TileCache& cache, const NavMesh& stitched,
                                                         BuildContext& ctx);
 
