@@ -15,6 +15,10 @@
 #include <string>
 #include <utility>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "leapnav/core/hash.hpp"
 #include "leapnav/core/parallel.hpp"
 #include "leapnav/mesh/build.hpp"
@@ -461,70 +465,108 @@ Error validate_first(const TriangleMesh& mesh, Error error) {
 
 // The bounds of the vertices (mesh.bounds()'s box, bit for bit), whether every coordinate is
 // finite, and with `code` each vertex's outcode into `outcodes`.
-// note: four vertices (12 floats) a step in fixed lanes, lane j holding axis j % 3, so that the
-// minima, maxima, the finiteness sum and the compares stay in vector registers; the lanes see
-// the vertices in another order than extend, which changes a bound only at +-0 (extend keeps
-// the first coordinate equal to the bound), so a zero bound is taken from the first such vertex
+// note: with SSE2, four vertices (12 floats, three registers) a step, lane j of the three
+// holding axis j % 3: minima, maxima, a finiteness sum (v - v is 0 for a finite v and NaN
+// otherwise) and the outcode compares stay in registers. The lanes see the vertices in another
+// order than extend, which changes a bound only at +-0 (extend keeps the first coordinate equal
+// to the bound), so a zero bound is taken from the first vertex with that coordinate at zero.
 struct VertexPass {
   AABB bounds;
   bool finite = true;
 };
 
+#if defined(__SSE2__)
+// For a 12-bit lane mask of four vertices (lane 3 k + axis), the bits of their x and z lanes as
+// outcode bits 0 and 2, vertex k in byte k.
+constexpr std::array<std::uint32_t, 4096> kLaneSides = [] {
+  std::array<std::uint32_t, 4096> out{};
+  for (std::uint32_t m = 0; m < out.size(); ++m) {
+    for (std::uint32_t k = 0; k < 4; ++k) {
+      const std::uint32_t side = ((m >> (3 * k)) & 1U) | (((m >> (3 * k + 2)) & 1U) << 2U);
+      out[m] |= side << (8 * k);
+    }
+  }
+  return out;
+}();
+#endif
+
 VertexPass vertex_pass(const std::vector<Vec3>& vertices, const Outcoder* code,
                        std::vector<std::uint8_t>& outcodes) {
   static_assert(sizeof(Vec3) == 3 * sizeof(float));
-  constexpr std::size_t kLanes = 12;
-  constexpr float kInf = std::numeric_limits<float>::infinity();
-  std::array<float, kLanes> lo{};
-  std::array<float, kLanes> hi{};
-  std::array<float, kLanes> nan_sum{};
-  std::array<float, kLanes> below{};
-  std::array<float, kLanes> above{};
-  lo.fill(std::numeric_limits<float>::max());
-  hi.fill(std::numeric_limits<float>::lowest());
-  for (std::size_t j = 0; j < kLanes; ++j) {
-    const std::size_t axis = j % 3;
-    below[j] = code == nullptr || axis == 1 ? -kInf : (axis == 0 ? code->x0 : code->z0);
-    above[j] = code == nullptr || axis == 1 ? kInf : (axis == 0 ? code->x1 : code->z1);
-  }
   const std::size_t n = vertices.size();
   if (code != nullptr) outcodes.resize(n);
-  const std::size_t whole = n / 4 * 4;
-  std::array<float, kLanes> block{};
-  std::array<std::uint8_t, kLanes> lt{};
-  std::array<std::uint8_t, kLanes> gt{};
-  for (std::size_t i = 0; i < whole; i += 4) {
-    std::memcpy(block.data(), &vertices[i], sizeof(block));
-    for (std::size_t j = 0; j < kLanes; ++j) {
-      const float v = block[j];
-      lo[j] = v < lo[j] ? v : lo[j];
-      hi[j] = v > hi[j] ? v : hi[j];
-      // note: v - v is 0 for a finite v and NaN otherwise, and NaN stays in the sum
-      nan_sum[j] += v - v;
-      lt[j] = v < below[j] ? 1 : 0;
-      gt[j] = v > above[j] ? 1 : 0;
+  VertexPass out;
+  std::size_t whole = 0;
+#if defined(__SSE2__)
+  static_assert(std::endian::native == std::endian::little);
+  whole = n / 4 * 4;
+  constexpr float kInf = std::numeric_limits<float>::infinity();
+  // note: one register of four lanes each, three per step
+  struct Lanes {
+    __m128 lo;
+    __m128 hi;
+    __m128 nan_sum;
+    __m128 below;
+    __m128 above;
+  };
+  std::array<Lanes, 3> lanes{};
+  {
+    std::array<float, 12> b{};
+    std::array<float, 12> a{};
+    for (std::size_t j = 0; j < 12; ++j) {
+      const std::size_t axis = j % 3;
+      b[j] = code == nullptr || axis == 1 ? -kInf : (axis == 0 ? code->x0 : code->z0);
+      a[j] = code == nullptr || axis == 1 ? kInf : (axis == 0 ? code->x1 : code->z1);
     }
-    if (code != nullptr) {
-      for (std::size_t k = 0; k < 4; ++k) {
-        outcodes[i + k] = static_cast<std::uint8_t>(lt[3 * k] | (gt[3 * k] << 1U) |
-                                                    (lt[3 * k + 2] << 2U) | (gt[3 * k + 2] << 3U));
-      }
+    for (std::size_t r = 0; r < 3; ++r) {
+      lanes[r].lo = _mm_set1_ps(std::numeric_limits<float>::max());
+      lanes[r].hi = _mm_set1_ps(std::numeric_limits<float>::lowest());
+      lanes[r].nan_sum = _mm_setzero_ps();
+      lanes[r].below = _mm_loadu_ps(&b[4 * r]);
+      lanes[r].above = _mm_loadu_ps(&a[4 * r]);
     }
   }
-  VertexPass out;
+  const auto* floats = reinterpret_cast<const float*>(vertices.data());
+  for (std::size_t i = 0; i < whole; i += 4) {
+    unsigned lt = 0;
+    unsigned gt = 0;
+    for (unsigned r = 0; r < 3; ++r) {
+      Lanes& l = lanes[r];
+      const __m128 v = _mm_loadu_ps(floats + 3 * i + 4 * r);
+      l.lo = _mm_min_ps(v, l.lo);
+      l.hi = _mm_max_ps(v, l.hi);
+      l.nan_sum = _mm_add_ps(l.nan_sum, _mm_sub_ps(v, v));
+      lt |= static_cast<unsigned>(_mm_movemask_ps(_mm_cmplt_ps(v, l.below))) << (4 * r);
+      gt |= static_cast<unsigned>(_mm_movemask_ps(_mm_cmpgt_ps(v, l.above))) << (4 * r);
+    }
+    if (code != nullptr) {
+      const std::uint32_t four = kLaneSides[lt] | (kLaneSides[gt] << 1U);
+      std::memcpy(&outcodes[i], &four, sizeof(four));
+    }
+  }
+  std::array<float, 12> lo_lanes{};
+  std::array<float, 12> hi_lanes{};
+  std::array<float, 12> nan_lanes{};
+  for (std::size_t r = 0; r < 3; ++r) {
+    _mm_storeu_ps(&lo_lanes[4 * r], lanes[r].lo);
+    _mm_storeu_ps(&hi_lanes[4 * r], lanes[r].hi);
+    _mm_storeu_ps(&nan_lanes[4 * r], lanes[r].nan_sum);
+  }
+#endif
   for (std::size_t i = whole; i < n; ++i) {
     const Vec3 v = vertices[i];
     out.bounds.extend(v);
     out.finite = out.finite && is_finite(v);
     if (code != nullptr) outcodes[i] = (*code)(v);
   }
-  for (const float sum : nan_sum) out.finite = out.finite && sum == 0.0F;
-  if (n == 0 || !out.finite) return out;
+#if defined(__SSE2__)
+  for (const float sum : nan_lanes) out.finite = out.finite && sum == 0.0F;
+  if (whole == 0 || !out.finite) return out;
   std::array<float, 3> mn{out.bounds.min.x, out.bounds.min.y, out.bounds.min.z};
   std::array<float, 3> mx{out.bounds.max.x, out.bounds.max.y, out.bounds.max.z};
-  for (std::size_t j = 0; j < kLanes; ++j) {
-    mn[j % 3] = std::min(mn[j % 3], lo[j]);
-    mx[j % 3] = std::max(mx[j % 3], hi[j]);
+  for (std::size_t j = 0; j < 12; ++j) {
+    mn[j % 3] = std::min(mn[j % 3], lo_lanes[j]);
+    mx[j % 3] = std::max(mx[j % 3], hi_lanes[j]);
   }
   for (std::size_t axis = 0; axis < 3; ++axis) {
     if (mn[axis] != 0.0F && mx[axis] != 0.0F) continue;
@@ -541,6 +583,7 @@ VertexPass vertex_pass(const std::vector<Vec3>& vertices, const Outcoder* code,
   }
   out.bounds.min = {mn[0], mn[1], mn[2]};
   out.bounds.max = {mx[0], mx[1], mx[2]};
+#endif
   return out;
 }
 
