@@ -714,10 +714,19 @@ Status collect(const TriangleMesh& mesh, const std::vector<char>& want, Assignme
   if (out.outcodes.size() == mesh.vertices.size() && out.outcode_window == w) {
     // note: the vertices' outcodes (a byte each) stand for their coordinates: the same test,
     // without reading the vertices again
+    // note: the loop keeps its bounds in locals (list() writes through pointers) and reads
+    // ahead: the triangles are the one array of the world it streams
     const std::uint8_t* code = out.outcodes.data();
-    for (std::size_t t = 0; t < mesh.triangles.size(); ++t) {
-      const auto& tri = mesh.triangles[t];
-      if (check && index_check.out_of_range(tri)) return index_check.error();
+    const std::array<std::uint32_t, 3>* triangles = mesh.triangles.data();
+    const std::size_t count = mesh.triangles.size();
+    const std::uint64_t limit = check && !index_check.any_index
+                                    ? std::uint64_t{index_check.limit}
+                                    : std::uint64_t{1} << 32U;
+    constexpr std::size_t kAhead = 64;
+    for (std::size_t t = 0; t < count; ++t) {
+      if (t + kAhead < count) __builtin_prefetch(&triangles[t + kAhead]);
+      const std::array<std::uint32_t, 3> tri = triangles[t];
+      if (std::uint64_t{std::max({tri[0], tri[1], tri[2]})} >= limit) return index_check.error();
       if ((code[tri[0]] & code[tri[1]] & code[tri[2]]) != 0) continue;
       list(t);
     }
