@@ -719,9 +719,8 @@ Status collect(const TriangleMesh& mesh, const std::vector<char>& want, Assignme
     const std::uint8_t* code = out.outcodes.data();
     const std::array<std::uint32_t, 3>* triangles = mesh.triangles.data();
     const std::size_t count = mesh.triangles.size();
-    const std::uint64_t limit = check && !index_check.any_index
-                                    ? std::uint64_t{index_check.limit}
-                                    : std::uint64_t{1} << 32U;
+    const std::uint64_t limit = check && !index_check.any_index ? std::uint64_t{index_check.limit}
+                                                                : std::uint64_t{1} << 32U;
     constexpr std::size_t kAhead = 64;
     for (std::size_t t = 0; t < count; ++t) {
       if (t + kAhead < count) __builtin_prefetch(&triangles[t + kAhead]);

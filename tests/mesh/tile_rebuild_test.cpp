@@ -491,7 +491,7 @@ TEST_SUITE("mesh.tile_rebuild") {
     rebuild_matches_full(good, cached.cache, box_bounds({kBoxA}));
   }
 
-  TEST_CASE("a world whose bounds lie at -0 and +0 rebuilds to the full build's grid, bit for bit") {
+  TEST_CASE("a world bounded at -0 or +0 rebuilds to the full build's grid, bit for bit") {
     // note: the rebuild takes the bounds in lanes, out of order; a bound at zero must still be
     // the first zero in vertex order, as extend keeps it (the grid origin's bits reach the file)
     for (const bool negative_first : {false, true}) {
@@ -563,8 +563,8 @@ TEST_SUITE("mesh.tile_rebuild") {
     CHECK(*hash == again->navmesh_hash);
     CHECK(again->tile_areas == cached.cache.tile_areas);
     mesh::NavMesh previous = cached.output.navmesh;
-    const mesh::RebuildStats spliced = rebuild_matches_full(room({kBoxA, kBoxB}), *again,
-                                                            box_bounds({kBoxB}), 0, &previous);
+    const mesh::RebuildStats spliced =
+        rebuild_matches_full(room({kBoxA, kBoxB}), *again, box_bounds({kBoxB}), 0, &previous);
     CHECK(spliced.spliced_in_place);
   }
 
