@@ -699,7 +699,7 @@ Status collect(const TriangleMesh& mesh, const std::vector<char>& want, Assignme
   std::vector<char> missing(want.size(), 0);
   const ScanWindow w = scan_window(layout, want, out.collected, &missing);
   if (w.empty) {
-    const Status checked = check_indices(mesh, out);
+    Status checked = check_indices(mesh, out);
     out.scan_ms += ms_since(start);
     return checked;
   }

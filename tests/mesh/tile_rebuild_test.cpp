@@ -469,7 +469,10 @@ TEST_SUITE("mesh.tile_rebuild") {
     // boxes: around the edit, far from every fault, and outside the world (no tile rebuilt)
     const std::vector<AABB> boxes{box_bounds({kBoxA}), box_bounds({kBoxB}),
                                   box_bounds({Box{{100, 0, 100}, {101, 1, 101}}})};
-    for (const auto& [name, scene] : bad) {
+    // note: no structured binding (CAPTURE captures it in a lambda, which clang refuses)
+    for (const auto& entry : bad) {
+      const std::string& name = entry.first;
+      const TriangleMesh& scene = entry.second;
       BuildContext full_ctx;
       const auto full = mesh::build_tiled_navmesh(scene, *named_config("default"), tiles, full_ctx);
       REQUIRE_FALSE(full.ok());
@@ -479,7 +482,7 @@ TEST_SUITE("mesh.tile_rebuild") {
           CAPTURE(outside);
           BuildContext ctx;
           auto r = mesh::rebuild_tiled_navmesh(scene, cached.cache, box, ctx, nullptr,
-                                               {.check_outside = outside});
+                                               {.check_outside = outside, .previous = nullptr});
           REQUIRE_FALSE(r.ok());
           CHECK(r.error().code == full.error().code);
           CHECK(r.error().message == full.error().message);
