@@ -29,7 +29,7 @@ for box in ${BOXES:-"505,$ylo,505,510,$yhi,510" "200,$ylo,200,205,$yhi,205" "795
 import json, statistics, sys
 d, runs, scene, box, same, n, binary = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5], sys.argv[6], sys.argv[7]
 rows = [json.load(open(f"{d}/{n}.s{i}.json")) for i in range(1, runs + 1)]
-keys = ["load", "pieces_load", "hash_load", "assign", "fingerprints", "tiles", "tile_stages", "stitch", "stitch_pieces", "splice", "validate", "hash", "rebuild", "write", "cache_write", "total"]
+keys = ["load", "pieces_load", "hash_load", "assign", "check", "scan", "fingerprints", "tiles", "tile_stages", "stitch", "stitch_pieces", "splice", "validate", "hash", "rebuild", "rebuild_cpu", "write", "cache_write", "total"]
 keys = [k for k in keys if k in rows[0]["times_ms"]]
 med = {k: statistics.median(r["times_ms"][k] for r in rows) for k in keys}
 # on a loaded host a run is preempted for whole scheduler ticks (~4 ms) in some phase: the sum of

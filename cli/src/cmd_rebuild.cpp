@@ -337,6 +337,8 @@ void register_rebuild_command(CLI::App& root, Registry& registry) {
            nlohmann::json times;
            times["load"] = load_ms;
            times["assign"] = rs.assign_ms;
+           times["check"] = rs.check_ms;
+           times["scan"] = rs.scan_ms;
            times["fingerprints"] = rs.fingerprint_ms;
            times["tiles"] = rs.tiles_ms;
            times["tile_stages"] = rs.tile_stage_ms;

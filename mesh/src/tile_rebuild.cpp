@@ -9,9 +9,15 @@
 #include <bit>
 #include <chrono>
 #include <cmath>
+#include <cstring>
+#include <limits>
 #include <optional>
 #include <string>
 #include <utility>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "leapnav/core/hash.hpp"
 #include "leapnav/core/parallel.hpp"
@@ -359,6 +365,81 @@ std::uint64_t fingerprint_of(const TriangleMesh& mesh, std::span<const std::uint
   return fingerprint_end(h, triangles.size(), volumes);
 }
 
+// The x and z range [units: m] a triangle's bounds must overlap to be listed for some tile
+// collect gathers (every such tile's bordered rectangle, with slack).
+struct ScanWindow {
+  bool empty = true;
+  double x0 = 0.0;
+  double x1 = 0.0;
+  double z0 = 0.0;
+  double z1 = 0.0;
+  friend bool operator==(const ScanWindow&, const ScanWindow&) = default;
+};
+
+// The window around the bordered rectangles of the tiles marked in `want` and not in
+// `collected`; those tiles marked in `missing` when not null.
+ScanWindow scan_window(const TileLayout& layout, const std::vector<char>& want,
+                       const std::vector<char>& collected, std::vector<char>* missing) {
+  TileRect reach{layout.grid.width, layout.grid.depth, 0, 0};
+  for (std::size_t t = 0; t < want.size(); ++t) {
+    if (want[t] == 0 || collected[t] != 0) continue;
+    if (missing != nullptr) (*missing)[t] = 1;
+    const TileRect r = layout.bordered(t);
+    reach = {std::min(reach.x0, r.x0), std::min(reach.z0, r.z0), std::max(reach.x1, r.x1),
+             std::max(reach.z1, r.z1)};
+  }
+  ScanWindow out;
+  if (reach.x1 <= reach.x0) return out;
+  // note: triangle_tiles widens a triangle by one cell and rounds down; three cells of slack
+  // here keep the coarse test on the safe side
+  constexpr int kSlack = 3;
+  const GridSpec& g = layout.grid;
+  const double cs = g.cell_size;
+  out.empty = false;
+  out.x0 = g.origin.x + (reach.x0 - kSlack) * cs;
+  out.x1 = g.origin.x + (reach.x1 + kSlack) * cs;
+  out.z0 = g.origin.z + (reach.z0 - kSlack) * cs;
+  out.z1 = g.origin.z + (reach.z1 + kSlack) * cs;
+  return out;
+}
+
+// The smallest float >= v and the largest float <= v: for a finite float f, f < v exactly when
+// f < float_at_least(v), and f > v exactly when f > float_at_most(v).
+float float_at_least(double v) {
+  constexpr double kMax = std::numeric_limits<float>::max();
+  if (v > kMax) return std::numeric_limits<float>::infinity();
+  if (v < -kMax) return std::numeric_limits<float>::lowest();
+  float f = static_cast<float>(v);
+  if (static_cast<double>(f) < v) f = std::nextafter(f, std::numeric_limits<float>::infinity());
+  return f;
+}
+float float_at_most(double v) {
+  constexpr double kMax = std::numeric_limits<float>::max();
+  if (v > kMax) return std::numeric_limits<float>::max();
+  if (v < -kMax) return -std::numeric_limits<float>::infinity();
+  float f = static_cast<float>(v);
+  if (static_cast<double>(f) > v) f = std::nextafter(f, -std::numeric_limits<float>::infinity());
+  return f;
+}
+
+// A vertex's side bits against a window: 1 left of x0, 2 right of x1, 4 before z0, 8 past z1.
+// A triangle's bounds miss the window exactly when its three vertices share a bit.
+struct Outcoder {
+  float x0;
+  float x1;
+  float z0;
+  float z1;
+  explicit Outcoder(const ScanWindow& w)
+      : x0(float_at_least(w.x0)),
+        x1(float_at_most(w.x1)),
+        z0(float_at_least(w.z0)),
+        z1(float_at_most(w.z1)) {}
+  [[nodiscard]] std::uint8_t operator()(const Vec3& v) const {
+    return static_cast<std::uint8_t>((v.x < x0 ? 1U : 0U) | (v.x > x1 ? 2U : 0U) |
+                                     (v.z < z0 ? 4U : 0U) | (v.z > z1 ? 8U : 0U));
+  }
+};
+
 // The layout of `mesh` and the triangle lists of some of its tiles.
 struct Assignment {
   TileLayout layout;
@@ -366,21 +447,216 @@ struct Assignment {
   std::vector<std::uint64_t> fingerprints;  ///< every tile's, after fingerprint_all; else empty
   std::vector<char> collected;              ///< per tile: `triangles` is filled
   double fingerprint_ms = 0.0;  ///< the pass over every triangle (fingerprint_all), or 0
+  double scan_ms = 0.0;         ///< the passes of collect
+  /// Every triangle index was checked (validate(mesh) passed); else collect checks them.
+  bool indices_checked = false;
+  /// Per vertex, where it lies against `outcode_window` (outcode()), made in the pass over the
+  /// vertices for the window the first collect was expected to use; empty: none.
+  std::vector<std::uint8_t> outcodes;
+  ScanWindow outcode_window;
 };
+
+// validate(mesh)'s error when it has one, else `error`: a check that fails before the
+// triangle indices were read reports what validate, run first as the full build runs it, would.
+Error validate_first(const TriangleMesh& mesh, Error error) {
+  if (Status s = validate(mesh); !s.ok()) return std::move(s).error();
+  return error;
+}
+
+// The bounds of the vertices (mesh.bounds()'s box, bit for bit), whether every coordinate is
+// finite, and with `code` each vertex's outcode into `outcodes`.
+// note: with SSE2, four vertices (12 floats, three registers) a step, lane j of the three
+// holding axis j % 3: minima, maxima, a finiteness sum (v - v is 0 for a finite v and NaN
+// otherwise) and the outcode compares stay in registers. The lanes see the vertices in another
+// order than extend, which changes a bound only at +-0 (extend keeps the first coordinate equal
+// to the bound), so a zero bound is taken from the first vertex with that coordinate at zero.
+struct VertexPass {
+  AABB bounds;
+  bool finite = true;
+};
+
+#if defined(__SSE2__)
+// For a 12-bit lane mask of four vertices (lane 3 k + axis), the bits of their x and z lanes as
+// outcode bits 0 and 2, vertex k in byte k.
+constexpr std::array<std::uint32_t, 4096> kLaneSides = [] {
+  std::array<std::uint32_t, 4096> out{};
+  for (std::uint32_t m = 0; m < out.size(); ++m) {
+    for (std::uint32_t k = 0; k < 4; ++k) {
+      const std::uint32_t side = ((m >> (3 * k)) & 1U) | (((m >> (3 * k + 2)) & 1U) << 2U);
+      out[m] |= side << (8 * k);
+    }
+  }
+  return out;
+}();
+#endif
+
+VertexPass vertex_pass(const std::vector<Vec3>& vertices, const Outcoder* code,
+                       std::vector<std::uint8_t>& outcodes) {
+  static_assert(sizeof(Vec3) == 3 * sizeof(float));
+  const std::size_t n = vertices.size();
+  if (code != nullptr) outcodes.resize(n);
+  VertexPass out;
+  std::size_t whole = 0;
+#if defined(__SSE2__)
+  static_assert(std::endian::native == std::endian::little);
+  whole = n / 4 * 4;
+  constexpr float kInf = std::numeric_limits<float>::infinity();
+  // note: one register of four lanes each, three per step
+  struct Lanes {
+    __m128 lo;
+    __m128 hi;
+    __m128 nan_sum;
+    __m128 below;
+    __m128 above;
+  };
+  std::array<Lanes, 3> lanes{};
+  {
+    std::array<float, 12> b{};
+    std::array<float, 12> a{};
+    for (std::size_t j = 0; j < 12; ++j) {
+      const std::size_t axis = j % 3;
+      b[j] = code == nullptr || axis == 1 ? -kInf : (axis == 0 ? code->x0 : code->z0);
+      a[j] = code == nullptr || axis == 1 ? kInf : (axis == 0 ? code->x1 : code->z1);
+    }
+    for (std::size_t r = 0; r < 3; ++r) {
+      lanes[r].lo = _mm_set1_ps(std::numeric_limits<float>::max());
+      lanes[r].hi = _mm_set1_ps(std::numeric_limits<float>::lowest());
+      lanes[r].nan_sum = _mm_setzero_ps();
+      lanes[r].below = _mm_loadu_ps(&b[4 * r]);
+      lanes[r].above = _mm_loadu_ps(&a[4 * r]);
+    }
+  }
+  const auto* floats = reinterpret_cast<const float*>(vertices.data());
+  for (std::size_t i = 0; i < whole; i += 4) {
+    unsigned lt = 0;
+    unsigned gt = 0;
+    for (unsigned r = 0; r < 3; ++r) {
+      Lanes& l = lanes[r];
+      const __m128 v = _mm_loadu_ps(floats + 3 * i + 4 * r);
+      l.lo = _mm_min_ps(v, l.lo);
+      l.hi = _mm_max_ps(v, l.hi);
+      l.nan_sum = _mm_add_ps(l.nan_sum, _mm_sub_ps(v, v));
+      lt |= static_cast<unsigned>(_mm_movemask_ps(_mm_cmplt_ps(v, l.below))) << (4 * r);
+      gt |= static_cast<unsigned>(_mm_movemask_ps(_mm_cmpgt_ps(v, l.above))) << (4 * r);
+    }
+    if (code != nullptr) {
+      const std::uint32_t four = kLaneSides[lt] | (kLaneSides[gt] << 1U);
+      std::memcpy(&outcodes[i], &four, sizeof(four));
+    }
+  }
+  std::array<float, 12> lo_lanes{};
+  std::array<float, 12> hi_lanes{};
+  std::array<float, 12> nan_lanes{};
+  for (std::size_t r = 0; r < 3; ++r) {
+    _mm_storeu_ps(&lo_lanes[4 * r], lanes[r].lo);
+    _mm_storeu_ps(&hi_lanes[4 * r], lanes[r].hi);
+    _mm_storeu_ps(&nan_lanes[4 * r], lanes[r].nan_sum);
+  }
+#endif
+  for (std::size_t i = whole; i < n; ++i) {
+    const Vec3 v = vertices[i];
+    out.bounds.extend(v);
+    out.finite = out.finite && is_finite(v);
+    if (code != nullptr) outcodes[i] = (*code)(v);
+  }
+#if defined(__SSE2__)
+  for (const float sum : nan_lanes) out.finite = out.finite && sum == 0.0F;
+  if (whole == 0 || !out.finite) return out;
+  std::array<float, 3> mn{out.bounds.min.x, out.bounds.min.y, out.bounds.min.z};
+  std::array<float, 3> mx{out.bounds.max.x, out.bounds.max.y, out.bounds.max.z};
+  for (std::size_t j = 0; j < 12; ++j) {
+    mn[j % 3] = std::min(mn[j % 3], lo_lanes[j]);
+    mx[j % 3] = std::max(mx[j % 3], hi_lanes[j]);
+  }
+  for (std::size_t axis = 0; axis < 3; ++axis) {
+    if (mn[axis] != 0.0F && mx[axis] != 0.0F) continue;
+    float first_zero = 0.0F;
+    for (const Vec3& v : vertices) {
+      const float c = axis == 0 ? v.x : (axis == 1 ? v.y : v.z);
+      if (c == 0.0F) {
+        first_zero = c;
+        break;
+      }
+    }
+    if (mn[axis] == 0.0F) mn[axis] = first_zero;
+    if (mx[axis] == 0.0F) mx[axis] = first_zero;
+  }
+  out.bounds.min = {mn[0], mn[1], mn[2]};
+  out.bounds.max = {mx[0], mx[1], mx[2]};
+#endif
+  return out;
+}
+
+// The mesh checked but for its triangle indices (collect reads them; `indices_checked` false)
+// and its tile layout; no list collected yet. Errors are validate(mesh)'s when it fails.
+// note: validate's vertex check and mesh.bounds() share one pass over the vertices (the
+// scene check and the bounds were two passes and the index check a third, all cold in memory
+// on a large scene)
+// With a non-empty `window`, the same pass gives each vertex its outcode against it (valid for
+// the first collect when the layout is the one the window was made on).
+Result<Assignment> layout_checked_but_indices(const TriangleMesh& mesh, const BuildConfig& config,
+                                              const TileConfig& tiles,
+                                              const ScanWindow& window = {}) {
+  std::vector<std::uint8_t> outcodes;
+  std::optional<Outcoder> code;
+  if (!window.empty) code.emplace(window);
+  const VertexPass pass = vertex_pass(mesh.vertices, code ? &*code : nullptr, outcodes);
+  const AABB& bounds = pass.bounds;
+  const auto refuse = [&](Error error) { return validate_first(mesh, std::move(error)); };
+  if (!pass.finite)
+    return refuse(make_error(ErrorCode::NonFinite, mesh.name + ": a vertex is not finite"));
+  if (Status s = validate_areas(mesh); !s.ok()) return refuse(std::move(s).error());
+  if (mesh.triangles.empty())
+    return refuse(make_error(ErrorCode::EmptyInput, mesh.name + ": the mesh has no triangles"));
+  const VoxelParams params = derive_voxel_params(config);
+  Result<GridSpec> grid = make_grid(bounds, params.cell_size, params.cell_height);
+  if (!grid.ok()) return refuse(std::move(grid).error());
+  Result<TileLayout> layout = make_tile_layout(*grid, tiles, config);
+  if (!layout.ok()) return refuse(std::move(layout).error());
+  Assignment out;
+  out.layout = *layout;
+  out.triangles.resize(out.layout.tile_count());
+  out.collected.assign(out.layout.tile_count(), 0);
+  out.outcodes = std::move(outcodes);
+  out.outcode_window = window;
+  return out;
+}
+
+// The triangle index check of validate(mesh), for a pass over the triangles.
+struct IndexCheck {
+  const TriangleMesh& mesh;
+  // note: with more vertices than an index can name, every index is in range
+  bool any_index = mesh.vertices.size() > std::numeric_limits<std::uint32_t>::max();
+  std::uint32_t limit = static_cast<std::uint32_t>(
+      std::min<std::size_t>(mesh.vertices.size(), std::numeric_limits<std::uint32_t>::max()));
+
+  explicit IndexCheck(const TriangleMesh& m) : mesh(m) {}
+  [[nodiscard]] bool out_of_range(const std::array<std::uint32_t, 3>& tri) const {
+    return !any_index && (tri[0] >= limit || tri[1] >= limit || tri[2] >= limit);
+  }
+  [[nodiscard]] Error error() const {
+    return validate_first(mesh, make_error(ErrorCode::IndexOutOfRange,
+                                           mesh.name + ": a triangle index is out of range"));
+  }
+};
+
+// The triangle indices checked, when no pass over the triangles did yet.
+Status check_indices(const TriangleMesh& mesh, Assignment& out) {
+  if (out.indices_checked) return {};
+  const IndexCheck check(mesh);
+  for (const auto& tri : mesh.triangles) {
+    if (check.out_of_range(tri)) return check.error();
+  }
+  out.indices_checked = true;
+  return {};
+}
 
 // The mesh checked and its tile layout; no list collected yet.
 Result<Assignment> layout_of(const TriangleMesh& mesh, const BuildConfig& config,
                              const TileConfig& tiles) {
   LEAPNAV_TRY(validate(mesh));
-  if (mesh.triangles.empty())
-    return make_error(ErrorCode::EmptyInput, mesh.name + ": the mesh has no triangles");
-  const VoxelParams params = derive_voxel_params(config);
-  LEAPNAV_TRY_ASSIGN(const GridSpec grid,
-                     make_grid(mesh.bounds(), params.cell_size, params.cell_height));
-  Assignment out;
-  LEAPNAV_TRY_ASSIGN(out.layout, make_tile_layout(grid, tiles, config));
-  out.triangles.resize(out.layout.tile_count());
-  out.collected.assign(out.layout.tile_count(), 0);
+  LEAPNAV_TRY_ASSIGN(Assignment out, layout_checked_but_indices(mesh, config, tiles));
+  out.indices_checked = true;
   return out;
 }
 
@@ -413,47 +689,66 @@ void fingerprint_all(const TriangleMesh& mesh, const std::vector<char>& want, As
 
 // Also the triangles of the tiles marked in `want` that are not collected yet: one pass over the
 // triangles that skips, by their x and z bounds, those far from every such tile's bordered
-// rectangle (tile_triangles' lists, in its order).
-void collect(const TriangleMesh& mesh, const std::vector<char>& want, Assignment& out) {
+// rectangle (tile_triangles' lists, in its order). Unless `out.indices_checked`, the same pass
+// checks every triangle's indices first (validate(mesh)'s error when one is out of range).
+Status collect(const TriangleMesh& mesh, const std::vector<char>& want, Assignment& out) {
+  const Clock::time_point start = Clock::now();
   const TileLayout& layout = out.layout;
+  const bool check = !out.indices_checked;
+  const IndexCheck index_check(mesh);
   std::vector<char> missing(want.size(), 0);
-  // the bordered columns of the missing tiles, as one rectangle
-  TileRect reach{layout.grid.width, layout.grid.depth, 0, 0};
-  for (std::size_t t = 0; t < want.size(); ++t) {
-    if (want[t] == 0 || out.collected[t] != 0) continue;
-    missing[t] = 1;
-    const TileRect r = layout.bordered(t);
-    reach = {std::min(reach.x0, r.x0), std::min(reach.z0, r.z0), std::max(reach.x1, r.x1),
-             std::max(reach.z1, r.z1)};
+  const ScanWindow w = scan_window(layout, want, out.collected, &missing);
+  if (w.empty) {
+    Status checked = check_indices(mesh, out);
+    out.scan_ms += ms_since(start);
+    return checked;
   }
-  if (reach.x1 <= reach.x0) return;
-  // note: triangle_tiles widens a triangle by one cell and rounds down; three cells of slack
-  // here keep the coarse test on the safe side
-  constexpr int kSlack = 3;
-  const GridSpec& g = layout.grid;
-  const double cs = g.cell_size;
-  const double x0 = g.origin.x + (reach.x0 - kSlack) * cs;
-  const double x1 = g.origin.x + (reach.x1 + kSlack) * cs;
-  const double z0 = g.origin.z + (reach.z0 - kSlack) * cs;
-  const double z1 = g.origin.z + (reach.z1 + kSlack) * cs;
   std::vector<std::uint32_t> tiles;
-  for (std::size_t t = 0; t < mesh.triangles.size(); ++t) {
-    const auto& tri = mesh.triangles[t];
-    const Vec3& a = mesh.vertices[tri[0]];
-    const Vec3& b = mesh.vertices[tri[1]];
-    const Vec3& c = mesh.vertices[tri[2]];
-    if (std::max({a.x, b.x, c.x}) < x0 || std::min({a.x, b.x, c.x}) > x1 ||
-        std::max({a.z, b.z, c.z}) < z0 || std::min({a.z, b.z, c.z}) > z1)
-      continue;
+  const auto list = [&](std::size_t t) {
     tiles.clear();
     triangle_tiles(mesh, layout, t, tiles);
     for (const std::uint32_t u : tiles) {
       if (missing[u] != 0) out.triangles[u].push_back(static_cast<std::uint32_t>(t));
     }
+  };
+  if (out.outcodes.size() == mesh.vertices.size() && out.outcode_window == w) {
+    // note: the vertices' outcodes (a byte each) stand for their coordinates: the same test,
+    // without reading the vertices again
+    // note: the loop keeps its bounds in locals (list() writes through pointers) and reads
+    // ahead: the triangles are the one array of the world it streams
+    const std::uint8_t* code = out.outcodes.data();
+    const std::array<std::uint32_t, 3>* triangles = mesh.triangles.data();
+    const std::size_t count = mesh.triangles.size();
+    const std::uint64_t limit = check && !index_check.any_index ? std::uint64_t{index_check.limit}
+                                                                : std::uint64_t{1} << 32U;
+    constexpr std::size_t kAhead = 64;
+    for (std::size_t t = 0; t < count; ++t) {
+      if (t + kAhead < count) __builtin_prefetch(&triangles[t + kAhead]);
+      const std::array<std::uint32_t, 3> tri = triangles[t];
+      if (std::uint64_t{std::max({tri[0], tri[1], tri[2]})} >= limit) return index_check.error();
+      if ((code[tri[0]] & code[tri[1]] & code[tri[2]]) != 0) continue;
+      list(t);
+    }
+  } else {
+    for (std::size_t t = 0; t < mesh.triangles.size(); ++t) {
+      const auto& tri = mesh.triangles[t];
+      if (check && index_check.out_of_range(tri)) return index_check.error();
+      const Vec3& a = mesh.vertices[tri[0]];
+      const Vec3& b = mesh.vertices[tri[1]];
+      const Vec3& c = mesh.vertices[tri[2]];
+      if (std::max({a.x, b.x, c.x}) < w.x0 || std::min({a.x, b.x, c.x}) > w.x1 ||
+          std::max({a.z, b.z, c.z}) < w.z0 || std::min({a.z, b.z, c.z}) > w.z1)
+        continue;
+      list(t);
+    }
   }
+  out.outcodes = {};
   for (std::size_t t = 0; t < want.size(); ++t) {
     if (missing[t] != 0) out.collected[t] = 1;
   }
+  out.indices_checked = true;
+  out.scan_ms += ms_since(start);
+  return {};
 }
 
 // Marks in `lists` every tile whose triangle list build_tile may read for a tile marked in
@@ -494,6 +789,29 @@ bool any_tile_in(const std::vector<char>& marks, const TileLayout& layout, const
     }
   }
   return false;
+}
+
+// The tiles to rebuild when those marked in `input_changed` have new input.
+// note: a tile whose island filter read columns beyond its border depends on their triangles,
+// and those are listed by the tiles owning the columns; a tile that read none starts to only
+// when its own input changes
+std::vector<char> tiles_to_rebuild(const TileCache& cache, const std::vector<char>& input_changed) {
+  std::vector<char> out(input_changed.size(), 0);
+  for (std::size_t t = 0; t < out.size(); ++t) {
+    const TileRect& reads = cache.tiles[t].island_reads;
+    out[t] = input_changed[t] != 0 ||
+                     (reads.width() > 0 && any_tile_in(input_changed, cache.layout, reads))
+                 ? 1
+                 : 0;
+  }
+  return out;
+}
+
+// The tiles whose lists the first collect of a rebuild gathers, when the layout is the cache's.
+std::vector<char> first_lists_read(const TileCache& cache, const AABB& changed) {
+  std::vector<char> input_changed(cache.layout.tile_count(), 0);
+  for (const std::size_t t : tiles_touching(cache.layout, changed)) input_changed[t] = 1;
+  return lists_read(cache.layout, cache.config, tiles_to_rebuild(cache, input_changed));
 }
 
 bool same_layout(const TileLayout& a, const TileLayout& b) {
@@ -661,7 +979,17 @@ Result<TiledBuildOutput> rebuild_tiled_navmesh(const TriangleMesh& mesh, TileCac
 
   Clock::time_point start = Clock::now();
   const TileConfig tile_config{cache.layout.tile_size, cache.layout.border};
-  LEAPNAV_TRY_ASSIGN(Assignment assigned, layout_of(mesh, cache.config, tile_config));
+  // note: the triangle indices are checked in the first collect (or before fingerprint_all);
+  // the vertices get their outcodes for the window that collect will scan when the layout
+  // stays the cache's
+  ScanWindow predicted;
+  if (!options.check_outside) {
+    const std::vector<char> read = first_lists_read(cache, changed);
+    predicted = scan_window(cache.layout, read, std::vector<char>(read.size(), 0), nullptr);
+  }
+  LEAPNAV_TRY_ASSIGN(Assignment assigned,
+                     layout_checked_but_indices(mesh, cache.config, tile_config, predicted));
+  st.check_ms = ms_since(start);
   const TileLayout& layout = assigned.layout;
   const std::size_t tile_count = layout.tile_count();
   st.tiles = tile_count;
@@ -672,6 +1000,7 @@ Result<TiledBuildOutput> rebuild_tiled_navmesh(const TriangleMesh& mesh, TileCac
   if (st.layout_changed) {
     ctx.warn("tile cache: the new geometry gives another world grid; every tile is rebuilt");
     std::fill(rebuild.begin(), rebuild.end(), 1);
+    LEAPNAV_TRY(check_indices(mesh, assigned));
     fingerprint_all(mesh, rebuild, assigned);
     fingerprints = std::move(assigned.fingerprints);
     list.resize(tile_count);
@@ -681,7 +1010,10 @@ Result<TiledBuildOutput> rebuild_tiled_navmesh(const TriangleMesh& mesh, TileCac
     // fingerprint differs from the cached one
     std::vector<char> input_changed(tile_count, 0);
     for (const std::size_t t : tiles_touching(layout, changed)) input_changed[t] = 1;
-    if (options.check_outside) fingerprint_all(mesh, input_changed, assigned);
+    if (options.check_outside) {
+      LEAPNAV_TRY(check_indices(mesh, assigned));
+      fingerprint_all(mesh, input_changed, assigned);
+    }
     fingerprints = cache.fingerprints;
     const std::uint64_t volumes = volumes_hash(mesh);
     std::vector<char> checked(tile_count, 0);
@@ -704,18 +1036,9 @@ Result<TiledBuildOutput> rebuild_tiled_navmesh(const TriangleMesh& mesh, TileCac
     // a changed tile found so makes more tiles to rebuild, so repeat until none is found
     for (bool again = true; again;) {
       again = false;
-      // note: a tile whose island filter read columns beyond its border depends on their
-      // triangles, and those are listed by the tiles owning the columns; a tile that read none
-      // starts to only when its own input changes
-      for (std::size_t t = 0; t < tile_count; ++t) {
-        const TileRect& reads = cache.tiles[t].island_reads;
-        rebuild[t] = input_changed[t] != 0 ||
-                             (reads.width() > 0 && any_tile_in(input_changed, layout, reads))
-                         ? 1
-                         : 0;
-      }
+      rebuild = tiles_to_rebuild(cache, input_changed);
       const std::vector<char> read = lists_read(layout, cache.config, rebuild);
-      collect(mesh, read, assigned);
+      LEAPNAV_TRY(collect(mesh, read, assigned));
       for (std::size_t t = 0; t < tile_count; ++t) {
         if (read[t] == 0 || checked[t] != 0) continue;
         checked[t] = 1;
@@ -731,6 +1054,7 @@ Result<TiledBuildOutput> rebuild_tiled_navmesh(const TriangleMesh& mesh, TileCac
   if (st.layout_changed || options.check_outside) st.tiles_listed = tile_count;
   st.assign_ms = ms_since(start);
   st.fingerprint_ms = assigned.fingerprint_ms;
+  st.scan_ms = assigned.scan_ms;
 
   start = Clock::now();
   LEAPNAV_TRY_ASSIGN(std::vector<TileMesh> built,
@@ -819,10 +1143,20 @@ Result<std::uint64_t> prepare_tile_hashes(TileCache& cache, const NavMesh& stitc
   std::vector<TileHashPart> parts(slices.size());
   hash_tiles(stitched, slices, all_tiles, parts, ctx.threads());
   const std::uint64_t hash = content_hash_of_parts(stitched, parts);
-  if (hash == cache.navmesh_hash) {
-    cache.hash_parts = std::move(parts);
-  } else {
+  if (hash != cache.navmesh_hash) {
     cache.hash_parts.clear();
+    return hash;
+  }
+  cache.hash_parts = std::move(parts);
+  // note: the tiles' polygon areas too, so that a rebuild sums the cached ones and computes
+  // only those of the tiles it links again
+  const std::size_t n = cache.layout.tile_count();
+  if (cache.tile_areas.size() != n && stitched.tile_poly_first.size() == n + 1) {
+    std::vector<double> areas(n);
+    parallel_for(ctx.threads(), 0, n, 64, [&](std::size_t t0, std::size_t t1) {
+      for (std::size_t t = t0; t < t1; ++t) areas[t] = tile_polygon_area(stitched, t);
+    });
+    cache.tile_areas = std::move(areas);
   }
   return hash;
 }

@@ -6,12 +6,14 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <limits>
 #include <optional>
 #include <random>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "leapnav/core/config.hpp"
@@ -109,13 +111,16 @@ mesh::RebuildStats rebuild_matches_full(const TriangleMesh& scene, mesh::TileCac
   CHECK(mesh::validate(cache).ok());
   // the tiles' hash parts the rebuild kept or recomputed are those of a recomputation from
   // scratch, tile by tile
+  // (and the tiles' polygon areas)
   mesh::TileCache fresh = cache;
   fresh.hash_parts.clear();
+  fresh.tile_areas.clear();
   BuildContext hash_ctx;
   const auto recomputed = mesh::prepare_tile_hashes(fresh, rebuilt->navmesh, hash_ctx);
   REQUIRE(recomputed.ok());
   CHECK(*recomputed == cache.navmesh_hash);
   CHECK(fresh.hash_parts == cache.hash_parts);
+  CHECK(fresh.tile_areas == cache.tile_areas);
   CHECK(stats.tiles_rehashed <= stats.tiles);
   CHECK(stats.spliced_in_place == (previous != nullptr && !stats.layout_changed));
   if (previous != nullptr) *previous = rebuilt->navmesh;
@@ -414,6 +419,113 @@ TEST_SUITE("mesh.tile_rebuild") {
     CHECK(io::encode_tile_cache(cached.cache) == before);
   }
 
+  TEST_CASE("a bad scene fails the rebuild with the full build's error wherever the fault lies") {
+    // note: the rebuild checks the vertices in its pass for the bounds and the triangle indices
+    // in its scan for the listed tiles; faults far from the changed box, or several at once, must
+    // still give what validate, run first by the full build, reports
+    const TriangleMesh good = room({kBoxA});
+    mesh::CachedTiledBuild cached = build_cached(good, 32);
+    const std::vector<std::byte> before = io::encode_tile_cache(cached.cache);
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    const float inf = std::numeric_limits<float>::infinity();
+    const auto last_vertex = static_cast<std::uint32_t>(good.vertices.size() - 1);
+    const auto too_far = static_cast<std::uint32_t>(good.vertices.size());
+    std::vector<std::pair<std::string, TriangleMesh>> bad;
+    const auto add = [&](std::string name, auto&& edit) {
+      TriangleMesh m = good;
+      edit(m);
+      bad.emplace_back(std::move(name), std::move(m));
+    };
+    add("NaN x, last vertex", [&](TriangleMesh& m) { m.vertices.back().x = nan; });
+    add("inf y, first vertex", [&](TriangleMesh& m) { m.vertices.front().y = inf; });
+    add("-inf z, a vertex no triangle uses", [&](TriangleMesh& m) {
+      m.vertices.push_back({1, 1, -inf});
+    });
+    add("index past the end, last triangle",
+        [&](TriangleMesh& m) { m.triangles.back()[2] = too_far; });
+    add("index past the end, first triangle",
+        [&](TriangleMesh& m) { m.triangles.front()[0] = 0xFFFFFFFFU; });
+    add("bad index and a NaN vertex", [&](TriangleMesh& m) {
+      m.triangles.back()[1] = too_far;
+      m.vertices[last_vertex].z = nan;
+    });
+    add("too few areas", [&](TriangleMesh& m) { m.areas.assign(m.triangles.size() - 1, 1); });
+    add("an area id over 63", [&](TriangleMesh& m) {
+      m.areas.assign(m.triangles.size(), 1);
+      m.areas.back() = 64;
+    });
+    add("bad index and a bad area", [&](TriangleMesh& m) {
+      m.areas.assign(m.triangles.size(), 70);
+      m.triangles.back()[0] = too_far;
+    });
+    add("an area volume with two corners", [&](TriangleMesh& m) {
+      m.area_volumes.push_back({{{1, 1}, {2, 2}}, 0, 1, 5});
+    });
+    add("bad index and moved bounds", [&](TriangleMesh& m) {
+      m.vertices.push_back({-30, 0, -30});
+      m.triangles.back()[0] = too_far + 1;
+    });
+    const mesh::TileConfig tiles = tiles_of(32);
+    // boxes: around the edit, far from every fault, and outside the world (no tile rebuilt)
+    const std::vector<AABB> boxes{box_bounds({kBoxA}), box_bounds({kBoxB}),
+                                  box_bounds({Box{{100, 0, 100}, {101, 1, 101}}})};
+    // note: no structured binding (CAPTURE captures it in a lambda, which clang refuses)
+    for (const auto& entry : bad) {
+      const std::string& name = entry.first;
+      const TriangleMesh& scene = entry.second;
+      BuildContext full_ctx;
+      const auto full = mesh::build_tiled_navmesh(scene, *named_config("default"), tiles, full_ctx);
+      REQUIRE_FALSE(full.ok());
+      for (const AABB& box : boxes) {
+        for (const bool outside : {false, true}) {
+          CAPTURE(name);
+          CAPTURE(outside);
+          BuildContext ctx;
+          auto r = mesh::rebuild_tiled_navmesh(scene, cached.cache, box, ctx, nullptr,
+                                               {.check_outside = outside, .previous = nullptr});
+          REQUIRE_FALSE(r.ok());
+          CHECK(r.error().code == full.error().code);
+          CHECK(r.error().message == full.error().message);
+          CHECK(io::encode_tile_cache(cached.cache) == before);
+        }
+      }
+    }
+    // and the cache still rebuilds the good scene to the full build
+    rebuild_matches_full(good, cached.cache, box_bounds({kBoxA}));
+  }
+
+  TEST_CASE("a world bounded at -0 or +0 rebuilds to the full build's grid, bit for bit") {
+    // note: the rebuild takes the bounds in lanes, out of order; a bound at zero must still be
+    // the first zero in vertex order, as extend keeps it (the grid origin's bits reach the file)
+    for (const bool negative_first : {false, true}) {
+      for (const std::size_t extra : {std::size_t{0}, std::size_t{1}, std::size_t{3}}) {
+        CAPTURE(negative_first);
+        CAPTURE(extra);
+        const auto scene_of = [&](std::initializer_list<Box> boxes) {
+          TriangleMesh m = room(boxes);
+          // unused vertices at -0 (x, y and z) first or last, and a few to shift the lanes
+          std::vector<Vec3> zeros(1 + extra, Vec3{-0.0F, -0.0F, -0.0F});
+          if (negative_first) {
+            for (auto& tri : m.triangles) {
+              for (std::uint32_t& v : tri) v += static_cast<std::uint32_t>(zeros.size());
+            }
+            m.vertices.insert(m.vertices.begin(), zeros.begin(), zeros.end());
+          } else {
+            m.vertices.insert(m.vertices.end(), zeros.begin(), zeros.end());
+          }
+          return m;
+        };
+        const TriangleMesh before = scene_of({kBoxA});
+        REQUIRE(std::signbit(before.bounds().min.x) == negative_first);
+        mesh::CachedTiledBuild cached = build_cached(before, 32);
+        const mesh::RebuildStats stats =
+            rebuild_matches_full(scene_of({kBoxA, kBoxB}), cached.cache, box_bounds({kBoxB}));
+        CHECK_FALSE(stats.layout_changed);
+        CHECK(std::signbit(cached.cache.layout.grid.origin.x) == negative_first);
+      }
+    }
+  }
+
   TEST_CASE("a cache that does not match its layout or configuration fails validate and rebuild") {
     const mesh::CachedTiledBuild cached = build_cached(room({kBoxA}), 32);
     BuildContext ctx;
@@ -442,6 +554,21 @@ TEST_SUITE("mesh.tile_rebuild") {
     const mesh::RebuildStats stats =
         rebuild_matches_full(room({kBoxA, kBoxB}), *loaded, box_bounds({kBoxB}));
     CHECK(stats.tiles_rebuilt == 1);
+    // as the CLI loads it: pieces, hash parts and tile areas made from the old navmesh, the
+    // result spliced into it
+    auto again = io::decode_tile_cache(bytes, "room.cache");
+    REQUIRE(again.ok());
+    CHECK(again->tile_areas.empty());
+    BuildContext ctx;
+    REQUIRE(mesh::prepare_stitch_pieces(*again, ctx).ok());
+    const auto hash = mesh::prepare_tile_hashes(*again, cached.output.navmesh, ctx);
+    REQUIRE(hash.ok());
+    CHECK(*hash == again->navmesh_hash);
+    CHECK(again->tile_areas == cached.cache.tile_areas);
+    mesh::NavMesh previous = cached.output.navmesh;
+    const mesh::RebuildStats spliced =
+        rebuild_matches_full(room({kBoxA, kBoxB}), *again, box_bounds({kBoxB}), 0, &previous);
+    CHECK(spliced.spliced_in_place);
   }
 
   TEST_CASE("damaged, truncated and other-version cache files are refused naming the file") {

@@ -40,7 +40,7 @@ struct TileCache {
   std::vector<TileHashPart> hash_parts;
   /// Per tile, tile_polygon_area in the stitched navmesh, or empty: derived data, not saved (a
   /// rebuild sums them for MeshStats::navmesh_area, recomputing those of the tiles whose pieces
-  /// were linked again).
+  /// were linked again; prepare_tile_hashes makes them from the stitched navmesh).
   std::vector<double> tile_areas;
 };
 
@@ -59,8 +59,9 @@ struct TileCache {
 /// file has none; its pieces must be there: prepare_stitch_pieces), tiles in parallel on
 /// ctx.threads(), and returns content_hash_of_parts of them: content_hash(stitched) when the
 /// pieces' slices fit its arrays. The parts are kept only when that equals cache.navmesh_hash
-/// (otherwise `stitched` is another navmesh, which the caller reports). O(navmesh), once per
-/// load. InvalidArgument when the cache has no pieces.
+/// (otherwise `stitched` is another navmesh, which the caller reports); then cache.tile_areas
+/// are filled too when missing. O(navmesh), once per load. InvalidArgument when the cache has no
+/// pieces.
 [[nodiscard]] Result<std::uint64_t> prepare_tile_hashes(TileCache& cache, const NavMesh& stitched,
                                                         BuildContext& ctx);
 
@@ -112,6 +113,10 @@ struct RebuildStats {
   /// changed or RebuildOptions::check_outside is set.
   std::uint64_t tiles_listed = 0;
   double assign_ms = 0.0;  ///< checking the mesh, its layout, triangle lists and fingerprints
+  /// Of assign_ms: the scene check and the world bounds (every vertex, triangle and area id).
+  double check_ms = 0.0;
+  /// Of assign_ms: the passes over the triangles that gather the listed tiles' triangle lists.
+  double scan_ms = 0.0;
   /// Of assign_ms, the pass that hashes every tile's input (layout change or check_outside; 0
   /// otherwise).
   double fingerprint_ms = 0.0;
