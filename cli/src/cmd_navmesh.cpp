@@ -43,7 +43,10 @@ nlohmann::json info_json(const io::NavFile& nav, const std::string& file) {
   Status valid = mesh::validate(navmesh);
   if (nav.links) {
     j["jump_links"] = nav.links->links.size();
-    j["jump_bytes"] = nav.links->memory_bytes();
+    // note: as in the build's stats: the bytes the links add to the file, and apart from them
+    // the bytes they take in memory
+    j["jump_bytes"] = io::jump_link_file_bytes(*nav.links);
+    j["jump_memory_bytes"] = nav.links->memory_bytes();
     nlohmann::json configs = nlohmann::json::array();
     for (const auto& c : nav.links->configs)
       configs.push_back({{"h", c.height}, {"d", c.distance}, {"max_fall", c.max_fall}});
@@ -165,8 +168,9 @@ void register_navmesh_commands(CLI::App& root, Registry& registry) {
            }
            if (nav->links) {
              std::cout << "  jump links " << nav->links->links.size() << " ("
-                       << nav->links->memory_bytes() << " bytes), configurations "
-                       << j["jump_configs"].dump() << '\n';
+                       << j["jump_bytes"].get<std::uint64_t>() << " bytes in the file, "
+                       << j["jump_memory_bytes"].get<std::uint64_t>()
+                       << " in memory), configurations " << j["jump_configs"].dump() << '\n';
            }
            std::cout << "  hash " << j["hash"].get<std::string>() << "\n  validation: "
                      << (j["valid"].get<bool>() ? std::string("ok")

@@ -5,6 +5,9 @@
 
 #include "support/cli_run.hpp"
 
+#include <cstdint>
+#include <fstream>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #ifdef LEAPNAV_CLI_PATH
@@ -13,6 +16,7 @@ namespace {
 
 using Run = leapnav::test::CliRun;
 using leapnav::test::run_cli;
+using leapnav::test::temp_file;
 
 }  // namespace
 
@@ -26,6 +30,25 @@ TEST_SUITE("cli.audit") {
     CHECK(run_cli("--version").exit_code == 0);
     CHECK(run_cli("info --help").exit_code == 0);
     CHECK(run_cli("").exit_code == 2);
+  }
+  TEST_CASE("info reports the bytes the jump links take in the file as build --stats does") {
+    const std::string lnav = temp_file("leapnav_cli_audit", "bytes.lnav");
+    const std::string stats = temp_file("leapnav_cli_audit", "bytes.json");
+    REQUIRE(
+        run_cli("build builtin:gap:1.25 --config thesis --jump C1 -o " + lnav + " --stats " + stats)
+            .exit_code == 0);
+    std::ifstream in(stats);
+    const auto built = nlohmann::json::parse(in);
+    const Run info = run_cli("info --json " + lnav, leapnav::test::Stderr::Discard);
+    REQUIRE(info.exit_code == 0);
+    const auto read = nlohmann::json::parse(info.output);
+    CHECK(read["jump_bytes"] == built["jump_bytes"]);
+    CHECK(read["jump_memory_bytes"] == built["jump_memory_bytes"]);
+    // the compact set's file bytes are far fewer than its bytes in memory
+    CHECK(read["jump_bytes"].get<std::uint64_t>() < read["jump_memory_bytes"].get<std::uint64_t>());
+    const Run text = run_cli("info " + lnav);
+    CHECK(text.output.find("(" + built["jump_bytes"].dump() + " bytes in the file, " +
+                           built["jump_memory_bytes"].dump() + " in memory)") != std::string::npos);
   }
 }
 
