@@ -202,9 +202,10 @@ void register_build_command(CLI::App& root, Registry& registry) {
   app->add_option("--areas", options->build.areas,
                   "Area table (JSON) for an OBJ scene: {\"groups\": {name: id}, \"materials\": "
                   "{name: id}, \"default\": id}, ids 0..63 (0 = not walkable, 63 = ground)");
-  app->add_option("--jump", options->jumps,
-                  "Generate jump links for a jump h,d,max_fall [units: m], or a thesis preset C1 "
-                  "(1,2.5,2.5), C2 (3,7.5,7.5), C3 (5,12.5,12.5); repeat for several");
+  CLI::Option* jump_option = app->add_option(
+      "--jump", options->jumps,
+      "Generate jump links for a jump h,d,max_fall [units: m], or a thesis preset C1 "
+      "(1,2.5,2.5), C2 (3,7.5,7.5), C3 (5,12.5,12.5); repeat for several");
   app->add_option(
          "--step", options->step,
          "Jump sample spacing: columns whose grid x and z are multiples of this [units: cells]")
@@ -235,13 +236,22 @@ void register_build_command(CLI::App& root, Registry& registry) {
                   "far smaller sets, a path may grow by up to 4 m per jump; docs/jump_links.md)")
       ->check(CLI::IsMember({"groups", "links"}))
       ->capture_default_str();
-  app->add_option("--tile-size", options->tiles.tile_size,
-                  "Build in square tiles of this many cells, in parallel, stitched into one "
-                  "navmesh; 0 = one tile [units: cells] [range: 0 or 16..65536]")
-      ->capture_default_str();
+  // note: an option that shapes jump links means nothing without --jump: a usage error rather
+  // than silently ignored
+  for (const char* name : {"--step", "--epsilon", "--link-set", "--detour", "--no-link-runs",
+                           "--keep-walkable-links", "--walkable-filter"}) {
+    app->get_option(name)->needs(jump_option);
+  }
+  app->get_option("--keep-walkable-links")->excludes("--walkable-filter");
+  CLI::Option* tile_size_option =
+      app->add_option("--tile-size", options->tiles.tile_size,
+                      "Build in square tiles of this many cells, in parallel, stitched into one "
+                      "navmesh; 0 = one tile [units: cells] [range: 0 or 16..65536]")
+          ->capture_default_str();
   app->add_option("--tile-border", options->tiles.border,
                   "Cells voxelized around each tile; -1 = agent radius + 3 [units: cells]")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->needs(tile_size_option);
   app->add_option("--cache", options->cache,
                   "With --tile-size: also write the build's working data (per-tile meshes and "
                   "input fingerprints) to this file, for `leapnav rebuild`");

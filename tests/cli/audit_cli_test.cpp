@@ -50,6 +50,31 @@ TEST_SUITE("cli.audit") {
     CHECK(text.output.find("(" + built["jump_bytes"].dump() + " bytes in the file, " +
                            built["jump_memory_bytes"].dump() + " in memory)") != std::string::npos);
   }
+  TEST_CASE("build options that shape jump links or tiles are usage errors without them") {
+    const std::string lnav = temp_file("leapnav_cli_audit", "ignored.lnav");
+    for (const char* option :
+         {"--step 2", "--epsilon 0.5", "--link-set full", "--detour 1", "--no-link-runs",
+          "--keep-walkable-links", "--walkable-filter links"}) {
+      CAPTURE(option);
+      const Run r = run_cli("build builtin:gap:1.25 -o " + lnav + " " + option);
+      CHECK(r.exit_code == 2);
+      CHECK(r.output.find("requires --jump") != std::string::npos);
+    }
+    const Run border = run_cli("build builtin:gap:1.25 -o " + lnav + " --tile-border 5");
+    CHECK(border.exit_code == 2);
+    CHECK(border.output.find("--tile-border requires --tile-size") != std::string::npos);
+    const Run both = run_cli("build builtin:gap:1.25 -o " + lnav +
+                             " --jump C1 --keep-walkable-links --walkable-filter links");
+    CHECK(both.exit_code == 2);
+    CHECK(both.output.find("--keep-walkable-links excludes --walkable-filter") !=
+          std::string::npos);
+    // with what they need they build
+    CHECK(run_cli("build builtin:gap:1.25 --config thesis -o " + lnav +
+                  " --jump C1 --step 2 --link-set full --walkable-filter links")
+              .exit_code == 0);
+    CHECK(run_cli("build builtin:gap:1.25 -o " + lnav + " --tile-size 16 --tile-border 5")
+              .exit_code == 0);
+  }
 }
 
 #endif
