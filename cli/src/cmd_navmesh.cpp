@@ -216,7 +216,7 @@ void register_navmesh_commands(CLI::App& root, Registry& registry) {
                                                                     "with --jump)"));
            }
            if (const int usage = check_gltf_points(exp->gltf); usage != kExitOk) return usage;
-           auto glb = make_glb(*nav, exp->gltf, exp->links);
+           auto glb = make_glb(*nav, exp->gltf, exp->links, exp->max_memory_mib);
            if (!glb) return report(glb.error());
            text = std::move(*glb);
          } else {

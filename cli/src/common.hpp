@@ -140,9 +140,10 @@ struct GltfCliOptions {
 void add_gltf_options(CLI::App& app, GltfCliOptions& options);
 /// kExitOk, or kExitUsage after printing why when --from or --to is not a point x,y,z.
 [[nodiscard]] int check_gltf_points(const GltfCliOptions& options);
-/// The navmesh file as binary glTF with the level, its links (when `with_links`) and the path.
+/// The navmesh file as binary glTF with the level, its links (when `with_links`) and the path;
+/// the --scene level is read under --max-memory (`max_memory_mib`) as every command's input is.
 [[nodiscard]] Result<std::string> make_glb(const io::NavFile& nav, const GltfCliOptions& options,
-                                           bool with_links);
+                                           bool with_links, double max_memory_mib);
 void register_view_command(CLI::App& root, Registry& registry);
 
 }  // namespace leapnav::cli

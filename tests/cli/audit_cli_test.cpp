@@ -75,6 +75,23 @@ TEST_SUITE("cli.audit") {
     CHECK(run_cli("build builtin:gap:1.25 -o " + lnav + " --tile-size 16 --tile-border 5")
               .exit_code == 0);
   }
+  TEST_CASE("export --scene reads the level under --max-memory as every input is read") {
+    const std::string lnav = temp_file("leapnav_cli_audit", "glb_scene.lnav");
+    const std::string glb = temp_file("leapnav_cli_audit", "glb_scene.glb");
+    REQUIRE(run_cli("build builtin:gap:1.25 -o " + lnav).exit_code == 0);
+    const Run device =
+        run_cli("export " + lnav + " -o " + glb + " --scene /dev/zero --max-memory 4");
+    CHECK(device.exit_code == 1);
+    CHECK(device.output.find("/dev/zero: not read further: it gave more than the 2097152 bytes") !=
+          std::string::npos);
+    const Run generated =
+        run_cli("export " + lnav + " -o " + glb + " --scene builtin:terrain:256 --max-memory 1024");
+    CHECK(generated.exit_code == 1);
+    CHECK(generated.output.find("builtin:terrain:256 would need") != std::string::npos);
+    CHECK(generated.output.find("[memory_limit]") != std::string::npos);
+    CHECK(run_cli("export " + lnav + " -o " + glb + " --scene builtin:gap:1.25 --max-memory 64")
+              .exit_code == 0);
+  }
 }
 
 #endif
