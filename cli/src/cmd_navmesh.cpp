@@ -197,13 +197,27 @@ void register_navmesh_commands(CLI::App& root, Registry& registry) {
   export_app->add_option("--output,-o", exp->output, "Output: .json, .obj or .glb")->required();
   export_app->add_flag("--links", exp->links, "glTF: draw the file's jump links as arcs");
   add_gltf_options(*export_app, exp->gltf);
+  export_app->get_option("--max-links")->needs("--links");
   add_max_memory_option(*export_app, exp->max_memory_mib);
   registry.push_back(
-      {export_app, [exp]() -> int {
+      {export_app, [exp, export_app]() -> int {
+         const std::string ext = std::filesystem::path(exp->output).extension().string();
+         // note: the glTF options draw into the .glb only; given with a .json or .obj output they
+         // would be silently ignored
+         if (ext == ".json" || ext == ".obj") {
+           for (const char* name :
+                {"--links", "--scene", "--up", "--fill", "--from", "--to", "--max-links",
+                 "--jump-cost", "--no-jumps", "--no-ledge-links", "--no-crouch", "--crouch-cost"}) {
+             if (export_app->count(name) != 0) {
+               std::cerr << "leapnav export: " << name << " applies to a .glb output only, not "
+                         << exp->output << '\n';
+               return kExitUsage;
+             }
+           }
+         }
          auto nav = io::load_nav_file(exp->file, input_limit_bytes(exp->max_memory_mib));
          if (!nav) return report(nav.error());
          const jump::JumpLinkSet* links = nav->links ? &*nav->links : nullptr;
-         const std::string ext = std::filesystem::path(exp->output).extension().string();
          std::string text;
          if (ext == ".json") {
            text = io::export_navmesh_json(nav->navmesh, links);
@@ -261,19 +275,26 @@ void register_navmesh_commands(CLI::App& root, Registry& registry) {
   render_app
       ->add_option("--max-links", render->max_links,
                    "Most jump links drawn (evenly subsampled); 0 = all")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->needs("--links");
+  query_options_need_from(*render_app);
   add_max_memory_option(*render_app, render->max_memory_mib);
   registry.push_back(
       {render_app, [render]() -> int {
+         if (std::filesystem::path(render->output).extension() == ".png") {
+           std::cerr << "leapnav render: -o " << render->output
+                     << ": the output is SVG; give -o <file.svg> --png for a PNG beside it\n";
+           return kExitUsage;
+         }
          auto nav = io::load_nav_file(render->file, input_limit_bytes(render->max_memory_mib));
          if (!nav) return report(nav.error());
          const mesh::NavMesh* navmesh = &nav->navmesh;
          io::RenderOptions options;
          if (render->links) {
            if (!nav->links && !nav->ledges) {
-             std::cerr << "leapnav render: " << render->file
-                       << " has no jump or ledge links (build it with --jump or --ledge-links)\n";
-             return kExitBadInput;
+             return report(make_error(ErrorCode::InvalidArgument,
+                                      render->file + ": has no jump or ledge links (build it with "
+                                                     "--jump or --ledge-links)"));
            }
            if (nav->links) {
              io::JumpLinkOverlayOptions link_options;
@@ -292,7 +313,9 @@ void register_navmesh_commands(CLI::App& root, Registry& registry) {
            auto start = parse_point(render->from, "--from");
            auto goal = parse_point(render->to, "--to");
            if (!start || !goal) {
-             std::cerr << "leapnav render: --from and --to take x,y,z points\n";
+             std::cerr << "leapnav render: "
+                       << (start ? goal.error().message : start.error().message)
+                       << " (--from and --to take x,y,z points)\n";
              return kExitUsage;
            }
            auto planner = planner_for(*nav);

@@ -56,6 +56,13 @@ void add_jump_query_options(CLI::App& app, JumpQueryOptions& options) {
       ->check(CLI::Range(1.0e-6, 1.0e6));
 }
 
+void query_options_need_from(CLI::App& app) {
+  for (const char* name :
+       {"--jump-cost", "--no-jumps", "--no-ledge-links", "--no-crouch", "--crouch-cost"}) {
+    app.get_option(name)->needs("--from");
+  }
+}
+
 plan::QueryOptions query_options(const JumpQueryOptions& options) {
   plan::QueryOptions q;
   q.jumps = !options.no_jumps;

@@ -62,6 +62,7 @@ void add_gltf_options(CLI::App& app, GltfCliOptions& options) {
                  "glTF: most jump links drawn (evenly subsampled); 0 = all")
       ->capture_default_str();
   add_jump_query_options(app, options.jumps);
+  query_options_need_from(app);
 }
 
 int check_gltf_points(const GltfCliOptions& options) {

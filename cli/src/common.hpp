@@ -121,6 +121,10 @@ struct JumpQueryOptions {
 };
 /// Adds --jump-cost, --no-jumps, --no-ledge-links, --no-crouch and --crouch-cost to a subcommand.
 void add_jump_query_options(CLI::App& app, JumpQueryOptions& options);
+/// Where the path is optional (render, export .glb, view): --jump-cost, --no-jumps,
+/// --no-ledge-links, --no-crouch and --crouch-cost need --from (a usage error without it rather
+/// than ignored). Call after add_jump_query_options and after adding --from.
+void query_options_need_from(CLI::App& app);
 /// The planner's query options for these command options.
 [[nodiscard]] plan::QueryOptions query_options(const JumpQueryOptions& options);
 /// A planner over a navmesh file's polygons and, when it has them, its jump links.

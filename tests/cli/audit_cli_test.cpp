@@ -92,6 +92,50 @@ TEST_SUITE("cli.audit") {
     CHECK(run_cli("export " + lnav + " -o " + glb + " --scene builtin:gap:1.25 --max-memory 64")
               .exit_code == 0);
   }
+  TEST_CASE("export and render refuse options their output would ignore") {
+    const std::string lnav = temp_file("leapnav_cli_audit", "ignore.lnav");
+    REQUIRE(run_cli("build builtin:gap:1.25 --config thesis --jump C1 -o " + lnav).exit_code == 0);
+    const std::string json = temp_file("leapnav_cli_audit", "ignore.json");
+    const std::string glb = temp_file("leapnav_cli_audit", "ignore.glb");
+    const std::string svg = temp_file("leapnav_cli_audit", "ignore.svg");
+    const std::string png = temp_file("leapnav_cli_audit", "ignore.png");
+    // glTF options with a JSON or OBJ output
+    for (const char* option :
+         {"--links", "--scene builtin:gap:1.25", "--fill area", "--from 1,0,1 --to 2,0,2"}) {
+      CAPTURE(option);
+      const Run r = run_cli("export " + lnav + " -o " + json + " " + option);
+      CHECK(r.exit_code == 2);
+      CHECK(r.output.find("applies to a .glb output only, not " + json) != std::string::npos);
+    }
+    // query options without a path, --max-links without links
+    for (const std::string& command :
+         {"export " + lnav + " -o " + glb, "render " + lnav + " -o " + svg}) {
+      CAPTURE(command);
+      const Run cost = run_cli(command + " --jump-cost 2");
+      CHECK(cost.exit_code == 2);
+      CHECK(cost.output.find("--jump-cost requires --from") != std::string::npos);
+      const Run links = run_cli(command + " --max-links 5");
+      CHECK(links.exit_code == 2);
+      CHECK(links.output.find("--max-links requires --links") != std::string::npos);
+      CHECK(run_cli(command + " --links --max-links 5 --from 1,0,1 --to 2,0,2 --no-jumps")
+                .exit_code == 0);
+    }
+    // render writes SVG: a .png output name would hold SVG text
+    const Run named_png = run_cli("render " + lnav + " -o " + png);
+    CHECK(named_png.exit_code == 2);
+    CHECK(named_png.output.find("-o " + png + ": the output is SVG") != std::string::npos);
+    // a malformed point names its value; a file without links is bad input in the usual form
+    const Run point = run_cli("render " + lnav + " -o " + svg + " --from 1,2 --to 1,1,1");
+    CHECK(point.exit_code == 2);
+    CHECK(point.output.find("--from: '1,2' is not a point x,y,z") != std::string::npos);
+    const std::string plain = temp_file("leapnav_cli_audit", "plain.lnav");
+    REQUIRE(run_cli("build builtin:gap:1.25 -o " + plain).exit_code == 0);
+    const Run no_links = run_cli("render " + plain + " -o " + svg + " --links");
+    CHECK(no_links.exit_code == 1);
+    CHECK(no_links.output.find("leapnav: error: " + plain + ": has no jump or ledge links") !=
+          std::string::npos);
+    CHECK(no_links.output.find("[invalid_argument]") != std::string::npos);
+  }
 }
 
 #endif
