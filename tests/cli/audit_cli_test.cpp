@@ -6,6 +6,7 @@
 #include "support/cli_run.hpp"
 
 #include <cstdint>
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -135,6 +136,30 @@ TEST_SUITE("cli.audit") {
     CHECK(no_links.output.find("leapnav: error: " + plain + ": has no jump or ledge links") !=
           std::string::npos);
     CHECK(no_links.output.find("[invalid_argument]") != std::string::npos);
+  }
+  TEST_CASE("fly and platformer refuse options their input or output does not read") {
+    const std::string map = temp_file("leapnav_cli_audit", "box.3dmap");
+    std::ofstream(map) << "voxel 4 4 4\n1 1 1\n";
+    const Run voxel = run_cli("fly " + map + " --from 0,0,0 --to 3,3,3 --voxel 0.5");
+    CHECK(voxel.exit_code == 2);
+    CHECK(voxel.output.find("--voxel applies to a scene only, not to the voxel map " + map) !=
+          std::string::npos);
+    const Run fine = run_cli("fly " + map + " --from 0,0,0 --to 3,3,3");
+    CHECK(fine.exit_code == 0);
+    CHECK(fine.output.find("found") != std::string::npos);
+
+    const std::string tiles = temp_file("leapnav_cli_audit", "tiles.txt");
+    std::ofstream(tiles) << "platformer 3 2\n...\n...\n";
+    for (const char* option : {"--tile-size 2", "--depth 3"}) {
+      CAPTURE(option);
+      const Run r = run_cli("platformer " + tiles + " " + option);
+      CHECK(r.exit_code == 2);
+      CHECK(r.output.find("requires --obj") != std::string::npos);
+    }
+    const std::string obj = temp_file("leapnav_cli_audit", "tiles.obj");
+    CHECK(run_cli("platformer " + tiles + " --obj " + obj + " --tile-size 2 --depth 3").exit_code ==
+          0);
+    CHECK(std::filesystem::file_size(obj) > 0);
   }
 }
 
