@@ -161,6 +161,20 @@ TEST_SUITE("cli.audit") {
           0);
     CHECK(std::filesystem::file_size(obj) > 0);
   }
+  TEST_CASE("scene --list and config --list refuse the options they would ignore") {
+    const std::string out = temp_file("leapnav_cli_audit", "listed.obj");
+    const Run scene = run_cli("scene --list -o " + out);
+    CHECK(scene.exit_code == 2);
+    CHECK(scene.output.find("--output excludes --list") != std::string::npos);
+    CHECK(run_cli("scene demo --list").exit_code == 2);
+    const Run config = run_cli("config --list --show thesis");
+    CHECK(config.exit_code == 2);
+    CHECK(config.output.find("--show excludes --list") != std::string::npos);
+    const Run listed = run_cli("config --list");
+    CHECK(listed.exit_code == 0);
+    CHECK(listed.output == "default\nthesis\n");
+    CHECK(run_cli("scene --list").exit_code == 0);
+  }
 }
 
 #endif
