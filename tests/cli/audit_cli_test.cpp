@@ -175,6 +175,22 @@ TEST_SUITE("cli.audit") {
     CHECK(listed.output == "default\nthesis\n");
     CHECK(run_cli("scene --list").exit_code == 0);
   }
+  TEST_CASE("the figures docs/cli.md quotes: gap:1.25 gives 26 compact and 91 full C1 links") {
+    const std::string lnav = temp_file("leapnav_cli_audit", "gap_doc.lnav");
+    const Run compact = run_cli("build builtin:gap:1.25 --config thesis --jump C1 -o " + lnav);
+    REQUIRE(compact.exit_code == 0);
+    CHECK(compact.output.find(", 26 compact jump links") != std::string::npos);
+    const Run check = run_cli("check-links " + lnav + " builtin:gap:1.25");
+    CHECK(check.output.find("26 links checked") != std::string::npos);
+    CHECK(check.output.find(" 0 failing") != std::string::npos);
+    const Run full =
+        run_cli("build builtin:gap:1.25 --config thesis --jump C1 --link-set full -o " + lnav);
+    REQUIRE(full.exit_code == 0);
+    CHECK(full.output.find(", 91 full jump links") != std::string::npos);
+    // check-links says in its help that it exits 0 whatever it finds
+    CHECK(run_cli("check-links --help").output.find("exits 0 whatever it finds") !=
+          std::string::npos);
+  }
 }
 
 #endif
