@@ -276,6 +276,7 @@ void register_navmesh_commands(CLI::App& root, Registry& registry) {
       ->add_option("--max-links", render->max_links,
                    "Most jump links drawn (evenly subsampled); 0 = all")
       ->capture_default_str()
+      ->check(check_unsigned)
       ->needs("--links");
   query_options_need_from(*render_app);
   add_max_memory_option(*render_app, render->max_memory_mib);

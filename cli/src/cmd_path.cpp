@@ -131,7 +131,9 @@ void register_path_commands(CLI::App& root, Registry& registry) {
   sample_app->add_option("--count,-n", sample->count, "How many points")
       ->check(CLI::Range(0, 100000000))
       ->capture_default_str();
-  sample_app->add_option("--seed", sample->seed, "Random seed")->capture_default_str();
+  sample_app->add_option("--seed", sample->seed, "Random seed [range: 0..2^64-1]")
+      ->capture_default_str()
+      ->check(check_unsigned);
   add_max_memory_option(*sample_app, sample->max_memory_mib);
   registry.push_back(
       {sample_app, [sample]() -> int {

@@ -60,7 +60,8 @@ void add_gltf_options(CLI::App& app, GltfCliOptions& options) {
   app.add_option("--to", options.to, "... to this point x,y,z (with --from)");
   app.add_option("--max-links", options.max_links,
                  "glTF: most jump links drawn (evenly subsampled); 0 = all")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(check_unsigned);
   add_jump_query_options(app, options.jumps);
   query_options_need_from(app);
 }

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -109,6 +110,14 @@ Result<TriangleMesh> load_scene_arg(const BuildOptions& options) {
     return mesh;
   }
   return load_scene_within(options.scene, obj, memory_limit_bytes(options.max_memory_mib));
+}
+
+std::string check_unsigned(const std::string& text) {
+  std::uint64_t value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size())
+    return "'" + text + "' is not a whole number in 0..18446744073709551615";
+  return {};
 }
 
 Result<TriangleMesh> load_scene_within(const std::string& scene, const io::ObjOptions& obj,

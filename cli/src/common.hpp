@@ -36,6 +36,10 @@ using Registry = std::vector<Command>;
 /// Prints "leapnav: error: <message>" to stderr and returns the error's exit code.
 int report(const Error& error);
 
+/// A CLI11 check for an unsigned 64-bit option: "" when `text` is one, else the message. CLI11's
+/// conversion alone wraps a negative value and saturates one past 2^64 - 1.
+[[nodiscard]] std::string check_unsigned(const std::string& text);
+
 /// Options every building command shares.
 struct BuildOptions {
   std::string scene;

@@ -191,6 +191,26 @@ TEST_SUITE("cli.audit") {
     CHECK(run_cli("check-links --help").output.find("exits 0 whatever it finds") !=
           std::string::npos);
   }
+  TEST_CASE("sample --seed and --max-links refuse a negative or too large number") {
+    const std::string lnav = temp_file("leapnav_cli_audit", "seed.lnav");
+    REQUIRE(run_cli("build builtin:gap:1.25 --config thesis --jump C1 -o " + lnav).exit_code == 0);
+    for (const char* seed : {"-1", "18446744073709551616", "1x"}) {
+      CAPTURE(seed);
+      const Run r = run_cli("sample " + lnav + " --seed " + seed);
+      CHECK(r.exit_code == 2);
+      CHECK(r.output.find(std::string("--seed: '") + seed + "' is not a whole number") !=
+            std::string::npos);
+    }
+    // the largest seed is a seed, and another than the default's
+    const Run largest = run_cli("sample " + lnav + " -n 3 --seed 18446744073709551615");
+    CHECK(largest.exit_code == 0);
+    CHECK(largest.output != run_cli("sample " + lnav + " -n 3").output);
+    const std::string svg = temp_file("leapnav_cli_audit", "seed.svg");
+    const Run links = run_cli("render " + lnav + " -o " + svg + " --links --max-links -1");
+    CHECK(links.exit_code == 2);
+    CHECK(links.output.find("--max-links: '-1' is not a whole number") != std::string::npos);
+    CHECK(run_cli("render " + lnav + " -o " + svg + " --links --max-links 0").exit_code == 0);
+  }
 }
 
 #endif
