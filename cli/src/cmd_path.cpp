@@ -45,6 +45,7 @@ void add_jump_query_options(CLI::App& app, JumpQueryOptions& options) {
                  "Extra cost of a jump in the global search [units: m] (default " +
                      std::to_string(plan::kDefaultJumpCost).substr(0, 3) +
                      ": a jump must save that much walking)")
+      ->check(check_finite)
       ->check(CLI::Range(0.0, 1.0e6));
   app.add_flag("--no-jumps", options.no_jumps, "Walk only, even when the file has jump links");
   app.add_flag("--no-ledge-links", options.no_ledge_links,
@@ -53,6 +54,7 @@ void add_jump_query_options(CLI::App& app, JumpQueryOptions& options) {
                "Never enter crouch polygons (built with agent.crouch_height)");
   app.add_option("--crouch-cost", options.crouch_cost,
                  "Cost multiplier of walking across crouch polygons (default 1)")
+      ->check(check_finite)
       ->check(CLI::Range(1.0e-6, 1.0e6));
 }
 

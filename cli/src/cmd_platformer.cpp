@@ -221,9 +221,11 @@ void register_platformer_command(CLI::App& root, Registry& registry) {
                   "`leapnav build`");
   app->add_option("--tile-size", o->tile_size, "Box edge for --obj [units: m]")
       ->needs("--obj")
+      ->check(check_finite)
       ->check(CLI::Range(0.01, 100.0));
   app->add_option("--depth", o->depth, "Corridor depth for --obj [units: m]")
       ->needs("--obj")
+      ->check(check_finite)
       ->check(CLI::Range(0.01, 1000.0));
   app->add_option("--threads", o->threads, "Threads for the jump links (0 = all)")
       ->check(CLI::Range(0, 1024));

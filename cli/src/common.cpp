@@ -75,6 +75,7 @@ void add_max_memory_option(CLI::App& app, double& max_memory_mib) {
   app.add_option("--max-memory", max_memory_mib,
                  "Refuse work that would allocate more than this, and input files larger than "
                  "half of it [units: MiB]; 0 = half of the machine's memory")
+      ->check(check_finite)
       ->check(CLI::Range(0.0, 1e9));
 }
 
@@ -110,6 +111,15 @@ Result<TriangleMesh> load_scene_arg(const BuildOptions& options) {
     return mesh;
   }
   return load_scene_within(options.scene, obj, memory_limit_bytes(options.max_memory_mib));
+}
+
+std::string check_finite(const std::string& text) {
+  double value = 0.0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size() ||
+      !std::isfinite(value))
+    return "'" + text + "' is not a finite number";
+  return {};
 }
 
 std::string check_unsigned(const std::string& text) {

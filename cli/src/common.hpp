@@ -40,6 +40,10 @@ int report(const Error& error);
 /// conversion alone wraps a negative value and saturates one past 2^64 - 1.
 [[nodiscard]] std::string check_unsigned(const std::string& text);
 
+/// A CLI11 check for a number option: "" when `text` is a finite number, else the message (a NaN
+/// passes CLI11's ranges, since it compares false with both ends).
+[[nodiscard]] std::string check_finite(const std::string& text);
+
 /// Options every building command shares.
 struct BuildOptions {
   std::string scene;

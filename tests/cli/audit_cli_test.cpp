@@ -211,6 +211,26 @@ TEST_SUITE("cli.audit") {
     CHECK(links.output.find("--max-links: '-1' is not a whole number") != std::string::npos);
     CHECK(run_cli("render " + lnav + " -o " + svg + " --links --max-links 0").exit_code == 0);
   }
+  TEST_CASE("a NaN passes no number option: --max-memory, --jump-cost, --crouch-cost, --depth") {
+    const std::string lnav = temp_file("leapnav_cli_audit", "nan.lnav");
+    const Run memory = run_cli("build builtin:gap:1.25 -o " + lnav + " --max-memory nan");
+    CHECK(memory.exit_code == 2);
+    CHECK(memory.output.find("--max-memory: 'nan' is not a finite number") != std::string::npos);
+    REQUIRE(run_cli("build builtin:gap:1.25 -o " + lnav + " --max-memory 64").exit_code == 0);
+    for (const char* option : {"--jump-cost nan", "--crouch-cost -nan"}) {
+      CAPTURE(option);
+      const Run r = run_cli("path " + lnav + " --from 1,0,2 --to 2,0,2 " + option);
+      CHECK(r.exit_code == 2);
+      CHECK(r.output.find("is not a finite number") != std::string::npos);
+    }
+    CHECK(run_cli("path " + lnav + " --from 1,0,2 --to 2,0,2 --jump-cost 2.5").exit_code == 0);
+    const std::string tiles = temp_file("leapnav_cli_audit", "nan_tiles.txt");
+    std::ofstream(tiles) << "platformer 3 2\n...\n...\n";
+    const std::string obj = temp_file("leapnav_cli_audit", "nan_tiles.obj");
+    const Run depth = run_cli("platformer " + tiles + " --obj " + obj + " --tile-size nan");
+    CHECK(depth.exit_code == 2);
+    CHECK(depth.output.find("--tile-size: 'nan' is not a finite number") != std::string::npos);
+  }
 }
 
 #endif
