@@ -165,6 +165,10 @@ Status write_text(const std::filesystem::path& path, std::string_view text) {
   return io::write_file_atomic(path, text);
 }
 
+std::ostream& summary_stream(const std::string& stats_path) {
+  return stats_path == "-" ? std::cerr : std::cout;
+}
+
 Status write_json(const std::filesystem::path& path, const nlohmann::json& json) {
   const std::string text = json.dump(2) + "\n";
   if (path == "-") {

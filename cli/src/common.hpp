@@ -76,6 +76,9 @@ void add_build_options(CLI::App& app, BuildOptions& options);
 /// Applies --threads and --max-memory, and a progress bar on stderr when it is a terminal.
 void configure_context(BuildContext& ctx, const BuildOptions& options);
 
+/// Where a command prints its summary line: stdout, or stderr when `stats_path` is "-" (--stats
+/// writes its JSON to stdout, which then holds the JSON alone).
+[[nodiscard]] std::ostream& summary_stream(const std::string& stats_path);
 /// Writes JSON (pretty, trailing newline) to a file, or stdout when the path is "-".
 [[nodiscard]] Status write_json(const std::filesystem::path& path, const nlohmann::json& json);
 /// Writes text to a file atomically (io::write_file_atomic).

@@ -231,6 +231,26 @@ TEST_SUITE("cli.audit") {
     CHECK(depth.exit_code == 2);
     CHECK(depth.output.find("--tile-size: 'nan' is not a finite number") != std::string::npos);
   }
+  TEST_CASE("--stats - leaves stdout to the JSON: build, rebuild and voxelize") {
+    const std::string lnav = temp_file("leapnav_cli_audit", "stdout.lnav");
+    const std::string cache = temp_file("leapnav_cli_audit", "stdout.cache");
+    const std::string rebuilt = temp_file("leapnav_cli_audit", "stdout_rebuilt.lnav");
+    for (const std::string& command :
+         {"build builtin:gap:1.25 -o " + lnav + " --stats -",
+          "build builtin:gap:1.25 -o " + lnav + " --tile-size 16 --cache " + cache + " --stats -",
+          "rebuild " + lnav + " builtin:gap:1.25 --cache " + cache + " --changed 0,0,0,1,1,1 -o " +
+              rebuilt + " --stats -",
+          std::string("voxelize builtin:gap:1.25 --stats -")}) {
+      CAPTURE(command);
+      const Run r = run_cli(command, leapnav::test::Stderr::Discard);
+      REQUIRE(r.exit_code == 0);
+      const auto json = nlohmann::json::parse(r.output, nullptr, false);
+      CHECK_FALSE(json.is_discarded());
+      CHECK(json.contains("hash"));
+      // the summary line went to stderr
+      CHECK(run_cli(command).output.find("builtin:gap:1.25: ") != std::string::npos);
+    }
+  }
 }
 
 #endif
