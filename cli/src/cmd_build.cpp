@@ -95,25 +95,26 @@ int run_tiled_build(const TriangleMesh& mesh, const BuildConfig& config,
   const std::string hash = hash_to_hex(mesh::content_hash(file.navmesh));
   const mesh::TileLayout& layout = out->layout;
   const std::uint64_t jump_bytes = saved->jump_link_bytes;
-  std::cout << opt.scene << ": " << out->stats.polygons << " polygons, " << out->stats.vertices
-            << " vertices, " << out->stats.regions << " regions in " << layout.tile_count()
-            << " tiles of " << layout.tile_size << " cells (border " << layout.border << "; "
-            << out->stitch.portal_edges << " portals between tiles), navmesh area "
-            << out->stats.navmesh_area << " m2, hash " << hash;
+  std::ostream& summary = summary_stream(opt.stats_path);
+  summary << opt.scene << ": " << out->stats.polygons << " polygons, " << out->stats.vertices
+          << " vertices, " << out->stats.regions << " regions in " << layout.tile_count()
+          << " tiles of " << layout.tile_size << " cells (border " << layout.border << "; "
+          << out->stitch.portal_edges << " portals between tiles), navmesh area "
+          << out->stats.navmesh_area << " m2, hash " << hash;
   if (file.links) {
-    std::cout << ", " << file.links->links.size() << (links.compact ? " compact" : " full")
-              << " jump links from " << file.links->stats.sample_points << " sample points ("
-              << tiled_links->cross_tile_links << " landing in another tile; " << jump_bytes
-              << " bytes in the file; " << tiled_links->refine.links_failing
-              << " failed the exact check on the surface: " << tiled_links->refine.links_shortened
-              << " shortened, " << tiled_links->refine.links_dropped << " dropped)";
+    summary << ", " << file.links->links.size() << (links.compact ? " compact" : " full")
+            << " jump links from " << file.links->stats.sample_points << " sample points ("
+            << tiled_links->cross_tile_links << " landing in another tile; " << jump_bytes
+            << " bytes in the file; " << tiled_links->refine.links_failing
+            << " failed the exact check on the surface: " << tiled_links->refine.links_shortened
+            << " shortened, " << tiled_links->refine.links_dropped << " dropped)";
   }
   if (file.ledges) {
-    std::cout << ", " << file.ledges->links.size() << " ledge links ("
-              << file.ledges->stats.links_dropped << " of " << file.ledges->stats.candidates
-              << " candidates failed the check)";
+    summary << ", " << file.ledges->links.size() << " ledge links ("
+            << file.ledges->stats.links_dropped << " of " << file.ledges->stats.candidates
+            << " candidates failed the check)";
   }
-  std::cout << " -> " << output << '\n';
+  summary << " -> " << output << '\n';
   if (!opt.stats_path.empty()) {
     nlohmann::json stats;
     stats["scene"] = opt.scene;
@@ -202,9 +203,10 @@ void register_build_command(CLI::App& root, Registry& registry) {
   app->add_option("--areas", options->build.areas,
                   "Area table (JSON) for an OBJ scene: {\"groups\": {name: id}, \"materials\": "
                   "{name: id}, \"default\": id}, ids 0..63 (0 = not walkable, 63 = ground)");
-  app->add_option("--jump", options->jumps,
-                  "Generate jump links for a jump h,d,max_fall [units: m], or a thesis preset C1 "
-                  "(1,2.5,2.5), C2 (3,7.5,7.5), C3 (5,12.5,12.5); repeat for several");
+  CLI::Option* jump_option = app->add_option(
+      "--jump", options->jumps,
+      "Generate jump links for a jump h,d,max_fall [units: m], or a thesis preset C1 "
+      "(1,2.5,2.5), C2 (3,7.5,7.5), C3 (5,12.5,12.5); repeat for several");
   app->add_option(
          "--step", options->step,
          "Jump sample spacing: columns whose grid x and z are multiples of this [units: cells]")
@@ -235,13 +237,22 @@ void register_build_command(CLI::App& root, Registry& registry) {
                   "far smaller sets, a path may grow by up to 4 m per jump; docs/jump_links.md)")
       ->check(CLI::IsMember({"groups", "links"}))
       ->capture_default_str();
-  app->add_option("--tile-size", options->tiles.tile_size,
-                  "Build in square tiles of this many cells, in parallel, stitched into one "
-                  "navmesh; 0 = one tile [units: cells] [range: 0 or 16..65536]")
-      ->capture_default_str();
+  // note: an option that shapes jump links means nothing without --jump: a usage error rather
+  // than silently ignored
+  for (const char* name : {"--step", "--epsilon", "--link-set", "--detour", "--no-link-runs",
+                           "--keep-walkable-links", "--walkable-filter"}) {
+    app->get_option(name)->needs(jump_option);
+  }
+  app->get_option("--keep-walkable-links")->excludes("--walkable-filter");
+  CLI::Option* tile_size_option =
+      app->add_option("--tile-size", options->tiles.tile_size,
+                      "Build in square tiles of this many cells, in parallel, stitched into one "
+                      "navmesh; 0 = one tile [units: cells] [range: 0 or 16..65536]")
+          ->capture_default_str();
   app->add_option("--tile-border", options->tiles.border,
                   "Cells voxelized around each tile; -1 = agent radius + 3 [units: cells]")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->needs(tile_size_option);
   app->add_option("--cache", options->cache,
                   "With --tile-size: also write the build's working data (per-tile meshes and "
                   "input fingerprints) to this file, for `leapnav rebuild`");
@@ -345,32 +356,33 @@ void register_build_command(CLI::App& root, Registry& registry) {
          if (!saved) return report(saved.error());
          const mesh::NavMesh& navmesh = file.navmesh;
          const std::string hash = hash_to_hex(mesh::content_hash(navmesh));
-         std::cout << opt.scene << ": " << out->stats.polygons << " polygons, "
-                   << out->stats.vertices << " vertices, " << out->stats.regions
-                   << " regions, navmesh area " << out->stats.navmesh_area << " m2 (walkable "
-                   << out->stats.walkable_area << " m2), hash " << hash;
+         std::ostream& summary = summary_stream(opt.stats_path);
+         summary << opt.scene << ": " << out->stats.polygons << " polygons, " << out->stats.vertices
+                 << " vertices, " << out->stats.regions << " regions, navmesh area "
+                 << out->stats.navmesh_area << " m2 (walkable " << out->stats.walkable_area
+                 << " m2), hash " << hash;
          // note: the bytes the links add to the file, whatever their encoding
          const std::uint64_t jump_bytes = saved->jump_link_bytes;
          if (file.links) {
-           std::cout << ", " << file.links->links.size() << ' ' << options->link_set
-                     << " jump links from " << file.links->stats.sample_points << " sample points ("
-                     << jump_bytes << " bytes in the file; " << file.links->stats.links_failing
-                     << " failed the exact check on the surface: "
-                     << file.links->stats.links_shortened << " shortened, "
-                     << file.links->stats.links_dropped << " dropped)";
+           summary << ", " << file.links->links.size() << ' ' << options->link_set
+                   << " jump links from " << file.links->stats.sample_points << " sample points ("
+                   << jump_bytes << " bytes in the file; " << file.links->stats.links_failing
+                   << " failed the exact check on the surface: "
+                   << file.links->stats.links_shortened << " shortened, "
+                   << file.links->stats.links_dropped << " dropped)";
          }
          std::array<std::size_t, ledge::kLedgeKindCount> kind_counts{};
          if (file.ledges) {
            for (const ledge::LedgeLink& l : file.ledges->links)
              ++kind_counts[static_cast<std::size_t>(l.kind)];
-           std::cout << ", " << file.ledges->links.size() << " ledge links (";
+           summary << ", " << file.ledges->links.size() << " ledge links (";
            for (int k = 0; k < ledge::kLedgeKindCount; ++k)
-             std::cout << (k > 0 ? ", " : "") << kind_counts[static_cast<std::size_t>(k)] << ' '
-                       << ledge::to_string(static_cast<ledge::LedgeKind>(k));
-           std::cout << "; " << file.ledges->stats.links_dropped << " of "
-                     << file.ledges->stats.candidates << " candidates failed the check)";
+             summary << (k > 0 ? ", " : "") << kind_counts[static_cast<std::size_t>(k)] << ' '
+                     << ledge::to_string(static_cast<ledge::LedgeKind>(k));
+           summary << "; " << file.ledges->stats.links_dropped << " of "
+                   << file.ledges->stats.candidates << " candidates failed the check)";
          }
-         std::cout << " -> " << options->output << '\n';
+         summary << " -> " << options->output << '\n';
          if (!opt.stats_path.empty()) {
            nlohmann::json stats = std::move(*voxel_stats);
            stats["scene"] = opt.scene;

@@ -24,7 +24,9 @@ void register_config_command(CLI::App& root, Registry& registry) {
                   "Configuration to print: default, thesis, or a JSON file (printed complete, "
                   "every field)");
   app->add_option("--output,-o", options->output, "Write the JSON to this file instead of stdout");
-  app->add_flag("--list", options->list, "List the named configurations");
+  app->add_flag("--list", options->list, "List the named configurations")
+      ->excludes("--show")
+      ->excludes("--output");
   registry.push_back({app, [options]() -> int {
                         if (options->list) {
                           for (const auto name : named_config_names()) std::cout << name << '\n';

@@ -289,7 +289,19 @@ void register_fly_command(CLI::App& root, Registry& registry) {
       ->check(CLI::IsMember({"y", "z"}));
   app->add_flag("--json", options->json, "Print the path as JSON");
   add_max_memory_option(*app, options->max_memory_mib);
-  registry.push_back({app, [options]() -> int { return run_fly(*options); }});
+  registry.push_back({app, [options, app]() -> int {
+                        // note: options a voxel map does not read are usage errors rather
+                        // than silently ignored
+                        for (const char* name : {"--voxel", "--up"}) {
+                          if (is_map(options->input) && app->count(name) != 0) {
+                            std::cerr << "leapnav fly: " << name
+                                      << " applies to a scene only, not to the voxel map "
+                                      << options->input << '\n';
+                            return kExitUsage;
+                          }
+                        }
+                        return run_fly(*options);
+                      }});
 }
 
 }  // namespace leapnav::cli

@@ -43,7 +43,10 @@ nlohmann::json info_json(const io::NavFile& nav, const std::string& file) {
   Status valid = mesh::validate(navmesh);
   if (nav.links) {
     j["jump_links"] = nav.links->links.size();
-    j["jump_bytes"] = nav.links->memory_bytes();
+    // note: as in the build's stats: the bytes the links add to the file, and apart from them
+    // the bytes they take in memory
+    j["jump_bytes"] = io::jump_link_file_bytes(*nav.links);
+    j["jump_memory_bytes"] = nav.links->memory_bytes();
     nlohmann::json configs = nlohmann::json::array();
     for (const auto& c : nav.links->configs)
       configs.push_back({{"h", c.height}, {"d", c.distance}, {"max_fall", c.max_fall}});
@@ -165,8 +168,9 @@ void register_navmesh_commands(CLI::App& root, Registry& registry) {
            }
            if (nav->links) {
              std::cout << "  jump links " << nav->links->links.size() << " ("
-                       << nav->links->memory_bytes() << " bytes), configurations "
-                       << j["jump_configs"].dump() << '\n';
+                       << j["jump_bytes"].get<std::uint64_t>() << " bytes in the file, "
+                       << j["jump_memory_bytes"].get<std::uint64_t>()
+                       << " in memory), configurations " << j["jump_configs"].dump() << '\n';
            }
            std::cout << "  hash " << j["hash"].get<std::string>() << "\n  validation: "
                      << (j["valid"].get<bool>() ? std::string("ok")
@@ -193,13 +197,27 @@ void register_navmesh_commands(CLI::App& root, Registry& registry) {
   export_app->add_option("--output,-o", exp->output, "Output: .json, .obj or .glb")->required();
   export_app->add_flag("--links", exp->links, "glTF: draw the file's jump links as arcs");
   add_gltf_options(*export_app, exp->gltf);
+  export_app->get_option("--max-links")->needs("--links");
   add_max_memory_option(*export_app, exp->max_memory_mib);
   registry.push_back(
-      {export_app, [exp]() -> int {
+      {export_app, [exp, export_app]() -> int {
+         const std::string ext = std::filesystem::path(exp->output).extension().string();
+         // note: the glTF options draw into the .glb only; given with a .json or .obj output they
+         // would be silently ignored
+         if (ext == ".json" || ext == ".obj") {
+           for (const char* name :
+                {"--links", "--scene", "--up", "--fill", "--from", "--to", "--max-links",
+                 "--jump-cost", "--no-jumps", "--no-ledge-links", "--no-crouch", "--crouch-cost"}) {
+             if (export_app->count(name) != 0) {
+               std::cerr << "leapnav export: " << name << " applies to a .glb output only, not "
+                         << exp->output << '\n';
+               return kExitUsage;
+             }
+           }
+         }
          auto nav = io::load_nav_file(exp->file, input_limit_bytes(exp->max_memory_mib));
          if (!nav) return report(nav.error());
          const jump::JumpLinkSet* links = nav->links ? &*nav->links : nullptr;
-         const std::string ext = std::filesystem::path(exp->output).extension().string();
          std::string text;
          if (ext == ".json") {
            text = io::export_navmesh_json(nav->navmesh, links);
@@ -212,7 +230,7 @@ void register_navmesh_commands(CLI::App& root, Registry& registry) {
                                                                     "with --jump)"));
            }
            if (const int usage = check_gltf_points(exp->gltf); usage != kExitOk) return usage;
-           auto glb = make_glb(*nav, exp->gltf, exp->links);
+           auto glb = make_glb(*nav, exp->gltf, exp->links, exp->max_memory_mib);
            if (!glb) return report(glb.error());
            text = std::move(*glb);
          } else {
@@ -257,19 +275,27 @@ void register_navmesh_commands(CLI::App& root, Registry& registry) {
   render_app
       ->add_option("--max-links", render->max_links,
                    "Most jump links drawn (evenly subsampled); 0 = all")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(check_unsigned)
+      ->needs("--links");
+  query_options_need_from(*render_app);
   add_max_memory_option(*render_app, render->max_memory_mib);
   registry.push_back(
       {render_app, [render]() -> int {
+         if (std::filesystem::path(render->output).extension() == ".png") {
+           std::cerr << "leapnav render: -o " << render->output
+                     << ": the output is SVG; give -o <file.svg> --png for a PNG beside it\n";
+           return kExitUsage;
+         }
          auto nav = io::load_nav_file(render->file, input_limit_bytes(render->max_memory_mib));
          if (!nav) return report(nav.error());
          const mesh::NavMesh* navmesh = &nav->navmesh;
          io::RenderOptions options;
          if (render->links) {
            if (!nav->links && !nav->ledges) {
-             std::cerr << "leapnav render: " << render->file
-                       << " has no jump or ledge links (build it with --jump or --ledge-links)\n";
-             return kExitBadInput;
+             return report(make_error(ErrorCode::InvalidArgument,
+                                      render->file + ": has no jump or ledge links (build it with "
+                                                     "--jump or --ledge-links)"));
            }
            if (nav->links) {
              io::JumpLinkOverlayOptions link_options;
@@ -288,7 +314,9 @@ void register_navmesh_commands(CLI::App& root, Registry& registry) {
            auto start = parse_point(render->from, "--from");
            auto goal = parse_point(render->to, "--to");
            if (!start || !goal) {
-             std::cerr << "leapnav render: --from and --to take x,y,z points\n";
+             std::cerr << "leapnav render: "
+                       << (start ? goal.error().message : start.error().message)
+                       << " (--from and --to take x,y,z points)\n";
              return kExitUsage;
            }
            auto planner = planner_for(*nav);
@@ -320,7 +348,8 @@ void register_check_links_command(CLI::App& root, Registry& registry) {
   CLI::App* app = root.add_subcommand(
       "check-links",
       "Check every jump link of a navmesh file exactly against the scene's triangles: the agent's "
-      "cylinder swept along fitted arcs to points of each land segment, and the landing");
+      "cylinder swept along fitted arcs to points of each land segment, and its standing pose at "
+      "the landing; exits 0 whatever it finds (links_failed counts the failing links)");
   app->add_option("file", opt->file, "Navmesh file with jump links (.lnav)")->required();
   app->add_option("scene", opt->scene, "The scene it was built from (OBJ or builtin:...)")
       ->required();

@@ -45,6 +45,7 @@ void add_jump_query_options(CLI::App& app, JumpQueryOptions& options) {
                  "Extra cost of a jump in the global search [units: m] (default " +
                      std::to_string(plan::kDefaultJumpCost).substr(0, 3) +
                      ": a jump must save that much walking)")
+      ->check(check_finite)
       ->check(CLI::Range(0.0, 1.0e6));
   app.add_flag("--no-jumps", options.no_jumps, "Walk only, even when the file has jump links");
   app.add_flag("--no-ledge-links", options.no_ledge_links,
@@ -53,7 +54,15 @@ void add_jump_query_options(CLI::App& app, JumpQueryOptions& options) {
                "Never enter crouch polygons (built with agent.crouch_height)");
   app.add_option("--crouch-cost", options.crouch_cost,
                  "Cost multiplier of walking across crouch polygons (default 1)")
+      ->check(check_finite)
       ->check(CLI::Range(1.0e-6, 1.0e6));
+}
+
+void query_options_need_from(CLI::App& app) {
+  for (const char* name :
+       {"--jump-cost", "--no-jumps", "--no-ledge-links", "--no-crouch", "--crouch-cost"}) {
+    app.get_option(name)->needs("--from");
+  }
 }
 
 plan::QueryOptions query_options(const JumpQueryOptions& options) {
@@ -124,7 +133,9 @@ void register_path_commands(CLI::App& root, Registry& registry) {
   sample_app->add_option("--count,-n", sample->count, "How many points")
       ->check(CLI::Range(0, 100000000))
       ->capture_default_str();
-  sample_app->add_option("--seed", sample->seed, "Random seed")->capture_default_str();
+  sample_app->add_option("--seed", sample->seed, "Random seed [range: 0..2^64-1]")
+      ->capture_default_str()
+      ->check(check_unsigned);
   add_max_memory_option(*sample_app, sample->max_memory_mib);
   registry.push_back(
       {sample_app, [sample]() -> int {

@@ -220,8 +220,12 @@ void register_platformer_command(CLI::App& root, Registry& registry) {
                   "Also write the map extruded to a 3-D level (tiles as boxes, a solid frame) for "
                   "`leapnav build`");
   app->add_option("--tile-size", o->tile_size, "Box edge for --obj [units: m]")
+      ->needs("--obj")
+      ->check(check_finite)
       ->check(CLI::Range(0.01, 100.0));
   app->add_option("--depth", o->depth, "Corridor depth for --obj [units: m]")
+      ->needs("--obj")
+      ->check(check_finite)
       ->check(CLI::Range(0.01, 1000.0));
   app->add_option("--threads", o->threads, "Threads for the jump links (0 = all)")
       ->check(CLI::Range(0, 1024));

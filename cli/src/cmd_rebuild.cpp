@@ -279,16 +279,17 @@ void register_rebuild_command(CLI::App& root, Registry& registry) {
          }
          const double cache_write_ms = ms_since(at);
          const std::string hash = hash_to_hex(cache->navmesh_hash);
-         std::cout << opt.scene << ": rebuilt " << rs.tiles_rebuilt << " of " << rs.tiles
-                   << " tiles (" << rs.tiles_reused << " reused"
-                   << (rs.layout_changed ? "; the world grid changed" : "") << "), "
-                   << out->stats.polygons << " polygons";
+         std::ostream& summary = summary_stream(opt.stats_path);
+         summary << opt.scene << ": rebuilt " << rs.tiles_rebuilt << " of " << rs.tiles
+                 << " tiles (" << rs.tiles_reused << " reused"
+                 << (rs.layout_changed ? "; the world grid changed" : "") << "), "
+                 << out->stats.polygons << " polygons";
          if (file.links) {
-           std::cout << ", " << file.links->links.size() << " jump links (" << ls.tiles_relinked
-                     << " tiles relinked, " << ls.tiles_reused << " reused)";
+           summary << ", " << file.links->links.size() << " jump links (" << ls.tiles_relinked
+                   << " tiles relinked, " << ls.tiles_reused << " reused)";
          }
-         if (file.ledges) std::cout << ", " << file.ledges->links.size() << " ledge links";
-         std::cout << ", hash " << hash << " -> " << options->output << '\n';
+         if (file.ledges) summary << ", " << file.ledges->links.size() << " ledge links";
+         summary << ", hash " << hash << " -> " << options->output << '\n';
          if (!opt.stats_path.empty()) {
            nlohmann::json stats;
            stats["scene"] = opt.scene;

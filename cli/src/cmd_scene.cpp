@@ -22,7 +22,9 @@ void register_scene_commands(CLI::App& root, Registry& registry) {
       "Scene: demo, city:N (N x N blocks, 1..256), terrain:N (N x N rolling-hill tiles, 1..256), "
       "jump scenes gap:W, rise:D, drop:D, ceiling:H, wall:H (metres), pillar");
   app->add_option("--output,-o", options->output, "OBJ file to write");
-  app->add_flag("--list", options->list, "List the built-in scenes");
+  app->add_flag("--list", options->list, "List the built-in scenes")
+      ->excludes("--output")
+      ->excludes("name");
   add_max_memory_option(*app, options->max_memory_mib);
   registry.push_back(
       {app, [options]() -> int {

@@ -60,8 +60,10 @@ void add_gltf_options(CLI::App& app, GltfCliOptions& options) {
   app.add_option("--to", options.to, "... to this point x,y,z (with --from)");
   app.add_option("--max-links", options.max_links,
                  "glTF: most jump links drawn (evenly subsampled); 0 = all")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(check_unsigned);
   add_jump_query_options(app, options.jumps);
+  query_options_need_from(app);
 }
 
 int check_gltf_points(const GltfCliOptions& options) {
@@ -74,14 +76,16 @@ int check_gltf_points(const GltfCliOptions& options) {
   return kExitUsage;
 }
 
-Result<std::string> make_glb(const io::NavFile& nav, const GltfCliOptions& options,
-                             bool with_links) {
+Result<std::string> make_glb(const io::NavFile& nav, const GltfCliOptions& options, bool with_links,
+                             double max_memory_mib) {
   io::GltfContent content;
   std::optional<TriangleMesh> level;
   if (!options.scene.empty()) {
     io::ObjOptions obj;
     obj.up = options.up == "z" ? io::UpAxis::Z : io::UpAxis::Y;
-    LEAPNAV_TRY_ASSIGN(level, io::load_scene(options.scene, obj));
+    obj.max_bytes = input_limit_bytes(max_memory_mib);
+    LEAPNAV_TRY_ASSIGN(level,
+                       load_scene_within(options.scene, obj, memory_limit_bytes(max_memory_mib)));
     content.level = &*level;
   }
   if (with_links && nav.links) content.links = &*nav.links;
@@ -148,7 +152,7 @@ void register_view_command(CLI::App& root, Registry& registry) {
            }
          }
          if (const int usage = check_gltf_points(opt->gltf); usage != kExitOk) return usage;
-         auto glb = make_glb(*nav, opt->gltf, true);
+         auto glb = make_glb(*nav, opt->gltf, true, opt->max_memory_mib);
          if (!glb) return report(glb.error());
          std::filesystem::path out = opt->output;
          if (out.empty()) {

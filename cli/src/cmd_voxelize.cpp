@@ -42,15 +42,15 @@ void register_voxelize_command(CLI::App& root, Registry& registry) {
                         stats["threads"] = options->threads;
                         stats["timings_ms"] = timings_json(ctx);
                         stats["hash"] = hash_to_hex(voxel::content_hash(out->compact));
-                        std::cout << options->scene << ": " << out->stats.triangles
-                                  << " triangles (" << out->stats.walkable_triangles
-                                  << " walkable, " << out->stats.degenerate_triangles
-                                  << " degenerate), grid " << out->compact.grid.width << " x "
-                                  << out->compact.grid.depth << ", " << out->stats.spans
-                                  << " spans, " << out->stats.compact_spans
-                                  << " open walkable spans, " << out->stats.walkable_spans
-                                  << " after erosion, hash " << stats["hash"].get<std::string>()
-                                  << '\n';
+                        std::ostream& summary = summary_stream(options->stats_path);
+                        summary << options->scene << ": " << out->stats.triangles << " triangles ("
+                                << out->stats.walkable_triangles << " walkable, "
+                                << out->stats.degenerate_triangles << " degenerate), grid "
+                                << out->compact.grid.width << " x " << out->compact.grid.depth
+                                << ", " << out->stats.spans << " spans, "
+                                << out->stats.compact_spans << " open walkable spans, "
+                                << out->stats.walkable_spans << " after erosion, hash "
+                                << stats["hash"].get<std::string>() << '\n';
                         if (!options->stats_path.empty()) {
                           if (auto s = write_json(options->stats_path, stats); !s)
                             return report(s.error());

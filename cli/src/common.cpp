@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -74,6 +75,7 @@ void add_max_memory_option(CLI::App& app, double& max_memory_mib) {
   app.add_option("--max-memory", max_memory_mib,
                  "Refuse work that would allocate more than this, and input files larger than "
                  "half of it [units: MiB]; 0 = half of the machine's memory")
+      ->check(check_finite)
       ->check(CLI::Range(0.0, 1e9));
 }
 
@@ -111,6 +113,23 @@ Result<TriangleMesh> load_scene_arg(const BuildOptions& options) {
   return load_scene_within(options.scene, obj, memory_limit_bytes(options.max_memory_mib));
 }
 
+std::string check_finite(const std::string& text) {
+  double value = 0.0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size() ||
+      !std::isfinite(value))
+    return "'" + text + "' is not a finite number";
+  return {};
+}
+
+std::string check_unsigned(const std::string& text) {
+  std::uint64_t value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size())
+    return "'" + text + "' is not a whole number in 0..18446744073709551615";
+  return {};
+}
+
 Result<TriangleMesh> load_scene_within(const std::string& scene, const io::ObjOptions& obj,
                                        std::uint64_t memory_limit) {
   constexpr std::string_view kPrefix = "builtin:";
@@ -144,6 +163,10 @@ void configure_context(BuildContext& ctx, const BuildOptions& options) {
 
 Status write_text(const std::filesystem::path& path, std::string_view text) {
   return io::write_file_atomic(path, text);
+}
+
+std::ostream& summary_stream(const std::string& stats_path) {
+  return stats_path == "-" ? std::cerr : std::cout;
 }
 
 Status write_json(const std::filesystem::path& path, const nlohmann::json& json) {

@@ -36,6 +36,14 @@ using Registry = std::vector<Command>;
 /// Prints "leapnav: error: <message>" to stderr and returns the error's exit code.
 int report(const Error& error);
 
+/// A CLI11 check for an unsigned 64-bit option: "" when `text` is one, else the message. CLI11's
+/// conversion alone wraps a negative value and saturates one past 2^64 - 1.
+[[nodiscard]] std::string check_unsigned(const std::string& text);
+
+/// A CLI11 check for a number option: "" when `text` is a finite number, else the message (a NaN
+/// passes CLI11's ranges, since it compares false with both ends).
+[[nodiscard]] std::string check_finite(const std::string& text);
+
 /// Options every building command shares.
 struct BuildOptions {
   std::string scene;
@@ -68,6 +76,9 @@ void add_build_options(CLI::App& app, BuildOptions& options);
 /// Applies --threads and --max-memory, and a progress bar on stderr when it is a terminal.
 void configure_context(BuildContext& ctx, const BuildOptions& options);
 
+/// Where a command prints its summary line: stdout, or stderr when `stats_path` is "-" (--stats
+/// writes its JSON to stdout, which then holds the JSON alone).
+[[nodiscard]] std::ostream& summary_stream(const std::string& stats_path);
 /// Writes JSON (pretty, trailing newline) to a file, or stdout when the path is "-".
 [[nodiscard]] Status write_json(const std::filesystem::path& path, const nlohmann::json& json);
 /// Writes text to a file atomically (io::write_file_atomic).
@@ -121,6 +132,10 @@ struct JumpQueryOptions {
 };
 /// Adds --jump-cost, --no-jumps, --no-ledge-links, --no-crouch and --crouch-cost to a subcommand.
 void add_jump_query_options(CLI::App& app, JumpQueryOptions& options);
+/// Where the path is optional (render, export .glb, view): --jump-cost, --no-jumps,
+/// --no-ledge-links, --no-crouch and --crouch-cost need --from (a usage error without it rather
+/// than ignored). Call after add_jump_query_options and after adding --from.
+void query_options_need_from(CLI::App& app);
 /// The planner's query options for these command options.
 [[nodiscard]] plan::QueryOptions query_options(const JumpQueryOptions& options);
 /// A planner over a navmesh file's polygons and, when it has them, its jump links.
@@ -140,9 +155,10 @@ struct GltfCliOptions {
 void add_gltf_options(CLI::App& app, GltfCliOptions& options);
 /// kExitOk, or kExitUsage after printing why when --from or --to is not a point x,y,z.
 [[nodiscard]] int check_gltf_points(const GltfCliOptions& options);
-/// The navmesh file as binary glTF with the level, its links (when `with_links`) and the path.
+/// The navmesh file as binary glTF with the level, its links (when `with_links`) and the path;
+/// the --scene level is read under --max-memory (`max_memory_mib`) as every command's input is.
 [[nodiscard]] Result<std::string> make_glb(const io::NavFile& nav, const GltfCliOptions& options,
-                                           bool with_links);
+                                           bool with_links, double max_memory_mib);
 void register_view_command(CLI::App& root, Registry& registry);
 
 }  // namespace leapnav::cli

@@ -2,6 +2,7 @@
 // errors to the documented exit codes (0 ok, 1 bad input, 2 usage, 3 internal error).
 #include <exception>
 #include <iostream>
+#include <string>
 
 #include "common.hpp"
 
@@ -24,6 +25,17 @@ int main(int argc, char** argv) {
   register_platformer_command(app, registry);
   register_fly_command(app, registry);
   register_config_command(app, registry);
+  // note: CLI11 reports an unknown first word as "A subcommand is required", which does not name
+  // it; a word that is neither an option nor a command is named here
+  if (argc > 1 && argv[1][0] != '-') {
+    const std::string word = argv[1];
+    bool known = false;
+    for (const Command& command : registry) known = known || command.app->check_name(word);
+    if (!known) {
+      std::cerr << "leapnav: '" << word << "' is not a command (see leapnav --help)\n";
+      return kExitUsage;
+    }
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -402,7 +402,10 @@ py::dict stats(const PyNavMesh& nav) {
   j["hash"] = hash_to_hex(mesh::content_hash(m));
   if (const jump::JumpLinkSet* links = nav.jumps()) {
     j["jump_links"] = links->links.size();
-    j["jump_bytes"] = links->memory_bytes();
+    // note: as in the CLI's build --stats and info --json: the bytes in the file, and apart from
+    // them the bytes in memory
+    j["jump_bytes"] = io::jump_link_file_bytes(*links);
+    j["jump_memory_bytes"] = links->memory_bytes();
     py::list configs;
     for (const auto& c : links->configs) {
       py::dict d;

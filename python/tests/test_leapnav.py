@@ -298,10 +298,16 @@ def test_built_links_are_the_clis_and_every_one_passes_the_exact_check(tmp_path,
     scene = tmp_path / "slabs.obj"
     write_obj(scene, v, t)
     theirs = tmp_path / "cli.lnav"
+    cli_stats = tmp_path / "cli.json"
     subprocess.run([str(CLI), "build", str(scene), "--jump", "C2", "--step", "4", "--link-set",
-                    link_set, "-o", str(theirs)], check=True, capture_output=True)
+                    link_set, "-o", str(theirs), "--stats", str(cli_stats)], check=True,
+                   capture_output=True)
     # the same file, byte for byte: the same navmesh and the same links in the same encoding
     assert mine.read_bytes() == theirs.read_bytes()
+    # and the same byte counts under the same names (file bytes, memory bytes)
+    built = json.loads(cli_stats.read_text())
+    assert nav.stats["jump_bytes"] == built["jump_bytes"]
+    assert nav.stats["jump_memory_bytes"] == built["jump_memory_bytes"]
     report = subprocess.run([str(CLI), "check-links", str(mine), str(scene), "--json"], check=True,
                             capture_output=True, text=True)
     checked = json.loads(report.stdout)
