@@ -349,7 +349,7 @@ void register_check_links_command(CLI::App& root, Registry& registry) {
       "check-links",
       "Check every jump link of a navmesh file exactly against the scene's triangles: the agent's "
       "cylinder swept along fitted arcs to points of each land segment, and its standing pose at "
-      "the landing; exits 0 whatever it finds (links_failed counts the failing links)");
+      "the landing; exit 1 when any link fails (after the report), 0 when all pass");
   app->add_option("file", opt->file, "Navmesh file with jump links (.lnav)")->required();
   app->add_option("scene", opt->scene, "The scene it was built from (OBJ or builtin:...)")
       ->required();
@@ -390,6 +390,12 @@ void register_check_links_command(CLI::App& root, Registry& registry) {
                      << r.regions_examined << " regions), " << r.links_failed << " failing ("
                      << r.collision_failures << " collisions, " << r.landing_failures
                      << " landings), worst penetration " << r.worst_penetration << " m\n";
+         }
+         if (r.links_failed > 0) {
+           return report(make_error(ErrorCode::InvalidArgument,
+                                    opt->file + ": " + std::to_string(r.links_failed) + " of " +
+                                        std::to_string(r.links_checked) +
+                                        " jump links fail the exact check against " + opt->scene));
          }
          return kExitOk;
        }});

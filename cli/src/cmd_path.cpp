@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "common.hpp"
+#include "leapnav/core/parallel.hpp"
 #include "leapnav/io/navmesh_file.hpp"
 #include "leapnav/io/text_format.hpp"
 #include "leapnav/planning/ledge_planner.hpp"
@@ -302,7 +303,7 @@ void register_path_commands(CLI::App& root, Registry& registry) {
              {"with_jumps", with_jumps},
              {"total_ms", ms},
              {"us_per_query", queries == 0 ? 0.0 : 1000.0 * ms / static_cast<double>(queries)},
-             {"threads", paths->threads}};
+             {"threads", paths->threads == 0 ? hardware_threads() : paths->threads}};
          std::cout << summary.dump() << '\n';
          std::cout.flush();
          if (!std::cout) return report(make_error(ErrorCode::IoError, "stdout: write failed"));

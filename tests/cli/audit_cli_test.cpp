@@ -187,8 +187,11 @@ TEST_SUITE("cli.audit") {
         run_cli("build builtin:gap:1.25 --config thesis --jump C1 --link-set full -o " + lnav);
     REQUIRE(full.exit_code == 0);
     CHECK(full.output.find(", 91 full jump links") != std::string::npos);
-    // check-links says in its help that it exits 0 whatever it finds
-    CHECK(run_cli("check-links --help").output.find("exits 0 whatever it finds") !=
+    // links checked against another scene fail: the report, then exit 1 naming the count
+    const Run wrong = run_cli("check-links " + lnav + " builtin:demo");
+    CHECK(wrong.exit_code == 1);
+    CHECK(wrong.output.find(" failing (") != std::string::npos);
+    CHECK(wrong.output.find("jump links fail the exact check against builtin:demo") !=
           std::string::npos);
   }
   TEST_CASE("sample --seed and --max-links refuse a negative or too large number") {

@@ -241,6 +241,11 @@ TEST_SUITE("cli.commands") {
     REQUIRE(r.exit_code == 0);
     CHECK(std::count(r.output.begin(), r.output.end(), '\n') == 3);
     CHECK(r.output.find("\"queries\":2") != std::string::npos);
+    CHECK(r.output.find("\"threads\":2") != std::string::npos);
+    // the summary names the threads used, not the request's 0 (= all)
+    r = run_cli("paths " + lnav + " " + queries + " --threads 0");
+    REQUIRE(r.exit_code == 0);
+    CHECK(r.output.find("\"threads\":0") == std::string::npos);
     const std::string bad = write_file("bad_queries.txt", "1 2 3 4 5\n");
     r = run_cli("paths " + lnav + " " + bad);
     CHECK(r.exit_code == 1);
