@@ -210,6 +210,14 @@ ForcedTable::ForcedTable(CornerRule rule) {
       }
       relevant |= cand.legal_needs_free;
       candidates_.push_back(cand);
+      // forced_given_legal: one path per candidate, grouped by path
+      LEAPNAV_ASSERT(paths.size() == 1, "a candidate with more than one canonical alternative");
+      Groups& groups = groups_[static_cast<std::size_t>(d)];
+      std::size_t g = 0;
+      while (g < groups.path.size() && groups.path[g] != 0 && groups.path[g] != paths.front()) ++g;
+      LEAPNAV_ASSERT(g < groups.path.size(), "more than kMaxGroups alternative paths");
+      groups.path[g] = paths.front();
+      groups.moves[g] |= CellMask{1} << m;
     }
     trigger_[static_cast<std::size_t>(d)] = trigger;
     relevant_[static_cast<std::size_t>(d)] = relevant | trigger;

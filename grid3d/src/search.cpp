@@ -1,8 +1,8 @@
 // A* and JPS-3D over the bit-packed occupancy grid (spec C1-A, C1-J, C1-S, C1-O1..O3).
 // Nodes are padded voxel ids; a 3x3x3 neighbourhood is nine 3-bit reads from the bit stream. Both
 // searches keep one closed entry per voxel; JPS stores the direction of a jump point's best
-// parent and expands it with Natural(d) + Forced(d). Forced sets come from ForcedTable through a
-// small direct-mapped cache keyed by (direction, the cells the rule reads).
+// parent and expands it with Natural(d) + Forced(d). Forced sets come from ForcedTable's grouped
+// form (legal moves AND the candidates of the alternative paths holding a blocked cell).
 #include "leapnav/grid3d/search.hpp"
 
 #include <algorithm>
@@ -21,7 +21,6 @@ constexpr double kSqrt3 = 1.7320508075688772;
 constexpr std::uint8_t kNoDir = 0xFF;
 constexpr std::uint32_t kNone = ~std::uint32_t{0};
 constexpr CellMask kAllMoves = ((CellMask{1} << 27) - 1) & ~(CellMask{1} << kCentre);
-constexpr std::size_t kCacheSize = 1 << 14;
 
 struct DirTables {
   double cost[27] = {};
@@ -246,7 +245,7 @@ FlyPlanner::FlyPlanner(const OccupancyGrid& grid) : grid_(&grid) {
 
 std::uint64_t FlyPlanner::memory_bytes() const {
   return g_.size() * sizeof(double) + parent_.size() * 4 + visited_.capacity() * 4 + dir_.size() +
-         free_bits_.size() * 8 + open_.memory_bytes() + cache_.size() * sizeof(CacheEntry) +
+         free_bits_.size() * 8 + open_.memory_bytes() +
          (streams_[1].owned.size() + streams_[2].owned.size()) * 8;
 }
 
@@ -522,10 +521,7 @@ void FlyPlanner::prepare(CornerRule rule, bool need_free_bits) {
     visited_.clear();
     dir_.assign(count, kNoDir);
   }
-  if (cache_.empty() || cache_rule_ != rule) {
-    cache_.assign(kCacheSize, CacheEntry{});
-    cache_rule_ = rule;
-  }
+  rule_ = rule;
   table_ = &ForcedTable::get(rule);
   if (need_free_bits && free_bits_.empty()) {
     // free(v) iff the 27 cells around v are free: the complement of the OR of 27 shifted streams.
@@ -543,7 +539,7 @@ void FlyPlanner::prepare(CornerRule rule, bool need_free_bits) {
 }
 
 std::uint64_t FlyPlanner::free_voxel_count() {
-  prepare(cache_rule_, true);
+  prepare(rule_, true);
   std::uint64_t count = 0;
   for (const std::uint64_t w : free_bits_) count += static_cast<std::uint64_t>(std::popcount(w));
   return count;
@@ -555,17 +551,9 @@ void FlyPlanner::begin_query() {
   open_.clear();
 }
 
-CellMask FlyPlanner::forced(int dir, CellMask mask) {
-  if ((mask & table_->trigger(dir)) == 0) return 0;
-  const std::uint32_t key =
-      (mask & table_->relevant(dir)) | (static_cast<std::uint32_t>(dir) << 27);
-  const std::uint32_t slot = (key * 2654435761U) >> (32 - 14);
-  CacheEntry& entry = cache_[slot];
-  if (entry.key != key) {
-    entry.key = key;
-    entry.forced = table_->forced(dir, mask);
-  }
-  return entry.forced;
+template <CornerRule R>
+CellMask FlyPlanner::forced(int dir, CellMask mask) const {
+  return table_->forced_given_legal(dir, mask, legal_set<R>(mask));
 }
 
 void FlyPlanner::finish_path(std::uint32_t start, std::uint32_t goal, FlyPath& path) const {
@@ -662,7 +650,7 @@ std::uint32_t FlyPlanner::jump(std::uint32_t from, VoxelCoord from_at, int dir, 
     } else {
       mask = neighbourhood(next);
       is_free = false;
-      if (forced(dir, mask) != 0) return next;
+      if (forced<R>(dir, mask) != 0) return next;
     }
     for (int i = 0; i < t.proper_count[dir]; ++i) {
       // note: a sub-sweep that ran out of a shared budget returns non-null too, which makes
@@ -713,7 +701,8 @@ void FlyPlanner::run_jps(std::uint32_t start, std::uint32_t goal, int limit, boo
     if (d == kNoDir) {
       moves = legal_set<R>(mask);
     } else {
-      moves = (legal_set<R>(mask) & t.sub[d]) | (node_free ? 0 : forced(d, mask));
+      const CellMask legal = legal_set<R>(mask);
+      moves = (legal & t.sub[d]) | (node_free ? 0 : table_->forced_given_legal(d, mask, legal));
     }
     const VoxelCoord at = coord(node);
     while (moves != 0) {

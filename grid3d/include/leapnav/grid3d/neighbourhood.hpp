@@ -106,6 +106,23 @@ class ForcedTable {
 
   /// Forced(x, d): directions m such that n = x + m is a forced neighbour.
   [[nodiscard]] CellMask forced(int dir, CellMask blocked) const;
+  /// Forced(x, d) given legal = legal_moves(blocked, rule), without branches: under both rules
+  /// every candidate has exactly one alternative path left (checked when the table is built), so
+  /// m is forced iff the move is legal and that path holds a blocked cell; the candidates of a
+  /// direction sharing a path form one group (at most kMaxGroups). Equals forced(dir, blocked)
+  /// (test: grid3d.neighbourhood).
+  [[nodiscard]] CellMask forced_given_legal(int dir, CellMask blocked, CellMask legal) const {
+    const Groups& groups = groups_[static_cast<std::size_t>(dir)];
+    CellMask hit = 0;
+    for (int i = 0; i < kMaxGroups; ++i) {
+      const auto k = static_cast<std::size_t>(i);
+      // note: a mask, not a branch (random fill mispredicts a branch per group)
+      const auto any = static_cast<CellMask>((blocked & groups.path[k]) != 0);
+      hit |= groups.moves[k] & (0U - any);
+    }
+    return hit & legal;
+  }
+  static constexpr int kMaxGroups = 8;
   /// Cells whose blocking can force a neighbour for direction dir: if none of them is blocked,
   /// Forced(x, d) is empty.
   [[nodiscard]] CellMask trigger(int dir) const { return trigger_[static_cast<std::size_t>(dir)]; }
@@ -141,6 +158,13 @@ class ForcedTable {
   std::vector<CellMask> masks_;  ///< per candidate: cells one alternative path needs free
   std::array<CellMask, 27> trigger_{};
   std::array<CellMask, 27> relevant_{};
+  /// Per direction: the distinct alternative paths (unused groups have an empty path, which
+  /// never holds a blocked cell) and the candidate moves each one decides.
+  struct Groups {
+    std::array<CellMask, kMaxGroups> path{};
+    std::array<CellMask, kMaxGroups> moves{};
+  };
+  std::array<Groups, 27> groups_{};
 };
 
 }  // namespace leapnav::grid3d

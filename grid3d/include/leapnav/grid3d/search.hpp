@@ -112,10 +112,6 @@ class FlyPlanner {
                                      const SearchConfig& config);
 
  private:
-  struct CacheEntry {
-    std::uint32_t key = ~std::uint32_t{0};
-    CellMask forced = 0;
-  };
   template <CornerRule R>
   void run_astar(std::uint32_t start, std::uint32_t goal, FlyPath& path);
   template <CornerRule R, bool P>
@@ -180,7 +176,8 @@ class FlyPlanner {
     const auto b = static_cast<std::uint64_t>(node + grid_->guard_bits());
     return ((free_bits_[b >> 6] >> (b & 63)) & 1U) != 0;
   }
-  CellMask forced(int dir, CellMask mask);
+  template <CornerRule R>
+  CellMask forced(int dir, CellMask mask) const;
   void prepare(CornerRule rule, bool need_free_bits);
   void begin_query();
   /// Records g for a node reached with a better g (the caller checked ng < g_[node]).
@@ -202,8 +199,7 @@ class FlyPlanner {
   std::vector<std::uint32_t> visited_;
   std::vector<std::uint8_t> dir_;
   OpenList open_;
-  std::vector<CacheEntry> cache_;
-  CornerRule cache_rule_ = CornerRule::Cut;
+  CornerRule rule_ = CornerRule::Cut;
   const ForcedTable* table_ = nullptr;
   std::int64_t offset_[27] = {};
   std::uint32_t stride_y_ = 1;
