@@ -385,14 +385,41 @@ void FlyPlanner::prepare_sweeps(CornerRule rule, bool need_free_bits) {
   sweeps_ready_ = true;
 }
 
+template <CornerRule R>
+CellMask FlyPlanner::forced(int dir, CellMask mask) const {
+  return table_->forced_given_legal(dir, mask, legal_set<R>(mask));
+}
+
 // A straight jump (C1-J with a straight d) 62 voxels per step: in a window of the row ahead, the
 // blocked voxels (slot 0) and the voxels with a forced neighbour (the rule's formula over the
 // shifted words of the cells it reads), the goal and the step limit as single bits; the first
 // blocked voxel before any stop gives null. Steps, voxels touched and the budget advance exactly
 // as the one-voxel loop would.
-template <bool P>
+template <CornerRule R, bool P>
 std::uint32_t FlyPlanner::sweep(std::uint32_t from, VoxelCoord at, int dir, int limit,
                                 std::uint32_t goal, std::uint64_t& touched, int* budget) {
+  // note: the first voxel alone, from its 3x3x3 neighbourhood. In random fill most straight
+  // jumps end there (the voxel entered has a forced neighbour, or the one after it is blocked),
+  // and this costs less than the window's setup; steps, touched, the budget and the result are
+  // the window's. Voxels with the free bit go to the window (long jumps in open space).
+  std::int64_t steps = 0;
+  const auto next = static_cast<std::uint32_t>(from + offset_[dir]);
+  if (!(P && free_bit(next))) {
+    const CellMask m = neighbourhood(next);
+    if (((m >> kCentre) & 1U) != 0) {
+      jump_steps_ = 0;
+      return kNone;
+    }
+    const bool stop =
+        next == goal || limit == 1 || (budget != nullptr && *budget <= 1) || forced<R>(dir, m) != 0;
+    if (stop || ((m >> dir) & 1U) != 0) {
+      ++touched;
+      if (budget != nullptr) --*budget;
+      jump_steps_ = 1;
+      return stop ? next : kNone;
+    }
+    steps = 1;
+  }
   // a window is 62 voxels: each row is read once from one bit before the window, and the cells
   // one voxel behind and ahead are that word shifted by 0 and 2
   constexpr int kWindow = 62;
@@ -426,7 +453,6 @@ std::uint32_t FlyPlanner::sweep(std::uint32_t from, VoxelCoord at, int dir, int 
   };
   std::uint64_t rows[9];
   std::uint64_t w[27];
-  std::int64_t steps = 0;
   while (true) {
     const std::int64_t base = forward ? id + 1 + steps : id - steps - kWindow;
     std::uint64_t limits = 0;
@@ -551,11 +577,6 @@ void FlyPlanner::begin_query() {
   open_.clear();
 }
 
-template <CornerRule R>
-CellMask FlyPlanner::forced(int dir, CellMask mask) const {
-  return table_->forced_given_legal(dir, mask, legal_set<R>(mask));
-}
-
 void FlyPlanner::finish_path(std::uint32_t start, std::uint32_t goal, FlyPath& path) const {
   path.status = FlyStatus::Found;
   path.cost = -g_[goal];  // closed
@@ -627,7 +648,7 @@ std::uint32_t FlyPlanner::jump(std::uint32_t from, VoxelCoord from_at, int dir, 
                                std::uint64_t& touched, int* budget) {
   const DirTables& t = dirs();
   if (word_sweeps_ && t.proper_count[dir] == 0) {
-    return sweep<P>(from, from_at, dir, limit, goal, touched, budget);
+    return sweep<R, P>(from, from_at, dir, limit, goal, touched, budget);
   }
   const Offset3 o = cell_offset(dir);
   VoxelCoord next_at = from_at;
@@ -656,9 +677,12 @@ std::uint32_t FlyPlanner::jump(std::uint32_t from, VoxelCoord from_at, int dir, 
       // note: a sub-sweep that ran out of a shared budget returns non-null too, which makes
       // `next` a jump point; its expansion redoes the sweep with a fresh budget.
       const int sub = t.proper_sub[dir][i];
+      // a sub-jump whose first move is illegal returns null at once with nothing touched (in
+      // random fill, about as often as the fill rate): skip its call and setup
+      if (!is_free && !legal<R>(mask, sub)) continue;
       const std::uint32_t hit =
           word_sweeps_ && t.proper_count[sub] == 0
-              ? sweep<P>(next, next_at, sub, 0, goal, touched, budget)
+              ? sweep<R, P>(next, next_at, sub, 0, goal, touched, budget)
               : jump<R, P>(next, next_at, sub, mask, is_free, 0, goal, touched, budget);
       if (hit != kNone) {
         jump_steps_ = steps;
@@ -713,7 +737,7 @@ void FlyPlanner::run_jps(std::uint32_t start, std::uint32_t goal, int limit, boo
       // straight moves go to the word sweep without the jump's frame (the same call jump makes)
       const std::uint32_t found =
           word_sweeps_ && t.proper_count[c] == 0
-              ? sweep<P>(node, at, c, limit, goal, path.touched, spend)
+              ? sweep<R, P>(node, at, c, limit, goal, path.touched, spend)
               : jump<R, P>(node, at, c, mask, node_free, limit, goal, path.touched, spend);
       if (found == kNone) continue;
       // the steps of the jump that returned `found` (no division to recover its coordinates)

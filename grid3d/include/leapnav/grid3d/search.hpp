@@ -155,7 +155,7 @@ class FlyPlanner {
     };
     std::vector<Pair> pairs;
   };
-  template <bool P>
+  template <CornerRule R, bool P>
   std::uint32_t sweep(std::uint32_t from, VoxelCoord from_at, int dir, int limit,
                       std::uint32_t goal, std::uint64_t& touched, int* budget);
   void prepare_sweeps(CornerRule rule, bool need_free_bits);
