@@ -385,6 +385,22 @@ void FlyPlanner::prepare_sweeps(CornerRule rule, bool need_free_bits) {
   sweeps_ready_ = true;
 }
 
+// note: the grid's words, guard and strides are copied into the planner by prepare(), so the
+// nine reads need no loads through grid_ and no guard arithmetic (called several times per JPS
+// expansion).
+inline CellMask FlyPlanner::neighbourhood(std::int64_t node) const {
+  const std::int64_t base = node + guard_ - 1;
+  CellMask mask = 0;
+  int shift = 0;
+  for (int dz = -1; dz <= 1; ++dz) {
+    for (int dy = -1; dy <= 1; ++dy) {
+      mask |= read3(bits_, base + dy * sy_ + dz * sz_) << shift;
+      shift += 3;
+    }
+  }
+  return mask;
+}
+
 template <CornerRule R>
 CellMask FlyPlanner::forced(int dir, CellMask mask) const {
   return table_->forced_given_legal(dir, mask, legal_set<R>(mask));
@@ -523,22 +539,6 @@ std::uint32_t FlyPlanner::sweep(std::uint32_t from, VoxelCoord at, int dir, int 
   }
 }
 
-CellMask FlyPlanner::neighbourhood(std::int64_t node) const {
-  const std::uint64_t* words = grid_->bits.data();
-  const std::int64_t base = node + grid_->guard_bits() - 1;
-  const std::int64_t sy = grid_->stride_y();
-  const std::int64_t sz = grid_->stride_z();
-  CellMask mask = 0;
-  int shift = 0;
-  for (int dz = -1; dz <= 1; ++dz) {
-    for (int dy = -1; dy <= 1; ++dy) {
-      mask |= read3(words, base + dy * sy + dz * sz) << shift;
-      shift += 3;
-    }
-  }
-  return mask;
-}
-
 void FlyPlanner::prepare(CornerRule rule, bool need_free_bits) {
   const auto count = static_cast<std::size_t>(grid_->padded_count());
   if (g_.size() != count) {
@@ -549,6 +549,10 @@ void FlyPlanner::prepare(CornerRule rule, bool need_free_bits) {
   }
   rule_ = rule;
   table_ = &ForcedTable::get(rule);
+  bits_ = grid_->bits.data();
+  guard_ = grid_->guard_bits();
+  sy_ = grid_->stride_y();
+  sz_ = grid_->stride_z();
   if (need_free_bits && free_bits_.empty()) {
     // free(v) iff the 27 cells around v are free: the complement of the OR of 27 shifted streams.
     const std::vector<std::uint64_t>& bits = grid_->bits;

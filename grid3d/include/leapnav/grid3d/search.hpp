@@ -173,7 +173,7 @@ class FlyPlanner {
     return {static_cast<int>(px) - 1, static_cast<int>(py) - 1, static_cast<int>(pz) - 1};
   }
   [[nodiscard]] bool free_bit(std::int64_t node) const {
-    const auto b = static_cast<std::uint64_t>(node + grid_->guard_bits());
+    const auto b = static_cast<std::uint64_t>(node + guard_);
     return ((free_bits_[b >> 6] >> (b & 63)) & 1U) != 0;
   }
   template <CornerRule R>
@@ -200,6 +200,11 @@ class FlyPlanner {
   std::vector<std::uint8_t> dir_;
   OpenList open_;
   CornerRule rule_ = CornerRule::Cut;
+  /// The grid's bit stream, guard and strides (set by prepare; the grid does not change).
+  const std::uint64_t* bits_ = nullptr;
+  std::int64_t guard_ = 0;
+  std::int64_t sy_ = 0;
+  std::int64_t sz_ = 0;
   const ForcedTable* table_ = nullptr;
   std::int64_t offset_[27] = {};
   std::uint32_t stride_y_ = 1;
