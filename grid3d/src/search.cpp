@@ -739,10 +739,23 @@ void FlyPlanner::run_jps(std::uint32_t start, std::uint32_t goal, int limit, boo
       int budget = limit;
       int* const spend = shared && limit > 0 ? &budget : nullptr;
       // straight moves go to the word sweep without the jump's frame (the same call jump makes)
-      const std::uint32_t found =
-          word_sweeps_ && t.proper_count[c] == 0
-              ? sweep<R, P>(node, at, c, limit, goal, path.touched, spend)
-              : jump<R, P>(node, at, c, mask, node_free, limit, goal, path.touched, spend);
+      std::uint32_t found = kNone;
+      if (word_sweeps_ && t.proper_count[c] == 0) {
+        found = sweep<R, P>(node, at, c, limit, goal, path.touched, spend);
+      } else {
+        // note: the first step of jump() here, without its frame: the move is legal, and in
+        // random fill the voxel entered mostly has a forced neighbour (a jump point after one
+        // step); otherwise jump() runs from the start (same result, steps, touched, budget)
+        const auto next = static_cast<std::uint32_t>(node + offset_[c]);
+        if (next == goal || (!(P && free_bit(next)) && forced<R>(c, neighbourhood(next)) != 0)) {
+          ++path.touched;
+          if (spend != nullptr) --budget;
+          jump_steps_ = 1;
+          found = next;
+        } else {
+          found = jump<R, P>(node, at, c, mask, node_free, limit, goal, path.touched, spend);
+        }
+      }
       if (found == kNone) continue;
       // the steps of the jump that returned `found` (no division to recover its coordinates)
       const int k = jump_steps_;
