@@ -414,28 +414,7 @@ CellMask FlyPlanner::forced(int dir, CellMask mask) const {
 template <CornerRule R, bool P>
 std::uint32_t FlyPlanner::sweep(std::uint32_t from, VoxelCoord at, int dir, int limit,
                                 std::uint32_t goal, std::uint64_t& touched, int* budget) {
-  // note: the first voxel alone, from its 3x3x3 neighbourhood. In random fill most straight
-  // jumps end there (the voxel entered has a forced neighbour, or the one after it is blocked),
-  // and this costs less than the window's setup; steps, touched, the budget and the result are
-  // the window's. Voxels with the free bit go to the window (long jumps in open space).
   std::int64_t steps = 0;
-  const auto next = static_cast<std::uint32_t>(from + offset_[dir]);
-  if (!(P && free_bit(next))) {
-    const CellMask m = neighbourhood(next);
-    if (((m >> kCentre) & 1U) != 0) {
-      jump_steps_ = 0;
-      return kNone;
-    }
-    const bool stop =
-        next == goal || limit == 1 || (budget != nullptr && *budget <= 1) || forced<R>(dir, m) != 0;
-    if (stop || ((m >> dir) & 1U) != 0) {
-      ++touched;
-      if (budget != nullptr) --*budget;
-      jump_steps_ = 1;
-      return stop ? next : kNone;
-    }
-    steps = 1;
-  }
   // a window is 62 voxels: each row is read once from one bit before the window, and the cells
   // one voxel behind and ahead are that word shifted by 0 and 2
   constexpr int kWindow = 62;
