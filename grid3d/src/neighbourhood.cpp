@@ -210,6 +210,17 @@ ForcedTable::ForcedTable(CornerRule rule) {
       }
       relevant |= cand.legal_needs_free;
       candidates_.push_back(cand);
+      // forced_given_legal: one path per candidate, grouped by path
+      LEAPNAV_ASSERT(paths.size() == 1, "a candidate with more than one canonical alternative");
+      Groups& groups = groups_[static_cast<std::size_t>(d)];
+      int g = 0;
+      while (g < kMaxGroups && groups.path[g / 4][g % 4] != 0 &&
+             groups.path[g / 4][g % 4] != paths.front()) {
+        ++g;
+      }
+      LEAPNAV_ASSERT(g < kMaxGroups, "more than kMaxGroups alternative paths");
+      groups.path[g / 4][g % 4] = paths.front();
+      groups.moves[g / 4][g % 4] |= CellMask{1} << m;
     }
     trigger_[static_cast<std::size_t>(d)] = trigger;
     relevant_[static_cast<std::size_t>(d)] = relevant | trigger;

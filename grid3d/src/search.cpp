@@ -1,8 +1,8 @@
 // A* and JPS-3D over the bit-packed occupancy grid (spec C1-A, C1-J, C1-S, C1-O1..O3).
 // Nodes are padded voxel ids; a 3x3x3 neighbourhood is nine 3-bit reads from the bit stream. Both
 // searches keep one closed entry per voxel; JPS stores the direction of a jump point's best
-// parent and expands it with Natural(d) + Forced(d). Forced sets come from ForcedTable through a
-// small direct-mapped cache keyed by (direction, the cells the rule reads).
+// parent and expands it with Natural(d) + Forced(d). Forced sets come from ForcedTable's grouped
+// form (legal moves AND the candidates of the alternative paths holding a blocked cell).
 #include "leapnav/grid3d/search.hpp"
 
 #include <algorithm>
@@ -21,7 +21,6 @@ constexpr double kSqrt3 = 1.7320508075688772;
 constexpr std::uint8_t kNoDir = 0xFF;
 constexpr std::uint32_t kNone = ~std::uint32_t{0};
 constexpr CellMask kAllMoves = ((CellMask{1} << 27) - 1) & ~(CellMask{1} << kCentre);
-constexpr std::size_t kCacheSize = 1 << 14;
 
 struct DirTables {
   double cost[27] = {};
@@ -246,7 +245,7 @@ FlyPlanner::FlyPlanner(const OccupancyGrid& grid) : grid_(&grid) {
 
 std::uint64_t FlyPlanner::memory_bytes() const {
   return g_.size() * sizeof(double) + parent_.size() * 4 + visited_.capacity() * 4 + dir_.size() +
-         free_bits_.size() * 8 + open_.memory_bytes() + cache_.size() * sizeof(CacheEntry) +
+         free_bits_.size() * 8 + open_.memory_bytes() +
          (streams_[1].owned.size() + streams_[2].owned.size()) * 8;
 }
 
@@ -386,14 +385,36 @@ void FlyPlanner::prepare_sweeps(CornerRule rule, bool need_free_bits) {
   sweeps_ready_ = true;
 }
 
+// note: the grid's words, guard and strides are copied into the planner by prepare(), so the
+// nine reads need no loads through grid_ and no guard arithmetic (called several times per JPS
+// expansion).
+inline CellMask FlyPlanner::neighbourhood(std::int64_t node) const {
+  const std::int64_t base = node + guard_ - 1;
+  CellMask mask = 0;
+  int shift = 0;
+  for (int dz = -1; dz <= 1; ++dz) {
+    for (int dy = -1; dy <= 1; ++dy) {
+      mask |= read3(bits_, base + dy * sy_ + dz * sz_) << shift;
+      shift += 3;
+    }
+  }
+  return mask;
+}
+
+template <CornerRule R>
+CellMask FlyPlanner::forced(int dir, CellMask mask) const {
+  return table_->forced_given_legal(dir, mask, legal_set<R>(mask));
+}
+
 // A straight jump (C1-J with a straight d) 62 voxels per step: in a window of the row ahead, the
 // blocked voxels (slot 0) and the voxels with a forced neighbour (the rule's formula over the
 // shifted words of the cells it reads), the goal and the step limit as single bits; the first
 // blocked voxel before any stop gives null. Steps, voxels touched and the budget advance exactly
 // as the one-voxel loop would.
-template <bool P>
+template <CornerRule R, bool P>
 std::uint32_t FlyPlanner::sweep(std::uint32_t from, VoxelCoord at, int dir, int limit,
                                 std::uint32_t goal, std::uint64_t& touched, int* budget) {
+  std::int64_t steps = 0;
   // a window is 62 voxels: each row is read once from one bit before the window, and the cells
   // one voxel behind and ahead are that word shifted by 0 and 2
   constexpr int kWindow = 62;
@@ -427,7 +448,6 @@ std::uint32_t FlyPlanner::sweep(std::uint32_t from, VoxelCoord at, int dir, int 
   };
   std::uint64_t rows[9];
   std::uint64_t w[27];
-  std::int64_t steps = 0;
   while (true) {
     const std::int64_t base = forward ? id + 1 + steps : id - steps - kWindow;
     std::uint64_t limits = 0;
@@ -498,22 +518,6 @@ std::uint32_t FlyPlanner::sweep(std::uint32_t from, VoxelCoord at, int dir, int 
   }
 }
 
-CellMask FlyPlanner::neighbourhood(std::int64_t node) const {
-  const std::uint64_t* words = grid_->bits.data();
-  const std::int64_t base = node + grid_->guard_bits() - 1;
-  const std::int64_t sy = grid_->stride_y();
-  const std::int64_t sz = grid_->stride_z();
-  CellMask mask = 0;
-  int shift = 0;
-  for (int dz = -1; dz <= 1; ++dz) {
-    for (int dy = -1; dy <= 1; ++dy) {
-      mask |= read3(words, base + dy * sy + dz * sz) << shift;
-      shift += 3;
-    }
-  }
-  return mask;
-}
-
 void FlyPlanner::prepare(CornerRule rule, bool need_free_bits) {
   const auto count = static_cast<std::size_t>(grid_->padded_count());
   if (g_.size() != count) {
@@ -522,11 +526,12 @@ void FlyPlanner::prepare(CornerRule rule, bool need_free_bits) {
     visited_.clear();
     dir_.assign(count, kNoDir);
   }
-  if (cache_.empty() || cache_rule_ != rule) {
-    cache_.assign(kCacheSize, CacheEntry{});
-    cache_rule_ = rule;
-  }
+  rule_ = rule;
   table_ = &ForcedTable::get(rule);
+  bits_ = grid_->bits.data();
+  guard_ = grid_->guard_bits();
+  sy_ = grid_->stride_y();
+  sz_ = grid_->stride_z();
   if (need_free_bits && free_bits_.empty()) {
     // free(v) iff the 27 cells around v are free: the complement of the OR of 27 shifted streams.
     const std::vector<std::uint64_t>& bits = grid_->bits;
@@ -543,7 +548,7 @@ void FlyPlanner::prepare(CornerRule rule, bool need_free_bits) {
 }
 
 std::uint64_t FlyPlanner::free_voxel_count() {
-  prepare(cache_rule_, true);
+  prepare(rule_, true);
   std::uint64_t count = 0;
   for (const std::uint64_t w : free_bits_) count += static_cast<std::uint64_t>(std::popcount(w));
   return count;
@@ -553,19 +558,6 @@ void FlyPlanner::begin_query() {
   for (const std::uint32_t n : visited_) g_[n] = kUnseen;
   visited_.clear();
   open_.clear();
-}
-
-CellMask FlyPlanner::forced(int dir, CellMask mask) {
-  if ((mask & table_->trigger(dir)) == 0) return 0;
-  const std::uint32_t key =
-      (mask & table_->relevant(dir)) | (static_cast<std::uint32_t>(dir) << 27);
-  const std::uint32_t slot = (key * 2654435761U) >> (32 - 14);
-  CacheEntry& entry = cache_[slot];
-  if (entry.key != key) {
-    entry.key = key;
-    entry.forced = table_->forced(dir, mask);
-  }
-  return entry.forced;
 }
 
 void FlyPlanner::finish_path(std::uint32_t start, std::uint32_t goal, FlyPath& path) const {
@@ -639,7 +631,7 @@ std::uint32_t FlyPlanner::jump(std::uint32_t from, VoxelCoord from_at, int dir, 
                                std::uint64_t& touched, int* budget) {
   const DirTables& t = dirs();
   if (word_sweeps_ && t.proper_count[dir] == 0) {
-    return sweep<P>(from, from_at, dir, limit, goal, touched, budget);
+    return sweep<R, P>(from, from_at, dir, limit, goal, touched, budget);
   }
   const Offset3 o = cell_offset(dir);
   VoxelCoord next_at = from_at;
@@ -662,15 +654,18 @@ std::uint32_t FlyPlanner::jump(std::uint32_t from, VoxelCoord from_at, int dir, 
     } else {
       mask = neighbourhood(next);
       is_free = false;
-      if (forced(dir, mask) != 0) return next;
+      if (forced<R>(dir, mask) != 0) return next;
     }
     for (int i = 0; i < t.proper_count[dir]; ++i) {
       // note: a sub-sweep that ran out of a shared budget returns non-null too, which makes
       // `next` a jump point; its expansion redoes the sweep with a fresh budget.
       const int sub = t.proper_sub[dir][i];
+      // a sub-jump whose first move is illegal returns null at once with nothing touched (in
+      // random fill, about as often as the fill rate): skip its call and setup
+      if (!is_free && !legal<R>(mask, sub)) continue;
       const std::uint32_t hit =
           word_sweeps_ && t.proper_count[sub] == 0
-              ? sweep<P>(next, next_at, sub, 0, goal, touched, budget)
+              ? sweep<R, P>(next, next_at, sub, 0, goal, touched, budget)
               : jump<R, P>(next, next_at, sub, mask, is_free, 0, goal, touched, budget);
       if (hit != kNone) {
         jump_steps_ = steps;
@@ -695,6 +690,10 @@ void FlyPlanner::run_jps(std::uint32_t start, std::uint32_t goal, int limit, boo
   dir_[start] = kNoDir;
   open_.push(OpenItem::make(octile(grid_->coord(start), goal_at), 0.0F, start));
   const auto closed = [this](const OpenItem& entry) { return std::signbit(g_[entry.node()]); };
+  // the straight-jump probe's score (see below): probing stops for the query below kProbeOff
+  constexpr int kProbeOff = -64;
+  constexpr int kProbeCap = 64;
+  int probe_score = 0;
   OpenItem item;
   while (open_.pop(item, closed)) {
     const std::uint32_t node = item.node();
@@ -713,7 +712,8 @@ void FlyPlanner::run_jps(std::uint32_t start, std::uint32_t goal, int limit, boo
     if (d == kNoDir) {
       moves = legal_set<R>(mask);
     } else {
-      moves = (legal_set<R>(mask) & t.sub[d]) | (node_free ? 0 : forced(d, mask));
+      const CellMask legal = legal_set<R>(mask);
+      moves = (legal & t.sub[d]) | (node_free ? 0 : table_->forced_given_legal(d, mask, legal));
     }
     const VoxelCoord at = coord(node);
     while (moves != 0) {
@@ -722,10 +722,48 @@ void FlyPlanner::run_jps(std::uint32_t start, std::uint32_t goal, int limit, boo
       int budget = limit;
       int* const spend = shared && limit > 0 ? &budget : nullptr;
       // straight moves go to the word sweep without the jump's frame (the same call jump makes)
-      const std::uint32_t found =
-          word_sweeps_ && t.proper_count[c] == 0
-              ? sweep<P>(node, at, c, limit, goal, path.touched, spend)
-              : jump<R, P>(node, at, c, mask, node_free, limit, goal, path.touched, spend);
+      std::uint32_t found = kNone;
+      if (word_sweeps_ && t.proper_count[c] == 0) {
+        // note: a straight jump's first voxel alone, from its 3x3x3 neighbourhood, before the
+        // word window: in random fill most straight jumps end there (the voxel entered has a
+        // forced neighbour, or the one after it is blocked), and the probe costs less than the
+        // window's setup; in buildings straight jumps run along walls and the probe is wasted
+        // (9 % of JPS-PD's time there). So a query probes while its probes mostly decide the
+        // jump: a hit scores 1, a miss 2 against it. Results, steps, touched and the budget
+        // are the window's either way.
+        bool decided = false;
+        if (probe_score > kProbeOff) {
+          const auto next = static_cast<std::uint32_t>(node + offset_[c]);
+          if (!(P && free_bit(next))) {
+            const CellMask m = neighbourhood(next);
+            const bool stop = next == goal || limit == 1 || forced<R>(c, m) != 0;
+            if (stop || ((m >> c) & 1U) != 0) {  // a jump point, or null after one step
+              ++path.touched;
+              if (spend != nullptr) --budget;
+              jump_steps_ = 1;
+              found = stop ? next : kNone;
+              decided = true;
+              probe_score = std::min(probe_score + 1, kProbeCap);
+            } else {
+              probe_score -= 2;
+            }
+          }
+        }
+        if (!decided) found = sweep<R, P>(node, at, c, limit, goal, path.touched, spend);
+      } else {
+        // note: the first step of jump() here, without its frame: the move is legal, and in
+        // random fill the voxel entered mostly has a forced neighbour (a jump point after one
+        // step); otherwise jump() runs from the start (same result, steps, touched, budget)
+        const auto next = static_cast<std::uint32_t>(node + offset_[c]);
+        if (next == goal || (!(P && free_bit(next)) && forced<R>(c, neighbourhood(next)) != 0)) {
+          ++path.touched;
+          if (spend != nullptr) --budget;
+          jump_steps_ = 1;
+          found = next;
+        } else {
+          found = jump<R, P>(node, at, c, mask, node_free, limit, goal, path.touched, spend);
+        }
+      }
       if (found == kNone) continue;
       // the steps of the jump that returned `found` (no division to recover its coordinates)
       const int k = jump_steps_;

@@ -106,6 +106,23 @@ class ForcedTable {
 
   /// Forced(x, d): directions m such that n = x + m is a forced neighbour.
   [[nodiscard]] CellMask forced(int dir, CellMask blocked) const;
+  /// Forced(x, d) given legal = legal_moves(blocked, rule), without branches: under both rules
+  /// every candidate has exactly one alternative path left (checked when the table is built), so
+  /// m is forced iff the move is legal and that path holds a blocked cell; the candidates of a
+  /// direction sharing a path form one group (at most kMaxGroups). Equals forced(dir, blocked)
+  /// (test: grid3d.neighbourhood).
+  [[nodiscard]] CellMask forced_given_legal(int dir, CellMask blocked, CellMask legal) const {
+    // note: the 8 groups as two 4-lane vectors (GCC/Clang vector extensions): a lane's moves
+    // count when its path holds a blocked cell; no branch (random fill mispredicts one per group)
+    const Groups& groups = groups_[static_cast<std::size_t>(dir)];
+    const Lanes b = {blocked, blocked, blocked, blocked};
+    const Lanes zero = {0, 0, 0, 0};
+    const auto hit0 = static_cast<Lanes>((groups.path[0] & b) != zero) & groups.moves[0];
+    const auto hit1 = static_cast<Lanes>((groups.path[1] & b) != zero) & groups.moves[1];
+    const Lanes hit = hit0 | hit1;
+    return (hit[0] | hit[1] | hit[2] | hit[3]) & legal;
+  }
+  static constexpr int kMaxGroups = 8;
   /// Cells whose blocking can force a neighbour for direction dir: if none of them is blocked,
   /// Forced(x, d) is empty.
   [[nodiscard]] CellMask trigger(int dir) const { return trigger_[static_cast<std::size_t>(dir)]; }
@@ -141,6 +158,14 @@ class ForcedTable {
   std::vector<CellMask> masks_;  ///< per candidate: cells one alternative path needs free
   std::array<CellMask, 27> trigger_{};
   std::array<CellMask, 27> relevant_{};
+  /// Per direction: the distinct alternative paths (unused groups have an empty path, which
+  /// never holds a blocked cell) and the candidate moves each one decides.
+  using Lanes = CellMask __attribute__((vector_size(16)));
+  struct Groups {
+    Lanes path[2] = {};  ///< lane i of vector j: group 4 j + i
+    Lanes moves[2] = {};
+  };
+  std::array<Groups, 27> groups_{};
 };
 
 }  // namespace leapnav::grid3d

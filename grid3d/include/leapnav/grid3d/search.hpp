@@ -112,10 +112,6 @@ class FlyPlanner {
                                      const SearchConfig& config);
 
  private:
-  struct CacheEntry {
-    std::uint32_t key = ~std::uint32_t{0};
-    CellMask forced = 0;
-  };
   template <CornerRule R>
   void run_astar(std::uint32_t start, std::uint32_t goal, FlyPath& path);
   template <CornerRule R, bool P>
@@ -159,7 +155,7 @@ class FlyPlanner {
     };
     std::vector<Pair> pairs;
   };
-  template <bool P>
+  template <CornerRule R, bool P>
   std::uint32_t sweep(std::uint32_t from, VoxelCoord from_at, int dir, int limit,
                       std::uint32_t goal, std::uint64_t& touched, int* budget);
   void prepare_sweeps(CornerRule rule, bool need_free_bits);
@@ -177,10 +173,11 @@ class FlyPlanner {
     return {static_cast<int>(px) - 1, static_cast<int>(py) - 1, static_cast<int>(pz) - 1};
   }
   [[nodiscard]] bool free_bit(std::int64_t node) const {
-    const auto b = static_cast<std::uint64_t>(node + grid_->guard_bits());
+    const auto b = static_cast<std::uint64_t>(node + guard_);
     return ((free_bits_[b >> 6] >> (b & 63)) & 1U) != 0;
   }
-  CellMask forced(int dir, CellMask mask);
+  template <CornerRule R>
+  CellMask forced(int dir, CellMask mask) const;
   void prepare(CornerRule rule, bool need_free_bits);
   void begin_query();
   /// Records g for a node reached with a better g (the caller checked ng < g_[node]).
@@ -202,8 +199,12 @@ class FlyPlanner {
   std::vector<std::uint32_t> visited_;
   std::vector<std::uint8_t> dir_;
   OpenList open_;
-  std::vector<CacheEntry> cache_;
-  CornerRule cache_rule_ = CornerRule::Cut;
+  CornerRule rule_ = CornerRule::Cut;
+  /// The grid's bit stream, guard and strides (set by prepare; the grid does not change).
+  const std::uint64_t* bits_ = nullptr;
+  std::int64_t guard_ = 0;
+  std::int64_t sy_ = 0;
+  std::int64_t sz_ = 0;
   const ForcedTable* table_ = nullptr;
   std::int64_t offset_[27] = {};
   std::uint32_t stride_y_ = 1;
