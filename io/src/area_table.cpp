@@ -5,6 +5,8 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "json_text.hpp"
+
 namespace leapnav::io {
 namespace {
 
@@ -68,13 +70,9 @@ std::uint8_t AreaTable::area_of(std::string_view material,
 }
 
 Result<AreaTable> parse_area_table(std::string_view text, std::string_view name) {
-  Json json;
-  try {
-    json = Json::parse(text);
-  } catch (const Json::parse_error& e) {
-    return make_error(ErrorCode::ParseError, std::string(name) + ": malformed JSON at byte " +
-                                                 std::to_string(e.byte) + " (" + e.what() + ")");
-  }
+  auto parsed = detail::parse_json_text(text, name);
+  if (!parsed) return parsed.error();
+  const Json json = std::move(*parsed);
   if (!json.is_object()) {
     return invalid(name,
                    std::string("an area table is a JSON object (got ") + json.type_name() + ")");

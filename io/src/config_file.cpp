@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
+#include "json_text.hpp"
 #include "leapnav/io/file_io.hpp"
 
 namespace leapnav::io {
@@ -116,77 +117,12 @@ Status read_field(const Field& field, const Json& value, BuildConfig& config,
   return {};
 }
 
-/// Finds the key whose value the JSON parser could not represent (a number like 1e400 overflows
-/// a double): a second pass with a SAX handler that tracks the current key path.
-class OverflowLocator : public nlohmann::json_sax<Json> {
- public:
-  bool null() override { return value(); }
-  bool boolean(bool /*unused*/) override { return value(); }
-  bool number_integer(number_integer_t /*unused*/) override { return value(); }
-  bool number_unsigned(number_unsigned_t /*unused*/) override { return value(); }
-  bool number_float(number_float_t /*unused*/, const string_t& /*unused*/) override {
-    return value();
-  }
-  bool string(string_t& /*unused*/) override { return value(); }
-  bool binary(binary_t& /*unused*/) override { return value(); }
-  bool start_object(std::size_t /*unused*/) override {
-    path_.emplace_back();
-    return true;
-  }
-  bool key(string_t& name) override {
-    path_.back() = name;
-    return true;
-  }
-  bool end_object() override {
-    path_.pop_back();
-    return value();
-  }
-  bool start_array(std::size_t /*unused*/) override {
-    path_.emplace_back("[]");
-    return true;
-  }
-  bool end_array() override {
-    path_.pop_back();
-    return value();
-  }
-  bool parse_error(std::size_t /*unused*/, const std::string& token,
-                   const nlohmann::detail::exception& /*unused*/) override {
-    for (const std::string& part : path_) {
-      if (!where_.empty()) where_ += ".";
-      where_ += part;
-    }
-    token_ = token;
-    return false;
-  }
-  [[nodiscard]] const std::string& where() const { return where_; }
-  [[nodiscard]] const std::string& token() const { return token_; }
-
- private:
-  static bool value() { return true; }
-  std::vector<std::string> path_;
-  std::string where_;
-  std::string token_;
-};
-
 }  // namespace
 
 Result<BuildConfig> parse_config_json(std::string_view text, std::string_view source) {
-  Json root;
-  try {
-    root = Json::parse(text.begin(), text.end());
-  } catch (const Json::out_of_range&) {
-    OverflowLocator locator;
-    (void)Json::sax_parse(text.begin(), text.end(), &locator);
-    return invalid(source, (locator.where().empty() ? std::string("a value") : locator.where()) +
-                               " = " + locator.token() +
-                               " is out of range (not representable as a double)");
-  } catch (const Json::parse_error& e) {
-    std::string what = e.what();
-    if (const std::size_t close = what.find("] ");
-        what.rfind("[json.exception", 0) == 0 && close != std::string::npos)
-      what.erase(0, close + 2);
-    return make_error(ErrorCode::ParseError, std::string(source) + ": malformed JSON: " + what);
-  }
+  auto parsed = detail::parse_json_text(text, source);
+  if (!parsed) return parsed.error();
+  const Json root = std::move(*parsed);
   if (!root.is_object())
     return invalid(source, std::string("expected a JSON object at the top level (got ") +
                                root.type_name() + ")");

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "json_text.hpp"
 #include "leapnav/io/file_io.hpp"
 
 namespace leapnav::io {
@@ -34,12 +35,9 @@ Result<Vec3> read_point(const Json& j, std::string_view source, const std::strin
 }  // namespace
 
 Result<AuthoredLinks> parse_links_json(std::string_view text, std::string_view source) {
-  Json root;
-  try {
-    root = Json::parse(text);
-  } catch (const Json::parse_error& e) {
-    return make_error(ErrorCode::ParseError, std::string(source) + ": " + e.what());
-  }
+  auto parsed = detail::parse_json_text(text, source);
+  if (!parsed) return parsed.error();
+  const Json root = std::move(*parsed);
   if (!root.is_object()) return invalid(source, "the links file must be a JSON object");
   AuthoredLinks out;
   for (const auto& item : root.items()) {

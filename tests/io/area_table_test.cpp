@@ -63,7 +63,12 @@ TEST_SUITE("io.area_table") {
     const auto malformed = parse_area_table("{", "areas.json");
     REQUIRE_FALSE(malformed.ok());
     CHECK(malformed.error().code == ErrorCode::ParseError);
-    CHECK(malformed.error().message.rfind("areas.json: malformed JSON at byte 2", 0) == 0);
+    CHECK(malformed.error().message.rfind("areas.json: malformed JSON: parse error at line 1", 0) ==
+          0);
+    CHECK(error_of(R"({"default": 1e400})") ==
+          "areas.json: default = 1e400 is out of range (not representable as a double)");
+    CHECK(error_of(R"({"groups": {"water": 3, "water": 4}})") ==
+          "areas.json: groups.water is given twice");
   }
 
   TEST_CASE("the OBJ reader gives each triangle its group's or material's area") {

@@ -75,6 +75,16 @@ TEST_SUITE("io.config_file") {
                 "parsing value - unexpected end of input; expected '[', '{', or a literal");
   }
 
+  TEST_CASE("a key given twice in one object is an error naming it (the last did win)") {
+    check_error(R"({"agent": {"height": 2, "height": 3}})", ErrorCode::InvalidArgument,
+                "dir/my.json: agent.height is given twice");
+    check_error(R"({"agent": {"height": 2}, "voxel": {}, "agent": {}})", ErrorCode::InvalidArgument,
+                "dir/my.json: agent is given twice");
+    // the same key in two different objects is fine
+    CHECK(parse_config_json(R"({"agent": {"height": 2}, "poly": {"max_edge_len": 12}})", "my.json")
+              .ok());
+  }
+
   TEST_CASE("unknown keys and sections are errors naming them") {
     check_error(R"({"agent": {"heigth": 2}})", ErrorCode::InvalidArgument,
                 "dir/my.json: unknown key 'agent.heigth' (agent keys: height, radius, max_climb, "

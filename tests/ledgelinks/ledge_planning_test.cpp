@@ -179,6 +179,11 @@ TEST_SUITE("ledgelinks.planning") {
           "l.json: unknown key 'ladder' (known: ladders, climb_speed)");
     CHECK(error_of(R"({"climb_speed": 0})") == "l.json: climb_speed must be a number in (0, 1e6]");
     CHECK(io::parse_links_json("{", "l.json").error().code == ErrorCode::ParseError);
+    // a number past a double was an uncaught parser exception (exit 3 from the CLI)
+    CHECK(error_of(R"({"climb_speed": 1e400})") ==
+          "l.json: climb_speed = 1e400 is out of range (not representable as a double)");
+    CHECK(error_of(R"({"ladders": [{"bottom": [1, 2, 3], "top": [4, 5, 6], "top": [7, 8, 9]}]})") ==
+          "l.json: ladders.[].top is given twice");
   }
 
   TEST_CASE("ledge links and the agent's ledge thresholds survive a save and load") {
