@@ -29,7 +29,8 @@ void register_scene_commands(CLI::App& root, Registry& registry) {
   registry.push_back(
       {app, [options]() -> int {
          if (options->list) {
-           for (const auto& name : io::builtin_scene_names()) std::cout << name << '\n';
+           // note: the forms, as builtin:<form> takes them ("gap" alone is refused)
+           for (const auto& form : io::builtin_scene_forms()) std::cout << form << '\n';
            return kExitOk;
          }
          if (options->name.empty() || options->output.empty()) {

@@ -33,9 +33,7 @@ class JsonChecker : public nlohmann::json_sax<Json> {
   bool boolean(bool /*unused*/) override { return true; }
   bool number_integer(number_integer_t /*unused*/) override { return true; }
   bool number_unsigned(number_unsigned_t /*unused*/) override { return true; }
-  bool number_float(number_float_t /*unused*/, const string_t& /*unused*/) override {
-    return true;
-  }
+  bool number_float(number_float_t /*unused*/, const string_t& /*unused*/) override { return true; }
   bool string(string_t& /*unused*/) override { return true; }
   bool binary(binary_t& /*unused*/) override { return true; }
   bool start_object(std::size_t /*unused*/) override {
@@ -72,8 +70,8 @@ class JsonChecker : public nlohmann::json_sax<Json> {
                           std::string(source_) + ": " + (where.empty() ? "a value" : where) +
                               " = " + token + " is out of range (not representable as a double)");
     } else {
-      error_ = make_error(ErrorCode::ParseError, std::string(source_) +
-                                                     ": malformed JSON: " + without_prefix(ex.what()));
+      error_ = make_error(ErrorCode::ParseError,
+                          std::string(source_) + ": malformed JSON: " + without_prefix(ex.what()));
     }
     return false;
   }
@@ -83,7 +81,7 @@ class JsonChecker : public nlohmann::json_sax<Json> {
 
  private:
   struct Frame {
-    std::string name;               ///< the current key, or "[]" in an array
+    std::string name;                      ///< the current key, or "[]" in an array
     std::unordered_set<std::string> keys;  ///< an object's keys so far
   };
 

@@ -22,19 +22,12 @@
 namespace leapnav::io {
 namespace {
 
-/// "valid: ..." for error messages, from the size limits and the jump scene families.
+/// "valid: ..." for error messages: the forms of builtin_scene_forms().
 const std::string& valid_forms() {
   static const std::string text = [] {
-    std::string t = "valid: demo, city:N with N in 1.." + std::to_string(kMaxCityBlocks) +
-                    ", terrain:N with N in 1.." + std::to_string(kMaxTerrainTiles);
-    for (const JumpSceneFamily& f : jump_scene_families()) {
-      const std::string letter(f.parameter);
-      t += ", " + std::string(f.name) + ":" + letter + " with " + letter + " in ";
-      append_float(t, f.min);
-      t += "..";
-      append_float(t, f.max);
-    }
-    return t + ", pillar";
+    std::string t = "valid:";
+    for (const std::string& form : builtin_scene_forms()) t += (t.size() > 6 ? ", " : " ") + form;
+    return t;
   }();
   return text;
 }
@@ -355,6 +348,21 @@ std::vector<AABB> city_buildings(int n) {
     }
   }
   return out;
+}
+
+std::vector<std::string> builtin_scene_forms() {
+  std::vector<std::string> forms = {"demo", "city:N with N in 1.." + std::to_string(kMaxCityBlocks),
+                                    "terrain:N with N in 1.." + std::to_string(kMaxTerrainTiles)};
+  for (const JumpSceneFamily& f : jump_scene_families()) {
+    const std::string letter(f.parameter);
+    std::string form = std::string(f.name) + ":" + letter + " with " + letter + " in ";
+    append_float(form, f.min);
+    form += "..";
+    append_float(form, f.max);
+    forms.push_back(std::move(form));
+  }
+  forms.emplace_back("pillar");
+  return forms;
 }
 
 std::vector<std::string> builtin_scene_names() {

@@ -173,7 +173,11 @@ TEST_SUITE("cli.audit") {
     const Run listed = run_cli("config --list");
     CHECK(listed.exit_code == 0);
     CHECK(listed.output == "default\nthesis\n");
-    CHECK(run_cli("scene --list").exit_code == 0);
+    const Run listed_scenes = run_cli("scene --list");
+    CHECK(listed_scenes.exit_code == 0);
+    // the forms builtin: takes, not bare names that it refuses ("gap" needs a width)
+    CHECK(listed_scenes.output.find("gap:W with W in 0.25..16\n") != std::string::npos);
+    CHECK(listed_scenes.output.find("\ngap\n") == std::string::npos);
   }
   TEST_CASE("the figures docs/cli.md quotes: gap:1.25 gives 26 compact and 91 full C1 links") {
     const std::string lnav = temp_file("leapnav_cli_audit", "gap_doc.lnav");

@@ -413,6 +413,30 @@ TEST_SUITE("io.scenes") {
                                                             "wall"});
   }
 
+  TEST_CASE("every listed scene form builds at both ends of its range, one past them is refused") {
+    const std::vector<std::string> forms = builtin_scene_forms();
+    REQUIRE(forms.size() == builtin_scene_names().size());
+    for (const std::string& form : forms) {
+      CAPTURE(form);
+      const std::size_t colon = form.find(':');
+      if (colon == std::string::npos) {
+        CHECK(builtin_scene(form).ok());
+        continue;
+      }
+      // "gap:W with W in 0.25..16": the name, then the range's two ends
+      const std::string name = form.substr(0, colon);
+      const std::size_t in = form.find(" in ");
+      const std::size_t dots = form.find("..", in);
+      REQUIRE(in != std::string::npos);
+      REQUIRE(dots != std::string::npos);
+      const std::string low = form.substr(in + 4, dots - in - 4);
+      const std::string high = form.substr(dots + 2);
+      CHECK(builtin_scene(name + ":" + low).ok());
+      if (name != "city" && name != "terrain") CHECK(builtin_scene(name + ":" + high).ok());
+      CHECK_FALSE(builtin_scene(name + ":" + high + "1").ok());
+    }
+  }
+
   TEST_CASE("load_scene takes builtin: specs and OBJ paths") {
     const auto demo = load_scene("builtin:demo");
     REQUIRE(demo.ok());

@@ -99,6 +99,11 @@ inline constexpr int kMaxTerrainTiles = 256;
 /// "pillar", "rise", "terrain", "wall" (all but demo and pillar need ":N" or a value).
 [[nodiscard]] std::vector<std::string> builtin_scene_names();
 
+/// Every built-in scene spec's form with its range, as error messages list them: "demo",
+/// "city:N with N in 1..256", "terrain:N with N in 1..256", the jump scene families
+/// ("gap:W with W in 0.25..16", ...), "pillar".
+[[nodiscard]] std::vector<std::string> builtin_scene_forms();
+
 /// "builtin:NAME[:ARGS]" gives builtin_scene("NAME[:ARGS]"); anything else is an OBJ path read
 /// with load_obj(path, options).
 [[nodiscard]] Result<TriangleMesh> load_scene(std::string_view spec,
