@@ -31,11 +31,14 @@ Result<jump::JumpConfig> parse_jump(std::string_view spec) {
   if (spec == "C3") return jump::kJumpC3;
   auto point = parse_point(spec, "--jump");
   if (!point) {
+    if (point.error().code == ErrorCode::NonFinite) return std::move(point).error();
     return make_error(ErrorCode::InvalidArgument,
                       "--jump: '" + std::string(spec) + "' is not h,d,max_fall or C1, C2, C3");
   }
   jump::JumpConfig config{point->x, point->y, point->z};
-  if (auto s = jump::validate(config); !s) return std::move(s).error();
+  if (auto s = jump::validate(config); !s) {
+    return make_error(s.error().code, "--jump " + std::string(spec) + ": " + s.error().message);
+  }
   return config;
 }
 
@@ -214,6 +217,8 @@ void register_build_command(CLI::App& root, Registry& registry) {
       ->capture_default_str();
   app->add_option("--epsilon", options->epsilon,
                   "Zhao-Saalfeld tolerance of land segments [units: m]")
+      ->check(check_finite)
+      ->check(CLI::Range(0.0, 1.0e3))
       ->capture_default_str();
   app->add_option("--link-set", options->link_set,
                   "Jump links written: full (every refined link) or compact (a cover of them "

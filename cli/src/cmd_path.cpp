@@ -33,6 +33,11 @@ Result<Vec3> parse_point(std::string_view text, std::string_view what) {
     if (end == std::string_view::npos) break;
     const std::string_view field = text.substr(pos, end - pos);
     const auto [ptr, ec] = std::from_chars(field.data(), field.data() + field.size(), *fields[i]);
+    if (ec == std::errc::result_out_of_range && ptr == field.data() + field.size()) {
+      return make_error(ErrorCode::NonFinite, std::string(what) + ": '" + std::string(text) +
+                                                  "': " + std::string(field) +
+                                                  " is out of a float's range");
+    }
     if (ec != std::errc() || ptr != field.data() + field.size() || field.empty()) break;
     if (i == 2) return p;
     pos = end + 1;

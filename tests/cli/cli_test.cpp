@@ -405,8 +405,21 @@ TEST_SUITE("cli.commands") {
     CHECK(r.output.find("\"with_jumps\":0") != std::string::npos);
   }
   TEST_CASE("bad jump parameters and files without links are refused") {
-    CHECK(run_cli("build builtin:demo --jump 0,2.5,2.5 -o " + (temp_dir() / "x.lnav").string())
-              .exit_code == 1);
+    const Run zero =
+        run_cli("build builtin:demo --jump 0,2.5,2.5 -o " + (temp_dir() / "x.lnav").string());
+    CHECK(zero.exit_code == 1);
+    CHECK(zero.output.find("--jump 0,2.5,2.5: jump height = ") != std::string::npos);
+    // a number too large for a float is named as such, not as a malformed triple
+    const Run huge =
+        run_cli("build builtin:demo --jump 1,1e300,1 -o " + (temp_dir() / "x.lnav").string());
+    CHECK(huge.exit_code == 1);
+    CHECK(huge.output.find("--jump: '1,1e300,1': 1e300 is out of a float's range") !=
+          std::string::npos);
+    CHECK(run_cli("build builtin:demo --jump C2 --epsilon 1e300 -o " +
+                  (temp_dir() / "x.lnav").string())
+              .exit_code == 2);
+    CHECK(run_cli("path " + (temp_dir() / "x.lnav").string() + " --from 1e39,0,0 --to 0,0,0")
+              .output.find("1e39 is out of a float's range") != std::string::npos);
     CHECK(
         run_cli("build builtin:demo --jump C9 -o " + (temp_dir() / "x.lnav").string()).exit_code ==
         1);
