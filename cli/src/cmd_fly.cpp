@@ -6,6 +6,8 @@
 #include <chrono>
 #include <cmath>
 #include <iostream>
+#include <string>
+#include <vector>
 
 #include "common.hpp"
 #include "leapnav/grid3d/convert.hpp"
@@ -30,7 +32,8 @@ struct FlyOptions {
   std::string scen;
   std::string up = "y";
   bool json = false;
-  double max_memory_mib = 0.0;  // 0 = the default limit
+  double max_memory_mib = 0.0;                   // 0 = the default limit
+  std::vector<std::string> depth_options_given;  // --depth, --depth-all, --depth-top as given
 };
 
 bool is_map(const std::string& input) {
@@ -140,6 +143,13 @@ int run_fly(const FlyOptions& options) {
   }
   auto algorithm = grid3d::parse_algorithm(options.algo);
   if (!algorithm) return report(algorithm.error());
+  // note: astar, jps and jps-p have no depth limit; a depth option would be silently ignored
+  if (*algorithm != grid3d::Algorithm::JpsD && *algorithm != grid3d::Algorithm::JpsPD &&
+      !options.depth_options_given.empty()) {
+    std::cerr << "leapnav fly: " << options.depth_options_given.front()
+              << " applies to jps-d and jps-pd only, not to --algo " << options.algo << '\n';
+    return kExitUsage;
+  }
   grid3d::SearchConfig config;
   config.algorithm = *algorithm;
   config.depth = options.depth;
@@ -299,6 +309,11 @@ void register_fly_command(CLI::App& root, Registry& registry) {
                                       << options->input << '\n';
                             return kExitUsage;
                           }
+                        }
+                        options->depth_options_given.clear();
+                        for (const char* name : {"--depth", "--depth-all", "--depth-top"}) {
+                          if (app->count(name) != 0)
+                            options->depth_options_given.emplace_back(name);
                         }
                         return run_fly(*options);
                       }});

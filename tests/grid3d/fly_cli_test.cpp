@@ -48,8 +48,7 @@ TEST_SUITE("cli.fly") {
   TEST_CASE("fly answers T10 on a .3dmap with the optimal cost and its turning points") {
     const std::string map = fly_file("t10.3dmap", kT10);
     for (const char* algo : {"astar", "jps", "jps-p", "jps-d", "jps-pd"}) {
-      const FlyRun r =
-          fly(map + " --from 1,0,3 --to 1,2,3 --json --depth 2 --depth-all --algo " + algo);
+      const FlyRun r = fly(map + " --from 1,0,3 --to 1,2,3 --json --algo " + algo);
       REQUIRE(r.exit_code == 0);
       const auto lines = json_lines(r.output);
       REQUIRE(lines.size() == 1);
@@ -143,6 +142,29 @@ TEST_SUITE("cli.fly") {
     CHECK(r.exit_code == 2);
     r = fly(map + " --from 0,0,0 --to 1,1,1 --depth 0");
     CHECK(r.exit_code == 2);
+  }
+
+  TEST_CASE(
+      "fly's depth options are usage errors with astar, jps and jps-p, which have no depth "
+      "limit") {
+    const std::string map = fly_file("t10.3dmap", kT10);
+    const std::string query = map + " --from 1,0,3 --to 1,2,3 ";
+    for (const char* algo : {"astar", "jps", "jps-p"}) {
+      for (const char* option : {"--depth 2", "--depth-all", "--depth-top"}) {
+        const FlyRun r = fly(query + option + " --algo " + algo);
+        CHECK(r.exit_code == 2);
+        const std::string name = std::string(option).substr(0, std::string(option).find(' '));
+        const std::string message = " applies to jps-d and jps-pd only, not to --algo ";
+        CHECK(r.output.find("leapnav fly: " + name + message + algo) != std::string::npos);
+      }
+    }
+    for (const char* algo : {"jps-d", "jps-pd"}) {
+      for (const char* option : {"--depth 2", "--depth-all", "--depth-top"}) {
+        CHECK(fly(query + option + " --algo " + algo).exit_code == 0);
+      }
+    }
+    // a bad algorithm name stays bad input, whatever depth option is given
+    CHECK(fly(query + "--depth 2 --algo dfs").exit_code == 1);
   }
 }
 
