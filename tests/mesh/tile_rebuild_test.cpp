@@ -522,6 +522,31 @@ TEST_SUITE("mesh.tile_rebuild") {
             rebuild_matches_full(scene_of({kBoxA, kBoxB}), cached.cache, box_bounds({kBoxB}));
         CHECK_FALSE(stats.layout_changed);
         CHECK(std::signbit(cached.cache.layout.grid.origin.x) == negative_first);
+        // a new scene whose bound turns from one zero to the other gives another grid origin
+        // (equal as floats, not in the file): every tile is rebuilt on the full build's grid
+        mesh::CachedTiledBuild flipped = build_cached(scene_of({kBoxA}), 32);
+        TriangleMesh other = scene_of({kBoxA, kBoxB});
+        if (negative_first) {
+          other.vertices.erase(other.vertices.begin(),
+                               other.vertices.begin() + static_cast<std::ptrdiff_t>(1 + extra));
+          for (auto& tri : other.triangles) {
+            for (std::uint32_t& v : tri) v -= static_cast<std::uint32_t>(1 + extra);
+          }
+        } else {
+          other.vertices.insert(other.vertices.begin(), Vec3{-0.0F, -0.0F, -0.0F});
+          for (auto& tri : other.triangles) {
+            for (std::uint32_t& v : tri) v += 1;
+          }
+        }
+        REQUIRE(std::signbit(other.bounds().min.x) != negative_first);
+        const mesh::RebuildStats flip_stats =
+            rebuild_matches_full(other, flipped.cache, box_bounds({kBoxB}));
+        CHECK(flip_stats.layout_changed);
+        CHECK(std::signbit(flipped.cache.layout.grid.origin.x) != negative_first);
+        // and the cache is the full cached build's, tile grids included (a kept tile would
+        // carry the old zero's sign)
+        CHECK(io::encode_tile_cache(flipped.cache) ==
+              io::encode_tile_cache(build_cached(other, 32).cache));
       }
     }
   }
