@@ -63,15 +63,17 @@ int run_tiled_build(const TriangleMesh& mesh, const BuildConfig& config,
   auto authored = read_authored(links_file, opt);
   if (!authored) return report(authored.error());
   mesh::TiledBuildOutput built;
+  std::optional<mesh::TileCache> cache;
   if (cache_path.empty()) {
     auto tiled = mesh::build_tiled_navmesh(mesh, config, tiles, ctx);
     if (!tiled) return report(tiled.error());
     built = std::move(tiled).value();
   } else {
-    // note: the working data goes to its own file; the .lnav stays runtime data only
+    // note: the working data goes to its own file (written after the .lnav, whose checksum it
+    // keeps); the .lnav stays runtime data only
     auto cached = mesh::build_tiled_navmesh_cached(mesh, config, tiles, ctx);
     if (!cached) return report(cached.error());
-    if (auto s = io::save_tile_cache(cached->cache, cache_path); !s) return report(s.error());
+    cache = std::move(cached->cache);
     built = std::move(cached->output);
   }
   mesh::TiledBuildOutput* out = &built;
@@ -90,7 +92,10 @@ int run_tiled_build(const TriangleMesh& mesh, const BuildConfig& config,
   }
   auto saved = io::save_nav_file_sized(file, output);
   if (!saved) return report(saved.error());
-  if (!cache_path.empty()) {
+  if (cache) {
+    // the tiles' hash parts are those of the navmesh just written: saved with its checksum
+    cache->nav_file_checksum = saved->checksum;
+    if (auto s = io::save_tile_cache(*cache, cache_path); !s) return report(s.error());
     // the link options beside the cache, so `rebuild` regenerates the links the same way
     TileLinkSidecar sidecar{links, ledge_links, *authored, mesh::content_hash(file.navmesh)};
     if (auto s = save_sidecar(sidecar, sidecar_path(cache_path)); !s) return report(s.error());

@@ -6,11 +6,15 @@
 // .lnav), the ledge links and the ladders (kept in F.links), writes the new .lnav and the updated
 // cache (both atomically), with optional stats JSON.
 #include <chrono>
+#include <cstddef>
+#include <cstdint>
 #include <ctime>
 #include <filesystem>
 #include <iostream>
 #include <optional>
+#include <span>
 #include <sstream>
+#include <string>
 #include <vector>
 
 #include "common.hpp"
@@ -134,7 +138,18 @@ void register_rebuild_command(CLI::App& root, Registry& registry) {
          const std::uint64_t limit = input_limit_bytes(opt.max_memory_mib);
          auto cache = io::load_tile_cache(options->cache, limit);
          if (!cache) return report(cache.error());
-         auto old = io::load_nav_file(options->old_nav, limit);
+         // note: the file's bytes are kept for their trailing checksum (verified by the decoder)
+         std::uint64_t old_checksum = 0;
+         Result<io::NavFile> old = [&]() -> Result<io::NavFile> {
+           LEAPNAV_TRY_ASSIGN(const std::string bytes, io::read_file(options->old_nav, limit));
+           for (std::size_t i = 0; i < 8 && bytes.size() >= 8; ++i) {
+             old_checksum |=
+                 static_cast<std::uint64_t>(static_cast<unsigned char>(bytes[bytes.size() - 8 + i]))
+                 << (8U * i);
+           }
+           return io::decode_nav_file(std::as_bytes(std::span<const char>(bytes)),
+                                      options->old_nav);
+         }();
          if (!old) return report(old.error());
          const std::string& cache_name = options->cache;
          // the link options beside the cache (build --cache with --jump / --ledge-links)
@@ -181,9 +196,21 @@ void register_rebuild_command(CLI::App& root, Registry& registry) {
            return report(std::move(prepared).error());
          const double pieces_ms = ms_since(at);
          at = Clock::now();
-         auto hashed = mesh::prepare_tile_hashes(*cache, old->navmesh, ctx);
-         if (!hashed) return report(hashed.error());
-         const std::uint64_t old_hash = *hashed;
+         // the hash parts saved with the cache belong to the .lnav written beside it: taken when
+         // the old file ends in that checksum, else made from the old navmesh (which must then
+         // hash to the cache's navmesh hash)
+         const bool parts_from_cache = cache->nav_file_checksum != 0 &&
+                                       cache->nav_file_checksum == old_checksum &&
+                                       cache->hash_parts.size() == cache->tiles.size() &&
+                                       cache->tile_areas.size() == cache->tiles.size();
+         std::uint64_t old_hash = cache->navmesh_hash;
+         if (!parts_from_cache) {
+           cache->hash_parts.clear();
+           cache->tile_areas.clear();
+           auto hashed = mesh::prepare_tile_hashes(*cache, old->navmesh, ctx);
+           if (!hashed) return report(hashed.error());
+           old_hash = *hashed;
+         }
          const double hashes_ms = ms_since(at);
          if (old_hash != cache->navmesh_hash) {
            return report(make_error(ErrorCode::InvalidArgument,
@@ -269,7 +296,9 @@ void register_rebuild_command(CLI::App& root, Registry& registry) {
            links_cpu_ms = cpu_ms_since(cpu_at);
          }
          at = Clock::now();
-         if (auto s = io::save_nav_file(file, options->output); !s) return report(s.error());
+         auto saved = io::save_nav_file_sized(file, options->output);
+         if (!saved) return report(saved.error());
+         cache->nav_file_checksum = saved->checksum;
          const double write_ms = ms_since(at);
          at = Clock::now();
          if (auto s = io::save_tile_cache(*cache, options->cache); !s) return report(s.error());
@@ -299,6 +328,7 @@ void register_rebuild_command(CLI::App& root, Registry& registry) {
            stats["tiles"] = rs.tiles;
            stats["tiles_rebuilt"] = rs.tiles_rebuilt;
            stats["tiles_reused"] = rs.tiles_reused;
+           stats["hash_parts_from_cache"] = parts_from_cache;
            stats["tiles_outside_changed"] = rs.tiles_outside_changed;
            stats["tiles_listed"] = rs.tiles_listed;
            stats["layout_changed"] = rs.layout_changed;

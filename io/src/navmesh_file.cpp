@@ -1228,6 +1228,10 @@ Result<SavedNavFile> save_nav_file_sized(const NavFile& file, const std::filesys
                                               file.ledges ? &*file.ledges : nullptr,
                                               HeightEncoding::Compact, &saved.jump_link_bytes);
   saved.file_bytes = bytes.size();
+  if (bytes.size() >= 8) {
+    for (std::size_t i = 0; i < 8; ++i)
+      saved.checksum |= std::to_integer<std::uint64_t>(bytes[bytes.size() - 8 + i]) << (8U * i);
+  }
   LEAPNAV_TRY(write_file(bytes, path));
   return saved;
 }

@@ -122,6 +122,36 @@ bool get_piece(Reader& r, mesh::StitchPiece& p) {
          r.u64(p.stats.portal_edges) && r.u64(p.stats.split_polygons);
 }
 
+// A tile's hash part (mesh::TileHashPart): sizes, flags (as u32 0 / 1), sums, powers, units.
+constexpr std::size_t kHashPartBytes = 6 * 4 + (2 * mesh::TileHashPart::kSequences + 4) * 8;
+
+void put_hash_part(Writer& w, const mesh::TileHashPart& p) {
+  for (const std::uint32_t v : {p.vertices, p.polygons, p.corners, p.samples}) w.u32(v);
+  w.u32(p.patches ? 1 : 0);
+  w.u32(p.valid ? 1 : 0);
+  for (const std::uint64_t v : p.sum) w.u64(v);
+  for (const std::uint64_t v : p.power) w.u64(v);
+  for (const std::uint64_t v : {p.corner_unit, p.vertex_unit, p.poly_unit, p.sample_unit}) w.u64(v);
+}
+
+bool get_hash_part(Reader& r, mesh::TileHashPart& p) {
+  std::uint32_t patches = 0;
+  std::uint32_t valid = 0;
+  if (!(r.u32(p.vertices) && r.u32(p.polygons) && r.u32(p.corners) && r.u32(p.samples) &&
+        r.u32(patches) && r.u32(valid)) ||
+      patches > 1 || valid > 1)
+    return false;
+  p.patches = patches == 1;
+  p.valid = valid == 1;
+  for (std::uint64_t& v : p.sum) {
+    if (!r.u64(v)) return false;
+  }
+  for (std::uint64_t& v : p.power) {
+    if (!r.u64(v)) return false;
+  }
+  return r.u64(p.corner_unit) && r.u64(p.vertex_unit) && r.u64(p.poly_unit) && r.u64(p.sample_unit);
+}
+
 }  // namespace
 
 std::vector<std::byte> encode_tile_cache(const mesh::TileCache& cache) {
@@ -159,6 +189,16 @@ std::vector<std::byte> encode_tile_cache(const mesh::TileCache& cache) {
   w.u64(pieces ? 1 : 0);
   if (pieces) {
     for (const mesh::StitchPiece& piece : cache.pieces) put_piece(w, piece);
+  }
+  // the hash parts and areas of the tiles, with the checksum of the .lnav they were made for
+  const bool parts = cache.nav_file_checksum != 0 &&
+                     cache.hash_parts.size() == cache.tiles.size() &&
+                     cache.tile_areas.size() == cache.tiles.size();
+  w.u64(parts ? 1 : 0);
+  if (parts) {
+    w.u64(cache.nav_file_checksum);
+    for (const mesh::TileHashPart& part : cache.hash_parts) put_hash_part(w, part);
+    for (const double area : cache.tile_areas) w.f64(area);
   }
   w.patch_u64(8, w.out().size() + kChecksumSize);
   ContentHasher h;
@@ -272,6 +312,23 @@ Result<mesh::TileCache> decode_tile_cache(std::span<const std::byte> data,
     }
     if (Status s = mesh::check_stitch_pieces(cache); !s.ok())
       return corrupt(std::move(s).error().message);
+  }
+  std::uint64_t parts = 0;
+  if (!r.u64(parts) || parts > 1) return corrupt("truncated hash parts");
+  if (parts == 1) {
+    if (!r.u64(cache.nav_file_checksum) || cache.nav_file_checksum == 0 ||
+        cache.tiles.size() > r.remaining() / (kHashPartBytes + 8))
+      return corrupt("truncated hash parts");
+    cache.hash_parts.resize(cache.tiles.size());
+    for (std::size_t t = 0; t < cache.hash_parts.size(); ++t) {
+      if (!get_hash_part(r, cache.hash_parts[t]))
+        return corrupt("hash part of tile " + std::to_string(t) + ": truncated or invalid");
+    }
+    cache.tile_areas.resize(cache.tiles.size());
+    for (double& area : cache.tile_areas) {
+      if (!r.f64(area) || !std::isfinite(area) || area < 0.0)
+        return corrupt("tile areas: truncated or invalid");
+    }
   }
   if (r.remaining() != 0)
     return corrupt(std::to_string(r.remaining()) + " bytes after the last tile");

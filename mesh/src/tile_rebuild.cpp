@@ -9,6 +9,7 @@
 #include <bit>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <limits>
 #include <optional>
@@ -27,6 +28,16 @@
 namespace leapnav::mesh {
 
 namespace {
+
+// Two grids equal bit for bit: a bound at -0 and one at +0 compare equal as floats but give
+// grid origins (and files) with another sign bit, so a layout is kept only when its bits match.
+bool same_grid_bits(const GridSpec& a, const GridSpec& b) {
+  const auto bits = [](float v) { return std::bit_cast<std::uint32_t>(v); };
+  return bits(a.origin.x) == bits(b.origin.x) && bits(a.origin.y) == bits(b.origin.y) &&
+         bits(a.origin.z) == bits(b.origin.z) && bits(a.cell_size) == bits(b.cell_size) &&
+         bits(a.cell_height) == bits(b.cell_height) && a.width == b.width && a.depth == b.depth &&
+         a.height == b.height;
+}
 
 using Clock = std::chrono::steady_clock;
 
@@ -815,7 +826,7 @@ std::vector<char> first_lists_read(const TileCache& cache, const AABB& changed) 
 }
 
 bool same_layout(const TileLayout& a, const TileLayout& b) {
-  return a.grid == b.grid && a.tile_size == b.tile_size && a.border == b.border &&
+  return same_grid_bits(a.grid, b.grid) && a.tile_size == b.tile_size && a.border == b.border &&
          a.tiles_x == b.tiles_x && a.tiles_z == b.tiles_z;
 }
 
@@ -882,7 +893,7 @@ Status validate(const TileCache& cache) {
   for (std::size_t t = 0; t < cache.tiles.size(); ++t) {
     const NavMesh& nav = cache.tiles[t].mesh;
     const std::string where = "tile cache: " + tile_name(cache.layout, t);
-    if (!(nav.grid == cache.layout.grid))
+    if (!same_grid_bits(nav.grid, cache.layout.grid))
       return make_error(ErrorCode::InvalidArgument, where + ": its mesh is not on the world grid");
     if (!(nav.config == cache.config)) {
       return make_error(ErrorCode::InvalidArgument, where + ": built with configuration '" +

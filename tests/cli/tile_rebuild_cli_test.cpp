@@ -10,6 +10,7 @@
 
 #include "leapnav/io/scene_builder.hpp"
 #include "leapnav/io/scenes.hpp"
+#include "leapnav/io/tile_cache_file.hpp"
 #include "support/cli_run.hpp"
 
 #ifdef LEAPNAV_CLI_PATH
@@ -71,6 +72,8 @@ TEST_SUITE("cli.tile_rebuild") {
     // hashed again (the rest of the hash came from the parts made at load)
     CHECK(json["spliced_in_place"] == true);
     CHECK(json["tiles_rehashed"].get<int>() > 0);
+    // the old file is the one written beside the cache: its hash parts came from the cache
+    CHECK(json["hash_parts_from_cache"] == true);
 
     // the cache now belongs to the rebuilt file: take the crate away again
     const std::string back = temp_path("back.lnav");
@@ -79,11 +82,48 @@ TEST_SUITE("cli.tile_rebuild") {
     INFO(run.output);
     REQUIRE(run.exit_code == 0);
     CHECK(leapnav::test::read_file(back) == leapnav::test::read_file(old_nav));
-    // and the old file no longer matches it
+    // and the old file no longer matches it (its checksum is not the cache's: it is hashed,
+    // and its hash is another navmesh's)
     run = run_cli("rebuild " + rebuilt + " " + before + " --cache " + cache +
                   " --changed 23,0,23,25,1,25 -o " + temp_path("x.lnav"));
     CHECK(run.exit_code == 1);
     CHECK(run.output.find(cache) != std::string::npos);
+  }
+
+  TEST_CASE("a .lnav whose checksum is not the cache's is hashed, to the same output files") {
+    const std::string before = write_room("k_before.obj", false);
+    const std::string after = write_room("k_after.obj", true);
+    const std::string cache = temp_path("k_room.cache");
+    const std::string other_cache = temp_path("k_other.cache");
+    const std::string old_nav = temp_path("k_before.lnav");
+    REQUIRE(run_cli("build " + before + " --tile-size 32 --cache " + cache + " -o " + old_nav)
+                .exit_code == 0);
+    // the same cache, but recording another .lnav checksum
+    auto loaded = leapnav::io::load_tile_cache(cache);
+    REQUIRE(loaded.ok());
+    REQUIRE(loaded->nav_file_checksum != 0);
+    REQUIRE(loaded->hash_parts.size() == loaded->tiles.size());
+    loaded->nav_file_checksum ^= 1U;
+    REQUIRE(leapnav::io::save_tile_cache(*loaded, other_cache).ok());
+    const std::string a = temp_path("k_a.lnav");
+    const std::string b = temp_path("k_b.lnav");
+    const std::string stats_a = temp_path("k_a.json");
+    const std::string stats_b = temp_path("k_b.json");
+    auto run = run_cli("rebuild " + old_nav + " " + after + " --cache " + cache +
+                       " --changed 23,0,23,25,1,25 -o " + a + " --stats " + stats_a);
+    INFO(run.output);
+    REQUIRE(run.exit_code == 0);
+    run = run_cli("rebuild " + old_nav + " " + after + " --cache " + other_cache +
+                  " --changed 23,0,23,25,1,25 -o " + b + " --stats " + stats_b);
+    INFO(run.output);
+    REQUIRE(run.exit_code == 0);
+    CHECK(nlohmann::json::parse(leapnav::test::read_file(stats_a))["hash_parts_from_cache"] ==
+          true);
+    CHECK(nlohmann::json::parse(leapnav::test::read_file(stats_b))["hash_parts_from_cache"] ==
+          false);
+    // the same .lnav and the same cache file (parts remade by hashing are the saved ones)
+    CHECK(leapnav::test::read_file(a) == leapnav::test::read_file(b));
+    CHECK(leapnav::test::read_file(cache) == leapnav::test::read_file(other_cache));
   }
 
   TEST_CASE("rebuild --check-outside hashes every tile and rebuilds an edit the box missed") {

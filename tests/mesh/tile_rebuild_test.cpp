@@ -522,6 +522,31 @@ TEST_SUITE("mesh.tile_rebuild") {
             rebuild_matches_full(scene_of({kBoxA, kBoxB}), cached.cache, box_bounds({kBoxB}));
         CHECK_FALSE(stats.layout_changed);
         CHECK(std::signbit(cached.cache.layout.grid.origin.x) == negative_first);
+        // a new scene whose bound turns from one zero to the other gives another grid origin
+        // (equal as floats, not in the file): every tile is rebuilt on the full build's grid
+        mesh::CachedTiledBuild flipped = build_cached(scene_of({kBoxA}), 32);
+        TriangleMesh other = scene_of({kBoxA, kBoxB});
+        if (negative_first) {
+          other.vertices.erase(other.vertices.begin(),
+                               other.vertices.begin() + static_cast<std::ptrdiff_t>(1 + extra));
+          for (auto& tri : other.triangles) {
+            for (std::uint32_t& v : tri) v -= static_cast<std::uint32_t>(1 + extra);
+          }
+        } else {
+          other.vertices.insert(other.vertices.begin(), Vec3{-0.0F, -0.0F, -0.0F});
+          for (auto& tri : other.triangles) {
+            for (std::uint32_t& v : tri) v += 1;
+          }
+        }
+        REQUIRE(std::signbit(other.bounds().min.x) != negative_first);
+        const mesh::RebuildStats flip_stats =
+            rebuild_matches_full(other, flipped.cache, box_bounds({kBoxB}));
+        CHECK(flip_stats.layout_changed);
+        CHECK(std::signbit(flipped.cache.layout.grid.origin.x) != negative_first);
+        // and the cache is the full cached build's, tile grids included (a kept tile would
+        // carry the old zero's sign)
+        CHECK(io::encode_tile_cache(flipped.cache) ==
+              io::encode_tile_cache(build_cached(other, 32).cache));
       }
     }
   }
@@ -571,6 +596,37 @@ TEST_SUITE("mesh.tile_rebuild") {
     CHECK(spliced.spliced_in_place);
   }
 
+  TEST_CASE("a cache with a .lnav checksum keeps its hash parts and tile areas through the file") {
+    mesh::CachedTiledBuild cached = build_cached(room({kBoxA}), 32);
+    REQUIRE(cached.cache.hash_parts.size() == cached.cache.tiles.size());
+    REQUIRE(cached.cache.tile_areas.size() == cached.cache.tiles.size());
+    const std::vector<std::byte> without = io::encode_tile_cache(cached.cache);
+    cached.cache.nav_file_checksum = 0x1234'5678'9ABC'DEF0ULL;
+    const std::vector<std::byte> bytes = io::encode_tile_cache(cached.cache);
+    CHECK(bytes.size() > without.size());
+    auto loaded = io::decode_tile_cache(bytes, "room.cache");
+    INFO((loaded.ok() ? std::string() : loaded.error().message));
+    REQUIRE(loaded.ok());
+    CHECK(loaded->nav_file_checksum == cached.cache.nav_file_checksum);
+    CHECK(loaded->hash_parts == cached.cache.hash_parts);
+    CHECK(loaded->tile_areas == cached.cache.tile_areas);
+    CHECK(io::encode_tile_cache(*loaded) == bytes);
+    // the parts give the navmesh's hash without hashing it; the rebuild from them is the full
+    // build, and a rebuilt cache has no checksum until its .lnav is written
+    CHECK(mesh::content_hash_of_parts(cached.output.navmesh, loaded->hash_parts) ==
+          loaded->navmesh_hash);
+    BuildContext ctx;
+    REQUIRE(mesh::prepare_stitch_pieces(*loaded, ctx).ok());
+    mesh::NavMesh previous = cached.output.navmesh;
+    rebuild_matches_full(room({kBoxA, kBoxB}), *loaded, box_bounds({kBoxB}), 0, &previous);
+    CHECK(loaded->nav_file_checksum == 0);
+    // without the checksum nothing of them is written: the old layout
+    auto plain = io::decode_tile_cache(without, "room.cache");
+    REQUIRE(plain.ok());
+    CHECK(plain->hash_parts.empty());
+    CHECK(plain->tile_areas.empty());
+  }
+
   TEST_CASE("damaged, truncated and other-version cache files are refused naming the file") {
     const std::vector<std::byte> bytes = io::encode_tile_cache(build_cached(room({}), 32).cache);
     std::vector<std::byte> flipped = bytes;
@@ -588,6 +644,13 @@ TEST_SUITE("mesh.tile_rebuild") {
     r = io::decode_tile_cache(newer, "a.cache");
     REQUIRE_FALSE(r.ok());
     CHECK(r.error().code == ErrorCode::UnsupportedVersion);
+    // an older cache (version 4 had no hash parts) is refused the same way: build it again
+    std::vector<std::byte> older = bytes;
+    older[4] = static_cast<std::byte>(io::kTileCacheFormatVersion - 1);
+    r = io::decode_tile_cache(older, "a.cache");
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error().code == ErrorCode::UnsupportedVersion);
+    CHECK(r.error().message.find("build the cache again") != std::string::npos);
     std::vector<std::byte> lnav = io::encode_navmesh(build_full(room({}), 32).navmesh);
     r = io::decode_tile_cache(lnav, "a.lnav");
     REQUIRE_FALSE(r.ok());

@@ -209,6 +209,7 @@ struct NavFile {
 struct SavedNavFile {
   std::uint64_t file_bytes = 0;       ///< the whole file
   std::uint64_t jump_link_bytes = 0;  ///< jump_link_file_bytes(*file.links); 0 without links
+  std::uint64_t checksum = 0;         ///< the trailing checksum written (the file's last 8 bytes)
 };
 
 /// save_nav_file, also returning the sizes it wrote (the link set is encoded once, so the size

@@ -5,8 +5,8 @@
 // bytes left before anything is allocated; every tile mesh decoded by decode_navmesh, so it
 // passes mesh::validate).
 //
-// Layout (format versions 3 and 4; version 1 had no island columns; 4 changed only the meaning
-// of the navmesh hash):
+// Layout (format version 5; version 1 had no island columns; 4 changed only the meaning of the
+// navmesh hash; 5 added the hash parts):
 //   offset 0   "LNTC"                          magic, 4 bytes
 //   offset 4   u32 version                     kTileCacheFormatVersion
 //   offset 8   u64 file size                   total bytes, checksum included
@@ -18,6 +18,11 @@
 //              T x (u64 fingerprint, u64 regions, polygons, vertices, f64 navmesh_area,
 //                   walkable_area, i32 island_reads x0 z0 x1 z1 (all 0: none),
 //                   u64 B, B bytes: the tile mesh as encode_navmesh writes it)
+//              u64 P (0 or 1), P x stitch pieces (derived data)
+//              u64 H (0 or 1), then when H: u64 .lnav checksum (mesh::TileCache::
+//                  nav_file_checksum, never 0), T x hash part (u32 vertices, polygons,
+//                  corners, samples, patches, valid; u64 sum x 10, power x 10, corner_unit,
+//                  vertex_unit, poly_unit, sample_unit), T x f64 tile area   (version 5)
 //   last 8     u64 checksum                    ContentHasher::add_bytes over every byte before it
 // A payload's layout never changes within one format version; a newer version is refused.
 #pragma once
@@ -39,8 +44,10 @@ namespace leapnav::io {
 // note: version 2: tile fingerprints chain per-triangle hashes; version 3: each tile records the
 // columns its island filter read beyond its border (older caches would rebuild wrongly);
 // version 4: the same layout, but the stored navmesh hash is mesh::content_hash's per-tile
-// composable definition (a version 3 cache's hash would not match its .lnav)
-inline constexpr std::uint32_t kTileCacheFormatVersion = 4;
+// composable definition (a version 3 cache's hash would not match its .lnav); version 5: the
+// tiles' hash parts and areas with the checksum of the .lnav written beside the cache (an older
+// cache is refused like any other version: build the cache again)
+inline constexpr std::uint32_t kTileCacheFormatVersion = 5;
 
 /// The cache as bytes (the layout above).
 [[nodiscard]] std::vector<std::byte> encode_tile_cache(const mesh::TileCache& cache);

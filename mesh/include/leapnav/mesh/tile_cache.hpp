@@ -34,14 +34,20 @@ struct TileCache {
   /// data (saved with the cache; prepare_stitch_pieces makes them when missing).
   std::vector<StitchPiece> pieces;
   /// Per tile, tile_hash_part of the tile's slices of the stitched navmesh (navmesh_hash is
-  /// content_hash_of_parts of them), or empty: derived data, not saved (prepare_tile_hashes
-  /// makes them from the stitched navmesh). A rebuild recomputes only the parts of the tiles
-  /// whose slices changed.
+  /// content_hash_of_parts of them), or empty: derived data, saved only with nav_file_checksum
+  /// (prepare_tile_hashes makes them from the stitched navmesh). A rebuild recomputes only the
+  /// parts of the tiles whose slices changed.
   std::vector<TileHashPart> hash_parts;
-  /// Per tile, tile_polygon_area in the stitched navmesh, or empty: derived data, not saved (a
-  /// rebuild sums them for MeshStats::navmesh_area, recomputing those of the tiles whose pieces
-  /// were linked again; prepare_tile_hashes makes them from the stitched navmesh).
+  /// Per tile, tile_polygon_area in the stitched navmesh, or empty: derived data, saved as
+  /// hash_parts are (a rebuild sums them for MeshStats::navmesh_area, recomputing those of the
+  /// tiles whose pieces were linked again; prepare_tile_hashes makes them from the stitched
+  /// navmesh).
   std::vector<double> tile_areas;
+  /// The trailing checksum of the .lnav file written beside the cache from the navmesh of
+  /// navmesh_hash, or 0 (none: a rebuild leaves 0, the writer of the file sets it). With it the
+  /// cache file keeps hash_parts and tile_areas, and a reader whose .lnav ends in the same
+  /// checksum takes them instead of hashing the navmesh again.
+  std::uint64_t nav_file_checksum = 0;
 };
 
 /// When cache.pieces is not empty: one piece per tile, and every id in them in range and
