@@ -22,9 +22,9 @@ Status check_point(Vec3 p, const char* what) {
 }
 
 Status check_extent(Vec3 e) {
-  if (!is_finite(e)) return make_error(ErrorCode::NonFinite, "search extent is not finite");
+  if (!is_finite(e)) return make_error(ErrorCode::NonFinite, "locate: search extent is not finite");
   if (e.x < 0.0F || e.y < 0.0F || e.z < 0.0F) {
-    return make_error(ErrorCode::InvalidArgument, "search extent has a negative component");
+    return make_error(ErrorCode::InvalidArgument, "locate: search extent has a negative component");
   }
   return {};
 }
