@@ -42,7 +42,8 @@ struct Location {
 class Planner {
  public:
   /// Checks the mesh with mesh::validate and builds the planning data (walking only). The mesh is
-  /// copied; pass a shared_ptr to share it instead.
+  /// copied; pass a shared_ptr to share it instead. A mesh (or links, below) that fails its
+  /// validate is InvalidArgument, the message naming the failed check.
   [[nodiscard]] static Result<Planner> create(const mesh::NavMesh& mesh);
   /// The same with jump links: `links` is checked with jump::validate against the mesh and gets
   /// one jump arc per group (start polygon -> land polygon). Null means walking only. A group's
