@@ -54,13 +54,13 @@ void expect(leapnav_status got, leapnav_status want, const std::string& part) {
   CHECK_MESSAGE(message.find(part) != std::string::npos, message, " lacks '", part, "'");
 }
 
-/// A value no enumerator of E has, stored as a C caller may store it.
+/// Stores an int no enumerator of E has into an enum field, as a C caller may. The test itself
+/// never loads such a value as an E (that would be undefined in C++); by-value enum parameters
+/// (leapnav_build_link_set, leapnav_status_name) are checked by the C program tests/consumer_c.
 template <class E>
-E bad_enum(int value) {
-  E e{};
-  static_assert(sizeof e == sizeof value);
-  std::memcpy(&e, &value, sizeof e);
-  return e;
+void store(E& field, int value) {
+  static_assert(sizeof field == sizeof value);
+  std::memcpy(&field, &value, sizeof value);
 }
 
 /// A built navmesh freed at scope exit.
@@ -198,13 +198,16 @@ TEST_SUITE("capi.errors") {
   TEST_CASE("enum values that are no enumerator are LEAPNAV_INVALID_ARGUMENT naming the value") {
     const Slabs s;
     leapnav_navmesh* out = nullptr;
-    expect(leapnav_build_link_set(s.vertices.data(), s.vertex_count(), s.triangles.data(),
-                                  s.triangle_count(), nullptr, nullptr, &kC2, 1, 4,
-                                  bad_enum<leapnav_link_set>(7), &out),
-           LEAPNAV_INVALID_ARGUMENT, "link_set 7");
     leapnav_build_options o;
     leapnav_build_options_init(&o);
-    o.walkable_filter = bad_enum<leapnav_walkable_filter>(9);
+    o.jumps = &kC2;
+    o.jump_count = 1;
+    store(o.link_set, 7);
+    expect(leapnav_build_ex(s.vertices.data(), s.vertex_count(), s.triangles.data(),
+                            s.triangle_count(), &o, &out),
+           LEAPNAV_INVALID_ARGUMENT, "link_set 7");
+    leapnav_build_options_init(&o);
+    store(o.walkable_filter, 9);
     expect(leapnav_build_ex(s.vertices.data(), s.vertex_count(), s.triangles.data(),
                             s.triangle_count(), &o, &out),
            LEAPNAV_INVALID_ARGUMENT, "walkable_filter 9");
@@ -214,14 +217,12 @@ TEST_SUITE("capi.errors") {
     REQUIRE(leapnav_query_create(nav.handle, &q) == LEAPNAV_OK);
     leapnav_filter f;
     leapnav_filter_init(&f);
-    f.walk_search = bad_enum<leapnav_walk_search>(5);
+    store(f.walk_search, 5);
     expect(leapnav_find_path(q, kStart, kGoal, &f, nullptr), LEAPNAV_INVALID_ARGUMENT,
            "filter.walk_search 5");
     expect(leapnav_begin_path(q, kStart, kGoal, &f), LEAPNAV_INVALID_ARGUMENT,
            "filter.walk_search 5");
     leapnav_query_free(q);
-    CHECK(std::string(leapnav_status_name(bad_enum<leapnav_status>(99))) == "unknown");
-    CHECK(std::string(leapnav_status_name(bad_enum<leapnav_status>(-1))) == "unknown");
     CHECK(std::string(leapnav_status_name(LEAPNAV_CORRUPT_FILE)) == "corrupt_file");
     CHECK(std::string(leapnav_status_name(LEAPNAV_BUFFER_TOO_SMALL)) == "buffer_too_small");
   }
@@ -349,6 +350,64 @@ TEST_SUITE("capi.errors") {
            "no search in progress");
     CHECK(done == 0);
     leapnav_query_free(q);
+  }
+
+  TEST_CASE("queries on two threads while a third unloads and loads tiles (thread safety)") {
+    const Slabs s;
+    leapnav_build_options o;
+    leapnav_build_options_init(&o);
+    o.jumps = &kC2;
+    o.jump_count = 1;
+    o.tile_size = 16;
+    leapnav_navmesh* nav = nullptr;
+    REQUIRE(leapnav_build_ex(s.vertices.data(), s.vertex_count(), s.triangles.data(),
+                             s.triangle_count(), &o, &nav) == LEAPNAV_OK);
+    const uint32_t tiles = leapnav_tile_count(nav);
+    REQUIRE(tiles > 1);
+    leapnav_path_info before{};
+    {
+      leapnav_query* q = nullptr;
+      REQUIRE(leapnav_query_create(nav, &q) == LEAPNAV_OK);
+      REQUIRE(leapnav_find_path(q, kStart, kGoal, nullptr, &before) == LEAPNAV_OK);
+      leapnav_query_free(q);
+    }
+    REQUIRE(before.status == LEAPNAV_PATH_FOUND);
+    std::array<int, 2> bad_answers{};
+    std::vector<std::thread> workers;
+    workers.reserve(bad_answers.size());
+    for (int& bad : bad_answers) {
+      workers.emplace_back([&nav, &bad] {
+        leapnav_query* q = nullptr;
+        if (leapnav_query_create(nav, &q) != LEAPNAV_OK) {
+          ++bad;
+          return;
+        }
+        for (int i = 0; i < 40; ++i) {
+          leapnav_path_info info{};
+          if (leapnav_find_path(q, kStart, kGoal, nullptr, &info) != LEAPNAV_OK ||
+              (info.status != LEAPNAV_PATH_FOUND && info.status != LEAPNAV_PATH_NO_PATH)) {
+            ++bad;
+          }
+        }
+        leapnav_query_free(q);
+      });
+    }
+    for (int round = 0; round < 40; ++round) {
+      const auto tile = static_cast<uint32_t>(round) % tiles;
+      CHECK(leapnav_unload_tile(nav, tile) == LEAPNAV_OK);
+      CHECK(leapnav_load_tile(nav, tile) == LEAPNAV_OK);
+    }
+    for (std::thread& t : workers) t.join();
+    CHECK(bad_answers == std::array<int, 2>{});
+    leapnav_query* q = nullptr;
+    REQUIRE(leapnav_query_create(nav, &q) == LEAPNAV_OK);
+    leapnav_path_info after{};
+    REQUIRE(leapnav_find_path(q, kStart, kGoal, nullptr, &after) == LEAPNAV_OK);
+    CHECK(after.status == LEAPNAV_PATH_FOUND);
+    CHECK(after.length == before.length);  // every tile loaded again: the same path
+    CHECK(after.point_count == before.point_count);
+    leapnav_query_free(q);
+    leapnav_navmesh_free(nav);
   }
 
   TEST_CASE("a query outlives its navmesh handle and the message is per thread") {
