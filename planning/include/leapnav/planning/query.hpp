@@ -182,8 +182,8 @@ class NavQuery {
 [[nodiscard]] Result<Path> find_path(const mesh::NavMesh& mesh, Vec3 start, Vec3 goal,
                                      const QueryOptions& options = {});
 
-/// Many queries on `threads` threads (0 = all, 1 = sequential) through leapnav::parallel_for,
-/// one NavQuery per chunk; result i answers request i, identical for any thread count.
+/// Many queries on `threads` threads (0 or less = all, 1 = sequential) through parallel_for, one
+/// NavQuery per chunk; result i answers request i, identical for any thread count.
 [[nodiscard]] std::vector<Result<Path>> find_paths(const Planner& planner,
                                                    std::span<const PathRequest> requests,
                                                    const QueryOptions& options, int threads);
