@@ -4,6 +4,7 @@
 #include "leapnav/leapnav.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <exception>
 #include <memory>
@@ -11,6 +12,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -73,6 +75,19 @@ leapnav_status null_argument(const char* function, const char* name) {
   return fail(LEAPNAV_INVALID_ARGUMENT, std::string(function) + ": " + name + " is null");
 }
 
+/// The integer a caller stored in an enum field or parameter. C lets any int through an enum type;
+/// in C++ loading a value outside the enumerators' range is undefined, so the bytes are copied.
+template <class Enum>
+long long raw(const Enum& value) {
+  std::underlying_type_t<Enum> v{};
+  static_assert(sizeof v == sizeof value);
+  std::memcpy(&v, &value, sizeof v);
+  return static_cast<long long>(v);
+}
+
+/// Counts of float or index triples no array can hold (3 * count * 4 bytes overflows).
+constexpr size_t kMaxTriples = PTRDIFF_MAX / (3 * sizeof(float));
+
 Vec3 vec(const float* p) {
   return {p[0], p[1], p[2]};
 }
@@ -83,7 +98,8 @@ leapnav_status query_options(const char* function, const leapnav_filter* filter,
                              plan::QueryOptions& options) {
   options = plan::QueryOptions{};
   if (filter != nullptr) {
-    switch (filter->walk_search) {
+    const long long walk_search = raw(filter->walk_search);
+    switch (walk_search) {
       case LEAPNAV_WALK_SEARCH_EXACT:
         options.walk_search = plan::WalkSearch::Exact;
         break;
@@ -91,11 +107,10 @@ leapnav_status query_options(const char* function, const leapnav_filter* filter,
         options.walk_search = plan::WalkSearch::Portals;
         break;
       default:
-        return fail(LEAPNAV_INVALID_ARGUMENT,
-                    std::string(function) + ": filter.walk_search " +
-                        std::to_string(static_cast<long long>(filter->walk_search)) +
-                        " is neither LEAPNAV_WALK_SEARCH_EXACT (0) nor "
-                        "LEAPNAV_WALK_SEARCH_PORTALS (1)");
+        return fail(LEAPNAV_INVALID_ARGUMENT, std::string(function) + ": filter.walk_search " +
+                                                  std::to_string(walk_search) +
+                                                  " is neither LEAPNAV_WALK_SEARCH_EXACT (0) nor "
+                                                  "LEAPNAV_WALK_SEARCH_PORTALS (1)");
     }
     options.jumps = filter->jumps != 0;
     options.jump_cost = filter->jump_cost;
@@ -217,15 +232,16 @@ const char* leapnav_last_error(void) {
 }
 
 const char* leapnav_status_name(leapnav_status status) {
-  switch (status) {
+  const long long value = raw(status);
+  switch (value) {
     case LEAPNAV_OK:
       return "ok";
     case LEAPNAV_BUFFER_TOO_SMALL:
       return "buffer_too_small";
     default:
-      if (status > LEAPNAV_OK && status < LEAPNAV_BUFFER_TOO_SMALL) {
+      if (value > LEAPNAV_OK && value < LEAPNAV_BUFFER_TOO_SMALL) {
         // note: to_string returns views of string literals, so data() is null-terminated
-        return to_string(static_cast<ErrorCode>(static_cast<int>(status) - 1)).data();
+        return to_string(static_cast<ErrorCode>(value - 1)).data();
       }
       return "unknown";
   }
@@ -253,7 +269,8 @@ leapnav_status leapnav_build_link_set(const float* vertices, size_t vertex_count
   options.jumps = jumps;
   options.jump_count = jump_count;
   options.jump_step = jump_step;
-  options.link_set = link_set;
+  // note: copied as bytes, a C caller may pass any int (leapnav_build_ex reports it)
+  std::memcpy(&options.link_set, &link_set, sizeof link_set);
   return leapnav_build_ex(vertices, vertex_count, triangles, triangle_count, &options, out);
 }
 
@@ -278,18 +295,28 @@ leapnav_status leapnav_build_ex(const float* vertices, size_t vertex_count,
       return null_argument("leapnav_build", "triangles");
     }
     if (o.jumps == nullptr && o.jump_count > 0) return null_argument("leapnav_build", "jumps");
-    if (o.link_set != LEAPNAV_LINK_SET_COMPACT && o.link_set != LEAPNAV_LINK_SET_FULL) {
-      return fail(LEAPNAV_INVALID_ARGUMENT, "leapnav_build: link_set " +
-                                                std::to_string(static_cast<int>(o.link_set)) +
+    if (vertex_count > kMaxTriples) {
+      return fail(LEAPNAV_INVALID_ARGUMENT, "leapnav_build: vertex_count " +
+                                                std::to_string(vertex_count) +
+                                                " is larger than any array of x, y, z triples");
+    }
+    if (triangle_count > kMaxTriples) {
+      return fail(LEAPNAV_INVALID_ARGUMENT, "leapnav_build: triangle_count " +
+                                                std::to_string(triangle_count) +
+                                                " is larger than any array of index triples");
+    }
+    const long long link_set = raw(o.link_set);
+    if (link_set != LEAPNAV_LINK_SET_COMPACT && link_set != LEAPNAV_LINK_SET_FULL) {
+      return fail(LEAPNAV_INVALID_ARGUMENT, "leapnav_build: link_set " + std::to_string(link_set) +
                                                 " is neither compact (0) nor full (1)");
     }
-    if (o.walkable_filter != LEAPNAV_WALKABLE_FILTER_GROUPS &&
-        o.walkable_filter != LEAPNAV_WALKABLE_FILTER_LINKS &&
-        o.walkable_filter != LEAPNAV_WALKABLE_FILTER_OFF) {
-      return fail(LEAPNAV_INVALID_ARGUMENT,
-                  "leapnav_build: walkable_filter " +
-                      std::to_string(static_cast<int>(o.walkable_filter)) +
-                      " is none of groups (0), links (1) and off (2)");
+    const long long walkable_filter = raw(o.walkable_filter);
+    if (walkable_filter != LEAPNAV_WALKABLE_FILTER_GROUPS &&
+        walkable_filter != LEAPNAV_WALKABLE_FILTER_LINKS &&
+        walkable_filter != LEAPNAV_WALKABLE_FILTER_OFF) {
+      return fail(LEAPNAV_INVALID_ARGUMENT, "leapnav_build: walkable_filter " +
+                                                std::to_string(walkable_filter) +
+                                                " is none of groups (0), links (1) and off (2)");
     }
     auto build_config = resolve(o.config);
     if (!build_config) return fail(build_config.error());

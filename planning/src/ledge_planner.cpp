@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <string>
 
 namespace leapnav::plan {
 namespace {
@@ -102,7 +103,10 @@ Result<Planner> create_planner(std::shared_ptr<const mesh::NavMesh> mesh,
         std::move(mesh),
         jumps == nullptr ? nullptr : std::make_shared<const jump::JumpLinkSet>(*jumps));
   }
-  LEAPNAV_TRY(ledge::validate(*ledges, *mesh));
+  if (const Status valid = ledge::validate(*ledges, *mesh); !valid) {
+    return make_error(ErrorCode::InvalidArgument,
+                      "create_planner: invalid ledge links (" + valid.error().message + ")");
+  }
   const float spacing = std::max(mesh->grid.cell_size, 0.25F);
   MergedLinks merged = merge_links(jumps, *ledges, mesh->polygon_count(), spacing);
   return Planner::create(std::move(mesh),

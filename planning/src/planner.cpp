@@ -22,9 +22,9 @@ Status check_point(Vec3 p, const char* what) {
 }
 
 Status check_extent(Vec3 e) {
-  if (!is_finite(e)) return make_error(ErrorCode::NonFinite, "search extent is not finite");
+  if (!is_finite(e)) return make_error(ErrorCode::NonFinite, "locate: search extent is not finite");
   if (e.x < 0.0F || e.y < 0.0F || e.z < 0.0F) {
-    return make_error(ErrorCode::InvalidArgument, "search extent has a negative component");
+    return make_error(ErrorCode::InvalidArgument, "locate: search extent has a negative component");
   }
   return {};
 }
@@ -172,8 +172,17 @@ Result<Planner> Planner::create(std::shared_ptr<const mesh::NavMesh> shared_mesh
   }
   const mesh::NavMesh& mesh = *shared_mesh;
   const jump::JumpLinkSet* links = shared_links.get();
-  LEAPNAV_TRY(mesh::validate(mesh));
-  if (links != nullptr) LEAPNAV_TRY(jump::validate(*links, mesh));
+  // note: the mesh and links come from the caller, so a failed check is bad input, not a bug
+  if (const Status valid = mesh::validate(mesh); !valid) {
+    return make_error(ErrorCode::InvalidArgument,
+                      "Planner::create: invalid mesh (" + valid.error().message + ")");
+  }
+  if (links != nullptr) {
+    if (const Status valid = jump::validate(*links, mesh); !valid) {
+      return make_error(ErrorCode::InvalidArgument,
+                        "Planner::create: invalid jump links (" + valid.error().message + ")");
+    }
+  }
   const bool with_extras = !extras.config_kind.empty() || !extras.link_cost.empty();
   if (with_extras) {
     if (links == nullptr || extras.config_kind.size() != links->configs.size() ||

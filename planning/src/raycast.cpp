@@ -15,15 +15,20 @@
 namespace leapnav::plan {
 namespace {
 
-Status check_inputs(Vec3 start, Vec3 end, Vec3 extent) {
-  if (!is_finite(start)) return make_error(ErrorCode::NonFinite, "raycast: start is not finite");
-  if (!is_finite(end)) return make_error(ErrorCode::NonFinite, "raycast: end is not finite");
+/// what names the call and end_name its second point ("end", "target") in the messages.
+Status check_inputs(Vec3 start, Vec3 end, Vec3 extent, const char* what, const char* end_name) {
+  if (!is_finite(start)) {
+    return make_error(ErrorCode::NonFinite, std::string(what) + ": start is not finite");
+  }
+  if (!is_finite(end)) {
+    return make_error(ErrorCode::NonFinite, std::string(what) + ": " + end_name + " is not finite");
+  }
   if (!is_finite(extent)) {
-    return make_error(ErrorCode::NonFinite, "raycast: search extent is not finite");
+    return make_error(ErrorCode::NonFinite, std::string(what) + ": search extent is not finite");
   }
   if (extent.x < 0.0F || extent.y < 0.0F || extent.z < 0.0F) {
     return make_error(ErrorCode::InvalidArgument,
-                      "raycast: search extent has a negative component");
+                      std::string(what) + ": search extent has a negative component");
   }
   return {};
 }
@@ -32,7 +37,7 @@ Status check_inputs(Vec3 start, Vec3 end, Vec3 extent) {
 
 Result<std::optional<RaycastHit>> raycast(const Planner& planner, Vec3 start, Vec3 end,
                                           Vec3 search_extent) {
-  LEAPNAV_TRY(check_inputs(start, end, search_extent));
+  LEAPNAV_TRY(check_inputs(start, end, search_extent, "raycast", "end"));
   LEAPNAV_TRY_ASSIGN(const std::optional<Location> from, planner.locate(start, search_extent));
   if (!from) return std::optional<RaycastHit>{};
   const mesh::NavMesh& nav = planner.mesh();
@@ -117,7 +122,7 @@ Result<std::optional<RaycastHit>> raycast(const Planner& planner, Vec3 start, Ve
 
 Result<std::optional<SurfaceMove>> move_along_surface(const Planner& planner, Vec3 start,
                                                       Vec3 target, Vec3 search_extent) {
-  LEAPNAV_TRY(check_inputs(start, target, search_extent));
+  LEAPNAV_TRY(check_inputs(start, target, search_extent, "move_along_surface", "target"));
   LEAPNAV_TRY_ASSIGN(const std::optional<Location> from, planner.locate(start, search_extent));
   if (!from) return std::optional<SurfaceMove>{};
   const mesh::NavMesh& nav = planner.mesh();

@@ -54,6 +54,12 @@ Status check_options(const QueryOptions& options) {
   if (options.max_nodes == 0) {
     return make_error(ErrorCode::InvalidArgument, "find_path: max_nodes must be at least 1");
   }
+  if (options.walk_search != WalkSearch::Exact && options.walk_search != WalkSearch::Portals) {
+    return make_error(ErrorCode::InvalidArgument,
+                      "find_path: walk_search " +
+                          std::to_string(static_cast<int>(options.walk_search)) +
+                          " is neither Exact nor Portals");
+  }
   if (!std::isfinite(options.jump_cost)) {
     return make_error(ErrorCode::NonFinite, "find_path: jump cost is not finite");
   }

@@ -79,11 +79,16 @@ Vec2 point_in_convex(const std::vector<Vec2>& poly, double within, double u, dou
 }
 
 Status check(Vec3 center, float radius, const char* what) {
-  if (!is_finite(center) || !std::isfinite(radius)) {
-    return make_error(ErrorCode::NonFinite, std::string(what) + ": centre or radius is not finite");
+  if (!is_finite(center)) {
+    return make_error(ErrorCode::NonFinite, std::string(what) + ": centre is not finite");
+  }
+  if (!std::isfinite(radius)) {
+    return make_error(ErrorCode::NonFinite,
+                      std::string(what) + ": radius " + std::to_string(radius) + " is not finite");
   }
   if (radius < 0.0F) {
-    return make_error(ErrorCode::InvalidArgument, std::string(what) + ": radius is negative");
+    return make_error(ErrorCode::InvalidArgument,
+                      std::string(what) + ": radius " + std::to_string(radius) + " is negative");
   }
   return {};
 }

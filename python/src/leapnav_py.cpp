@@ -1,13 +1,16 @@
 // The Python module `leapnav` (pybind11): build a navmesh with jump links from numpy arrays, load
 // and save .lnav files, and plan paths, batches of paths, raycasts, closest points and random
 // points, numpy in and out. Library errors raise ValueError (OSError for files that cannot be
-// read or written) with the library's message; batch queries release the GIL.
+// read or written, TypeError for arguments of the wrong type) with the library's message; batch
+// queries release the GIL.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
+#include <pybind11/stl/filesystem.h>
 
 #include <algorithm>
 #include <cstdint>
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -77,7 +80,8 @@ py::list vec_list(Vec3 p) {
   return l;
 }
 
-jump::JumpConfig jump_config(const py::handle& item) {
+/// Jump configuration `index` of the `jumps` argument: a name or an (h, d, fall) tuple.
+jump::JumpConfig jump_config(const py::handle& item, std::size_t index) {
   if (py::isinstance<py::str>(item)) {
     const std::string name = item.cast<std::string>();
     if (name == "C1") return jump::kJumpC1;
@@ -86,7 +90,14 @@ jump::JumpConfig jump_config(const py::handle& item) {
     throw py::value_error("jumps: unknown jump configuration '" + name +
                           "' (known: C1, C2, C3, or an (h, d, fall) tuple)");
   }
-  const auto values = item.cast<std::vector<float>>();
+  std::vector<float> values;
+  try {
+    values = item.cast<std::vector<float>>();
+  } catch (const py::cast_error&) {
+    throw py::type_error("jumps: configuration " + std::to_string(index) + " is " +
+                         py::repr(item).cast<std::string>() +
+                         ", not C1, C2, C3 or an (h, d, fall) tuple of numbers");
+  }
   if (values.size() != 3) throw py::value_error("jumps: a configuration is (h, d, fall)");
   return {values[0], values[1], values[2]};
 }
@@ -102,7 +113,20 @@ BuildConfig build_config(const py::object& config) {
     return take(named_config(text));
   }
   if (py::isinstance<py::dict>(config)) {
-    const std::string text = py::module_::import("json").attr("dumps")(config).cast<std::string>();
+    std::string text;
+    try {
+      // note: allow_nan=False, or NaN would reach the parser as the non-JSON token NaN
+      text = py::module_::import("json")
+                 .attr("dumps")(config, py::arg("allow_nan") = false)
+                 .cast<std::string>();
+    } catch (const py::error_already_set& e) {
+      const std::string why = py::str(e.value()).cast<std::string>();
+      if (e.matches(PyExc_ValueError)) {
+        throw py::value_error("config: a number is NaN or infinite (" + why + ")");
+      }
+      if (e.matches(PyExc_TypeError)) throw py::type_error("config: " + why);
+      throw;
+    }
     return take(io::parse_config_json(text, "config"));
   }
   throw py::value_error("config: expected a configuration name, JSON text or a dict");
@@ -172,12 +196,21 @@ plan::QueryOptions query_options(bool jumps, const std::optional<float>& jump_co
       throw py::value_error("area_costs: expected a dict {area id: cost}");
     }
     for (const auto& [key, value] : area_costs.cast<py::dict>()) {
-      const int area = key.cast<int>();
+      int area = 0;
+      float cost = 0.0F;
+      try {
+        area = key.cast<int>();
+        cost = value.cast<float>();
+      } catch (const py::cast_error&) {
+        throw py::type_error("area_costs: " + py::repr(key).cast<std::string>() + ": " +
+                             py::repr(value).cast<std::string>() +
+                             " is not an {int area id: float cost} entry");
+      }
       if (area < 0 || area > 255) {
         throw py::value_error("area_costs: area id " + std::to_string(area) +
                               " out of range (0..255)");
       }
-      options.area_costs[static_cast<std::size_t>(area)] = value.cast<float>();
+      options.area_costs[static_cast<std::size_t>(area)] = cost;
     }
   }
   return options;
@@ -313,7 +346,19 @@ PyNavMesh build(const FloatArray& vertices, const IntArray& triangles, const py:
   // note: the CLI's untiled pipeline: search, walkable filter, refinement, compaction
   jump::SoundLinkOptions options;
   if (!jumps.is_none()) {
-    for (const py::handle item : jumps) options.jumps.jumps.push_back(jump_config(item));
+    // note: one name alone ("C2") is one configuration, not one per character
+    if (py::isinstance<py::str>(jumps)) {
+      options.jumps.jumps.push_back(jump_config(jumps, 0));
+    } else if (!py::isinstance<py::iterable>(jumps)) {
+      throw py::type_error(
+          "jumps: expected a list of configurations (C1, C2, C3 or (h, d, fall) "
+          "tuples), got " +
+          py::repr(jumps).cast<std::string>());
+    } else {
+      for (const py::handle item : jumps) {
+        options.jumps.jumps.push_back(jump_config(item, options.jumps.jumps.size()));
+      }
+    }
   }
   options.jumps.step = step;
   options.compact = link_set == "compact";
@@ -515,11 +560,11 @@ PYBIND11_MODULE(leapnav, m) {
   py::class_<PyNavMesh>(m, "NavMesh", "A navmesh with its jump links and planner (immutable)")
       .def(
           "save",
-          [](const PyNavMesh& self, const std::string& path) {
+          [](const PyNavMesh& self, const std::filesystem::path& path) {
             const Status saved = io::save_nav_file(self.file(), path);
             if (!saved) raise(saved.error());
           },
-          py::arg("path"), "Writes the navmesh and its links to a .lnav file")
+          py::arg("path"), "Writes the navmesh and its links to a .lnav file (str or os.PathLike)")
       .def(
           "find_path",
           [](const PyNavMesh& self, const FloatArray& start, const FloatArray& end, bool jumps,
@@ -700,6 +745,8 @@ PYBIND11_MODULE(leapnav, m) {
         "kept (\"off\", `--keep-walkable-links`)");
   m.def(
       "load",
-      [](const std::string& path) { return PyNavMesh::from_file(take(io::load_nav_file(path))); },
-      py::arg("path"), "Loads a .lnav file with its jump links");
+      [](const std::filesystem::path& path) {
+        return PyNavMesh::from_file(take(io::load_nav_file(path)));
+      },
+      py::arg("path"), "Loads a .lnav file with its links (str or os.PathLike)");
 }

@@ -163,6 +163,62 @@ def test_errors_raise_with_the_library_message(tmp_path):
         nav.find_path([2, 0, 4], [6, 0, 6], area_costs={300: 2.0})
 
 
+def test_load_and_save_take_path_objects(navmesh, tmp_path):
+    path = tmp_path / "slabs.lnav"
+    navmesh.save(path)
+    assert leapnav.load(path).stats == navmesh.stats
+    with pytest.raises(OSError, match="missing.lnav: no such file"):
+        leapnav.load(tmp_path / "missing.lnav")
+    with pytest.raises(OSError, match="is a directory"):
+        leapnav.load(tmp_path)
+    with pytest.raises(TypeError):
+        leapnav.load(None)
+    with pytest.raises(TypeError):
+        navmesh.save(None)
+
+
+def test_arguments_of_the_wrong_type_raise_type_error_naming_the_argument():
+    v, t = slabs()
+    with pytest.raises(TypeError, match=r"jumps: configuration 1 is \('a', 2, 3\)"):
+        leapnav.build(v, t, jumps=["C2", ("a", 2, 3)])
+    with pytest.raises(TypeError, match="jumps: configuration 0 is None"):
+        leapnav.build(v, t, jumps=[None])
+    with pytest.raises(TypeError, match="jumps: expected a list of configurations"):
+        leapnav.build(v, t, jumps=5)
+    with pytest.raises(TypeError, match="config: Object of type object is not JSON"):
+        leapnav.build(v, t, config={"agent": object()})
+    with pytest.raises(ValueError, match="config: a number is NaN or infinite"):
+        leapnav.build(v, t, config={"agent": {"radius": math.nan}})
+    nav = leapnav.build(v, t)
+    with pytest.raises(TypeError, match="area_costs: 'a': 1 is not an"):
+        nav.find_path([2, 0, 4], [6, 0, 6], area_costs={"a": 1})
+    with pytest.raises(TypeError, match="area_costs: 5: 'x' is not an"):
+        nav.find_path([2, 0, 4], [6, 0, 6], area_costs={5: "x"})
+    with pytest.raises(TypeError):
+        nav.random_points(-1)
+    with pytest.raises(TypeError):
+        nav.unload_tile(-1)
+
+
+def test_one_jump_name_is_one_configuration():
+    v, t = slabs()
+    one = leapnav.build(v, t, jumps="C2")
+    listed = leapnav.build(v, t, jumps=["C2"])
+    assert one.stats == listed.stats
+    assert one.find_path([2, 0, 4], [14, 0, 4]).jump_count == 1
+
+
+def test_bad_numbers_name_the_call_and_the_input(navmesh):
+    with pytest.raises(ValueError, match="move_along_surface: target is not finite"):
+        navmesh.move_along_surface([2, 0, 4], [math.nan, 0, 4])
+    with pytest.raises(ValueError, match="distance_to_wall: radius nan is not finite"):
+        navmesh.distance_to_wall([2, 0, 4], math.nan)
+    with pytest.raises(ValueError, match="distance_to_wall: radius -1.000000 is negative"):
+        navmesh.distance_to_wall([2, 0, 4], -1.0)
+    with pytest.raises(ValueError, match="raycast: end is not finite"):
+        navmesh.raycast([2, 0, 4], [math.inf, 0, 4])
+
+
 def test_triangle_areas_reach_the_polygons_and_the_filter():
     v, t = slabs()
     areas = np.full(len(t), 63)

@@ -146,6 +146,8 @@ int main(void) {
                                  (leapnav_link_set)7, &bad) == LEAPNAV_INVALID_ARGUMENT);
     CHECK(bad == NULL);
     CHECK(strstr(leapnav_last_error(), "link_set 7") != NULL);
+    CHECK(strcmp(leapnav_status_name((leapnav_status)99), "unknown") == 0);
+    CHECK(strcmp(leapnav_status_name((leapnav_status)-1), "unknown") == 0);
   }
 
   /* build with a JSON configuration and C2 links; save to memory, load back */

@@ -254,6 +254,31 @@ TEST_SUITE("planning.query") {
     const auto b = must_find(nav, {1.0F, 0.0F, 0.5F}, {1.0F, 9.0F, 0.5F});
     CHECK(b.status == plan::PathStatus::GoalNotOnMesh);
   }
+  TEST_CASE(
+      "a mesh or jump links failing their checks, or a walk_search that names no search, "
+      "are InvalidArgument naming the check") {
+    auto nav = straight_corridor();
+    auto good = plan::Planner::create(nav);
+    REQUIRE(good.ok());
+    plan::QueryOptions options;
+    options.walk_search = static_cast<plan::WalkSearch>(9);
+    auto searched =
+        plan::NavQuery(*good).find_path({1.0F, 0.0F, 0.5F}, {1.0F, 0.0F, 8.5F}, options);
+    REQUIRE_FALSE(searched.ok());
+    CHECK(searched.error().code == ErrorCode::InvalidArgument);
+    CHECK(searched.error().message == "find_path: walk_search 9 is neither Exact nor Portals");
+    const jump::JumpLinkSet no_index;  // a default set lacks its per-polygon index
+    auto links = plan::Planner::create(nav, &no_index);
+    REQUIRE_FALSE(links.ok());
+    CHECK(links.error().code == ErrorCode::InvalidArgument);
+    CHECK(links.error().message.rfind("Planner::create: invalid jump links (jump links: ", 0) == 0);
+    nav.poly_vertices[0] = 9999;
+    auto broken = plan::Planner::create(nav);
+    REQUIRE_FALSE(broken.ok());
+    CHECK(broken.error().code == ErrorCode::InvalidArgument);
+    CHECK(broken.error().message ==
+          "Planner::create: invalid mesh (navmesh: polygon 0 has a vertex index out of range)");
+  }
   TEST_CASE("invalid input is an error, not a status") {
     const auto nav = straight_corridor();
     const float nan = std::numeric_limits<float>::quiet_NaN();

@@ -8,10 +8,12 @@
 #include <limits>
 #include <optional>
 #include <random>
+#include <string>
 
 #include "leapnav/planning/query.hpp"
 #include "leapnav/planning/raycast.hpp"
 #include "leapnav/planning/sample.hpp"
+#include "leapnav/planning/spatial.hpp"
 #include "planning/scenes.hpp"
 #include "support/shared_level.hpp"
 
@@ -156,6 +158,37 @@ TEST_SUITE("plan.raycast") {
     auto bad = plan::raycast(*planner, {0.5F, 0.0F, 0.5F}, {NAN, 0.0F, 0.0F});
     REQUIRE_FALSE(bad.ok());
     CHECK(bad.error().code == ErrorCode::NonFinite);
+  }
+
+  TEST_CASE(
+      "bad input to raycast, move_along_surface, closest_point and distance_to_wall is an "
+      "error that names the call and the input") {
+    const auto nav = test::grid_navmesh(2, 2, 1.0F, [](int, int) { return true; });
+    auto planner = plan::Planner::create(nav);
+    REQUIRE(planner.ok());
+    const Vec3 in{0.5F, 0.0F, 0.5F};
+    const Vec3 nan{NAN, 0.0F, 0.0F};
+    const auto expect = [](const auto& result, ErrorCode code, const std::string& message) {
+      REQUIRE_FALSE(result.ok());
+      CHECK(result.error().code == code);
+      CHECK(result.error().message == message);
+    };
+    expect(plan::raycast(*planner, nan, in), ErrorCode::NonFinite, "raycast: start is not finite");
+    expect(plan::raycast(*planner, in, nan), ErrorCode::NonFinite, "raycast: end is not finite");
+    expect(plan::raycast(*planner, in, in, {-1.0F, 1.0F, 1.0F}), ErrorCode::InvalidArgument,
+           "raycast: search extent has a negative component");
+    expect(plan::move_along_surface(*planner, in, nan), ErrorCode::NonFinite,
+           "move_along_surface: target is not finite");
+    expect(plan::move_along_surface(*planner, in, in, nan), ErrorCode::NonFinite,
+           "move_along_surface: search extent is not finite");
+    expect(plan::closest_point(*planner, in, {1.0F, -1.0F, 1.0F}), ErrorCode::InvalidArgument,
+           "locate: search extent has a negative component");
+    expect(plan::distance_to_wall(*planner, nan, 1.0F), ErrorCode::NonFinite,
+           "distance_to_wall: centre is not finite");
+    expect(plan::distance_to_wall(*planner, in, INFINITY), ErrorCode::NonFinite,
+           "distance_to_wall: radius inf is not finite");
+    expect(plan::distance_to_wall(*planner, in, -2.0F), ErrorCode::InvalidArgument,
+           "distance_to_wall: radius -2.000000 is negative");
   }
 
   TEST_CASE("a move along the surface slides to the nearest wall point or reaches the target") {

@@ -3,9 +3,20 @@
  * a leapnav_status; on an error, leapnav_last_error() gives the library's message (naming the input
  * and the problem) for the calling thread. No C++ exception crosses this interface.
  *
- * Ownership: a leapnav_navmesh is immutable once made and may be used from several threads at
- * once; a leapnav_query is per thread and keeps the navmesh's data alive, so the navmesh handle may
- * be freed while queries made from it are still in use. Free each handle once with its _free. */
+ * Functions that return no status (counts, _init, _free) leave the message as it was.
+ *
+ * Ownership and threads: a leapnav_navmesh's mesh and links are immutable once made and it may be
+ * used from several threads at once; the one change it allows, which tiles are loaded
+ * (leapnav_unload_tile, leapnav_load_tile), is atomic and may be made while queries run on other
+ * threads. A leapnav_query is used by one thread at a time and keeps the navmesh's data alive, so
+ * the navmesh handle may be freed while queries made from it are still in use. Free each handle
+ * once with its _free.
+ *
+ * Undefined by design (not detected): a handle used after its _free or freed twice, a handle freed
+ * while another thread uses it, a pointer that is not NULL but points to fewer elements than its
+ * count or capacity says (or, for x, y, z arguments, fewer than 3 floats), and a config that is
+ * not NULL-terminated. Everything else bad (NULL pointers, NaN or infinite numbers, values out of
+ * range, enum fields holding no enumerator, counts no array can hold) is an error status. */
 #ifndef LEAPNAV_LEAPNAV_H
 #define LEAPNAV_LEAPNAV_H
 
@@ -46,7 +57,7 @@ typedef enum leapnav_status {
 /** The message of the last error on this thread ("" after a success); valid until the next call
  * on this thread. */
 LEAPNAV_C_API const char* leapnav_last_error(void);
-/** A stable lower-case name of a status ("corrupt_file"). */
+/** A stable lower-case name of a status ("corrupt_file"); "unknown" for a value that is none. */
 LEAPNAV_C_API const char* leapnav_status_name(leapnav_status status);
 
 typedef struct leapnav_navmesh leapnav_navmesh;
@@ -241,12 +252,15 @@ typedef struct leapnav_path_segment {
   leapnav_segment_kind kind;
 } leapnav_path_segment;
 
-/** A path from start to goal (x, y, z each) under `filter` (NULL: the defaults). The path stays in
- * the query until its next find_path; read it with leapnav_path_points / _segments. */
+/** A path from start to goal (x, y, z each) under `filter` (NULL: the defaults); info may be NULL.
+ * The path stays in the query until its next find_path; read it with leapnav_path_points /
+ * _segments. */
 LEAPNAV_C_API leapnav_status leapnav_find_path(leapnav_query* query, const float start[3],
                                                const float goal[3], const leapnav_filter* filter,
                                                leapnav_path_info* info);
-/** Copies the last path's points (x, y, z each) into xyz[0 .. 3 * capacity). */
+/** Copies the last path's points (x, y, z each) into xyz[0 .. 3 * capacity); with fewer than
+ * info.point_count it writes nothing and returns LEAPNAV_BUFFER_TOO_SMALL (xyz may be NULL when
+ * there are no points). leapnav_path_segments does the same with info.segment_count. */
 LEAPNAV_C_API leapnav_status leapnav_path_points(const leapnav_query* query, float* xyz,
                                                  size_t capacity);
 LEAPNAV_C_API leapnav_status leapnav_path_segments(const leapnav_query* query,
@@ -278,7 +292,7 @@ LEAPNAV_C_API leapnav_status leapnav_closest_point(const leapnav_navmesh* navmes
  * expansions (>= 1) per call until *done is nonzero, then finish; the path equals
  * leapnav_find_path's for the same arguments and is read as its is. A new begin (or a
  * find_path) abandons a search in progress; update before a begin and finish before done are
- * LEAPNAV_INVALID_ARGUMENT. */
+ * LEAPNAV_INVALID_ARGUMENT. expanded and info may be NULL. */
 LEAPNAV_C_API leapnav_status leapnav_begin_path(leapnav_query* query, const float start[3],
                                                 const float goal[3], const leapnav_filter* filter);
 LEAPNAV_C_API leapnav_status leapnav_update_path(leapnav_query* query, uint32_t max_iterations,

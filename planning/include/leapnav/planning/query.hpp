@@ -42,7 +42,8 @@ struct Location {
 class Planner {
  public:
   /// Checks the mesh with mesh::validate and builds the planning data (walking only). The mesh is
-  /// copied; pass a shared_ptr to share it instead.
+  /// copied; pass a shared_ptr to share it instead. A mesh (or links, below) that fails its
+  /// validate is InvalidArgument, the message naming the failed check.
   [[nodiscard]] static Result<Planner> create(const mesh::NavMesh& mesh);
   /// The same with jump links: `links` is checked with jump::validate against the mesh and gets
   /// one jump arc per group (start polygon -> land polygon). Null means walking only. A group's
@@ -181,8 +182,8 @@ class NavQuery {
 [[nodiscard]] Result<Path> find_path(const mesh::NavMesh& mesh, Vec3 start, Vec3 goal,
                                      const QueryOptions& options = {});
 
-/// Many queries on `threads` threads (0 = all, 1 = sequential) through leapnav::parallel_for,
-/// one NavQuery per chunk; result i answers request i, identical for any thread count.
+/// Many queries on `threads` threads (0 or less = all, 1 = sequential) through parallel_for, one
+/// NavQuery per chunk; result i answers request i, identical for any thread count.
 [[nodiscard]] std::vector<Result<Path>> find_paths(const Planner& planner,
                                                    std::span<const PathRequest> requests,
                                                    const QueryOptions& options, int threads);
