@@ -185,6 +185,10 @@ TEST_SUITE("core.mesh") {
     status = validate(mesh);
     REQUIRE_FALSE(status.ok());
     CHECK(status.error().code == ErrorCode::NonFinite);
+    CHECK(status.error().message == "t: vertex 1 is not finite");
+    // a mesh without a name is named "triangle mesh" in messages (they began with ": ")
+    mesh.name.clear();
+    CHECK(validate(mesh).error().message == "triangle mesh: vertex 1 is not finite");
   }
 }
 
