@@ -16,12 +16,12 @@ Status validate(const TriangleMesh& mesh) {
   for (std::size_t i = 0; i < mesh.vertices.size(); ++i) {
     if (!is_finite(mesh.vertices[i]))
       return make_error(ErrorCode::NonFinite,
-                        mesh.name + ": vertex " + std::to_string(i) + " is not finite");
+                        mesh.label() + ": vertex " + std::to_string(i) + " is not finite");
   }
   for (std::size_t t = 0; t < mesh.triangles.size(); ++t) {
     for (const std::uint32_t index : mesh.triangles[t]) {
       if (index >= mesh.vertices.size())
-        return make_error(ErrorCode::IndexOutOfRange, mesh.name + ": triangle " +
+        return make_error(ErrorCode::IndexOutOfRange, mesh.label() + ": triangle " +
                                                           std::to_string(t) + " uses vertex " +
                                                           std::to_string(index) + " of " +
                                                           std::to_string(mesh.vertices.size()));
@@ -33,19 +33,19 @@ Status validate(const TriangleMesh& mesh) {
 Status validate_areas(const TriangleMesh& mesh) {
   if (!mesh.areas.empty() && mesh.areas.size() != mesh.triangles.size()) {
     return make_error(ErrorCode::InvalidArgument,
-                      mesh.name + ": " + std::to_string(mesh.areas.size()) + " areas for " +
+                      mesh.label() + ": " + std::to_string(mesh.areas.size()) + " areas for " +
                           std::to_string(mesh.triangles.size()) + " triangles");
   }
   for (std::size_t t = 0; t < mesh.areas.size(); ++t) {
     if (mesh.areas[t] > kMaxAreaId) {
-      return make_error(ErrorCode::InvalidArgument, mesh.name + ": triangle " + std::to_string(t) +
-                                                        " has area " +
+      return make_error(ErrorCode::InvalidArgument, mesh.label() + ": triangle " +
+                                                        std::to_string(t) + " has area " +
                                                         std::to_string(mesh.areas[t]) + " (> 63)");
     }
   }
   for (std::size_t v = 0; v < mesh.area_volumes.size(); ++v) {
     const AreaVolume& volume = mesh.area_volumes[v];
-    const std::string where = mesh.name + ": area volume " + std::to_string(v);
+    const std::string where = mesh.label() + ": area volume " + std::to_string(v);
     if (volume.polygon.size() < 3) {
       return make_error(ErrorCode::InvalidArgument, where + " has fewer than 3 corners");
     }

@@ -515,7 +515,7 @@ Result<TiledBuildOutput> build_tiled_navmesh(const TriangleMesh& mesh, const Bui
   }
   LEAPNAV_TRY(validate(mesh));
   if (mesh.triangles.empty())
-    return make_error(ErrorCode::EmptyInput, mesh.name + ": the mesh has no triangles");
+    return make_error(ErrorCode::EmptyInput, mesh.label() + ": the mesh has no triangles");
   const VoxelParams params = derive_voxel_params(config);
   LEAPNAV_TRY_ASSIGN(const GridSpec grid,
                      make_grid(mesh.bounds(), params.cell_size, params.cell_height));

@@ -615,10 +615,10 @@ Result<Assignment> layout_checked_but_indices(const TriangleMesh& mesh, const Bu
   const AABB& bounds = pass.bounds;
   const auto refuse = [&](Error error) { return validate_first(mesh, std::move(error)); };
   if (!pass.finite)
-    return refuse(make_error(ErrorCode::NonFinite, mesh.name + ": a vertex is not finite"));
+    return refuse(make_error(ErrorCode::NonFinite, mesh.label() + ": a vertex is not finite"));
   if (Status s = validate_areas(mesh); !s.ok()) return refuse(std::move(s).error());
   if (mesh.triangles.empty())
-    return refuse(make_error(ErrorCode::EmptyInput, mesh.name + ": the mesh has no triangles"));
+    return refuse(make_error(ErrorCode::EmptyInput, mesh.label() + ": the mesh has no triangles"));
   const VoxelParams params = derive_voxel_params(config);
   Result<GridSpec> grid = make_grid(bounds, params.cell_size, params.cell_height);
   if (!grid.ok()) return refuse(std::move(grid).error());
@@ -647,7 +647,7 @@ struct IndexCheck {
   }
   [[nodiscard]] Error error() const {
     return validate_first(mesh, make_error(ErrorCode::IndexOutOfRange,
-                                           mesh.name + ": a triangle index is out of range"));
+                                           mesh.label() + ": a triangle index is out of range"));
   }
 };
 

@@ -195,7 +195,7 @@ Result<Heightfield> rasterize_window(const TriangleMesh& mesh, const TriangleAre
     for (const std::uint32_t index : tri) {
       if (index >= mesh.vertices.size())
         return make_error(ErrorCode::IndexOutOfRange,
-                          "rasterize: " + mesh.name + ": a triangle uses a missing vertex");
+                          "rasterize: " + mesh.label() + ": a triangle uses a missing vertex");
     }
   }
 

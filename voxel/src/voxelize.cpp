@@ -21,7 +21,7 @@ Result<VoxelOutput> voxelize(const TriangleMesh& mesh, const BuildConfig& config
   LEAPNAV_TRY(validate(config));
   LEAPNAV_TRY(validate(mesh));
   if (mesh.triangles.empty())
-    return make_error(ErrorCode::EmptyInput, mesh.name + ": the mesh has no triangles");
+    return make_error(ErrorCode::EmptyInput, mesh.label() + ": the mesh has no triangles");
   const VoxelParams params = derive_voxel_params(config);
   LEAPNAV_TRY_ASSIGN(const GridSpec grid,
                      make_grid(mesh.bounds(), params.cell_size, params.cell_height));
@@ -39,7 +39,7 @@ Result<VoxelOutput> voxelize_window(const TriangleMesh& mesh, const GridWindow& 
   LEAPNAV_TRY(validate(config));
   LEAPNAV_TRY(validate(mesh));
   if (mesh.triangles.empty())
-    return make_error(ErrorCode::EmptyInput, mesh.name + ": the mesh has no triangles");
+    return make_error(ErrorCode::EmptyInput, mesh.label() + ": the mesh has no triangles");
   const VoxelParams params = derive_voxel_params(config);
   LEAPNAV_TRY(ctx.check_cancel("rasterize"));
 
@@ -83,7 +83,7 @@ Result<VoxelOutput> voxelize_window(const TriangleMesh& mesh, const GridWindow& 
   ctx.progress("voxel", 1.0);
   for (const std::uint8_t area : out.compact.areas) out.stats.walkable_spans += area != kNullArea;
   if (out.stats.walkable_spans == 0)
-    ctx.warn(mesh.name + ": no walkable area after filtering and erosion");
+    ctx.warn(mesh.label() + ": no walkable area after filtering and erosion");
   return out;
 }
 

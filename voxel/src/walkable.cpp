@@ -18,7 +18,7 @@ Result<TriangleAreas> mark_walkable_triangles(const TriangleMesh& mesh, const Vo
     for (const std::uint32_t index : mesh.triangles[t]) {
       if (index >= vertex_count)
         return make_error(ErrorCode::IndexOutOfRange,
-                          mesh.name + ": triangle " + std::to_string(t) + " uses vertex " +
+                          mesh.label() + ": triangle " + std::to_string(t) + " uses vertex " +
                               std::to_string(index) + " of " + std::to_string(vertex_count));
     }
   }
@@ -53,7 +53,7 @@ Result<TriangleAreas> mark_walkable_triangles(const TriangleMesh& mesh, const Vo
     out.degenerate += area == kDroppedTriangle ? 1U : 0U;
   }
   if (out.degenerate > 0) {
-    ctx.warn(mesh.name + ": dropped " + std::to_string(out.degenerate) +
+    ctx.warn(mesh.label() + ": dropped " + std::to_string(out.degenerate) +
              " degenerate triangle(s) (zero area or non-finite)");
   }
   LEAPNAV_TRY(ctx.check_cancel("rasterize"));

@@ -35,6 +35,9 @@ struct TriangleMesh {
   std::vector<AreaVolume> area_volumes;  ///< marked after the per-triangle areas
 
   [[nodiscard]] AABB bounds() const;
+
+  /// The name error messages start with: `name`, or "triangle mesh" when it is empty.
+  [[nodiscard]] std::string label() const { return name.empty() ? "triangle mesh" : name; }
 };
 
 /// Every index in range, every vertex finite, areas empty or one per triangle and at most 63,
