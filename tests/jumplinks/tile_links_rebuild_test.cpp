@@ -133,16 +133,39 @@ std::vector<std::size_t> changed_tiles(const std::vector<std::uint64_t>& before,
   return out;
 }
 
+// The box spanning two corners.
+AABB box_between(const Vec3& lo, const Vec3& hi) {
+  AABB box;
+  box.extend(lo);
+  box.extend(hi);
+  return box;
+}
+
+// The mesh half of a rebuild: `state`'s mesh cache updated for `scene` after an edit inside
+// `box`, and the tiles whose input fingerprint changed.
+struct MeshEdit {
+  Result<mesh::TiledBuildOutput> output;
+  std::vector<std::size_t> rebuilt;
+};
+MeshEdit rebuild_mesh(Full& state, const TriangleMesh& scene, const AABB& box, BuildContext& ctx,
+                      mesh::RebuildStats* stats = nullptr) {
+  const std::vector<std::uint64_t> before = state.mesh.cache.fingerprints;
+  auto output = mesh::rebuild_tiled_navmesh(scene, state.mesh.cache, box, ctx, stats);
+  std::vector<std::size_t> rebuilt;
+  if (output.ok()) rebuilt = changed_tiles(before, state.mesh.cache.fingerprints);
+  return {std::move(output), std::move(rebuilt)};
+}
+
 // Rebuilds `state` (mesh and links) for `scene` after an edit inside `box`, checks the result
 // against a full build of `scene`, and returns the link rebuild's counters.
 LinkRebuildStats rebuild_and_check(Full& state, const TriangleMesh& scene, const AABB& box,
                                    const TiledLinkOptions& options, int threads) {
   BuildContext ctx;
   ctx.set_threads(threads);
-  const std::vector<std::uint64_t> before = state.mesh.cache.fingerprints;
-  auto mesh_out = mesh::rebuild_tiled_navmesh(scene, state.mesh.cache, box, ctx);
+  MeshEdit edit = rebuild_mesh(state, scene, box, ctx);
+  auto& mesh_out = edit.output;
+  const std::vector<std::size_t>& rebuilt = edit.rebuilt;
   REQUIRE_MESSAGE(mesh_out.ok(), (mesh_out.ok() ? "" : mesh_out.error().message));
-  const std::vector<std::size_t> rebuilt = changed_tiles(before, state.mesh.cache.fingerprints);
   CHECK(!rebuilt.empty());
   LinkRebuildStats stats;
   auto links = rebuild_tiled_jump_links(scene, mesh_out->navmesh, mesh_out->layout, rebuilt,
@@ -175,9 +198,7 @@ void check_edit(const EditCase& c, int threads) {
   Full state = build_full(scene, options, threads);
   REQUIRE(!state.links.links.set.links.empty());
   const TriangleMesh edited = with_box(scene, c.lo, c.hi);
-  AABB box;
-  box.extend(c.lo);
-  box.extend(c.hi);
+  const AABB box = box_between(c.lo, c.hi);
   const LinkRebuildStats added = rebuild_and_check(state, edited, box, options, threads);
   CHECK(!added.layout_changed);
   CHECK(added.tiles_relinked > 0);
@@ -325,20 +346,18 @@ void random_edits(const char* spec, int tile_size, int edits, unsigned seed,
     Vec3 lo{pos(rng), 0.0F, pos(rng)};  // the streets are at y = 0
     Vec3 hi{lo.x + size(rng), height(rng), lo.z + size(rng)};
     if (!fixed.empty()) std::tie(lo, hi) = fixed[static_cast<std::size_t>(edit)];
-    AABB box;
-    box.extend(lo);
-    box.extend(hi);
+    const AABB box = box_between(lo, hi);
     scene = with_box(scene, lo, hi);
     BuildContext ctx;
-    const std::vector<std::uint64_t> before = state.mesh.cache.fingerprints;
     mesh::RebuildStats mesh_stats;
-    auto mesh_out = mesh::rebuild_tiled_navmesh(scene, state.mesh.cache, box, ctx, &mesh_stats);
+    MeshEdit mesh_edit = rebuild_mesh(state, scene, box, ctx, &mesh_stats);
+    auto& mesh_out = mesh_edit.output;
+    const std::vector<std::size_t>& changed = mesh_edit.rebuilt;
     REQUIRE(mesh_out.ok());
     REQUIRE(mesh_out->layout.grid == state.mesh.output.layout.grid);
     // as the CLI passes them: the tiles the box touches and those whose input changed
     std::vector<std::size_t> rebuilt = mesh::tiles_touching(mesh_out->layout, box);
-    for (const std::size_t t : changed_tiles(before, state.mesh.cache.fingerprints))
-      rebuilt.push_back(t);
+    rebuilt.insert(rebuilt.end(), changed.begin(), changed.end());
     const TileLinksCache old_cache = state.links.cache;
     LinkRebuildStats stats;
     // only the restitched tiles hashed again (check_same_cache compares every hash with a
@@ -518,15 +537,13 @@ TEST_SUITE("jumplinks.tile_rebuild") {
     state.links.cache = std::move(from_set).value();
     const Vec3 lo{7.2F, 1.0F, 3.6F};
     const Vec3 hi{7.7F, 2.4F, 4.4F};
-    AABB box;
-    box.extend(lo);
-    box.extend(hi);
+    const AABB box = box_between(lo, hi);
     const TriangleMesh edited = with_box(scene, lo, hi);
     BuildContext ctx;
-    const std::vector<std::uint64_t> before = state.mesh.cache.fingerprints;
-    auto mesh_out = mesh::rebuild_tiled_navmesh(edited, state.mesh.cache, box, ctx);
+    MeshEdit edit = rebuild_mesh(state, edited, box, ctx);
+    auto& mesh_out = edit.output;
+    const std::vector<std::size_t>& rebuilt = edit.rebuilt;
     REQUIRE(mesh_out.ok());
-    const std::vector<std::size_t> rebuilt = changed_tiles(before, state.mesh.cache.fingerprints);
     LinkRebuildStats stats;
     auto links = rebuild_tiled_jump_links(edited, mesh_out->navmesh, mesh_out->layout, rebuilt,
                                           state.links.cache, ctx, &stats);
@@ -608,15 +625,13 @@ TEST_SUITE("jumplinks.tile_rebuild") {
     // on the far platform in the first row of tiles, away from the gap's links
     const Vec3 lo{30.0F, 1.0F, 1.0F};
     const Vec3 hi{30.5F, 2.4F, 1.8F};
-    AABB box;
-    box.extend(lo);
-    box.extend(hi);
+    const AABB box = box_between(lo, hi);
     const TriangleMesh edited = with_box(scene, lo, hi);
     BuildContext ctx;
-    const std::vector<std::uint64_t> before = state.mesh.cache.fingerprints;
-    auto mesh_out = mesh::rebuild_tiled_navmesh(edited, state.mesh.cache, box, ctx);
+    MeshEdit edit = rebuild_mesh(state, edited, box, ctx);
+    auto& mesh_out = edit.output;
+    const std::vector<std::size_t>& rebuilt = edit.rebuilt;
     REQUIRE(mesh_out.ok());
-    const std::vector<std::size_t> rebuilt = changed_tiles(before, state.mesh.cache.fingerprints);
     // a tile with links two or more tiles from the edited one (kept: C1's reach is under a
     // tile); its first link now lands in a polygon of the edited tile (a polygon of the cached
     // mesh, so validate still accepts the cache)
@@ -670,9 +685,7 @@ TEST_SUITE("jumplinks.tile_rebuild") {
     // a platform past the far end: the grid grows by several tiles
     const Vec3 lo{40.0F, 0.0F, 0.0F};
     const Vec3 hi{52.0F, 1.0F, 6.0F};
-    AABB box;
-    box.extend(lo);
-    box.extend(hi);
+    const AABB box = box_between(lo, hi);
     const TriangleMesh edited = with_box(scene, lo, hi);
     BuildContext ctx;
     mesh::RebuildStats mesh_stats;
