@@ -120,6 +120,16 @@ done
 grep -q '"ledge_links": 2' build/consumer_c/cli_rise.hashes
 cmp build/consumer_c/c_consumer_rise.hashes build/consumer_c/cli_rise.hashes
 
+# note: the C++, C and Python blocks of README.md and docs/*.md, compiled and run as written
+# (tests/doc_examples/extract.py); a few seconds
+step "documentation examples against the installed package (tests/doc_examples)"
+rm -rf build/doc_examples
+cmake -S tests/doc_examples -B build/doc_examples -G Ninja -DCMAKE_PREFIX_PATH="$root/build/install" \
+  -DLEAPNAV_CLI="$root/build/release/bin/leapnav" -DLEAPNAV_PYTHONPATH="$root/build/release/python" \
+  >/dev/null
+cmake --build build/doc_examples
+ctest --test-dir build/doc_examples --output-on-failure
+
 # note: Debian's interpreter, which has the pybind11 module's numpy and pytest (scripts/setup.sh)
 step "Python module tests (pytest)"
 PYTHONPATH="$root/build/release/python" /usr/bin/python3 -m pytest -q python/tests

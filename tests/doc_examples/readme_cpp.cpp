@@ -1,0 +1,18 @@
+// README.md "Using the library", C++. Given: `level`, a 32 x 22 m floor (the block's start
+// (1, 0, 1) and goal (30, 0, 20) lie on it). Checks: the path is found.
+#include "doc_scenes.hpp"
+
+int main() {
+  leapnav::TriangleMesh level;
+  level.name = "floor";
+  doc::add_box(level, {0.0F, -0.5F, 0.0F}, {32.0F, 0.0F, 22.0F});
+
+  // note: the block's `#include <leapnav/leapnav.hpp>` lands here, where the header (#pragma once,
+  // included above) adds nothing
+  // @example
+
+  DOC_CHECK(built);
+  DOC_CHECK(planner);
+  DOC_CHECK(path && path->status == leapnav::plan::PathStatus::Found);
+  return doc::finish("readme_cpp");
+}
