@@ -1,8 +1,8 @@
 // docs/tiles.md, "Streaming" (unmarked.txt). Given: `using namespace leapnav;` (the block names
 // plan:: unqualified), <iostream>; tiled_mesh, a 30 x 30 m floor built in 16-column tiles (7 x 7
 // tiles of 4.8 m); start at a polygon of tile 12, goal at the far corner. Checks what the block's
-// comments say: after the unload the path is NoPath, blocked, unloaded_tile == 12; after the load
-// the path is the one before the unload, bit for bit.
+// comments say: an index >= tile_count() is InvalidArgument; after the unload the path is NoPath,
+// blocked, unloaded_tile == 12; after the load the path is the one before the unload, bit for bit.
 #include <iostream>
 
 #include "doc_scenes.hpp"
@@ -45,6 +45,8 @@ int main() {
 
   DOC_CHECK(path && path->status == plan::PathStatus::NoPath && path->blocked_by_unloaded_tiles &&
             path->unloaded_tile == 12);
+  auto beyond = planner.unload_tile(planner.tile_count());
+  DOC_CHECK(!beyond && beyond.error().code == ErrorCode::InvalidArgument);
   auto reloaded = plan::NavQuery(planner).find_path(start, goal);
   DOC_CHECK(reloaded && reloaded->points == before_path->points &&
             reloaded->length == before_path->length && reloaded->corridor == before_path->corridor);
