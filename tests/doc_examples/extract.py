@@ -22,7 +22,7 @@ import sys
 
 LANGUAGES = {"cpp": "cpp", "c++": "cpp", "c": "c", "python": "py", "py": "py"}
 MARKER = re.compile(r"^<!--\s*example:\s*(\S+)(.*?)-->\s*$")
-FENCE = re.compile(r"^(```+|~~~+)\s*([A-Za-z0-9+#-]*)\s*$")
+FENCE = re.compile(r"^ {0,3}(```+|~~~+)\s*([A-Za-z0-9+#-]*)(?:\s.*)?$")
 
 
 def blocks(path):
