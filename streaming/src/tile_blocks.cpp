@@ -64,6 +64,47 @@ std::int32_t tiles_along(std::int32_t cells, std::int32_t n) {
   return std::max<std::int32_t>(1, (cells + n - 1) / n);
 }
 
+// Per vertex, the tile whose run of vertices it lies in (non-decreasing): the longest
+// non-decreasing subsequence of the vertices' first user tiles (patience sorting, ties kept in
+// order), a vertex off it taking the tile of the last member before it (tile 0 before any).
+std::vector<std::uint32_t> vertex_runs(const mesh::NavMesh& mesh, std::uint32_t tiles) {
+  const std::size_t n = mesh.vertices.size();
+  std::vector<std::uint32_t> first_user(n, kNoTile);
+  for (std::uint32_t t = 0; t < tiles; ++t) {
+    for (std::uint32_t p = mesh.tile_poly_first[t]; p < mesh.tile_poly_first[t + 1]; ++p) {
+      for (const std::uint32_t v : mesh.polygon(mesh::PolyId{p}))
+        first_user[v] = std::min(first_user[v], t);
+    }
+  }
+  // tails[k]: the least last value of a subsequence of length k + 1; tail_at its vertex
+  std::vector<std::uint32_t> tails;
+  std::vector<std::size_t> tail_at;
+  std::vector<std::size_t> parent(n, n);
+  for (std::size_t v = 0; v < n; ++v) {
+    const std::uint32_t x = first_user[v];
+    if (x == kNoTile) continue;
+    const auto k =
+        static_cast<std::size_t>(std::upper_bound(tails.begin(), tails.end(), x) - tails.begin());
+    parent[v] = k == 0 ? n : tail_at[k - 1];
+    if (k == tails.size()) {
+      tails.push_back(x);
+      tail_at.push_back(v);
+    } else {
+      tails[k] = x;
+      tail_at[k] = v;
+    }
+  }
+  std::vector<char> member(n, 0);
+  for (std::size_t v = tail_at.empty() ? n : tail_at.back(); v != n; v = parent[v]) member[v] = 1;
+  std::vector<std::uint32_t> owner(n, 0);
+  std::uint32_t current = 0;
+  for (std::size_t v = 0; v < n; ++v) {
+    if (member[v] != 0) current = first_user[v];
+    owner[v] = current;
+  }
+  return owner;
+}
+
 }  // namespace
 
 std::uint32_t WorldLayout::tile_at(float x, float z) const {
@@ -141,24 +182,14 @@ Result<TileBlocks> split_tiles(const mesh::NavMesh& mesh, const jump::JumpLinkSe
   layout.tile_poly_first = mesh.tile_poly_first;
   layout.height_patches = !mesh.height_patches.empty();
 
-  // vertices: each belongs to the earliest tile using it (the stitch keeps a welded corner in
-  // the earliest tile), an unused one to the tile of the vertex before it
-  const std::size_t vertex_count = mesh.vertices.size();
-  std::vector<std::uint32_t> owner(vertex_count, kNoTile);
-  for (std::uint32_t t = 0; t < tiles; ++t) {
-    for (std::uint32_t p = mesh.tile_poly_first[t]; p < mesh.tile_poly_first[t + 1]; ++p) {
-      for (const std::uint32_t v : mesh.polygon(mesh::PolyId{p})) owner[v] = std::min(owner[v], t);
-    }
-  }
-  std::uint32_t previous = 0;
-  for (std::size_t v = 0; v < vertex_count; ++v) {
-    if (owner[v] == kNoTile) owner[v] = previous;
-    if (owner[v] < previous)
-      return invalid("split_tiles: vertex " + std::to_string(v) + " of tile " +
-                     std::to_string(owner[v]) + " follows a vertex of tile " +
-                     std::to_string(previous) + " (vertices not in tile order)");
-    previous = owner[v];
-  }
+  // vertices: the mesh keeps each tile's kept vertices in tile order, but does not record where
+  // a tile's run starts; a vertex is mostly used first by the tile that keeps it (a welded corner
+  // is kept by the earliest tile), and a few are used only by other tiles (a corner inserted
+  // into a neighbour's edge). The runs are taken from the longest non-decreasing subsequence of
+  // the first user tiles in vertex order; a vertex off it (or unused) goes to the run it lies in,
+  // and tiles using a vertex of another tile's run copy it (foreign vertices). Any monotone
+  // split gives exact round trips; this one keeps the copies few.
+  const std::vector<std::uint32_t> owner = vertex_runs(mesh, tiles);
   layout.tile_vertex_first.resize(tiles + 1);
   for (std::uint32_t t = 0; t <= tiles; ++t) {
     layout.tile_vertex_first[t] =

@@ -1,6 +1,6 @@
 // Tiled worlds for the streaming tests, each built once per test run: a 30 m floor in 5 x 5
-// tiles, city:2 in 32-cell tiles, and the 1 m gap scene in 16-cell tiles with C1 jump links whose
-// gap lies on a tile border (links cross tiles).
+// tiles, city:2 in 32-cell tiles, demo in 16-cell tiles, and the 1 m gap scene in 16-cell tiles
+// with C1 jump links whose gap lies on a tile border (links cross tiles).
 #pragma once
 
 #include <optional>
@@ -43,6 +43,13 @@ inline const TiledWorld& stream_floor() {
 
 inline const TiledWorld& stream_city() {
   static const TiledWorld world{tiled_builtin_navmesh("city:2", 32), std::nullopt};
+  return world;
+}
+
+// demo in 16-cell tiles: some vertices are used only by tiles other than the one whose run
+// holds them (corners inserted into a neighbour's edge), so blocks carry foreign vertices
+inline const TiledWorld& stream_demo() {
+  static const TiledWorld world{tiled_builtin_navmesh("demo", 16), std::nullopt};
   return world;
 }
 

@@ -153,6 +153,17 @@ TEST_SUITE("stream.world") {
     CHECK(t.blocked > 0);
   }
 
+  TEST_CASE("queries on streamed demo equal the masked planner's under random load sets") {
+    plan::QueryOptions exact;
+    exact.walk_search = plan::WalkSearch::Exact;
+    const Tally t =
+        compare_with_masked(test::stream_demo(), {plan::QueryOptions{}, exact}, 10, 60, 13);
+    MESSAGE(t.found << " found, " << t.no_path << " no path (" << t.blocked << " blocked, "
+                    << t.unloaded_end << " with an end in an unloaded tile)");
+    CHECK(t.found > 40);
+    CHECK(t.blocked > 0);
+  }
+
   TEST_CASE("with jump links across a tile border the streamed world equals the masked planner") {
     plan::QueryOptions walk;
     walk.jumps = false;
