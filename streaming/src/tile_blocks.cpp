@@ -105,6 +105,88 @@ std::vector<std::uint32_t> vertex_runs(const mesh::NavMesh& mesh, std::uint32_t 
   return owner;
 }
 
+// Strongly connected components of the graph's arcs (Tarjan's algorithm, iterative): the
+// component per vertex, numbered in the order they complete (a component completes after every
+// component it reaches). Returns the count.
+std::uint32_t strong_components(const plan::NavGraph& graph,
+                                std::vector<std::uint32_t>& component) {
+  const auto n = static_cast<std::uint32_t>(graph.vertex_count());
+  constexpr std::uint32_t kUnset = 0xFFFFFFFFU;
+  component.assign(n, kUnset);
+  std::vector<std::uint32_t> order(n, kUnset);
+  std::vector<std::uint32_t> low(n, 0);
+  std::vector<char> on_stack(n, 0);
+  std::vector<std::uint32_t> stack;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> frames;  // vertex, next arc
+  std::uint32_t next = 0;
+  std::uint32_t count = 0;
+  for (std::uint32_t root = 0; root < n; ++root) {
+    if (order[root] != kUnset) continue;
+    const auto open = [&](std::uint32_t v) {
+      order[v] = low[v] = next++;
+      stack.push_back(v);
+      on_stack[v] = 1;
+      frames.emplace_back(v, graph.out_begin(v));
+    };
+    open(root);
+    while (!frames.empty()) {
+      const auto [v, a] = frames.back();
+      if (a < graph.out_end(v)) {
+        frames.back().second = a + 1;
+        const std::uint32_t w = graph.arc_target[a];
+        if (order[w] == kUnset) {
+          open(w);
+        } else if (on_stack[w] != 0) {
+          low[v] = std::min(low[v], order[w]);
+        }
+        continue;
+      }
+      if (low[v] == order[v]) {
+        std::uint32_t x = 0;
+        do {
+          x = stack.back();
+          stack.pop_back();
+          on_stack[x] = 0;
+          component[x] = count;
+        } while (x != v);
+        ++count;
+      }
+      frames.pop_back();
+      if (!frames.empty()) low[frames.back().first] = std::min(low[frames.back().first], low[v]);
+    }
+  }
+  return count;
+}
+
+// The reach table of `graph` (WorldLayout::reach) and the component per polygon; nothing when
+// the graph has more than kMaxReachComponents components.
+void reach_table(const plan::NavGraph& graph, WorldLayout& layout,
+                 std::vector<std::uint32_t>& component) {
+  const std::uint32_t count = strong_components(graph, component);
+  if (count == 0 || count > kMaxReachComponents) {
+    component.clear();
+    return;
+  }
+  layout.reach_components = count;
+  const std::size_t words = layout.reach_words();
+  layout.reach.assign(std::size_t{count} * words, 0);
+  std::vector<std::vector<std::uint32_t>> members(count);
+  for (std::uint32_t p = 0; p < component.size(); ++p) members[component[p]].push_back(p);
+  // note: components complete after those they reach, so rows in completion order are final
+  for (std::uint32_t c = 0; c < count; ++c) {
+    std::uint64_t* row = &layout.reach[std::size_t{c} * words];
+    row[c / 64] |= std::uint64_t{1} << (c % 64);
+    for (const std::uint32_t p : members[c]) {
+      for (std::uint32_t a = graph.out_begin(p); a < graph.out_end(p); ++a) {
+        const std::uint32_t d = component[graph.arc_target[a]];
+        if (d == c) continue;
+        const std::uint64_t* other = &layout.reach[std::size_t{d} * words];
+        for (std::size_t w = 0; w < words; ++w) row[w] |= other[w];
+      }
+    }
+  }
+}
+
 }  // namespace
 
 std::uint32_t WorldLayout::tile_at(float x, float z) const {
@@ -128,7 +210,8 @@ std::uint32_t WorldLayout::tile_of_vertex(std::uint32_t id) const {
 
 std::uint64_t WorldLayout::memory_bytes() const {
   return sizeof(WorldLayout) + bytes_of(tile_poly_first) + bytes_of(tile_vertex_first) +
-         bytes_of(tile_sample_first) + bytes_of(link_configs) + config.name.size();
+         bytes_of(tile_sample_first) + bytes_of(link_configs) + bytes_of(reach) +
+         config.name.size();
 }
 
 std::uint64_t TileBlock::memory_bytes() const {
@@ -136,7 +219,7 @@ std::uint64_t TileBlock::memory_bytes() const {
          bytes_of(poly_neighbors) + bytes_of(poly_region) + bytes_of(poly_area) +
          bytes_of(poly_flags) + bytes_of(poly_bounds) + bytes_of(height_patches) +
          bytes_of(height_samples) + bytes_of(foreign_vertex_ids) + bytes_of(foreign_vertices) +
-         bytes_of(links) + bytes_of(island) + bytes_of(link_island);
+         bytes_of(links) + bytes_of(island) + bytes_of(link_island) + bytes_of(reach_component);
 }
 
 Result<std::int32_t> infer_tile_size(const mesh::NavMesh& mesh) {
@@ -233,8 +316,13 @@ Result<TileBlocks> split_tiles(const mesh::NavMesh& mesh, const jump::JumpLinkSe
 
   // whole-world islands, walking and with links
   const std::vector<std::uint32_t> island = plan::connected_components(plan::build_graph(mesh));
-  const std::vector<std::uint32_t> link_island =
-      links != nullptr ? plan::connected_components(plan::build_graph(mesh, links)) : island;
+  std::vector<std::uint32_t> link_island = island;
+  std::vector<std::uint32_t> component;
+  if (links != nullptr) {
+    const plan::NavGraph graph = plan::build_graph(mesh, links);
+    link_island = plan::connected_components(graph);
+    reach_table(graph, layout, component);
+  }
 
   out.blocks.resize(tiles);
   std::size_t link_at = 0;
@@ -278,6 +366,8 @@ Result<TileBlocks> split_tiles(const mesh::NavMesh& mesh, const jump::JumpLinkSe
     }
     b.island.assign(island.begin() + p0, island.begin() + p1);
     b.link_island.assign(link_island.begin() + p0, link_island.begin() + p1);
+    if (!component.empty())
+      b.reach_component.assign(component.begin() + p0, component.begin() + p1);
   }
   return out;
 }
@@ -308,6 +398,10 @@ Status validate(const WorldLayout& layout) {
     return invalid("world layout: link configurations without links");
   if (layout.link_configs.size() > 65535)
     return invalid("world layout: more than 65535 link configurations");
+  if (layout.reach_components > kMaxReachComponents ||
+      layout.reach.size() != std::size_t{layout.reach_components} * layout.reach_words() ||
+      (layout.reach_components != 0 && !layout.links))
+    return invalid("world layout: a reach table of the wrong size");
   return {};
 }
 
@@ -499,6 +593,8 @@ Result<AssembledTiles> assemble_tiles(const WorldLayout& layout,
     }
     out.island.insert(out.island.end(), b->island.begin(), b->island.end());
     out.link_island.insert(out.link_island.end(), b->link_island.begin(), b->link_island.end());
+    out.reach_component.insert(out.reach_component.end(), b->reach_component.begin(),
+                               b->reach_component.end());
   }
 
   if (layout.links) {

@@ -152,6 +152,7 @@ void write_block(Writer& w, const TileBlock& b, bool patches) {
   }
   for (const std::uint32_t i : b.island) w.u32(i);
   for (const std::uint32_t i : b.link_island) w.u32(i);
+  for (const std::uint32_t c : b.reach_component) w.u32(c);
 }
 
 template <class T, class F>
@@ -182,9 +183,10 @@ Result<TileBlock> decode_block(std::span<const std::byte> bytes, const WorldLayo
     return corrupt(source, where + "block header truncated");
   if (b.tile != tile)
     return corrupt(source, where + "the block says it is tile " + std::to_string(b.tile));
-  const std::uint64_t need = v * kVertexBytes + p * kPolyBytes +
-                             (layout.height_patches ? p * kPatchBytes : 0) + k * kCornerBytes +
-                             std::uint64_t{s} * 4 + f * kForeignBytes + l * kLinkBytes;
+  const std::uint64_t need =
+      v * kVertexBytes + p * kPolyBytes + (layout.height_patches ? p * kPatchBytes : 0) +
+      (layout.reach_components != 0 ? std::uint64_t{p} * 4 : 0) + k * kCornerBytes +
+      std::uint64_t{s} * 4 + f * kForeignBytes + l * kLinkBytes;
   if (need != r.remaining())
     return corrupt(source, where + "counts (" + std::to_string(v) + " vertices, " +
                                std::to_string(p) + " polygons, " + std::to_string(k) +
@@ -218,7 +220,8 @@ Result<TileBlock> decode_block(std::span<const std::byte> bytes, const WorldLayo
                 return rr.vec3(x.start) && rr.vec3(x.land_a) && rr.vec3(x.land_b) &&
                        rr.u16(x.config) && rr.u32(x.start_poly) && rr.u32(x.land_poly);
               }) &&
-       read_n(r, p, b.island, u32) && read_n(r, p, b.link_island, u32);
+       read_n(r, p, b.island, u32) && read_n(r, p, b.link_island, u32) &&
+       read_n(r, layout.reach_components != 0 ? p : 0, b.reach_component, u32);
   if (!ok || r.remaining() != 0) return corrupt(source, where + "block truncated");
   if (Status valid = validate(b, layout); !valid.ok())
     return corrupt(source, valid.error().message);
@@ -290,8 +293,16 @@ Result<Header> decode_header(std::span<const std::byte> data, std::string_view s
               [](Reader& rr, jump::JumpConfig& c) {
                 return rr.f32(c.height) && rr.f32(c.distance) && rr.f32(c.max_fall);
               }) ||
-      !r.f32(L.link_quantum) || !r.u64(L.link_config_bits))
+      !r.f32(L.link_quantum) || !r.u64(L.link_config_bits) || !r.u32(L.reach_components))
     return corrupt(source, "header truncated");
+  if (L.reach_components > kMaxReachComponents)
+    return corrupt(source, "header: " + std::to_string(L.reach_components) +
+                               " reach components (at most " + std::to_string(kMaxReachComponents) +
+                               ")");
+  const std::uint64_t reach_words = std::uint64_t{L.reach_components} * L.reach_words();
+  if (reach_words > r.remaining() / 8) return corrupt(source, "header truncated (reach table)");
+  if (!read_n(r, reach_words, L.reach, [](Reader& rr, std::uint64_t& x) { return rr.u64(x); }))
+    return corrupt(source, "header truncated (reach table)");
   std::uint32_t tiles = 0;
   if (!r.u32(tiles)) return corrupt(source, "header truncated");
   if (tiles != static_cast<std::uint64_t>(std::max(L.tiles_x, 0)) *
@@ -354,6 +365,8 @@ std::vector<std::byte> encode_tile_pack(const TileBlocks& blocks) {
   }
   w.f32(L.link_quantum);
   w.u64(L.link_config_bits);
+  w.u32(L.reach_components);
+  for (const std::uint64_t x : L.reach) w.u64(x);
   const std::uint32_t tiles = L.tile_count();
   w.u32(tiles);
   for (const auto* first : {&L.tile_poly_first, &L.tile_vertex_first, &L.tile_sample_first}) {

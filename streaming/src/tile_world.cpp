@@ -123,7 +123,10 @@ Result<plan::Path> WorldSnapshot::find_path(Vec3 start, Vec3 goal,
   const bool links = layout_->links &&
                      (layout_->link_config_bits & (options.jumps ? options.jump_configs : 0)) != 0;
   const std::vector<std::uint32_t>& islands = links ? link_island_ : island_;
-  out.blocked_by_unloaded_tiles = islands[s] == islands[g] && loaded_count() < loaded_.size();
+  const bool reach = !links || reach_component_.empty() ||
+                     layout_->may_reach(reach_component_[s], reach_component_[g]);
+  out.blocked_by_unloaded_tiles =
+      islands[s] == islands[g] && reach && loaded_count() < loaded_.size();
   return out;
 }
 
@@ -161,9 +164,10 @@ struct TileWorld::State {
       }
       snap->island_ = std::move(assembled.island);
       snap->link_island_ = std::move(assembled.link_island);
+      snap->reach_component_ = std::move(assembled.reach_component);
     }
     snap->bytes_ += sizeof(WorldSnapshot) + bytes_of(snap->loaded_) + bytes_of(snap->island_) +
-                    bytes_of(snap->link_island_);
+                    bytes_of(snap->link_island_) + bytes_of(snap->reach_component_);
     return std::shared_ptr<const WorldSnapshot>(std::move(snap));
   }
 

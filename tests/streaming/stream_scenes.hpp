@@ -12,6 +12,7 @@
 #include "leapnav/core/context.hpp"
 #include "leapnav/io/jump_scenes.hpp"
 #include "leapnav/io/scene_builder.hpp"
+#include "leapnav/io/scenes.hpp"
 #include "leapnav/jumplinks/tile_links.hpp"
 #include "leapnav/mesh/tiles.hpp"
 #include "support/tiled_scene.hpp"
@@ -65,6 +66,27 @@ inline const TiledWorld& stream_gap() {
     options.jumps.step = 1;
     options.compact = false;
     auto links = jump::build_tiled_jump_links(scene, built->navmesh, built->layout, options, ctx);
+    REQUIRE(links.ok());
+    REQUIRE_FALSE(links->set.links.empty());
+    return TiledWorld{std::move(built).value().navmesh, std::move(links).value().set};
+  }();
+  return world;
+}
+
+// city:2 in 32-cell tiles with C2 jump links at step 4: links leap down from roofs and across
+// streets, many only one way
+inline const TiledWorld& stream_city_jumps() {
+  static const TiledWorld world = [] {
+    auto scene = io::builtin_scene("city:2");
+    REQUIRE(scene.ok());
+    BuildContext ctx;
+    auto built =
+        mesh::build_tiled_navmesh(*scene, *named_config("default"), mesh::TileConfig{32, -1}, ctx);
+    REQUIRE(built.ok());
+    jump::TiledLinkOptions options;
+    options.jumps.jumps = {jump::kJumpC2};
+    options.jumps.step = 4;
+    auto links = jump::build_tiled_jump_links(*scene, built->navmesh, built->layout, options, ctx);
     REQUIRE(links.ok());
     REQUIRE_FALSE(links->set.links.empty());
     return TiledWorld{std::move(built).value().navmesh, std::move(links).value().set};

@@ -174,6 +174,16 @@ TEST_SUITE("stream.world") {
     CHECK(t.found > 50);
   }
 
+  TEST_CASE("with one-way C2 jump links on city:2 the streamed world equals the masked planner") {
+    plan::QueryOptions walk;
+    walk.jumps = false;
+    const Tally t =
+        compare_with_masked(test::stream_city_jumps(), {plan::QueryOptions{}, walk}, 8, 60, 21);
+    MESSAGE(t.found << " found, " << t.no_path << " no path (" << t.blocked << " blocked, "
+                    << t.unloaded_end << " with an end in an unloaded tile)");
+    CHECK(t.found > 40);
+  }
+
   TEST_CASE("a jump whose landing tile is unloaded is never taken") {
     const test::TiledWorld& gap = test::stream_gap();
     stream::TileWorld world = make_world(gap);

@@ -25,6 +25,8 @@ namespace leapnav::stream {
 
 /// No tile (a point outside the world's tiles).
 inline constexpr std::uint32_t kNoTile = 0xFFFFFFFFU;
+/// The most strongly connected components whose reachability a layout stores (as the planner).
+inline constexpr std::uint32_t kMaxReachComponents = 4096;
 
 /// What every block shares: the world's grid and tile grid, and where each tile's slices lie in
 /// the whole world's arrays (the fixed numbering the blocks' ids use). O(tiles).
@@ -44,6 +46,20 @@ struct WorldLayout {
   float link_quantum = 0.0F;
   /// Bits (plan::QueryOptions::jump_configs) of the configurations of the world's links.
   std::uint64_t link_config_bits = 0;
+  /// Directed reachability in the whole world over walk and link arcs (every configuration), as
+  /// plan::Planner keeps it: per strongly connected component (TileBlock::reach_component) a row
+  /// of reach_words() words whose bit d says component d is reachable. Empty without links or
+  /// with more than kMaxReachComponents components (then every pair counts as reachable).
+  std::uint32_t reach_components = 0;
+  std::vector<std::uint64_t> reach;
+  [[nodiscard]] std::size_t reach_words() const {
+    return (std::size_t{reach_components} + 63) / 64;
+  }
+  /// Whether component d may be reached from c (true without the table).
+  [[nodiscard]] bool may_reach(std::uint32_t c, std::uint32_t d) const {
+    if (reach.empty()) return true;
+    return ((reach[std::size_t{c} * reach_words() + d / 64] >> (d % 64)) & 1U) != 0;
+  }
 
   [[nodiscard]] std::uint32_t tile_count() const {
     return static_cast<std::uint32_t>(static_cast<std::int64_t>(tiles_x) * tiles_z);
@@ -81,6 +97,9 @@ struct TileBlock {
   /// the links taken as undirected edges (equal to island without links).
   std::vector<std::uint32_t> island;
   std::vector<std::uint32_t> link_island;
+  /// Per polygon, its strongly connected component in the whole world (walk and link arcs);
+  /// empty when the layout has no reach table.
+  std::vector<std::uint32_t> reach_component;
 
   [[nodiscard]] std::uint32_t polygon_count() const {
     return poly_first.empty() ? 0 : static_cast<std::uint32_t>(poly_first.size() - 1);
@@ -117,9 +136,10 @@ struct AssembledTiles {
   /// tile_poly_first spans every tile of the layout (an absent tile holds no polygon), so
   /// polygon `local` of tile t is tile_poly_first[t] + local.
   mesh::NavMesh mesh;
-  std::optional<jump::JumpLinkSet> links;  ///< when the layout has links (stats zero)
-  std::vector<std::uint32_t> island;       ///< per polygon, TileBlock::island
-  std::vector<std::uint32_t> link_island;  ///< per polygon, TileBlock::link_island
+  std::optional<jump::JumpLinkSet> links;      ///< when the layout has links (stats zero)
+  std::vector<std::uint32_t> island;           ///< per polygon, TileBlock::island
+  std::vector<std::uint32_t> link_island;      ///< per polygon, TileBlock::link_island
+  std::vector<std::uint32_t> reach_component;  ///< per polygon, TileBlock::reach_component
 };
 
 /// Assembles the blocks (any order; the layout they were split with) into one navmesh: ids

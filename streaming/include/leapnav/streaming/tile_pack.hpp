@@ -13,7 +13,8 @@
 //              grid (f32 origin x y z, cell_size, cell_height, i32 width, depth, height);
 //              i32 tile_size, tiles_x, tiles_z; u8 flags (1: height patches, 2: links);
 //              u32 C, C x (f32 height, distance, max_fall) link configurations, f32 link quantum,
-//              u64 link configuration bits; u32 T (tiles); 3 x (T + 1) u32: the world's
+//              u64 link configuration bits; u32 R (reach components, <= 4096), R x ceil(R / 64)
+//              u64 the reach table; u32 T (tiles); 3 x (T + 1) u32: the world's
 //              tile_poly_first, tile_vertex_first, tile_sample_first; the table, T x (u64
 //              offset, u64 size, u64 checksum) of the blocks; u64 checksum (ContentHasher over
 //              every header byte before it, from offset 0)
@@ -22,7 +23,8 @@
 //              K x u32 neighbour ids; P x u16 region; P x u8 area; P x u16 flags; P x 6 f32
 //              bounds; with patches P x (i32 x0, z0, u16 width, depth, u32 first); S x f32
 //              samples; F x u32 ids; F x f32 x y z; L x (9 f32 start, land_a, land_b, u16
-//              config, u32 start_poly, u32 land_poly); P x u32 island; P x u32 link island.
+//              config, u32 start_poly, u32 land_poly); P x u32 island; P x u32 link island;
+//              with R > 0, P x u32 reach component.
 //              Its table checksum is ContentHasher over its bytes.
 // Heights are stored as raw floats (a .lnav compresses them, chunk "HGTC"), so a pack is larger
 // than the .lnav it was made from (bench/RESULTS.md, "Streaming tile packs").

@@ -63,8 +63,10 @@ class WorldSnapshot {
   /// - the start's (else the goal's) xz lies in a tile that is not loaded: NoPath,
   ///   Path::unloaded_tile that tile, blocked_by_unloaded_tiles;
   /// - no path over the loaded tiles, the goal's polygon passes the filter and start and goal
-  ///   lie in one island of the whole world (walking, or with the links the query may use taken
-  ///   both ways): NoPath, blocked_by_unloaded_tiles (with those tiles loaded a path may exist).
+  ///   lie in one island of the whole world (walking; with the links the query may use, one
+  ///   island with the links taken both ways and the goal reachable from the start over the
+  ///   world's walk and link arcs when the layout has its reach table): NoPath,
+  ///   blocked_by_unloaded_tiles (with those tiles loaded a path may exist).
   /// An end located on no loaded polygon: StartNotOnMesh / GoalNotOnMesh. Errors as find_path's.
   /// Thread-safe (a NavQuery per call).
   [[nodiscard]] Result<plan::Path> find_path(Vec3 start, Vec3 goal,
@@ -93,6 +95,7 @@ class WorldSnapshot {
   std::optional<plan::Planner> planner_;
   std::vector<std::uint32_t> island_;
   std::vector<std::uint32_t> link_island_;
+  std::vector<std::uint32_t> reach_component_;
   std::uint64_t bytes_ = 0;
 };
 
