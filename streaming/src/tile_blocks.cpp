@@ -396,6 +396,8 @@ Status validate(const WorldLayout& layout) {
   }
   if (!layout.links && !layout.link_configs.empty())
     return invalid("world layout: link configurations without links");
+  if (!(layout.link_quantum >= 0.0F && layout.link_quantum <= 1.0F))
+    return invalid("world layout: link quantum out of [0, 1]");
   if (layout.link_configs.size() > 65535)
     return invalid("world layout: more than 65535 link configurations");
   if (layout.reach_components > kMaxReachComponents ||

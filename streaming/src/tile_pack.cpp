@@ -4,7 +4,9 @@
 
 #include "leapnav/streaming/tile_pack.hpp"
 
+#include <array>
 #include <bit>
+#include <cmath>
 #include <fstream>
 #include <limits>
 #include <utility>
@@ -44,6 +46,19 @@ class Writer {
     f32(v.y);
     f32(v.z);
   }
+  void varint(std::uint64_t v) {
+    while (v >= 0x80U) {
+      u8(static_cast<std::uint8_t>((v & 0x7FU) | 0x80U));
+      v >>= 7U;
+    }
+    u8(static_cast<std::uint8_t>(v));
+  }
+  void svarint(std::int64_t v) {
+    varint((static_cast<std::uint64_t>(v) << 1U) ^ static_cast<std::uint64_t>(v >> 63));
+  }
+  void append(const std::vector<std::byte>& bytes) {
+    out_.insert(out_.end(), bytes.begin(), bytes.end());
+  }
   void patch_u64(std::size_t at, std::uint64_t v) {
     for (std::size_t i = 0; i < 8; ++i)
       out_[at + i] = static_cast<std::byte>((v >> (8U * i)) & 0xFFU);
@@ -79,6 +94,29 @@ class Reader {
     return true;
   }
   bool vec3(Vec3& v) { return f32(v.x) && f32(v.y) && f32(v.z); }
+  bool varint(std::uint64_t& v) {
+    v = 0;
+    for (unsigned shift = 0; shift < 64; shift += 7) {
+      std::uint8_t byte = 0;
+      if (!u8(byte)) return false;
+      v |= static_cast<std::uint64_t>(byte & 0x7FU) << shift;
+      if ((byte & 0x80U) == 0) return true;
+    }
+    return false;
+  }
+  bool svarint(std::int64_t& v) {
+    std::uint64_t u = 0;
+    if (!varint(u)) return false;
+    v = static_cast<std::int64_t>(u >> 1U) ^ -static_cast<std::int64_t>(u & 1U);
+    return true;
+  }
+  /// The next n bytes as a reader of their own.
+  bool sub(Reader& out, std::size_t n) {
+    if (n > remaining()) return false;
+    out = Reader(data_.subspan(pos_, n));
+    pos_ += n;
+    return true;
+  }
   bool text(std::string& s, std::size_t n) {
     if (n > remaining()) return false;
     s.assign(reinterpret_cast<const char*>(data_.data() + pos_), n);
@@ -111,7 +149,160 @@ Error corrupt(std::string_view source, const std::string& what) {
   return make_error(ErrorCode::CorruptFile, std::string(source) + ": " + what);
 }
 
-void write_block(Writer& w, const TileBlock& b, bool patches) {
+// Link and height codings of a block.
+constexpr std::uint8_t kLinksRaw = 0;       // 46 bytes a link
+constexpr std::uint8_t kLinksLattice = 1;   // varints on the layout's lattice (quantum)
+constexpr std::uint8_t kSamplesRaw = 0;     // 4 bytes a sample
+constexpr std::uint8_t kSamplesLevels = 1;  // varint deltas of height levels, NaN escaped
+constexpr std::int64_t kLatticeLimit = std::int64_t{1} << 24;
+constexpr std::uint64_t kLatticeLinkMinBytes = 12;
+
+// The lattice index of x (quantum q, a power of two), when x is exactly one in range.
+bool lattice_index(float x, float q, std::int64_t& k) {
+  const double d = static_cast<double>(x) / static_cast<double>(q);
+  if (!(std::fabs(d) < static_cast<double>(kLatticeLimit))) return false;
+  k = static_cast<std::int64_t>(std::llround(d));
+  return static_cast<float>(static_cast<double>(k) * static_cast<double>(q)) == x;
+}
+
+float lattice_value(std::int64_t k, float q) {
+  return static_cast<float>(static_cast<double>(k) * static_cast<double>(q));
+}
+
+// The links on the lattice: per link varint config, varint start_poly minus the previous
+// link's, zig-zag land_poly minus start_poly, 3 zig-zag start minus the previous start, 3
+// land_a minus start, 3 land_b minus land_a (lattice indices). False when a point is off it.
+bool encode_lattice_links(const std::vector<jump::JumpLink>& links, float q, Writer& w) {
+  std::array<std::int64_t, 3> prev{};
+  std::uint32_t prev_poly = 0;
+  for (const jump::JumpLink& l : links) {
+    std::array<std::int64_t, 9> k{};
+    const std::array<float, 9> xs{l.start.x,  l.start.y,  l.start.z,  l.land_a.x, l.land_a.y,
+                                  l.land_a.z, l.land_b.x, l.land_b.y, l.land_b.z};
+    for (std::size_t i = 0; i < 9; ++i) {
+      if (!lattice_index(xs[i], q, k[i])) return false;
+    }
+    if (l.start_poly < prev_poly) return false;
+    w.varint(l.config);
+    w.varint(l.start_poly - prev_poly);
+    w.svarint(static_cast<std::int64_t>(l.land_poly) - static_cast<std::int64_t>(l.start_poly));
+    for (std::size_t i = 0; i < 3; ++i) w.svarint(k[i] - prev[i]);
+    for (std::size_t i = 0; i < 3; ++i) w.svarint(k[3 + i] - k[i]);
+    for (std::size_t i = 0; i < 3; ++i) w.svarint(k[6 + i] - k[3 + i]);
+    prev = {k[0], k[1], k[2]};
+    prev_poly = l.start_poly;
+  }
+  return true;
+}
+
+bool decode_lattice_links(Reader& r, std::uint32_t count, float q,
+                          std::vector<jump::JumpLink>& links) {
+  links.resize(count);
+  std::array<std::int64_t, 3> prev{};
+  std::uint32_t prev_poly = 0;
+  for (jump::JumpLink& l : links) {
+    std::uint64_t config = 0;
+    std::uint64_t start = 0;
+    std::int64_t land = 0;
+    std::array<std::int64_t, 9> d{};
+    if (!(r.varint(config) && r.varint(start) && r.svarint(land))) return false;
+    for (std::int64_t& x : d) {
+      if (!r.svarint(x)) return false;
+    }
+    if (config > 0xFFFFU || start > 0xFFFFFFFFU - prev_poly) return false;
+    const std::int64_t start_poly = std::int64_t{prev_poly} + static_cast<std::int64_t>(start);
+    const std::int64_t land_poly = start_poly + land;
+    if (land_poly < 0 || land_poly > 0xFFFFFFFFLL) return false;
+    std::array<std::int64_t, 9> k{};
+    for (std::size_t i = 0; i < 3; ++i) {
+      // note: every partial sum is checked, so no overflow however the deltas are chosen
+      if (std::llabs(d[i]) >= 2 * kLatticeLimit || std::llabs(d[3 + i]) >= 2 * kLatticeLimit ||
+          std::llabs(d[6 + i]) >= 2 * kLatticeLimit)
+        return false;
+      k[i] = prev[i] + d[i];
+      k[3 + i] = k[i] + d[3 + i];
+      k[6 + i] = k[3 + i] + d[6 + i];
+    }
+    for (const std::int64_t x : k) {
+      if (std::llabs(x) >= kLatticeLimit) return false;
+    }
+    l.config = static_cast<std::uint16_t>(config);
+    l.start_poly = static_cast<std::uint32_t>(start_poly);
+    l.land_poly = static_cast<std::uint32_t>(land_poly);
+    l.start = {lattice_value(k[0], q), lattice_value(k[1], q), lattice_value(k[2], q)};
+    l.land_a = {lattice_value(k[3], q), lattice_value(k[4], q), lattice_value(k[5], q)};
+    l.land_b = {lattice_value(k[6], q), lattice_value(k[7], q), lattice_value(k[8], q)};
+    prev = {k[0], k[1], k[2]};
+    prev_poly = l.start_poly;
+  }
+  return r.remaining() == 0;
+}
+
+// Height samples as grid levels (GridSpec::level_to_world): per sample a varint, 0 for NaN,
+// else zig-zag(level minus the previous level) + 1. False when a sample is off the levels.
+bool encode_levels(const std::vector<float>& samples, const GridSpec& grid, Writer& w) {
+  std::int64_t prev = 0;
+  for (const float y : samples) {
+    if (std::isnan(y)) {
+      w.varint(0);
+      continue;
+    }
+    const double d = (double{y} - grid.origin.y) / grid.cell_height;
+    if (!(std::fabs(d) < static_cast<double>(kLatticeLimit))) return false;
+    const auto level = static_cast<std::int64_t>(std::llround(d));
+    if (grid.level_to_world(static_cast<double>(level)) != y) return false;
+    const std::int64_t delta = level - prev;
+    w.varint(((static_cast<std::uint64_t>(delta) << 1U) ^ static_cast<std::uint64_t>(delta >> 63)) +
+             1);
+    prev = level;
+  }
+  return true;
+}
+
+bool decode_levels(Reader& r, std::uint32_t count, const GridSpec& grid, std::vector<float>& out) {
+  out.resize(count);
+  std::int64_t prev = 0;
+  for (float& y : out) {
+    std::uint64_t code = 0;
+    if (!r.varint(code)) return false;
+    if (code == 0) {
+      y = std::numeric_limits<float>::quiet_NaN();
+      continue;
+    }
+    const std::uint64_t u = code - 1;
+    const std::int64_t delta =
+        static_cast<std::int64_t>(u >> 1U) ^ -static_cast<std::int64_t>(u & 1U);
+    if (std::llabs(delta) >= 2 * kLatticeLimit) return false;
+    prev += delta;
+    if (std::llabs(prev) >= kLatticeLimit) return false;
+    y = grid.level_to_world(static_cast<double>(prev));
+  }
+  return r.remaining() == 0;
+}
+
+void write_block(Writer& w, const TileBlock& b, const WorldLayout& layout) {
+  // the samples and the links, compact when they fit their lattice
+  Writer samples;
+  std::uint8_t sample_coding = kSamplesLevels;
+  if (!(layout.grid.cell_height > 0.0F) || !encode_levels(b.height_samples, layout.grid, samples)) {
+    sample_coding = kSamplesRaw;
+    samples = Writer();
+    for (const float x : b.height_samples) samples.f32(x);
+  }
+  Writer links;
+  std::uint8_t link_coding = kLinksLattice;
+  if (layout.link_quantum == 0.0F || !encode_lattice_links(b.links, layout.link_quantum, links)) {
+    link_coding = kLinksRaw;
+    links = Writer();
+    for (const jump::JumpLink& l : b.links) {
+      links.vec3(l.start);
+      links.vec3(l.land_a);
+      links.vec3(l.land_b);
+      links.u16(l.config);
+      links.u32(l.start_poly);
+      links.u32(l.land_poly);
+    }
+  }
   w.u32(b.tile);
   w.u32(static_cast<std::uint32_t>(b.vertices.size()));
   w.u32(b.polygon_count());
@@ -119,6 +310,10 @@ void write_block(Writer& w, const TileBlock& b, bool patches) {
   w.u32(static_cast<std::uint32_t>(b.height_samples.size()));
   w.u32(static_cast<std::uint32_t>(b.foreign_vertex_ids.size()));
   w.u32(static_cast<std::uint32_t>(b.links.size()));
+  w.u8(sample_coding);
+  w.u8(link_coding);
+  w.u32(static_cast<std::uint32_t>(samples.bytes().size()));
+  w.u32(static_cast<std::uint32_t>(links.bytes().size()));
   for (const Vec3& v : b.vertices) w.vec3(v);
   for (std::size_t p = 1; p < b.poly_first.size(); ++p) w.u32(b.poly_first[p]);
   for (const std::uint32_t v : b.poly_vertices) w.u32(v);
@@ -130,7 +325,7 @@ void write_block(Writer& w, const TileBlock& b, bool patches) {
     w.vec3(box.min);
     w.vec3(box.max);
   }
-  if (patches) {
+  if (layout.height_patches) {
     for (const mesh::HeightPatch& h : b.height_patches) {
       w.i32(h.x0);
       w.i32(h.z0);
@@ -139,17 +334,10 @@ void write_block(Writer& w, const TileBlock& b, bool patches) {
       w.u32(h.first);
     }
   }
-  for (const float s : b.height_samples) w.f32(s);
+  w.append(samples.bytes());
   for (const std::uint32_t id : b.foreign_vertex_ids) w.u32(id);
   for (const Vec3& v : b.foreign_vertices) w.vec3(v);
-  for (const jump::JumpLink& l : b.links) {
-    w.vec3(l.start);
-    w.vec3(l.land_a);
-    w.vec3(l.land_b);
-    w.u16(l.config);
-    w.u32(l.start_poly);
-    w.u32(l.land_poly);
-  }
+  w.append(links.bytes());
   for (const std::uint32_t i : b.island) w.u32(i);
   for (const std::uint32_t i : b.link_island) w.u32(i);
   for (const std::uint32_t c : b.reach_component) w.u32(c);
@@ -164,7 +352,7 @@ bool read_n(Reader& r, std::uint64_t n, std::vector<T>& out, F&& one) {
   return true;
 }
 
-// Decodes the block of tile `tile` (its table entry `entry`) from `bytes`.
+// Decodes the block of tile `tile` (its table checksum `expected_checksum`) from `bytes`.
 Result<TileBlock> decode_block(std::span<const std::byte> bytes, const WorldLayout& layout,
                                std::uint32_t tile, std::uint64_t expected_checksum,
                                std::string_view source) {
@@ -179,14 +367,29 @@ Result<TileBlock> decode_block(std::span<const std::byte> bytes, const WorldLayo
   std::uint32_t s = 0;
   std::uint32_t f = 0;
   std::uint32_t l = 0;
-  if (!(r.u32(b.tile) && r.u32(v) && r.u32(p) && r.u32(k) && r.u32(s) && r.u32(f) && r.u32(l)))
+  std::uint8_t sample_coding = 0;
+  std::uint8_t link_coding = 0;
+  std::uint32_t sample_bytes = 0;
+  std::uint32_t link_bytes = 0;
+  if (!(r.u32(b.tile) && r.u32(v) && r.u32(p) && r.u32(k) && r.u32(s) && r.u32(f) && r.u32(l) &&
+        r.u8(sample_coding) && r.u8(link_coding) && r.u32(sample_bytes) && r.u32(link_bytes)))
     return corrupt(source, where + "block header truncated");
   if (b.tile != tile)
     return corrupt(source, where + "the block says it is tile " + std::to_string(b.tile));
+  if (sample_coding > kSamplesLevels || link_coding > kLinksLattice ||
+      (link_coding == kLinksLattice && layout.link_quantum == 0.0F))
+    return corrupt(source, where + "unknown sample or link coding");
+  if (sample_coding == kSamplesRaw ? sample_bytes != std::uint64_t{s} * 4 : sample_bytes < s)
+    return corrupt(source, where + std::to_string(s) + " samples in " +
+                               std::to_string(sample_bytes) + " bytes");
+  if (link_coding == kLinksRaw ? link_bytes != std::uint64_t{l} * kLinkBytes
+                               : l > link_bytes / kLatticeLinkMinBytes)
+    return corrupt(
+        source, where + std::to_string(l) + " links in " + std::to_string(link_bytes) + " bytes");
   const std::uint64_t need =
       v * kVertexBytes + p * kPolyBytes + (layout.height_patches ? p * kPatchBytes : 0) +
       (layout.reach_components != 0 ? std::uint64_t{p} * 4 : 0) + k * kCornerBytes +
-      std::uint64_t{s} * 4 + f * kForeignBytes + l * kLinkBytes;
+      std::uint64_t{sample_bytes} + f * kForeignBytes + std::uint64_t{link_bytes};
   if (need != r.remaining())
     return corrupt(source, where + "counts (" + std::to_string(v) + " vertices, " +
                                std::to_string(p) + " polygons, " + std::to_string(k) +
@@ -213,16 +416,27 @@ Result<TileBlock> decode_block(std::span<const std::byte> bytes, const WorldLayo
       return rr.i32(h.x0) && rr.i32(h.z0) && rr.u16(h.width) && rr.u16(h.depth) && rr.u32(h.first);
     });
   }
-  ok = ok && read_n(r, s, b.height_samples, [](Reader& rr, float& x) { return rr.f32(x); }) &&
-       read_n(r, f, b.foreign_vertex_ids, u32) && read_n(r, f, b.foreign_vertices, vec3) &&
-       read_n(r, l, b.links,
-              [](Reader& rr, jump::JumpLink& x) {
-                return rr.vec3(x.start) && rr.vec3(x.land_a) && rr.vec3(x.land_b) &&
-                       rr.u16(x.config) && rr.u32(x.start_poly) && rr.u32(x.land_poly);
-              }) &&
-       read_n(r, p, b.island, u32) && read_n(r, p, b.link_island, u32) &&
+  Reader samples(std::span<const std::byte>{});
+  ok = ok && r.sub(samples, sample_bytes);
+  if (ok && sample_coding == kSamplesRaw) {
+    ok = read_n(samples, s, b.height_samples, [](Reader& rr, float& x) { return rr.f32(x); });
+  } else if (ok) {
+    ok = decode_levels(samples, s, layout.grid, b.height_samples);
+  }
+  ok = ok && read_n(r, f, b.foreign_vertex_ids, u32) && read_n(r, f, b.foreign_vertices, vec3);
+  Reader links(std::span<const std::byte>{});
+  ok = ok && r.sub(links, link_bytes);
+  if (ok && link_coding == kLinksRaw) {
+    ok = read_n(links, l, b.links, [](Reader& rr, jump::JumpLink& x) {
+      return rr.vec3(x.start) && rr.vec3(x.land_a) && rr.vec3(x.land_b) && rr.u16(x.config) &&
+             rr.u32(x.start_poly) && rr.u32(x.land_poly);
+    });
+  } else if (ok) {
+    ok = decode_lattice_links(links, l, layout.link_quantum, b.links);
+  }
+  ok = ok && read_n(r, p, b.island, u32) && read_n(r, p, b.link_island, u32) &&
        read_n(r, layout.reach_components != 0 ? p : 0, b.reach_component, u32);
-  if (!ok || r.remaining() != 0) return corrupt(source, where + "block truncated");
+  if (!ok || r.remaining() != 0) return corrupt(source, where + "block truncated or malformed");
   if (Status valid = validate(b, layout); !valid.ok())
     return corrupt(source, valid.error().message);
   return b;
@@ -384,7 +598,7 @@ std::vector<std::byte> encode_tile_pack(const TileBlocks& blocks) {
   std::vector<PackTileSource::Entry> table(tiles);
   for (std::uint32_t t = 0; t < tiles; ++t) {
     const std::size_t at = body.bytes().size();
-    write_block(body, blocks.blocks[t], L.height_patches);
+    write_block(body, blocks.blocks[t], L);
     const std::size_t size = body.bytes().size() - at;
     table[t] = {header_bytes + at, size,
                 checksum(std::span<const std::byte>(body.bytes()).subspan(at, size))};

@@ -185,7 +185,8 @@ Result<TileWorld> TileWorld::create(std::shared_ptr<const TileSource> source) {
   if (!source) return make_error(ErrorCode::InvalidArgument, "TileWorld::create: no source");
   LEAPNAV_TRY(validate(source->layout()));
   auto state = std::make_unique<State>();
-  state->layout = std::make_shared<const WorldLayout>(source->layout());
+  // note: the layout stays the source's (an aliasing pointer keeps the source alive), not a copy
+  state->layout = std::shared_ptr<const WorldLayout>(source, &source->layout());
   state->source = std::move(source);
   state->blocks.resize(state->layout->tile_count());
   LEAPNAV_TRY_ASSIGN(auto snap, state->make_snapshot(state->blocks));
@@ -284,7 +285,7 @@ std::uint64_t TileWorld::block_bytes() const {
 
 std::uint64_t TileWorld::resident_bytes() const {
   const std::uint64_t blocks = block_bytes();
-  return blocks + sizeof(State) + state_->layout->memory_bytes() + state_->source->memory_bytes() +
+  return blocks + sizeof(State) + state_->source->memory_bytes() +
          std::uint64_t{state_->blocks.size()} * 16 + snapshot()->memory_bytes();
 }
 

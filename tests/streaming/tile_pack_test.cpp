@@ -41,8 +41,10 @@ bool mentions(const Error& e, const std::string& what) {
 }  // namespace
 
 TEST_SUITE("stream.pack") {
-  TEST_CASE("blocks round-trip through pack bytes, with and without links") {
-    for (const test::TiledWorld* w : {&test::stream_floor(), &test::stream_gap()}) {
+  TEST_CASE("blocks round-trip through pack bytes, without links, with full and compact links") {
+    // the gap scene's links are full (no lattice), city:2's compact (on a 2 mm lattice)
+    for (const test::TiledWorld* w :
+         {&test::stream_floor(), &test::stream_gap(), &test::stream_city_jumps()}) {
       const stream::TileBlocks blocks = blocks_of(*w);
       const std::vector<std::byte> bytes = stream::encode_tile_pack(blocks);
       auto back = stream::decode_tile_pack(bytes, "world.lnavpack");

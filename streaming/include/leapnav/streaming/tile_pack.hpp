@@ -18,16 +18,25 @@
 //              tile_poly_first, tile_vertex_first, tile_sample_first; the table, T x (u64
 //              offset, u64 size, u64 checksum) of the blocks; u64 checksum (ContentHasher over
 //              every header byte before it, from offset 0)
-//   then the blocks, each at its table offset: u32 tile, u32 V, P, K (corners), S, F (foreign
-//              vertices), L (links); V x f32 x y z; P x u32 poly_first[1..P]; K x u32 vertex ids;
-//              K x u32 neighbour ids; P x u16 region; P x u8 area; P x u16 flags; P x 6 f32
-//              bounds; with patches P x (i32 x0, z0, u16 width, depth, u32 first); S x f32
-//              samples; F x u32 ids; F x f32 x y z; L x (9 f32 start, land_a, land_b, u16
-//              config, u32 start_poly, u32 land_poly); P x u32 island; P x u32 link island;
-//              with R > 0, P x u32 reach component.
-//              Its table checksum is ContentHasher over its bytes.
-// Heights are stored as raw floats (a .lnav compresses them, chunk "HGTC"), so a pack is larger
-// than the .lnav it was made from (bench/RESULTS.md, "Streaming tile packs").
+//   then the blocks, each at its table offset: u32 tile, u32 V, P, K (corners), S (samples), F
+//              (foreign vertices), L (links); u8 sample coding, u8 link coding, u32 sample
+//              bytes, u32 link bytes; V x f32 x y z; P x u32 poly_first[1..P]; K x u32 vertex
+//              ids; K x u32 neighbour ids; P x u16 region; P x u8 area; P x u16 flags; P x 6 f32
+//              bounds; with patches P x (i32 x0, z0, u16 width, depth, u32 first); the samples;
+//              F x u32 ids; F x f32 x y z; the links; P x u32 island; P x u32 link island; with
+//              R > 0, P x u32 reach component. Its table checksum is ContentHasher over its bytes.
+//   Samples: coding 0, S x f32; coding 1 (written when every sample is a grid height level or
+//              NaN), per sample a LEB128 varint, 0 for NaN, else zig-zag(level minus the previous
+//              level) + 1; a level l is GridSpec::level_to_world(l), |l| < 2^24.
+//   Links: coding 0, L x (f32 start x y z, land_a, land_b, u16 config, u32 start_poly, u32
+//              land_poly); coding 1 (written when the layout's link quantum q is not 0 and every
+//              point is a multiple k q, |k| < 2^24), per link varint config, varint start_poly
+//              minus the previous link's, zig-zag varint land_poly minus start_poly, then 9
+//              zig-zag varints of lattice indices: start minus the previous link's start, land_a
+//              minus start, land_b minus land_a.
+// Ids are world ids (tile_blocks.hpp). A .lnav codes heights tighter (chunk "HGTC", about 0.3
+// byte a sample against about 1 here) and links in runs ("jlkr"), so a pack is larger than the
+// .lnav it was made from (bench/RESULTS.md, "Streaming tile packs").
 #pragma once
 
 #include <cstddef>

@@ -133,8 +133,8 @@ class TileWorld {
   [[nodiscard]] Result<plan::Path> find_path(Vec3 start, Vec3 goal,
                                              const plan::QueryOptions& options = {}) const;
 
-  /// Bytes the world holds: the layout, the source's own memory, the loaded blocks and the
-  /// current snapshot (a snapshot still held by a running query is not counted).
+  /// Bytes the world holds: the source's own memory (with the layout), the loaded blocks and
+  /// the current snapshot (a snapshot still held by a running query is not counted).
   [[nodiscard]] std::uint64_t resident_bytes() const;
   /// Bytes of the loaded blocks alone.
   [[nodiscard]] std::uint64_t block_bytes() const;
