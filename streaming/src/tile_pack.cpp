@@ -352,6 +352,9 @@ bool read_n(Reader& r, std::uint64_t n, std::vector<T>& out, F&& one) {
   return true;
 }
 
+Result<TileBlock> decode_block_bytes(std::span<const std::byte> bytes, const WorldLayout& layout,
+                                     std::uint32_t tile, std::string_view source);
+
 // Decodes the block of tile `tile` (its table checksum `expected_checksum`) from `bytes`.
 Result<TileBlock> decode_block(std::span<const std::byte> bytes, const WorldLayout& layout,
                                std::uint32_t tile, std::uint64_t expected_checksum,
@@ -359,6 +362,13 @@ Result<TileBlock> decode_block(std::span<const std::byte> bytes, const WorldLayo
   const std::string where = "tile " + std::to_string(tile) + ": ";
   if (checksum(bytes) != expected_checksum)
     return corrupt(source, where + "block checksum mismatch (damaged block)");
+  return decode_block_bytes(bytes, layout, tile, source);
+}
+
+// Decodes a block's bytes whose checksum the caller has checked.
+Result<TileBlock> decode_block_bytes(std::span<const std::byte> bytes, const WorldLayout& layout,
+                                     std::uint32_t tile, std::string_view source) {
+  const std::string where = "tile " + std::to_string(tile) + ": ";
   Reader r(bytes);
   TileBlock b;
   std::uint32_t v = 0;
@@ -614,6 +624,23 @@ std::vector<std::byte> encode_tile_pack(const TileBlocks& blocks) {
   std::vector<std::byte> out = std::move(w.bytes());
   out.insert(out.end(), body.bytes().begin(), body.bytes().end());
   return out;
+}
+
+std::vector<std::byte> encode_tile_block(const TileBlock& block, const WorldLayout& layout) {
+  Writer w;
+  write_block(w, block, layout);
+  return std::move(w.bytes());
+}
+
+Result<TileBlock> decode_tile_block(std::span<const std::byte> bytes, const WorldLayout& layout,
+                                    std::uint32_t tile, std::string_view source) {
+  if (tile >= layout.tile_count() || layout.tile_poly_first.size() != layout.tile_count() + 1U ||
+      layout.tile_vertex_first.size() != layout.tile_count() + 1U ||
+      layout.tile_sample_first.size() != layout.tile_count() + 1U)
+    return make_error(ErrorCode::InvalidArgument,
+                      std::string(source) + ": tile " + std::to_string(tile) +
+                          " is not one of the layout's " + std::to_string(layout.tile_count()));
+  return decode_block_bytes(bytes, layout, tile, source);
 }
 
 Status save_tile_pack(const TileBlocks& blocks, const std::filesystem::path& path) {

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "leapnav/io/navmesh_file.hpp"
+#include "leapnav/planning/query.hpp"
 #include "leapnav/streaming/tile_pack.hpp"
 #include "streaming/stream_scenes.hpp"
 #include "support/cli_run.hpp"
@@ -136,6 +137,44 @@ TEST_SUITE("stream.pack") {
       version += r.error().code == ErrorCode::UnsupportedVersion ? 1 : 0;
     }
     MESSAGE(positions.size() << " flips refused, " << version << " as a newer version");
+  }
+
+  TEST_CASE("a block edited at random bytes decodes to a valid block or an error, never a crash") {
+    const stream::TileBlocks blocks = blocks_of(test::stream_gap());
+    std::mt19937 rng(77);
+    int decoded = 0;
+    int refused = 0;
+    for (std::uint32_t t = 0; t < blocks.layout.tile_count(); ++t) {
+      const std::vector<std::byte> bytes =
+          stream::encode_tile_block(blocks.blocks[t], blocks.layout);
+      auto back = stream::decode_tile_block(bytes, blocks.layout, t, "block");
+      REQUIRE(back.ok());
+      CHECK(*back == blocks.blocks[t]);
+      std::uniform_int_distribution<std::size_t> at(0, bytes.size() - 1);
+      for (int i = 0; i < 300; ++i) {
+        std::vector<std::byte> bad = bytes;
+        for (int k = 0; k <= i % 3; ++k) bad[at(rng)] ^= static_cast<std::byte>(1U + rng() % 255U);
+        if (i % 7 == 0) bad.resize(at(rng));
+        auto r = stream::decode_tile_block(bad, blocks.layout, t, "edited block");
+        if (!r.ok()) {
+          ++refused;
+          CHECK(r.error().message.find("edited block") != std::string::npos);
+          continue;
+        }
+        ++decoded;
+        CHECK(stream::validate(*r, blocks.layout).ok());
+        std::vector<const stream::TileBlock*> all;
+        for (const stream::TileBlock& b : blocks.blocks) all.push_back(b.tile == t ? &*r : &b);
+        auto assembled = stream::assemble_tiles(blocks.layout, all);
+        if (assembled.ok()) {
+          (void)plan::Planner::create(assembled->mesh,
+                                      assembled->links ? &*assembled->links : nullptr);
+        }
+      }
+    }
+    MESSAGE(decoded << " edited blocks decoded (edits in values), " << refused << " refused");
+    CHECK(refused > 0);
+    CHECK_FALSE(stream::decode_tile_block(std::span<const std::byte>{}, blocks.layout, 99).ok());
   }
 
   TEST_CASE("pack file errors name the file: missing, not a pack, truncated, a damaged block") {

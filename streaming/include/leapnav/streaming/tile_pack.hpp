@@ -68,6 +68,18 @@ inline constexpr std::uint32_t kTilePackVersion = 1;
 [[nodiscard]] Result<TileBlocks> decode_tile_pack(std::span<const std::byte> data,
                                                   std::string_view source = "tile pack");
 
+/// One block's bytes as a pack stores them (without the table's checksum), for storage of the
+/// caller's own (an archive that already checksums its entries) and for tests.
+[[nodiscard]] std::vector<std::byte> encode_tile_block(const TileBlock& block,
+                                                       const WorldLayout& layout);
+
+/// Decodes one block's bytes (encode_tile_block's) for tile `tile` of `layout`; `source` names
+/// them in messages. CorruptFile for bytes that are truncated, malformed or fail
+/// validate(block, layout). Never asserts; allocates no more than the bytes justify.
+[[nodiscard]] Result<TileBlock> decode_tile_block(std::span<const std::byte> bytes,
+                                                  const WorldLayout& layout, std::uint32_t tile,
+                                                  std::string_view source = "tile block");
+
 /// A pack opened for streaming: open() reads the header (layout and table) only; read(t) reads
 /// and checks tile t's block from the file. Thread-safe (each read opens the file).
 class PackTileSource final : public TileSource {
