@@ -31,10 +31,10 @@ struct World {
 // A 12 m floor with a box on it, in 2 x 2 tiles of 20 cells.
 const World& world() {
   static const World w = [] {
-    io::SceneBuilder b("fuzz floor");
-    b.add_quad({0, 0, 0}, {0, 0, 12}, {12, 0, 12}, {12, 0, 0});
-    b.add_box({5, 0, 5}, {7, 1, 7});
-    const TriangleMesh m = b.take();
+    io::SceneBuilder scene("fuzz floor");
+    scene.add_quad({0, 0, 0}, {0, 0, 12}, {12, 0, 12}, {12, 0, 0});
+    scene.add_box({5, 0, 5}, {7, 1, 7});
+    const TriangleMesh m = scene.take();
     BuildContext ctx;
     mesh::TileConfig tiles;
     tiles.tile_size = 20;
