@@ -66,6 +66,9 @@ set(leapnav_public_headers
   planning/include/leapnav/planning/raycast.hpp
   planning/include/leapnav/planning/sample.hpp
   planning/include/leapnav/planning/spatial.hpp
+  streaming/include/leapnav/streaming/tile_blocks.hpp
+  streaming/include/leapnav/streaming/tile_pack.hpp
+  streaming/include/leapnav/streaming/tile_world.hpp
   voxel/include/leapnav/voxel/heightfield.hpp
   voxel/include/leapnav/voxel/rasterize.hpp
   voxel/include/leapnav/voxel/voxelize.hpp

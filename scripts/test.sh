@@ -169,7 +169,7 @@ cmake --preset tsan -DLEAPNAV_WERROR=ON >/dev/null
 cmake --build --preset tsan -j "$jobs"
 
 # note: the tests that run a stage on several threads (names with thread, determinis, identical
-# or batch) from tests/voxel, mesh, jumplinks, ledgelinks, planning, platformer and capi; see docs/robustness.md.
+# or batch) from tests/voxel, mesh, jumplinks, ledgelinks, planning, streaming, platformer and capi; see docs/robustness.md.
 step "tsan tests (thread and determinism tests)"
 TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 build/tsan/bin/leapnav_tests \
   -tc="*thread*,*determinis*,*identical*,*batch*"

@@ -1,5 +1,6 @@
 // The C API over the C++ library: each handle wraps shared C++ values (a navmesh handle is a
-// Planner plus the shared mesh and links, a query a NavQuery and its last Path); each entry point
+// Planner plus the shared mesh and links, a query a NavQuery and its last Path, a world a
+// stream::TileWorld, a world query its world and last Path); each entry point
 // catches every exception and turns Result errors into a status and a thread-local message.
 #include "leapnav/leapnav.h"
 
@@ -17,6 +18,15 @@
 #include <vector>
 
 #include "leapnav/leapnav.hpp"
+
+struct leapnav_world {
+  leapnav::stream::TileWorld world;
+};
+
+struct leapnav_world_query {
+  const leapnav_world* world = nullptr;
+  leapnav::plan::Path path;
+};
 
 struct leapnav_navmesh {
   leapnav::plan::Planner planner;  ///< over the jump links and the ledge links
@@ -221,6 +231,45 @@ io::NavFile nav_file(const leapnav_navmesh& navmesh) {
   if (navmesh.jumps) file.links = *navmesh.jumps;
   if (navmesh.ledges) file.ledges = *navmesh.ledges;
   return file;
+}
+
+leapnav_status copy_points(const char* function, const plan::Path& path, float* xyz,
+                           size_t capacity) {
+  const auto& points = path.points;
+  if (capacity < points.size()) {
+    return fail(LEAPNAV_BUFFER_TOO_SMALL, std::string(function) + ": " +
+                                              std::to_string(points.size()) + " points, capacity " +
+                                              std::to_string(capacity));
+  }
+  if (xyz == nullptr && !points.empty()) return null_argument(function, "xyz");
+  for (size_t i = 0; i < points.size(); ++i) {
+    xyz[3 * i] = points[i].x;
+    xyz[3 * i + 1] = points[i].y;
+    xyz[3 * i + 2] = points[i].z;
+  }
+  return LEAPNAV_OK;
+}
+
+leapnav_status copy_segments(const char* function, const plan::Path& path,
+                             leapnav_path_segment* segments, size_t capacity) {
+  const auto& source = path.segments;
+  if (capacity < source.size()) {
+    return fail(LEAPNAV_BUFFER_TOO_SMALL, std::string(function) + ": " +
+                                              std::to_string(source.size()) +
+                                              " segments, capacity " + std::to_string(capacity));
+  }
+  if (segments == nullptr && !source.empty()) return null_argument(function, "segments");
+  for (size_t i = 0; i < source.size(); ++i) {
+    const plan::PathSegment& s = source[i];
+    segments[i] = {s.kind == plan::SegmentKind::Jump ? 1 : 0,
+                   s.first,
+                   s.last,
+                   s.jump_height,
+                   s.jump_distance,
+                   s.link,
+                   static_cast<leapnav_segment_kind>(s.kind)};
+  }
+  return LEAPNAV_OK;
 }
 
 }  // namespace
@@ -595,19 +644,7 @@ leapnav_status leapnav_distance_to_wall(const leapnav_navmesh* navmesh, const fl
 leapnav_status leapnav_path_points(const leapnav_query* query, float* xyz, size_t capacity) {
   return guarded("leapnav_path_points", [&]() -> leapnav_status {
     if (query == nullptr) return null_argument("leapnav_path_points", "query");
-    const auto& points = query->path.points;
-    if (capacity < points.size()) {
-      return fail(LEAPNAV_BUFFER_TOO_SMALL,
-                  "leapnav_path_points: " + std::to_string(points.size()) + " points, capacity " +
-                      std::to_string(capacity));
-    }
-    if (xyz == nullptr && !points.empty()) return null_argument("leapnav_path_points", "xyz");
-    for (size_t i = 0; i < points.size(); ++i) {
-      xyz[3 * i] = points[i].x;
-      xyz[3 * i + 1] = points[i].y;
-      xyz[3 * i + 2] = points[i].z;
-    }
-    return LEAPNAV_OK;
+    return copy_points("leapnav_path_points", query->path, xyz, capacity);
   });
 }
 
@@ -615,26 +652,122 @@ leapnav_status leapnav_path_segments(const leapnav_query* query, leapnav_path_se
                                      size_t capacity) {
   return guarded("leapnav_path_segments", [&]() -> leapnav_status {
     if (query == nullptr) return null_argument("leapnav_path_segments", "query");
-    const auto& source = query->path.segments;
-    if (capacity < source.size()) {
-      return fail(LEAPNAV_BUFFER_TOO_SMALL,
-                  "leapnav_path_segments: " + std::to_string(source.size()) +
-                      " segments, capacity " + std::to_string(capacity));
-    }
-    if (segments == nullptr && !source.empty()) {
-      return null_argument("leapnav_path_segments", "segments");
-    }
-    for (size_t i = 0; i < source.size(); ++i) {
-      const plan::PathSegment& s = source[i];
-      segments[i] = {s.kind == plan::SegmentKind::Jump ? 1 : 0,
-                     s.first,
-                     s.last,
-                     s.jump_height,
-                     s.jump_distance,
-                     s.link,
-                     static_cast<leapnav_segment_kind>(s.kind)};
-    }
+    return copy_segments("leapnav_path_segments", query->path, segments, capacity);
+  });
+}
+
+leapnav_status leapnav_world_open(const char* path, leapnav_world** out) {
+  return guarded("leapnav_world_open", [&]() -> leapnav_status {
+    if (out == nullptr) return null_argument("leapnav_world_open", "out");
+    *out = nullptr;
+    if (path == nullptr) return null_argument("leapnav_world_open", "path");
+    auto source = stream::PackTileSource::open(path);
+    if (!source) return fail(source.error());
+    auto world = stream::TileWorld::create(std::move(source).value());
+    if (!world) return fail(world.error());
+    *out = new leapnav_world{std::move(world).value()};
     return LEAPNAV_OK;
+  });
+}
+
+void leapnav_world_free(leapnav_world* world) {
+  delete world;
+}
+
+uint32_t leapnav_world_tile_count(const leapnav_world* world) {
+  return world == nullptr ? 0 : world->world.tile_count();
+}
+
+uint32_t leapnav_world_tile_at(const leapnav_world* world, const float point[3]) {
+  if (world == nullptr || point == nullptr) return UINT32_MAX;
+  return world->world.layout().tile_at(point[0], point[2]);
+}
+
+int leapnav_world_tile_loaded(const leapnav_world* world, uint32_t tile) {
+  return world != nullptr && world->world.tile_loaded(tile) ? 1 : 0;
+}
+
+leapnav_status leapnav_world_load_tile(leapnav_world* world, uint32_t tile) {
+  return guarded("leapnav_world_load_tile", [&]() -> leapnav_status {
+    if (world == nullptr) return null_argument("leapnav_world_load_tile", "world");
+    const Status done = world->world.load_tile(tile);
+    if (!done) return fail(done.error());
+    return LEAPNAV_OK;
+  });
+}
+
+leapnav_status leapnav_world_unload_tile(leapnav_world* world, uint32_t tile) {
+  return guarded("leapnav_world_unload_tile", [&]() -> leapnav_status {
+    if (world == nullptr) return null_argument("leapnav_world_unload_tile", "world");
+    const Status done = world->world.unload_tile(tile);
+    if (!done) return fail(done.error());
+    return LEAPNAV_OK;
+  });
+}
+
+leapnav_status leapnav_world_set_loaded(leapnav_world* world, const uint32_t* tiles, size_t count) {
+  return guarded("leapnav_world_set_loaded", [&]() -> leapnav_status {
+    if (world == nullptr) return null_argument("leapnav_world_set_loaded", "world");
+    if (tiles == nullptr && count > 0) return null_argument("leapnav_world_set_loaded", "tiles");
+    const Status done = world->world.set_loaded(
+        std::span<const std::uint32_t>(tiles, tiles == nullptr ? 0 : count));
+    if (!done) return fail(done.error());
+    return LEAPNAV_OK;
+  });
+}
+
+uint64_t leapnav_world_resident_bytes(const leapnav_world* world) {
+  return world == nullptr ? 0 : world->world.resident_bytes();
+}
+
+leapnav_status leapnav_world_query_create(const leapnav_world* world, leapnav_world_query** out) {
+  return guarded("leapnav_world_query_create", [&]() -> leapnav_status {
+    if (out == nullptr) return null_argument("leapnav_world_query_create", "out");
+    *out = nullptr;
+    if (world == nullptr) return null_argument("leapnav_world_query_create", "world");
+    *out = new leapnav_world_query{world, {}};
+    return LEAPNAV_OK;
+  });
+}
+
+void leapnav_world_query_free(leapnav_world_query* query) {
+  delete query;
+}
+
+leapnav_status leapnav_world_find_path(leapnav_world_query* query, const float start[3],
+                                       const float goal[3], const leapnav_filter* filter,
+                                       leapnav_path_info* info) {
+  return guarded("leapnav_world_find_path", [&]() -> leapnav_status {
+    if (query == nullptr) return null_argument("leapnav_world_find_path", "query");
+    if (start == nullptr) return null_argument("leapnav_world_find_path", "start");
+    if (goal == nullptr) return null_argument("leapnav_world_find_path", "goal");
+    plan::QueryOptions options;
+    if (const leapnav_status s = query_options("leapnav_world_find_path", filter, options);
+        s != LEAPNAV_OK) {
+      return s;
+    }
+    query->path.clear();
+    auto path = query->world->world.find_path(vec(start), vec(goal), options);
+    if (!path) return fail(path.error());
+    query->path = std::move(path).value();
+    fill_info(query->path, info);
+    return LEAPNAV_OK;
+  });
+}
+
+leapnav_status leapnav_world_path_points(const leapnav_world_query* query, float* xyz,
+                                         size_t capacity) {
+  return guarded("leapnav_world_path_points", [&]() -> leapnav_status {
+    if (query == nullptr) return null_argument("leapnav_world_path_points", "query");
+    return copy_points("leapnav_world_path_points", query->path, xyz, capacity);
+  });
+}
+
+leapnav_status leapnav_world_path_segments(const leapnav_world_query* query,
+                                           leapnav_path_segment* segments, size_t capacity) {
+  return guarded("leapnav_world_path_segments", [&]() -> leapnav_status {
+    if (query == nullptr) return null_argument("leapnav_world_path_segments", "query");
+    return copy_segments("leapnav_world_path_segments", query->path, segments, capacity);
   });
 }
 

@@ -100,6 +100,7 @@ void register_check_links_command(CLI::App& root, Registry& registry);
 void register_platformer_command(CLI::App& root, Registry& registry);
 void register_fly_command(CLI::App& root, Registry& registry);
 void register_config_command(CLI::App& root, Registry& registry);
+void register_pack_command(CLI::App& root, Registry& registry);
 
 }  // namespace leapnav::cli
 namespace leapnav::io {

@@ -25,6 +25,7 @@ int main(int argc, char** argv) {
   register_platformer_command(app, registry);
   register_fly_command(app, registry);
   register_config_command(app, registry);
+  register_pack_command(app, registry);
   // note: CLI11 reports an unknown first word as "A subcommand is required", which does not name
   // it; a word that is neither an option nor a command is named here
   if (argc > 1 && argv[1][0] != '-') {

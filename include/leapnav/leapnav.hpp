@@ -2,7 +2,9 @@
 // add jump links every one of which passes the exact check (jump::build_sound_links), save and load
 // .lnav files (io::save_nav_file, io::load_nav_file), tiled builds (mesh::build_tiled_navmesh,
 // jump::build_tiled_jump_links), ledge links (ledge::build_ledge_links), and
-// plan walk, jump and ledge paths (plan::Planner, plan::create_planner, plan::NavQuery). Link
+// plan walk, jump and ledge paths (plan::Planner, plan::create_planner, plan::NavQuery), stream
+// tiled worlds from tile packs (stream::split_tiles, stream::save_tile_pack,
+// stream::PackTileSource, stream::TileWorld). Link
 // leapnav::runtime after find_package(leapnav); it needs neither Boost nor oneTBB. Errors are
 // values (Result<T>, core/result.hpp); no function throws on bad input.
 #pragma once
@@ -29,3 +31,6 @@
 #include "leapnav/planning/raycast.hpp"
 #include "leapnav/planning/sample.hpp"
 #include "leapnav/planning/spatial.hpp"
+#include "leapnav/streaming/tile_blocks.hpp"
+#include "leapnav/streaming/tile_pack.hpp"
+#include "leapnav/streaming/tile_world.hpp"

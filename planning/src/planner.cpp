@@ -136,6 +136,42 @@ std::uint32_t Planner::island(mesh::PolyId p) const {
   return impl_->island[mesh::index(p)];
 }
 
+namespace {
+template <class T>
+std::uint64_t vector_bytes(const std::vector<T>& v) {
+  return std::uint64_t{v.size()} * sizeof(T);
+}
+}  // namespace
+
+std::uint64_t Planner::memory_bytes() const {
+  const Impl& i = *impl_;
+  std::uint64_t bytes = sizeof(Impl);
+  bytes += vector_bytes(i.graph.arc_first) + vector_bytes(i.graph.arc_source) +
+           vector_bytes(i.graph.arc_target) + vector_bytes(i.graph.arc_kind) +
+           vector_bytes(i.graph.arc_index);
+  bytes += vector_bytes(i.island) + vector_bytes(i.jump_island);
+  bytes += vector_bytes(i.group_takeoff) + vector_bytes(i.group_landing) +
+           vector_bytes(i.group_length) + vector_bytes(i.group_configs);
+  bytes += vector_bytes(i.scc) + vector_bytes(i.scc_reach);
+  bytes += vector_bytes(i.group_run_first) + vector_bytes(i.run_first) + vector_bytes(i.run_start);
+  bytes += vector_bytes(i.xz_vertices) + vector_bytes(i.arc_left) + vector_bytes(i.arc_right) +
+           vector_bytes(i.arc_mid);
+  bytes += vector_bytes(i.landmarks.distance) + vector_bytes(i.landmarks.landmark_arc) +
+           vector_bytes(i.landmarks.slack);
+  // note: an estimate; Boost's R-tree does not report its allocation. Leaves hold the entries,
+  // about one node (16 slots and a count) per 16 entries above them.
+  const std::uint64_t entries = i.rtree.size();
+  bytes += entries * sizeof(RtreeValue) + (entries / 16 + 1) * (16 * sizeof(RtreeBox) + 64);
+  bytes += vector_bytes(i.any_angle.slots) + vector_bytes(i.any_angle.link_first) +
+           vector_bytes(i.any_angle.links) + vector_bytes(i.any_angle.fan_open) +
+           vector_bytes(i.any_angle.branch_order);
+  bytes += vector_bytes(i.area_ids) + vector_bytes(i.flag_values);
+  if (i.tiles) bytes += vector_bytes(i.tiles->poly_tile) + i.tiles->unloaded.size();
+  bytes +=
+      vector_bytes(i.config_kind) + vector_bytes(i.link_cost) + vector_bytes(i.group_link_cost);
+  return bytes;
+}
+
 const jump::JumpLinkSet* Planner::links() const {
   return impl_->links.get();
 }

@@ -175,6 +175,13 @@ class PyNavMesh {
   std::shared_ptr<const ledge::LedgeLinkSet> ledges_;
 };
 
+/// A streaming world over a tile pack (stream::TileWorld); thread-safe, so the GIL is released
+/// while it loads, unloads or plans.
+struct PyWorld {
+  explicit PyWorld(stream::TileWorld w) : world(std::move(w)) {}
+  stream::TileWorld world;
+};
+
 plan::QueryOptions query_options(bool jumps, const std::optional<float>& jump_cost,
                                  const py::object& area_costs,
                                  const std::optional<std::string>& walk_search, bool ledge_links) {
@@ -725,10 +732,101 @@ PYBIND11_MODULE(leapnav, m) {
             if (const Status s = self.streaming().load_tile(tile); !s) raise(s.error());
           },
           py::arg("tile"), "Loads an unloaded tile again: the same paths as before the unload")
+      .def(
+          "pack",
+          [](const PyNavMesh& self, const std::filesystem::path& path) {
+            if (self.ledges() != nullptr)
+              throw py::value_error("pack: ledge and ladder links are not held by tile packs yet");
+            auto blocks = take(stream::split_tiles(self.mesh(), self.jumps()));
+            const Status saved = stream::save_tile_pack(blocks, path);
+            if (!saved) raise(saved.error());
+          },
+          py::arg("path"),
+          "Writes a tiled navmesh and its jump links as a tile pack (`leapnav pack`), for World")
       .def_property_readonly("ledge_links", &ledge_arrays,
                              "dict: kind (list of names), arrays source_a, source_b, dest_a, "
                              "dest_b, source_poly, dest_poly, cost")
       .def_property_readonly("stats", &stats, "dict with the keys of `leapnav navmesh info`");
+
+  py::class_<PyWorld>(m, "World",
+                      "A tiled world streamed from a tile pack (NavMesh.pack, `leapnav pack`): "
+                      "tiles are read when loaded and freed when unloaded; paths run over the "
+                      "loaded tiles (their polygon ids are those of the loaded set at the time)")
+      .def(py::init([](const std::filesystem::path& path) {
+             auto source = take(stream::PackTileSource::open(path));
+             return PyWorld(take(stream::TileWorld::create(std::move(source))));
+           }),
+           py::arg("path"), "Opens a .lnavpack (its header only); no tile is loaded")
+      .def_property_readonly("tile_count",
+                             [](const PyWorld& self) { return self.world.tile_count(); })
+      .def(
+          "tile_at",
+          [](const PyWorld& self, const FloatArray& p) -> std::optional<std::uint32_t> {
+            const Vec3 v = point(p, "point");
+            const std::uint32_t t = self.world.layout().tile_at(v.x, v.z);
+            if (t == stream::kNoTile) return std::nullopt;
+            return t;
+          },
+          py::arg("point"), "The tile holding the point's x and z, or None outside the tiles")
+      .def(
+          "tile_loaded",
+          [](const PyWorld& self, std::uint32_t t) { return self.world.tile_loaded(t); },
+          py::arg("tile"))
+      .def(
+          "load_tile",
+          [](PyWorld& self, std::uint32_t tile) {
+            Status s;
+            {
+              const py::gil_scoped_release release;
+              s = self.world.load_tile(tile);
+            }
+            if (!s) raise(s.error());
+          },
+          py::arg("tile"), "Reads the tile's block from the pack")
+      .def(
+          "unload_tile",
+          [](PyWorld& self, std::uint32_t tile) {
+            Status s;
+            {
+              const py::gil_scoped_release release;
+              s = self.world.unload_tile(tile);
+            }
+            if (!s) raise(s.error());
+          },
+          py::arg("tile"), "Frees the tile's block")
+      .def(
+          "set_loaded",
+          [](PyWorld& self, const std::vector<std::uint32_t>& tiles) {
+            Status s;
+            {
+              const py::gil_scoped_release release;
+              s = self.world.set_loaded(tiles);
+            }
+            if (!s) raise(s.error());
+          },
+          py::arg("tiles"), "Makes exactly these tiles loaded, in one step")
+      .def_property_readonly(
+          "resident_bytes", [](const PyWorld& self) { return self.world.resident_bytes(); },
+          "bytes the world holds: the pack's header, the loaded tiles and their planning data")
+      .def(
+          "find_path",
+          [](const PyWorld& self, const FloatArray& start, const FloatArray& end, bool jumps,
+             std::optional<float> jump_cost, const py::object& area_costs,
+             const std::optional<std::string>& walk_search) {
+            const plan::QueryOptions options =
+                query_options(jumps, jump_cost, area_costs, walk_search, true);
+            const Vec3 a = point(start, "start");
+            const Vec3 b = point(end, "end");
+            std::optional<Result<plan::Path>> path;
+            {
+              const py::gil_scoped_release release;
+              path.emplace(self.world.find_path(a, b, options));
+            }
+            return to_python(take(std::move(*path)));
+          },
+          py::arg("start"), py::arg("end"), py::arg("jumps") = true,
+          py::arg("jump_cost") = py::none(), py::arg("area_costs") = py::none(),
+          py::arg("walk_search") = py::none());
 
   m.def("build", &build, py::arg("vertices"), py::arg("triangles"), py::arg("config") = "default",
         py::arg("jumps") = py::none(), py::arg("step") = 4, py::arg("areas") = py::none(),

@@ -478,3 +478,45 @@ def test_the_walkable_link_filter_modes_are_the_clis(tmp_path, tile_size):
         subprocess.run([str(CLI), "build", str(scene), "--jump", "C2", "--step", "4", *tiles,
                         *extra, "-o", str(theirs)], check=True, capture_output=True)
         assert (tmp_path / f"{mode}.lnav").read_bytes() == theirs.read_bytes(), mode
+
+
+def test_a_tile_pack_streams_tiles_and_frees_them(tmp_path):
+    v, t = slabs()
+    nav = leapnav.build(v, t, jumps=["C2"], step=4, tile_size=16)
+    pack = tmp_path / "slabs.lnavpack"
+    nav.pack(pack)
+    world = leapnav.World(pack)
+    assert world.tile_count == nav.tile_count
+    start, goal = [2, 0, 4], [16, 0, 4]
+    empty = world.resident_bytes
+    nothing = world.find_path(start, goal)
+    assert nothing.status == "no_path" and nothing.unloaded_tile == world.tile_at(start)
+    world.set_loaded(list(range(world.tile_count)))
+    whole = nav.find_path(start, goal)
+    streamed = world.find_path(start, goal)
+    assert streamed.status == "found" and streamed.jump_count == whole.jump_count
+    assert math.isclose(streamed.length, whole.length, rel_tol=1e-6)
+    full = world.resident_bytes
+    assert full > empty
+    goal_tile = world.tile_at(goal)
+    world.unload_tile(goal_tile)
+    assert not world.tile_loaded(goal_tile)
+    cut = world.find_path(start, goal)
+    assert cut.status == "no_path" and cut.unloaded_tile == goal_tile
+    assert cut.blocked_by_unloaded_tiles
+    assert world.resident_bytes < full
+    world.load_tile(goal_tile)
+    assert world.find_path(start, goal).length == streamed.length
+    assert world.tile_at([1e6, 0, 1e6]) is None
+    with pytest.raises(ValueError, match="tile"):
+        world.load_tile(world.tile_count)
+    with pytest.raises(OSError, match="missing.lnavpack"):
+        leapnav.World(tmp_path / "missing.lnavpack")
+    with pytest.raises(ValueError, match="no tiles"):
+        leapnav.build(v, t).pack(tmp_path / "flat.lnavpack")
+    if not CLI.exists():
+        pytest.skip(f"no CLI at {CLI} (set LEAPNAV_CLI)")
+    nav.save(tmp_path / "slabs.lnav")
+    subprocess.run([str(CLI), "pack", str(tmp_path / "slabs.lnav"), "-o",
+                    str(tmp_path / "cli.lnavpack")], check=True, capture_output=True)
+    assert (tmp_path / "cli.lnavpack").read_bytes() == pack.read_bytes()

@@ -87,8 +87,9 @@ LEAPNAV_C_API leapnav_status leapnav_build(const float* vertices, size_t vertex_
                                            const uint8_t* triangle_areas, const char* config,
                                            const leapnav_jump_config* jumps, size_t jump_count,
                                            int jump_step, leapnav_navmesh** out);
-/** The jump links leapnav_build_link_set keeps: the compact set (a cover of the refined links within
- * a 0.75 m detour, on a 2 mm lattice; the CLI's default --link-set compact) or every refined link
+/** The jump links leapnav_build_link_set keeps: the compact set (a cover of the refined links
+ * within a 0.75 m detour, on a 2 mm lattice; the CLI's default --link-set compact) or every refined
+ * link
  * (--link-set full). Every link of either passes the exact check on the given triangles. */
 typedef enum leapnav_link_set {
   LEAPNAV_LINK_SET_COMPACT = 0,
@@ -113,12 +114,12 @@ typedef enum leapnav_walkable_filter {
 /** Everything leapnav_build_ex may use besides the triangles. Initialise with
  * leapnav_build_options_init, then set what differs. */
 typedef struct leapnav_build_options {
-  const uint8_t* triangle_areas;   /**< as leapnav_build (NULL: every triangle is ground) */
-  const char* config;              /**< as leapnav_build (NULL: "default") */
+  const uint8_t* triangle_areas;    /**< as leapnav_build (NULL: every triangle is ground) */
+  const char* config;               /**< as leapnav_build (NULL: "default") */
   const leapnav_jump_config* jumps; /**< jump_count configurations (NULL when 0) */
   size_t jump_count;
-  int jump_step;                   /**< >= 1, as leapnav_build */
-  leapnav_link_set link_set;       /**< compact (default) or full */
+  int jump_step;             /**< >= 1, as leapnav_build */
+  leapnav_link_set link_set; /**< compact (default) or full */
   /** nonzero: ledge links as the CLI's `leapnav build --ledge-links` makes them: step up and
    * down, jump up (agent.max_jump_up) and drop (agent.max_drop) across boundary edges the walk
    * mesh does not connect, each passing its check on the triangles. */
@@ -189,8 +190,8 @@ typedef struct leapnav_filter {
   uint32_t max_nodes;     /**< A* expansions before a partial path (>= 1) */
   /** Cost per metre of crossing a polygon of each area id (> 0; INFINITY excludes the area). */
   float area_costs[256];
-  uint16_t include_flags; /**< a polygon with flags must share one with these */
-  uint16_t exclude_flags; /**< a polygon sharing a flag with these is never entered */
+  uint16_t include_flags;          /**< a polygon with flags must share one with these */
+  uint16_t exclude_flags;          /**< a polygon sharing a flag with these is never entered */
   leapnav_walk_search walk_search; /**< how walking is searched (another value: invalid) */
   int ledge_links;   /**< nonzero: plan over ledge and ladder links when the navmesh has them */
   int crouch;        /**< nonzero: the agent may enter crouch polygons */
@@ -311,8 +312,7 @@ typedef struct leapnav_surface_move {
 /** Moves from start towards target along the surface, sliding along walls (Detour's
  * moveAlongSurface); extent: the half box searched around start (NULL: 2, 4, 2). */
 LEAPNAV_C_API leapnav_status leapnav_move_along_surface(const leapnav_navmesh* navmesh,
-                                                        const float start[3],
-                                                        const float target[3],
+                                                        const float start[3], const float target[3],
                                                         const float extent[3],
                                                         leapnav_surface_move* out);
 
@@ -330,6 +330,51 @@ LEAPNAV_C_API leapnav_status leapnav_distance_to_wall(const leapnav_navmesh* nav
                                                       const float center[3], float max_radius,
                                                       const float extent[3],
                                                       leapnav_wall_distance* out);
+
+/* Streaming worlds (leapnav::stream::TileWorld): a tile pack (.lnavpack, `leapnav pack`) opened
+ * with only its header in memory; tiles are read when loaded and freed when unloaded, and paths
+ * are planned over the loaded tiles. Loads and unloads may run on any thread while queries run on
+ * others (each query takes the world's current state when it starts). A leapnav_world_query is
+ * used by one thread at a time and must not outlive its world. Polygon ids do not appear here;
+ * statuses as leapnav_find_path's with unloaded tiles (blocked_by_unloaded_tiles, unloaded_tile;
+ * docs/tiles.md, "Streaming from a tile pack"). */
+typedef struct leapnav_world leapnav_world;
+typedef struct leapnav_world_query leapnav_world_query;
+
+/** Opens a tile pack; no tile is loaded. IO_ERROR or CORRUPT_FILE naming the file. */
+LEAPNAV_C_API leapnav_status leapnav_world_open(const char* path, leapnav_world** out);
+LEAPNAV_C_API void leapnav_world_free(leapnav_world* world);
+/** The number of tiles (0 for NULL). */
+LEAPNAV_C_API uint32_t leapnav_world_tile_count(const leapnav_world* world);
+/** The tile whose columns hold the point's x and z; UINT32_MAX outside the tiles (or NULL). */
+LEAPNAV_C_API uint32_t leapnav_world_tile_at(const leapnav_world* world, const float point[3]);
+/** Nonzero when the tile is loaded (0 out of range or for NULL). */
+LEAPNAV_C_API int leapnav_world_tile_loaded(const leapnav_world* world, uint32_t tile);
+/** Reads the tile's block (CORRUPT_FILE naming the file and tile when it is damaged: nothing
+ * changes then); loading a loaded tile does nothing. INVALID_ARGUMENT out of range. */
+LEAPNAV_C_API leapnav_status leapnav_world_load_tile(leapnav_world* world, uint32_t tile);
+/** Frees the tile's block; unloading an unloaded tile does nothing. */
+LEAPNAV_C_API leapnav_status leapnav_world_unload_tile(leapnav_world* world, uint32_t tile);
+/** Makes exactly tiles[0 .. count) loaded in one step (a window around the player). */
+LEAPNAV_C_API leapnav_status leapnav_world_set_loaded(leapnav_world* world, const uint32_t* tiles,
+                                                      size_t count);
+/** Bytes the world holds (header, loaded tiles, planning data of the loaded tiles). */
+LEAPNAV_C_API uint64_t leapnav_world_resident_bytes(const leapnav_world* world);
+
+LEAPNAV_C_API leapnav_status leapnav_world_query_create(const leapnav_world* world,
+                                                        leapnav_world_query** out);
+LEAPNAV_C_API void leapnav_world_query_free(leapnav_world_query* query);
+/** As leapnav_find_path, over the tiles loaded when the call starts. */
+LEAPNAV_C_API leapnav_status leapnav_world_find_path(leapnav_world_query* query,
+                                                     const float start[3], const float goal[3],
+                                                     const leapnav_filter* filter,
+                                                     leapnav_path_info* info);
+/** As leapnav_path_points and leapnav_path_segments, for the last path of a world query. */
+LEAPNAV_C_API leapnav_status leapnav_world_path_points(const leapnav_world_query* query, float* xyz,
+                                                       size_t capacity);
+LEAPNAV_C_API leapnav_status leapnav_world_path_segments(const leapnav_world_query* query,
+                                                         leapnav_path_segment* segments,
+                                                         size_t capacity);
 
 #ifdef __cplusplus
 }

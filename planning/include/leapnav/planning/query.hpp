@@ -85,6 +85,11 @@ class Planner {
   /// The mesh and the link set as shared values (the link set null when walking only).
   [[nodiscard]] std::shared_ptr<const mesh::NavMesh> shared_mesh() const;
   [[nodiscard]] std::shared_ptr<const jump::JumpLinkSet> shared_links() const;
+  /// Bytes of the planning data built for the mesh (graph, islands, link groups, portal
+  /// geometry, landmarks, exact-search fans, tile flags; sizes, not capacities), plus an estimate
+  /// of the R-tree's (its entries and one node per 16 of them). Not the mesh or the link set,
+  /// which the planner may share with its caller.
+  [[nodiscard]] std::uint64_t memory_bytes() const;
   /// The island (connected component of the walk graph) of polygon p.
   [[nodiscard]] std::uint32_t island(mesh::PolyId p) const;
 
