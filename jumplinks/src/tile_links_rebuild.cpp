@@ -38,11 +38,6 @@ double thread_cpu_ms() {
   return 1e3 * static_cast<double>(ts.tv_sec) + 1e-6 * static_cast<double>(ts.tv_nsec);
 }
 
-bool same_layout(const mesh::TileLayout& a, const mesh::TileLayout& b) {
-  return a.grid == b.grid && a.tile_size == b.tile_size && a.border == b.border &&
-         a.tiles_x == b.tiles_x && a.tiles_z == b.tiles_z;
-}
-
 // Rank of polygon p within its tile's list.
 std::uint32_t rank_in_tile(const PolygonTiles& tiles, std::uint32_t p) {
   const std::uint32_t t = tiles.poly_tile[p];
@@ -541,7 +536,7 @@ Result<TiledLinks> rebuild_tiled_jump_links(const TriangleMesh& mesh, const mesh
   if (!(layout.grid == navmesh.grid))
     return make_error(ErrorCode::InvalidArgument,
                       "link rebuild: the navmesh was not built on the layout's grid");
-  const bool layout_changed = !same_layout(layout, cache.layout);
+  const bool layout_changed = !mesh::same_layout(layout, cache.layout);
   if (restitched != nullptr) {
     for (const std::size_t t : *restitched) {
       if (t >= count)
