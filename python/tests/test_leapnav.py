@@ -226,6 +226,16 @@ def test_points_and_arrays_of_the_wrong_type_name_the_argument_and_what_it_takes
     assert navmesh.find_path((2, 0, 4), np.array([6, 0, 6])).status == "found"
 
 
+def test_a_navmesh_with_no_polygons_answers_not_on_the_mesh():
+    # an empty build is a result, not an error (as plan::Planner and the C API answer)
+    wall = np.array([[0, 0, 0], [0, 5, 0], [5, 0, 0], [5, 5, 0]], dtype=np.float32)
+    nav = leapnav.build(wall, np.array([[0, 1, 2], [1, 3, 2]]))
+    assert nav.stats["polygons"] == 0
+    assert nav.find_path([1, 0, 1], [4, 0, 1]).status == "start_not_on_mesh"
+    assert nav.closest_point([1, 0, 1]) is None
+    assert nav.random_points(3).shape == (0, 3)
+
+
 def test_one_jump_name_is_one_configuration():
     v, t = slabs()
     one = leapnav.build(v, t, jumps="C2")

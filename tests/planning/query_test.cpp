@@ -307,6 +307,24 @@ TEST_SUITE("planning.query") {
     CHECK(a->points == b->points);
     CHECK(a->jump_count == 0);
   }
+  TEST_CASE("a navmesh with no polygons makes a planner whose queries say 'not on the mesh'") {
+    // note: an empty build is a result, not an error (no walkable area: an empty mesh and a
+    // warning); the C API and the Python module answer the same (capi.errors, python/tests)
+    const mesh::NavMesh empty = test::grid_navmesh(2, 2, 1.0F, [](int, int) { return false; });
+    REQUIRE(empty.polygon_count() == 0);
+    REQUIRE(mesh::validate(empty).ok());
+    auto planner = plan::Planner::create(empty);
+    REQUIRE(planner.ok());
+    const jump::JumpLinkSet none;
+    CHECK(plan::Planner::create(empty, &none).ok());
+    auto path = plan::NavQuery(*planner).find_path({0.5F, 0.0F, 0.5F}, {1.5F, 0.0F, 1.5F});
+    REQUIRE(path.ok());
+    CHECK(path->status == plan::PathStatus::StartNotOnMesh);
+    CHECK(path->points.empty());
+    auto located = plan::locate(empty, {0.5F, 0.0F, 0.5F}, {2.0F, 4.0F, 2.0F});
+    REQUIRE(located.ok());
+    CHECK_FALSE(located->has_value());
+  }
   TEST_CASE("invalid input is an error, not a status") {
     const auto nav = straight_corridor();
     const float nan = std::numeric_limits<float>::quiet_NaN();
