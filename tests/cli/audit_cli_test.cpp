@@ -257,6 +257,27 @@ TEST_SUITE("cli.audit") {
     CHECK(wrong.output.find("jump links fail the exact check against " + walled_obj) !=
           std::string::npos);
   }
+  TEST_CASE("a jump whose arc comes down beyond the scene warns naming it, and gives no links") {
+    // landings lie where the arc comes down, more than d/2 from the start: d = 5000 m on the
+    // 40 m demo scene is correct physics for 0 links, but said rather than left silent
+    const std::string lnav = temp_file("leapnav_cli_audit", "far_jump.lnav");
+    for (const char* tiles : {"", " --tile-size 64"}) {
+      CAPTURE(tiles);
+      const Run r = run_cli("build builtin:demo --jump 1000,5000,5000 --jump C1" +
+                            std::string(tiles) + " -o " + lnav + " --stats -");
+      CHECK(r.exit_code == 0);
+      const std::string warning =
+          "warning: jump configuration 0 (h 1000, d 5000, max_fall 5000 m): its arc comes down "
+          "only 2500 m from a start, farther than the scene's widest span (";
+      const std::size_t at = r.output.find(warning);
+      CHECK(at != std::string::npos);
+      CHECK(r.output.find(warning, at + 1) == std::string::npos);         // once, not per tile
+      CHECK(r.output.find("jump configuration 1") == std::string::npos);  // C1 is not warned
+    }
+    const Run alone = run_cli("build builtin:demo --jump 1000,5000,5000 -o " + lnav);
+    CHECK(alone.exit_code == 0);
+    CHECK(alone.output.find(", 0 compact jump links") != std::string::npos);
+  }
   TEST_CASE("sample --seed and --max-links refuse a negative or too large number") {
     const std::string lnav = temp_file("leapnav_cli_audit", "seed.lnav");
     REQUIRE(run_cli("build builtin:gap:1.25 --config thesis --jump C1 -o " + lnav).exit_code == 0);
