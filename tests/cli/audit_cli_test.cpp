@@ -278,6 +278,16 @@ TEST_SUITE("cli.audit") {
     CHECK(alone.exit_code == 0);
     CHECK(alone.output.find(", 0 compact jump links") != std::string::npos);
   }
+  TEST_CASE("sample on a navmesh with no polygons warns that it has no area, exit 0") {
+    const std::string obj = temp_file("leapnav_cli_audit", "wall_only.obj");
+    std::ofstream(obj) << "v 0 0 0\nv 0 5 0\nv 5 0 0\nv 5 5 0\nf 1 2 3\nf 2 4 3\n";
+    const std::string lnav = temp_file("leapnav_cli_audit", "wall_only.lnav");
+    REQUIRE(run_cli("build " + obj + " -o " + lnav).exit_code == 0);
+    const Run r = run_cli("sample " + lnav + " -n 3");
+    CHECK(r.exit_code == 0);
+    CHECK(r.output == "leapnav: warning: " + lnav + ": the navmesh has no area, so no points\n");
+    CHECK(run_cli("sample " + lnav + " -n 0").output.empty());
+  }
   TEST_CASE("sample --seed and --max-links refuse a negative or too large number") {
     const std::string lnav = temp_file("leapnav_cli_audit", "seed.lnav");
     REQUIRE(run_cli("build builtin:gap:1.25 --config thesis --jump C1 -o " + lnav).exit_code == 0);
