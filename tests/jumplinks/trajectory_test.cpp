@@ -27,12 +27,12 @@ TEST_SUITE("jumplinks.trajectory") {
 
   TEST_CASE("a configuration whose arc comes down beyond the grid's diagonal is warned about") {
     // 30 x 40 cells of 0.5 m: the diagonal is 25 m; landings lie more than d/2 from the start
-    GridSpec grid;
-    grid.cell_size = 0.5F;
-    grid.cell_height = 0.2F;
-    grid.width = 30;
-    grid.depth = 40;
-    grid.height = 10;
+    const GridSpec grid{.origin = {},
+                        .cell_size = 0.5F,
+                        .cell_height = 0.2F,
+                        .width = 30,
+                        .depth = 40,
+                        .height = 10};
     JumpLinkOptions options;
     options.jumps = {kJumpC2, {100.0F, 50.5F, 200.0F}, {100.0F, 49.5F, 200.0F}};
     BuildContext ctx;
