@@ -76,6 +76,16 @@ TriangleMesh with_box(const TriangleMesh& scene, Vec3 lo, Vec3 hi) {
   return out;
 }
 
+// builtin:`spec` with a 4 m pillar in a corner that fixes the world's height (the edits stay
+// below it, so the grid does not change) and the far platform extended from x = `from_x` to
+// x = 40 m (tiles beyond C2's reach).
+TriangleMesh gap_world(const std::string& spec, float from_x) {
+  auto loaded = io::load_scene("builtin:" + spec);
+  REQUIRE(loaded.ok());
+  return with_box(with_box(*loaded, {0.0F, 1.0F, 0.0F}, {0.5F, 4.0F, 0.5F}), {from_x, 0.0F, 0.0F},
+                  {40.0F, 1.0F, 6.0F});
+}
+
 struct Full {
   mesh::CachedTiledBuild mesh;
   CachedTiledLinks links;
@@ -191,12 +201,7 @@ struct EditCase {
 };
 
 void check_edit(const EditCase& c, int threads) {
-  auto loaded = io::load_scene(std::string("builtin:") + c.spec);
-  REQUIRE(loaded.ok());
-  // a 4 m pillar in a corner fixes the world's height (the boxes stay below it, so the grid
-  // does not change), and the far platform extended to x = 40 m gives tiles beyond C2's reach
-  const TriangleMesh scene = with_box(with_box(*loaded, {0.0F, 1.0F, 0.0F}, {0.5F, 4.0F, 0.5F}),
-                                      {21.75F, 0.0F, 0.0F}, {40.0F, 1.0F, 6.0F});
+  const TriangleMesh scene = gap_world(c.spec, 21.75F);
   const TiledLinkOptions options = link_options(c.jump);
   Full state = build_full(scene, options, threads);
   REQUIRE(!state.links.links.set.links.empty());
@@ -545,10 +550,7 @@ TEST_SUITE("jumplinks.tile_rebuild") {
     // changed polygon (and whose rectangle reaches no rebuilt tile) is relinked when the radius
     // is d + 0.1 m and kept when it is d - 0.1 m; the rebuilt links equal the full build's
     // either way (the kept tile's walks read nothing that changed)
-    auto loaded = io::load_scene("builtin:gap:1.25");
-    REQUIRE(loaded.ok());
-    const TriangleMesh scene = with_box(with_box(*loaded, {0.0F, 1.0F, 0.0F}, {0.5F, 4.0F, 0.5F}),
-                                        {21.75F, 0.0F, 0.0F}, {40.0F, 1.0F, 6.0F});
+    const TriangleMesh scene = gap_world("gap:1.25", 21.75F);
     const Vec3 lo{30.2F, 1.0F, 2.6F};
     const Vec3 hi{30.8F, 2.4F, 3.4F};
     const TriangleMesh edited = with_box(scene, lo, hi);
@@ -609,10 +611,7 @@ TEST_SUITE("jumplinks.tile_rebuild") {
   }
 
   TEST_CASE("a link cache made from a joined set (as a file keeps it) rebuilds to the full links") {
-    auto loaded = io::load_scene("builtin:gap:1.25");
-    REQUIRE(loaded.ok());
-    const TriangleMesh scene = with_box(with_box(*loaded, {0.0F, 1.0F, 0.0F}, {0.5F, 4.0F, 0.5F}),
-                                        {17.25F, 0.0F, 0.0F}, {40.0F, 1.0F, 6.0F});
+    const TriangleMesh scene = gap_world("gap:1.25", 17.25F);
     const TiledLinkOptions options = link_options(kJumpC1);
     Full state = build_full(scene, options);
     auto from_set = tile_links_cache_from_set(state.mesh.output.navmesh, state.mesh.output.layout,
@@ -709,10 +708,7 @@ TEST_SUITE("jumplinks.tile_rebuild") {
 
   TEST_CASE(
       "a rebuild that finds a kept link naming a changed polygon fails and leaves the cache") {
-    auto loaded = io::load_scene("builtin:gap:1.25");
-    REQUIRE(loaded.ok());
-    const TriangleMesh scene = with_box(with_box(*loaded, {0.0F, 1.0F, 0.0F}, {0.5F, 4.0F, 0.5F}),
-                                        {17.25F, 0.0F, 0.0F}, {40.0F, 1.0F, 6.0F});
+    const TriangleMesh scene = gap_world("gap:1.25", 17.25F);
     Full state = build_full(scene, link_options(kJumpC1));
     // on the far platform in the first row of tiles, away from the gap's links
     const Vec3 lo{30.0F, 1.0F, 1.0F};
@@ -768,10 +764,7 @@ TEST_SUITE("jumplinks.tile_rebuild") {
   }
 
   TEST_CASE("a box that widens the world relinks every tile of the new layout to the full build") {
-    auto loaded = io::load_scene("builtin:gap:1.25");
-    REQUIRE(loaded.ok());
-    const TriangleMesh scene = with_box(with_box(*loaded, {0.0F, 1.0F, 0.0F}, {0.5F, 4.0F, 0.5F}),
-                                        {17.25F, 0.0F, 0.0F}, {40.0F, 1.0F, 6.0F});
+    const TriangleMesh scene = gap_world("gap:1.25", 17.25F);
     const TiledLinkOptions options = link_options(kJumpC1);
     Full state = build_full(scene, options);
     // a platform past the far end: the grid grows by several tiles
