@@ -379,7 +379,9 @@ void register_check_links_command(CLI::App& root, Registry& registry) {
          // link through unrelated triangles (minutes on a large file) or pass links that have no
          // triangles near them
          if (Status s = mesh::check_built_from(nav->navmesh, *scene); !s.ok())
-           return report(make_error(s.error().code, opt->file + ": " + s.error().message));
+           return report(make_error(s.error().code, opt->file + ": " + s.error().message +
+                                                        " (give the scene and --up it was built "
+                                                        "with)"));
          jump::LinkCheckOptions check;
          check.threads = opt->threads;
          const auto r =

@@ -207,8 +207,8 @@ TEST_SUITE("cli.audit") {
       CHECK(r.output.find("links checked") == std::string::npos);
       CHECK(r.output.find(lnav + ": " + other + ": not the scene the navmesh was built from") !=
             std::string::npos);
-      CHECK(r.output.find(
-                "the navmesh's grid is origin (0, 0, 0), 69 x 24 x 5 cells of 0.25 x 0.25 m") !=
+      CHECK(r.output.find("the navmesh's grid is origin (0, 0, 0), 69 x 24 x 5 cells of 0.25 x "
+                          "0.25 m (give the scene and --up it was built with)") !=
             std::string::npos);
     }
     CHECK(run_cli("check-links " + lnav + " builtin:gap:1.25").exit_code == 0);
