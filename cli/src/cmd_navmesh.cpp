@@ -12,6 +12,7 @@
 #include "leapnav/io/scenes.hpp"
 #include "leapnav/jumplinks/link_check.hpp"
 #include "leapnav/ledgelinks/ledge_links.hpp"
+#include "leapnav/mesh/build.hpp"
 #include "leapnav/mesh/navmesh.hpp"
 #include "leapnav/planning/query.hpp"
 
@@ -374,6 +375,13 @@ void register_check_links_command(CLI::App& root, Registry& registry) {
          obj.max_bytes = input_limit_bytes(opt->max_memory_mib);
          auto scene = load_scene_within(opt->scene, obj, memory_limit_bytes(opt->max_memory_mib));
          if (!scene) return report(scene.error());
+         // note: another scene is refused before the check, which would otherwise sweep every
+         // link through unrelated triangles (minutes on a large file) or pass links that have no
+         // triangles near them
+         if (Status s = mesh::check_built_from(nav->navmesh, *scene); !s.ok())
+           return report(make_error(s.error().code, opt->file + ": " + s.error().message +
+                                                        " (give the scene and --up it was built "
+                                                        "with)"));
          jump::LinkCheckOptions check;
          check.threads = opt->threads;
          const auto r =

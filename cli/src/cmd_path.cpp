@@ -143,27 +143,34 @@ void register_path_commands(CLI::App& root, Registry& registry) {
       ->capture_default_str()
       ->check(check_unsigned);
   add_max_memory_option(*sample_app, sample->max_memory_mib);
-  registry.push_back(
-      {sample_app, [sample]() -> int {
-         auto navmesh = io::load_navmesh(sample->file, io::LinkPolicy::Drop,
-                                         input_limit_bytes(sample->max_memory_mib));
-         if (!navmesh) return report(navmesh.error());
-         // note: the points and their text (about 40 bytes a line) are held
-         // whole; estimated before they are made
-         BuildContext ctx;
-         ctx.set_memory_limit(memory_limit_bytes(sample->max_memory_mib));
-         if (Status fits =
-                 ctx.check_memory("sample: " + std::to_string(sample->count) + " points",
-                                  std::uint64_t{sample->count} * (sizeof(plan::MeshPoint) + 48));
-             !fits.ok())
-           return report(fits.error());
-         std::ostringstream out;
-         out << std::setprecision(9);
-         for (const auto& mp : plan::random_points(*navmesh, sample->count, sample->seed))
-           out << mp.point.x << ' ' << mp.point.y << ' ' << mp.point.z << '\n';
-         std::cout << out.str();
-         return kExitOk;
-       }});
+  registry.push_back({sample_app, [sample]() -> int {
+                        auto navmesh = io::load_navmesh(sample->file, io::LinkPolicy::Drop,
+                                                        input_limit_bytes(sample->max_memory_mib));
+                        if (!navmesh) return report(navmesh.error());
+                        // note: the points and their text (about 40 bytes a line) are held
+                        // whole; estimated before they are made
+                        BuildContext ctx;
+                        ctx.set_memory_limit(memory_limit_bytes(sample->max_memory_mib));
+                        if (Status fits = ctx.check_memory(
+                                "sample: " + std::to_string(sample->count) + " points",
+                                std::uint64_t{sample->count} * (sizeof(plan::MeshPoint) + 48));
+                            !fits.ok())
+                          return report(fits.error());
+                        std::ostringstream out;
+                        out << std::setprecision(9);
+                        const auto points =
+                            plan::random_points(*navmesh, sample->count, sample->seed);
+                        for (const auto& mp : points)
+                          out << mp.point.x << ' ' << mp.point.y << ' ' << mp.point.z << '\n';
+                        std::cout << out.str();
+                        // note: an empty navmesh is a result (exit 0), but no points for a count
+                        // asked is said
+                        if (points.size() < sample->count) {
+                          std::cerr << "leapnav: warning: " << sample->file
+                                    << ": the navmesh has no area, so no points\n";
+                        }
+                        return kExitOk;
+                      }});
 
   struct PathOptions {
     std::string file;

@@ -5,8 +5,10 @@
 
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
 
 #include "leapnav/core/hash.hpp"
+#include "leapnav/core/json_check.hpp"
 #include "leapnav/io/file_io.hpp"
 #include "leapnav/ledgelinks/ladders.hpp"
 
@@ -54,6 +56,8 @@ Result<TileLinkSidecar> load_sidecar(const std::filesystem::path& path, std::uin
   auto bad = [&](const std::string& why) {
     return make_error(ErrorCode::CorruptFile, name + ": " + why);
   };
+  if (Status s = check_json_text(text, name); !s.ok())
+    return make_error(ErrorCode::CorruptFile, std::move(s).error().message);
   const nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
   if (j.is_discarded() || !j.is_object()) return bad("not a JSON object");
   for (const char* key :

@@ -2,7 +2,9 @@
 #include "leapnav/core/grid.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <cstdint>
 #include <string>
 
 namespace leapnav {
@@ -12,6 +14,14 @@ AABB GridSpec::bounds() const {
   box.min = origin;
   box.max = corner_to_world(width, height, depth);
   return box;
+}
+
+bool same_grid_bits(const GridSpec& a, const GridSpec& b) {
+  const auto bits = [](float v) { return std::bit_cast<std::uint32_t>(v); };
+  return bits(a.origin.x) == bits(b.origin.x) && bits(a.origin.y) == bits(b.origin.y) &&
+         bits(a.origin.z) == bits(b.origin.z) && bits(a.cell_size) == bits(b.cell_size) &&
+         bits(a.cell_height) == bits(b.cell_height) && a.width == b.width && a.depth == b.depth &&
+         a.height == b.height;
 }
 
 Result<GridSpec> make_grid(const AABB& bounds, float cell_size, float cell_height) {

@@ -381,11 +381,7 @@ Result<TriangleMesh> load_scene(std::string_view spec, const ObjOptions& options
 std::uint64_t triangle_mesh_hash(const TriangleMesh& mesh) {
   ContentHasher hasher;
   hasher.add_pod(static_cast<std::uint64_t>(mesh.vertices.size()));
-  for (const Vec3& v : mesh.vertices) {
-    hasher.add_pod(v.x);
-    hasher.add_pod(v.y);
-    hasher.add_pod(v.z);
-  }
+  for (const Vec3& v : mesh.vertices) hasher.add_point(v);
   hasher.add_vector(mesh.triangles);
   return hasher.digest();
 }

@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "byte_reader.hpp"
+#include "leapnav/core/grid.hpp"
 #include "leapnav/core/hash.hpp"
 #include "leapnav/io/config_file.hpp"
 #include "leapnav/io/navmesh_file.hpp"
@@ -295,7 +296,8 @@ Result<mesh::TileCache> decode_tile_cache(std::span<const std::byte> data,
                                   src + ": tile " + std::to_string(t));
     if (!decoded) return make_error(ErrorCode::CorruptFile, decoded.error().message);
     tile.mesh = std::move(decoded).value();
-    if (!(tile.mesh.grid == g)) return corrupt("tile " + std::to_string(t) + ": another grid");
+    if (!same_grid_bits(tile.mesh.grid, g))
+      return corrupt("tile " + std::to_string(t) + ": another grid");
     if (!tile.mesh.span_poly.empty())
       return corrupt("tile " + std::to_string(t) + ": a tile mesh has no span map");
     // note: the tile's CONF chunk holds the fields a navmesh file keeps; the cache's JSON holds

@@ -2,6 +2,7 @@
 #include "leapnav/jumplinks/jump_config.hpp"
 
 #include <cmath>
+#include <sstream>
 #include <string>
 
 namespace leapnav::jump {
@@ -48,6 +49,26 @@ double search_range(const JumpConfig& config) {
   const double h = config.height;
   const double d = config.distance;
   return 0.5 * d * (1.0 + std::sqrt(static_cast<double>(config.max_fall) / h));
+}
+
+std::size_t warn_unreachable_configs(const JumpLinkOptions& options, const GridSpec& grid,
+                                     BuildContext& ctx) {
+  const double span = double{grid.cell_size} *
+                      std::hypot(static_cast<double>(grid.width), static_cast<double>(grid.depth));
+  std::size_t warned = 0;
+  for (std::size_t i = 0; i < options.jumps.size(); ++i) {
+    const JumpConfig& c = options.jumps[i];
+    const double down = 0.5 * double{c.distance};
+    if (!(down > span)) continue;
+    std::ostringstream text;
+    text << "jump configuration " << i << " (h " << c.height << ", d " << c.distance
+         << ", max_fall " << c.max_fall << " m): its arc comes down only " << down
+         << " m from a start, farther than the scene's widest span (" << span
+         << " m): it gives no links";
+    ctx.warn(text.str());
+    ++warned;
+  }
+  return warned;
 }
 
 }  // namespace leapnav::jump

@@ -24,6 +24,7 @@ Result<SoundLinks> build_sound_links(const TriangleMesh& level, const voxel::Hei
                                      const mesh::NavMesh& navmesh, const AgentConfig& agent,
                                      const SoundLinkOptions& options, BuildContext& ctx) {
   LEAPNAV_TRY(validate(options));
+  warn_unreachable_configs(options.jumps, navmesh.grid, ctx);
   auto links = build_jump_links(solid, open, navmesh, agent, options.jumps, ctx);
   if (!links) return links.error();
   SoundLinks out;

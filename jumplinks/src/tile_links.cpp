@@ -598,6 +598,7 @@ Result<TiledLinks> build_tiled_impl(const TriangleMesh& mesh, const mesh::NavMes
   if (!(layout.grid == navmesh.grid))
     return make_error(ErrorCode::InvalidArgument,
                       "tiled jump links: the navmesh was not built on the layout's grid");
+  warn_unreachable_configs(options.jumps, layout.grid, ctx);
   const std::size_t tile_count = layout.tile_count();
   if (tile_links.size() != tile_count)
     return make_error(ErrorCode::InvalidArgument,

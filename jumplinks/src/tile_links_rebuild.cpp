@@ -38,11 +38,6 @@ double thread_cpu_ms() {
   return 1e3 * static_cast<double>(ts.tv_sec) + 1e-6 * static_cast<double>(ts.tv_nsec);
 }
 
-bool same_layout(const mesh::TileLayout& a, const mesh::TileLayout& b) {
-  return a.grid == b.grid && a.tile_size == b.tile_size && a.border == b.border &&
-         a.tiles_x == b.tiles_x && a.tiles_z == b.tiles_z;
-}
-
 // Rank of polygon p within its tile's list.
 std::uint32_t rank_in_tile(const PolygonTiles& tiles, std::uint32_t p) {
   const std::uint32_t t = tiles.poly_tile[p];
@@ -121,6 +116,24 @@ int border_direction(const mesh::TileLayout& layout, std::uint32_t from, std::ui
   return d > 4 ? d - 1 : d;
 }
 
+// What both hashes of a polygon take besides its vertices and edges: area, flags, bounds and
+// height patch (samples included) of polygon p.
+void add_polygon_surface(ContentHasher& h, const mesh::NavMesh& navmesh, std::uint32_t p) {
+  h.add_pod(static_cast<std::uint32_t>(navmesh.poly_area[p]));
+  h.add_pod(static_cast<std::uint32_t>(navmesh.poly_flags.empty() ? 0 : navmesh.poly_flags[p]));
+  const AABB& b = navmesh.poly_bounds[p];
+  h.add_point(b.min);
+  h.add_point(b.max);
+  if (!navmesh.height_patches.empty()) {
+    const mesh::HeightPatch& patch = navmesh.height_patches[p];
+    h.add_pod(static_cast<std::int64_t>(patch.x0));
+    h.add_pod(static_cast<std::int64_t>(patch.z0));
+    h.add_pod((std::uint32_t{patch.width} << 16U) | patch.depth);
+    const std::size_t n = std::size_t{patch.width} * patch.depth;
+    h.add_span(std::span<const float>(navmesh.height_samples.data() + patch.first, n));
+  }
+}
+
 // The hashes of tile `tile` (TileLinksCache::polygon_hashes and border_hashes) into `own` and
 // `border` (8 entries), with the rank of a polygon within its tile given by `rank`.
 template <class Rank>
@@ -132,7 +145,6 @@ void hash_tile(const mesh::NavMesh& navmesh, const PolygonTiles& tiles,
   const std::uint32_t begin = tiles.tile_first[tile];
   const std::uint32_t end = tiles.tile_first[tile + 1];
   h.add_pod(static_cast<std::uint64_t>(end - begin));
-  const bool patches = !navmesh.height_patches.empty();
   for (std::uint32_t i = begin; i < end; ++i) {
     const std::uint32_t p = tiles.tile_polys[i];
     const mesh::PolyId id{p};
@@ -140,10 +152,7 @@ void hash_tile(const mesh::NavMesh& navmesh, const PolygonTiles& tiles,
     const auto neighbors = navmesh.neighbors(id);
     h.add_pod(static_cast<std::uint64_t>(verts.size()));
     for (std::size_t k = 0; k < verts.size(); ++k) {
-      const Vec3 v = navmesh.vertices[verts[k]];
-      h.add_pod(v.x);
-      h.add_pod(v.y);
-      h.add_pod(v.z);
+      h.add_point(navmesh.vertices[verts[k]]);
       const std::uint32_t n = neighbors[k];
       const std::uint32_t n_tile = n == mesh::kNoPoly ? 0 : tiles.poly_tile[n];
       // note: an edge into a neighbouring tile hashes like a boundary edge here and in full in
@@ -164,18 +173,7 @@ void hash_tile(const mesh::NavMesh& navmesh, const PolygonTiles& tiles,
       }
     }
     h.add_pod(static_cast<std::uint32_t>(navmesh.poly_region[p]));
-    h.add_pod(static_cast<std::uint32_t>(navmesh.poly_area[p]));
-    h.add_pod(static_cast<std::uint32_t>(navmesh.poly_flags.empty() ? 0 : navmesh.poly_flags[p]));
-    const AABB& b = navmesh.poly_bounds[p];
-    for (const float f : {b.min.x, b.min.y, b.min.z, b.max.x, b.max.y, b.max.z}) h.add_pod(f);
-    if (patches) {
-      const mesh::HeightPatch& patch = navmesh.height_patches[p];
-      h.add_pod(static_cast<std::int64_t>(patch.x0));
-      h.add_pod(static_cast<std::int64_t>(patch.z0));
-      h.add_pod((std::uint32_t{patch.width} << 16U) | patch.depth);
-      const std::size_t n = std::size_t{patch.width} * patch.depth;
-      h.add_span(std::span<const float>(navmesh.height_samples.data() + patch.first, n));
-    }
+    add_polygon_surface(h, navmesh, p);
   }
   own = h.digest();
   if (border != nullptr) {
@@ -359,24 +357,10 @@ std::uint64_t polygon_read_hash(const mesh::NavMesh& navmesh, std::uint32_t poly
   const auto neighbors = navmesh.neighbors(id);
   h.add_pod(static_cast<std::uint64_t>(verts.size()));
   for (std::size_t k = 0; k < verts.size(); ++k) {
-    const Vec3 v = navmesh.vertices[verts[k]];
-    h.add_pod(v.x);
-    h.add_pod(v.y);
-    h.add_pod(v.z);
+    h.add_point(navmesh.vertices[verts[k]]);
     h.add_pod(static_cast<std::uint8_t>(neighbors[k] == mesh::kNoPoly ? 0 : 1));
   }
-  h.add_pod(static_cast<std::uint32_t>(navmesh.poly_area[poly]));
-  h.add_pod(static_cast<std::uint32_t>(navmesh.poly_flags.empty() ? 0 : navmesh.poly_flags[poly]));
-  const AABB& b = navmesh.poly_bounds[poly];
-  for (const float f : {b.min.x, b.min.y, b.min.z, b.max.x, b.max.y, b.max.z}) h.add_pod(f);
-  if (!navmesh.height_patches.empty()) {
-    const mesh::HeightPatch& patch = navmesh.height_patches[poly];
-    h.add_pod(static_cast<std::int64_t>(patch.x0));
-    h.add_pod(static_cast<std::int64_t>(patch.z0));
-    h.add_pod((std::uint32_t{patch.width} << 16U) | patch.depth);
-    const std::size_t n = std::size_t{patch.width} * patch.depth;
-    h.add_span(std::span<const float>(navmesh.height_samples.data() + patch.first, n));
-  }
+  add_polygon_surface(h, navmesh, poly);
   return h.digest();
 }
 
@@ -541,7 +525,7 @@ Result<TiledLinks> rebuild_tiled_jump_links(const TriangleMesh& mesh, const mesh
   if (!(layout.grid == navmesh.grid))
     return make_error(ErrorCode::InvalidArgument,
                       "link rebuild: the navmesh was not built on the layout's grid");
-  const bool layout_changed = !same_layout(layout, cache.layout);
+  const bool layout_changed = !mesh::same_layout(layout, cache.layout);
   if (restitched != nullptr) {
     for (const std::size_t t : *restitched) {
       if (t >= count)

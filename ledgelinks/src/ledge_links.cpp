@@ -485,11 +485,7 @@ std::uint64_t content_hash(const LedgeLinkSet& set) {
     h.add_pod(static_cast<std::uint8_t>(l.kind));
     h.add_pod(l.source_poly);
     h.add_pod(l.dest_poly);
-    for (const Vec3 v : {l.source_a, l.source_b, l.dest_a, l.dest_b}) {
-      h.add_pod(v.x);
-      h.add_pod(v.y);
-      h.add_pod(v.z);
-    }
+    for (const Vec3 v : {l.source_a, l.source_b, l.dest_a, l.dest_b}) h.add_point(v);
     h.add_pod(l.cost);
   }
   return h.digest();

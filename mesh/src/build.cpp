@@ -7,9 +7,12 @@
 #include <chrono>
 #include <cmath>
 #include <optional>
+#include <sstream>
+#include <string>
 #include <type_traits>
 #include <utility>
 
+#include "leapnav/core/grid.hpp"
 #include "leapnav/core/parallel.hpp"
 #include "leapnav/mesh/contours.hpp"
 #include "leapnav/mesh/heights.hpp"
@@ -199,6 +202,35 @@ Result<BuildOutput> build_navmesh(const TriangleMesh& mesh, const BuildConfig& c
   stats.walkable_area = static_cast<double>(out.voxels.stats.walkable_spans) * cs * cs;
   if (nav.polygon_count() == 0) ctx.warn("navmesh: no polygons (no walkable area)");
   return out;
+}
+
+namespace {
+
+std::string describe(const GridSpec& grid) {
+  std::ostringstream out;
+  out.precision(9);
+  out << "origin (" << grid.origin.x << ", " << grid.origin.y << ", " << grid.origin.z << "), "
+      << grid.width << " x " << grid.depth << " x " << grid.height << " cells of " << grid.cell_size
+      << " x " << grid.cell_height << " m";
+  return out.str();
+}
+
+}  // namespace
+
+Status check_built_from(const NavMesh& navmesh, const TriangleMesh& scene) {
+  const VoxelParams params = derive_voxel_params(navmesh.config);
+  Result<GridSpec> grid = make_grid(scene.bounds(), params.cell_size, params.cell_height);
+  if (!grid.ok()) {
+    return make_error(grid.error().code, scene.label() + ": " + grid.error().message);
+  }
+  if (!same_grid_bits(*grid, navmesh.grid)) {
+    return make_error(ErrorCode::InvalidArgument,
+                      scene.label() +
+                          ": not the scene the navmesh was built from: its bounds give "
+                          "the grid " +
+                          describe(*grid) + ", the navmesh's grid is " + describe(navmesh.grid));
+  }
+  return {};
 }
 
 }  // namespace leapnav::mesh

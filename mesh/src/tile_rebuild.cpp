@@ -29,16 +29,6 @@ namespace leapnav::mesh {
 
 namespace {
 
-// Two grids equal bit for bit: a bound at -0 and one at +0 compare equal as floats but give
-// grid origins (and files) with another sign bit, so a layout is kept only when its bits match.
-bool same_grid_bits(const GridSpec& a, const GridSpec& b) {
-  const auto bits = [](float v) { return std::bit_cast<std::uint32_t>(v); };
-  return bits(a.origin.x) == bits(b.origin.x) && bits(a.origin.y) == bits(b.origin.y) &&
-         bits(a.origin.z) == bits(b.origin.z) && bits(a.cell_size) == bits(b.cell_size) &&
-         bits(a.cell_height) == bits(b.cell_height) && a.width == b.width && a.depth == b.depth &&
-         a.height == b.height;
-}
-
 using Clock = std::chrono::steady_clock;
 
 double ms_since(Clock::time_point start) {
@@ -823,11 +813,6 @@ std::vector<char> first_lists_read(const TileCache& cache, const AABB& changed) 
   std::vector<char> input_changed(cache.layout.tile_count(), 0);
   for (const std::size_t t : tiles_touching(cache.layout, changed)) input_changed[t] = 1;
   return lists_read(cache.layout, cache.config, tiles_to_rebuild(cache, input_changed));
-}
-
-bool same_layout(const TileLayout& a, const TileLayout& b) {
-  return same_grid_bits(a.grid, b.grid) && a.tile_size == b.tile_size && a.border == b.border &&
-         a.tiles_x == b.tiles_x && a.tiles_z == b.tiles_z;
 }
 
 }  // namespace

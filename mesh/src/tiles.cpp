@@ -75,6 +75,11 @@ GridSpec TileLayout::rect_grid(const TileRect& rect) const {
   return out;
 }
 
+bool same_layout(const TileLayout& a, const TileLayout& b) {
+  return same_grid_bits(a.grid, b.grid) && a.tile_size == b.tile_size && a.border == b.border &&
+         a.tiles_x == b.tiles_x && a.tiles_z == b.tiles_z;
+}
+
 Result<TileLayout> make_tile_layout(const GridSpec& grid, const TileConfig& tiles,
                                     const BuildConfig& config) {
   LEAPNAV_TRY(validate(tiles, config));

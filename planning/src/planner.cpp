@@ -207,12 +207,27 @@ Result<Planner> Planner::create(std::shared_ptr<const mesh::NavMesh> shared_mesh
     return make_error(ErrorCode::InvalidArgument, "Planner::create: the mesh is null");
   }
   const mesh::NavMesh& mesh = *shared_mesh;
-  const jump::JumpLinkSet* links = shared_links.get();
   // note: the mesh and links come from the caller, so a failed check is bad input, not a bug
   if (const Status valid = mesh::validate(mesh); !valid) {
     return make_error(ErrorCode::InvalidArgument,
                       "Planner::create: invalid mesh (" + valid.error().message + ")");
   }
+  if (shared_links != nullptr && shared_links->poly_first.empty() &&
+      shared_links->group_first.empty() && shared_links->group_land_poly.empty()) {
+    // note: a set without its per-polygon index: a default-constructed one is no links (indexed
+    // here); links the caller gathered by hand need index_links, which also sorts them
+    if (!shared_links->links.empty()) {
+      return make_error(ErrorCode::InvalidArgument,
+                        "Planner::create: the jump link set has " +
+                            std::to_string(shared_links->links.size()) +
+                            " links but no per-polygon index (jump::index_links(set, "
+                            "polygon_count) makes it; builders and loaders return indexed sets)");
+    }
+    auto indexed = std::make_shared<jump::JumpLinkSet>(*shared_links);
+    jump::index_links(*indexed, mesh.polygon_count());
+    shared_links = std::move(indexed);
+  }
+  const jump::JumpLinkSet* links = shared_links.get();
   if (links != nullptr) {
     if (const Status valid = jump::validate(*links, mesh); !valid) {
       return make_error(ErrorCode::InvalidArgument,

@@ -5,6 +5,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "leapnav/core/json_check.hpp"
+
 namespace leapnav::platformer {
 namespace {
 
@@ -80,16 +82,11 @@ Status validate(const PlatformerParams& p, std::string_view where) {
 
 Result<PlatformerParams> parse_params_json(std::string_view text, std::string_view name) {
   const std::string where(name);
-  nlohmann::json json;
-  try {
-    json = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
-    return make_error(ErrorCode::ParseError, where + ": malformed JSON: " + e.what());
-  } catch (const nlohmann::json::out_of_range&) {
-    // note: a number past a double (1e400) throws out_of_range, not parse_error
-    return make_error(ErrorCode::InvalidArgument,
-                      where + ": a number is out of range (not representable as a double)");
-  }
+  // note: the check names a key given twice (the parser keeps the last) and a number past a
+  // double by their key path; text that passes it parses without an exception
+  LEAPNAV_TRY(check_json_text(text, where));
+  const nlohmann::json json = nlohmann::json::parse(text, nullptr, false);
+  if (json.is_discarded()) return make_error(ErrorCode::ParseError, where + ": malformed JSON");
   if (!json.is_object()) {
     return make_error(ErrorCode::ParseError, where + ": expected a JSON object of parameters");
   }

@@ -45,7 +45,27 @@ T take(Result<T> result) {
 using FloatArray = py::array_t<float, py::array::c_style | py::array::forcecast>;
 using IntArray = py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>;
 
-Vec3 point(const FloatArray& p, const char* name) {
+// The array numpy makes of argument `name`, or a TypeError naming it, what it takes and what it
+// got. note: None is refused before numpy sees it (numpy makes NaN of it, which the size check
+// then reported as "expected 3 coordinates, got 1"), and so are strings (numpy's error was
+// pybind11's "incompatible function arguments" listing the whole signature)
+template <class Array>
+Array array_argument(const py::object& value, const char* name, const char* expected) {
+  const auto refuse = [&] {
+    const std::string got = value.is_none()
+                                ? std::string("None")
+                                : py::str(py::type::of(value).attr("__name__")).cast<std::string>();
+    return py::type_error(std::string(name) + ": expected " + expected + ", not " + got);
+  };
+  if (value.is_none() || py::isinstance<py::str>(value) || py::isinstance<py::bytes>(value))
+    throw refuse();
+  Array array = Array::ensure(value);
+  if (!array) throw refuse();
+  return array;
+}
+
+Vec3 point(const py::object& value, const char* name) {
+  const auto p = array_argument<FloatArray>(value, name, "3 numbers (x, y, z)");
   if (p.size() != 3) {
     throw py::value_error(std::string(name) + ": expected 3 coordinates, got " +
                           std::to_string(p.size()));
@@ -54,10 +74,15 @@ Vec3 point(const FloatArray& p, const char* name) {
   return {d[0], d[1], d[2]};
 }
 
-void check_rows(const py::array& a, const char* name) {
+// Argument `name` as an (N, 3) array of Array's numbers: TypeError for what is no array of
+// numbers, ValueError for another shape.
+template <class Array>
+Array rows(const py::object& value, const char* name, const char* expected) {
+  Array a = array_argument<Array>(value, name, expected);
   if (a.ndim() != 2 || a.shape(1) != 3) {
     throw py::value_error(std::string(name) + ": expected an (N, 3) array");
   }
+  return a;
 }
 
 py::array_t<float> points_array(const std::vector<Vec3>& points) {
@@ -301,10 +326,10 @@ PyNavMesh build_tiled(const TriangleMesh& input, const BuildConfig& cfg,
   return PyNavMesh::from_file(std::move(file));
 }
 
-PyNavMesh build(const FloatArray& vertices, const IntArray& triangles, const py::object& config,
-                const py::object& jumps, int step, const py::object& areas,
-                const std::string& link_set, bool ledge_links, int tile_size,
-                const std::string& walkable_filter) {
+PyNavMesh build(const py::object& vertex_rows, const py::object& triangle_rows,
+                const py::object& config, const py::object& jumps, int step,
+                const py::object& areas, const std::string& link_set, bool ledge_links,
+                int tile_size, const std::string& walkable_filter) {
   if (link_set != "compact" && link_set != "full") {
     throw py::value_error("link_set: '" + link_set + "' is neither 'compact' nor 'full'");
   }
@@ -312,8 +337,9 @@ PyNavMesh build(const FloatArray& vertices, const IntArray& triangles, const py:
     throw py::value_error("walkable_filter: '" + walkable_filter +
                           "' is none of 'groups', 'links' and 'off'");
   }
-  check_rows(vertices, "vertices");
-  check_rows(triangles, "triangles");
+  const auto vertices = rows<FloatArray>(vertex_rows, "vertices", "an (N, 3) array of numbers");
+  const auto triangles =
+      rows<IntArray>(triangle_rows, "triangles", "an (M, 3) array of vertex indices");
   const BuildConfig cfg = build_config(config);
   TriangleMesh input;
   input.name = "arrays";
@@ -574,7 +600,7 @@ PYBIND11_MODULE(leapnav, m) {
           py::arg("path"), "Writes the navmesh and its links to a .lnav file (str or os.PathLike)")
       .def(
           "find_path",
-          [](const PyNavMesh& self, const FloatArray& start, const FloatArray& end, bool jumps,
+          [](const PyNavMesh& self, const py::object& start, const py::object& end, bool jumps,
              std::optional<float> jump_cost, const py::object& area_costs,
              const std::optional<std::string>& walk_search, bool ledge_links) {
             const plan::QueryOptions options =
@@ -588,11 +614,12 @@ PYBIND11_MODULE(leapnav, m) {
           py::arg("walk_search") = py::none(), py::arg("ledge_links") = true)
       .def(
           "find_paths",
-          [](const PyNavMesh& self, const FloatArray& starts, const FloatArray& ends, int threads,
-             bool jumps, std::optional<float> jump_cost, const py::object& area_costs,
+          [](const PyNavMesh& self, const py::object& start_rows, const py::object& end_rows,
+             int threads, bool jumps, std::optional<float> jump_cost, const py::object& area_costs,
              const std::optional<std::string>& walk_search, bool ledge_links) {
-            check_rows(starts, "starts");
-            check_rows(ends, "ends");
+            const auto starts =
+                rows<FloatArray>(start_rows, "starts", "an (N, 3) array of numbers");
+            const auto ends = rows<FloatArray>(end_rows, "ends", "an (N, 3) array of numbers");
             if (starts.shape(0) != ends.shape(0)) {
               throw py::value_error("starts and ends differ in length");
             }
@@ -624,7 +651,7 @@ PYBIND11_MODULE(leapnav, m) {
           "Many paths at once: (list of statuses, array of lengths), the same for any thread count")
       .def(
           "raycast",
-          [](const PyNavMesh& self, const FloatArray& start, const FloatArray& end) -> py::object {
+          [](const PyNavMesh& self, const py::object& start, const py::object& end) -> py::object {
             auto cast =
                 take(plan::raycast(self.planner(), point(start, "start"), point(end, "end")));
             if (!cast) return py::none();
@@ -642,7 +669,7 @@ PYBIND11_MODULE(leapnav, m) {
           "A raycast along the surface: dict(hit, t, point, normal, polygons), None off the mesh")
       .def(
           "begin_path",
-          [](const PyNavMesh& self, const FloatArray& start, const FloatArray& end, bool jumps,
+          [](const PyNavMesh& self, const py::object& start, const py::object& end, bool jumps,
              std::optional<float> jump_cost, const py::object& area_costs,
              const std::optional<std::string>& walk_search, bool ledge_links) {
             const plan::QueryOptions options =
@@ -659,8 +686,8 @@ PYBIND11_MODULE(leapnav, m) {
           "Starts a sliced search (a PathSearch; it keeps the navmesh's data alive)")
       .def(
           "move_along_surface",
-          [](const PyNavMesh& self, const FloatArray& start,
-             const FloatArray& target) -> py::object {
+          [](const PyNavMesh& self, const py::object& start,
+             const py::object& target) -> py::object {
             auto moved = take(plan::move_along_surface(self.planner(), point(start, "start"),
                                                        point(target, "target")));
             if (!moved) return py::none();
@@ -677,7 +704,7 @@ PYBIND11_MODULE(leapnav, m) {
           "the mesh")
       .def(
           "distance_to_wall",
-          [](const PyNavMesh& self, const FloatArray& center, float max_radius) -> py::object {
+          [](const PyNavMesh& self, const py::object& center, float max_radius) -> py::object {
             auto wall =
                 take(plan::distance_to_wall(self.planner(), point(center, "center"), max_radius));
             if (!wall) return py::none();
@@ -693,7 +720,7 @@ PYBIND11_MODULE(leapnav, m) {
           "the mesh")
       .def(
           "closest_point",
-          [](const PyNavMesh& self, const FloatArray& p) -> py::object {
+          [](const PyNavMesh& self, const py::object& p) -> py::object {
             auto located = take(plan::closest_point(self.planner(), point(p, "point")));
             if (!located) return py::none();
             return py::make_tuple(vec_list(located->point), mesh::index(located->poly));

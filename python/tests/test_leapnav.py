@@ -200,6 +200,42 @@ def test_arguments_of_the_wrong_type_raise_type_error_naming_the_argument():
         nav.unload_tile(-1)
 
 
+def test_points_and_arrays_of_the_wrong_type_name_the_argument_and_what_it_takes(navmesh):
+    # None was "ValueError: start: expected 3 coordinates, got 1" (numpy made NaN of it), a string
+    # pybind11's "incompatible function arguments" with the whole signature
+    with pytest.raises(TypeError, match=r"^start: expected 3 numbers \(x, y, z\), not None$"):
+        navmesh.find_path(None, [6, 0, 6])
+    with pytest.raises(TypeError, match=r"^end: expected 3 numbers \(x, y, z\), not str$"):
+        navmesh.find_path([2, 0, 4], "abc")
+    with pytest.raises(TypeError, match=r"^end: expected 3 numbers \(x, y, z\), not list$"):
+        navmesh.find_path([2, 0, 4], ["a", "b", "c"])
+    with pytest.raises(TypeError, match=r"^target: expected 3 numbers \(x, y, z\), not None$"):
+        navmesh.move_along_surface([2, 0, 4], None)
+    with pytest.raises(TypeError, match=r"^point: expected 3 numbers \(x, y, z\), not object$"):
+        navmesh.closest_point(object())
+    with pytest.raises(TypeError, match=r"^starts: expected an \(N, 3\) array of numbers, not None$"):
+        navmesh.find_paths(None, [[6, 0, 6]])
+    with pytest.raises(ValueError, match=r"^start: expected 3 coordinates, got 2$"):
+        navmesh.find_path([2, 0], [6, 0, 6])
+    v, t = slabs()
+    with pytest.raises(TypeError, match=r"^vertices: expected an \(N, 3\) array of numbers, not None$"):
+        leapnav.build(None, t)
+    with pytest.raises(TypeError, match=r"^triangles: expected an \(M, 3\) array of vertex indices, not str$"):
+        leapnav.build(v, "t")
+    # and the arguments they take still work: lists, tuples, numpy arrays
+    assert navmesh.find_path((2, 0, 4), np.array([6, 0, 6])).status == "found"
+
+
+def test_a_navmesh_with_no_polygons_answers_not_on_the_mesh():
+    # an empty build is a result, not an error (as plan::Planner and the C API answer)
+    wall = np.array([[0, 0, 0], [0, 5, 0], [5, 0, 0], [5, 5, 0]], dtype=np.float32)
+    nav = leapnav.build(wall, np.array([[0, 1, 2], [1, 3, 2]]))
+    assert nav.stats["polygons"] == 0
+    assert nav.find_path([1, 0, 1], [4, 0, 1]).status == "start_not_on_mesh"
+    assert nav.closest_point([1, 0, 1]) is None
+    assert nav.random_points(3).shape == (0, 3)
+
+
 def test_one_jump_name_is_one_configuration():
     v, t = slabs()
     one = leapnav.build(v, t, jumps="C2")

@@ -352,6 +352,43 @@ TEST_SUITE("capi.errors") {
     leapnav_query_free(q);
   }
 
+  TEST_CASE("a navmesh with no polygons builds, saves, loads and answers 'not on the mesh'") {
+    // note: an empty build is a result, not an error (a scene with no walkable area); every query
+    // says why it has no answer, as plan::Planner and the Python module do
+    const std::array<float, 12> wall = {0, 0, 0, 0, 5, 0, 5, 0, 0, 5, 5, 0};
+    const std::array<std::uint32_t, 6> tris = {0, 1, 2, 1, 3, 2};
+    leapnav_navmesh* nav = nullptr;
+    REQUIRE(leapnav_build(wall.data(), 4, tris.data(), 2, nullptr, nullptr, nullptr, 0, 4, &nav) ==
+            LEAPNAV_OK);
+    CHECK(leapnav_polygon_count(nav) == 0);
+    size_t size = 0;
+    REQUIRE(leapnav_save_memory(nav, nullptr, 0, &size) == LEAPNAV_OK);  // the size
+    std::vector<unsigned char> bytes(size);
+    REQUIRE(leapnav_save_memory(nav, bytes.data(), bytes.size(), &size) == LEAPNAV_OK);
+    leapnav_navmesh* loaded = nullptr;
+    REQUIRE(leapnav_load_memory(bytes.data(), bytes.size(), &loaded) == LEAPNAV_OK);
+    CHECK(leapnav_polygon_count(loaded) == 0);
+    leapnav_query* q = nullptr;
+    REQUIRE(leapnav_query_create(loaded, &q) == LEAPNAV_OK);
+    const float start[3] = {1, 0, 1};
+    const float goal[3] = {4, 0, 1};
+    leapnav_path_info info{};
+    REQUIRE(leapnav_find_path(q, start, goal, nullptr, &info) == LEAPNAV_OK);
+    CHECK(info.status == LEAPNAV_PATH_START_NOT_ON_MESH);
+    CHECK(info.point_count == 0);
+    float point[3] = {};
+    int found = 1;
+    REQUIRE(leapnav_closest_point(loaded, start, nullptr, point, nullptr, &found) == LEAPNAV_OK);
+    CHECK(found == 0);
+    leapnav_raycast_hit hit{};
+    hit.on_mesh = 1;
+    REQUIRE(leapnav_raycast(loaded, start, goal, nullptr, &hit) == LEAPNAV_OK);
+    CHECK(hit.on_mesh == 0);
+    leapnav_query_free(q);
+    leapnav_navmesh_free(loaded);
+    leapnav_navmesh_free(nav);
+  }
+
   TEST_CASE("queries on two threads while a third unloads and loads tiles (thread safety)") {
     const Slabs s;
     leapnav_build_options o;

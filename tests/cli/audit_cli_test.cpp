@@ -191,12 +191,102 @@ TEST_SUITE("cli.audit") {
         run_cli("build builtin:gap:1.25 --config thesis --jump C1 --link-set full -o " + lnav);
     REQUIRE(full.exit_code == 0);
     CHECK(full.output.find(", 91 full jump links") != std::string::npos);
-    // links checked against another scene fail: the report, then exit 1 naming the count
-    const Run wrong = run_cli("check-links " + lnav + " builtin:demo");
+  }
+  TEST_CASE(
+      "check-links refuses a scene the file was not built from before checking, naming both") {
+    const std::string lnav = temp_file("leapnav_cli_audit", "gap_other.lnav");
+    REQUIRE(run_cli("build builtin:gap:1.25 --config thesis --jump C1 -o " + lnav).exit_code == 0);
+    // note: the check itself would sweep every link through the other scene's triangles (a
+    // city's 200,000 links through a terrain ran for more than 5 minutes) or, with no triangles
+    // near the links, pass them all
+    for (const char* name : {"builtin:demo", "builtin:gap:1.5", "builtin:city:1"}) {
+      const std::string other = name;
+      CAPTURE(other);
+      const Run r = run_cli("check-links " + lnav + " " + other);
+      CHECK(r.exit_code == 1);
+      CHECK(r.output.find("links checked") == std::string::npos);
+      CHECK(r.output.find(lnav + ": " + other + ": not the scene the navmesh was built from") !=
+            std::string::npos);
+      CHECK(r.output.find("the navmesh's grid is origin (0, 0, 0), 69 x 24 x 5 cells of 0.25 x "
+                          "0.25 m (give the scene and --up it was built with)") !=
+            std::string::npos);
+    }
+    CHECK(run_cli("check-links " + lnav + " builtin:gap:1.25").exit_code == 0);
+  }
+  TEST_CASE("links checked against their scene with a wall added inside its bounds fail: exit 1") {
+    // gap:1.25 (two 8 x 1 x 6 m blocks 1.25 m apart) and a post in a corner that makes the bounds
+    // 4 m tall; the other scene adds a 4 m wall in the gap, inside the same bounds
+    const auto box = [](std::string& obj, int& first, const std::string& lo,
+                        const std::string& hi) {
+      const std::string x[2] = {lo.substr(0, lo.find(' ')), hi.substr(0, hi.find(' '))};
+      const std::string y[2] = {lo.substr(lo.find(' ') + 1, lo.rfind(' ') - lo.find(' ') - 1),
+                                hi.substr(hi.find(' ') + 1, hi.rfind(' ') - hi.find(' ') - 1)};
+      const std::string z[2] = {lo.substr(lo.rfind(' ') + 1), hi.substr(hi.rfind(' ') + 1)};
+      for (int k = 0; k < 8; ++k)
+        obj += "v " + x[k & 1] + " " + y[(k >> 1) & 1] + " " + z[(k >> 2) & 1] + "\n";
+      // corners k = x + 2 y + 4 z; two triangles a face
+      const int faces[12][3] = {{0, 1, 5}, {0, 5, 4}, {2, 6, 7}, {2, 7, 3}, {0, 4, 6}, {0, 6, 2},
+                                {1, 3, 7}, {1, 7, 5}, {0, 2, 3}, {0, 3, 1}, {4, 5, 7}, {4, 7, 6}};
+      for (const auto& f : faces) {
+        obj += "f " + std::to_string(first + f[0]) + " " + std::to_string(first + f[1]) + " " +
+               std::to_string(first + f[2]) + "\n";
+      }
+      first += 8;
+    };
+    std::string base;
+    int first = 1;
+    box(base, first, "0 0 0", "8 1 6");
+    box(base, first, "9.25 0 0", "17.25 1 6");
+    box(base, first, "16.75 0 5.5", "17.25 4 6");
+    std::string walled = base;
+    box(walled, first, "8.5 0 0", "8.75 4 6");
+    const std::string base_obj = temp_file("leapnav_cli_audit", "gap_post.obj");
+    const std::string walled_obj = temp_file("leapnav_cli_audit", "gap_wall.obj");
+    std::ofstream(base_obj) << base;
+    std::ofstream(walled_obj) << walled;
+    const std::string lnav = temp_file("leapnav_cli_audit", "gap_post.lnav");
+    REQUIRE(run_cli("build " + base_obj + " --config thesis --jump C1 -o " + lnav).exit_code == 0);
+    const Run same = run_cli("check-links " + lnav + " " + base_obj);
+    CHECK(same.exit_code == 0);
+    CHECK(same.output.find(" 0 failing") != std::string::npos);
+    // the report, then exit 1 naming the count
+    const Run wrong = run_cli("check-links " + lnav + " " + walled_obj);
     CHECK(wrong.exit_code == 1);
     CHECK(wrong.output.find(" failing (") != std::string::npos);
-    CHECK(wrong.output.find("jump links fail the exact check against builtin:demo") !=
+    CHECK(wrong.output.find(" 0 failing") == std::string::npos);
+    CHECK(wrong.output.find("jump links fail the exact check against " + walled_obj) !=
           std::string::npos);
+  }
+  TEST_CASE("a jump whose arc comes down beyond the scene warns naming it, and gives no links") {
+    // landings lie where the arc comes down, more than d/2 from the start: d = 5000 m on the
+    // 40 m demo scene is correct physics for 0 links, but said rather than left silent
+    const std::string lnav = temp_file("leapnav_cli_audit", "far_jump.lnav");
+    for (const char* tiles : {"", " --tile-size 64"}) {
+      CAPTURE(tiles);
+      const Run r = run_cli("build builtin:demo --jump 1000,5000,5000 --jump C1" +
+                            std::string(tiles) + " -o " + lnav + " --stats -");
+      CHECK(r.exit_code == 0);
+      const std::string warning =
+          "warning: jump configuration 0 (h 1000, d 5000, max_fall 5000 m): its arc comes down "
+          "only 2500 m from a start, farther than the scene's widest span (";
+      const std::size_t at = r.output.find(warning);
+      CHECK(at != std::string::npos);
+      CHECK(r.output.find(warning, at + 1) == std::string::npos);         // once, not per tile
+      CHECK(r.output.find("jump configuration 1") == std::string::npos);  // C1 is not warned
+    }
+    const Run alone = run_cli("build builtin:demo --jump 1000,5000,5000 -o " + lnav);
+    CHECK(alone.exit_code == 0);
+    CHECK(alone.output.find(", 0 compact jump links") != std::string::npos);
+  }
+  TEST_CASE("sample on a navmesh with no polygons warns that it has no area, exit 0") {
+    const std::string obj = temp_file("leapnav_cli_audit", "wall_only.obj");
+    std::ofstream(obj) << "v 0 0 0\nv 0 5 0\nv 5 0 0\nv 5 5 0\nf 1 2 3\nf 2 4 3\n";
+    const std::string lnav = temp_file("leapnav_cli_audit", "wall_only.lnav");
+    REQUIRE(run_cli("build " + obj + " -o " + lnav).exit_code == 0);
+    const Run r = run_cli("sample " + lnav + " -n 3");
+    CHECK(r.exit_code == 0);
+    CHECK(r.output == "leapnav: warning: " + lnav + ": the navmesh has no area, so no points\n");
+    CHECK(run_cli("sample " + lnav + " -n 0").output.empty());
   }
   TEST_CASE("sample --seed and --max-links refuse a negative or too large number") {
     const std::string lnav = temp_file("leapnav_cli_audit", "seed.lnav");

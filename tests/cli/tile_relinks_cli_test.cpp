@@ -114,6 +114,11 @@ TEST_SUITE("cli.tile_relinks") {
     run = run_cli("rebuild " + walk_nav + " " + scene + tail);
     CHECK(run.exit_code == 1);
     CHECK(run.output.find(cache + ".links") != std::string::npos);
+    // a key given twice is named (the parser kept the last)
+    std::ofstream(cache + ".links") << "{\"jumps\": [], \"jumps\": []}";
+    run = run_cli("rebuild " + walk_nav + " " + scene + tail);
+    CHECK(run.exit_code == 1);
+    CHECK(run.output.find(cache + ".links: jumps is given twice") != std::string::npos);
   }
 }
 

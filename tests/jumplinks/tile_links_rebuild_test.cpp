@@ -5,12 +5,15 @@
 // and a cache that does not fit is refused. On city:2 (32-cell tiles, C2 at step 4), seeded random
 // boxes added one after another relink to the full build's links, relinking only tiles within
 // link reach of a changed tile, and hashing again only the tiles the mesh rebuild restitched; a
-// box on a city:6 street (64-cell tiles) whose edit changes two neighbours' polygons as well.
+// box on a city:6 street (64-cell tiles) whose edit changes two neighbours' polygons as well. The
+// read radius's filter-walk margin: a change 0.1 m inside it relinks a tile, 0.1 m outside not.
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <random>
 #include <span>
 #include <string>
@@ -71,6 +74,16 @@ TriangleMesh with_box(const TriangleMesh& scene, Vec3 lo, Vec3 hi) {
     }
   }
   return out;
+}
+
+// builtin:`spec` with a 4 m pillar in a corner that fixes the world's height (the edits stay
+// below it, so the grid does not change) and the far platform extended from x = `from_x` to
+// x = 40 m (tiles beyond C2's reach).
+TriangleMesh gap_world(const std::string& spec, float from_x) {
+  auto loaded = io::load_scene("builtin:" + spec);
+  REQUIRE(loaded.ok());
+  return with_box(with_box(*loaded, {0.0F, 1.0F, 0.0F}, {0.5F, 4.0F, 0.5F}), {from_x, 0.0F, 0.0F},
+                  {40.0F, 1.0F, 6.0F});
 }
 
 struct Full {
@@ -188,12 +201,7 @@ struct EditCase {
 };
 
 void check_edit(const EditCase& c, int threads) {
-  auto loaded = io::load_scene(std::string("builtin:") + c.spec);
-  REQUIRE(loaded.ok());
-  // a 4 m pillar in a corner fixes the world's height (the boxes stay below it, so the grid
-  // does not change), and the far platform extended to x = 40 m gives tiles beyond C2's reach
-  const TriangleMesh scene = with_box(with_box(*loaded, {0.0F, 1.0F, 0.0F}, {0.5F, 4.0F, 0.5F}),
-                                      {21.75F, 0.0F, 0.0F}, {40.0F, 1.0F, 6.0F});
+  const TriangleMesh scene = gap_world(c.spec, 21.75F);
   const TiledLinkOptions options = link_options(c.jump);
   Full state = build_full(scene, options, threads);
   REQUIRE(!state.links.links.set.links.empty());
@@ -255,10 +263,10 @@ std::uint64_t tiles_in_reach(const mesh::TileLayout& layout,
 // link_read_radius meets the xz bounds of a polygon that lost its equal (same read hash) in its
 // tile, before or after (polygons matched as multisets per tile, not in order: this counts at
 // most the tiles the rule relinks; both agree when no tile's kept polygons change order).
-std::uint64_t tiles_reading_changes(const mesh::TileLayout& layout,
-                                    const std::vector<std::size_t>& rebuilt,
-                                    const mesh::NavMesh& before, const mesh::NavMesh& after,
-                                    const TiledLinkOptions& options, int reach) {
+// The xz boxes (as AABBs) of the polygons that lost their equal (same read hash) in their tile,
+// before or after, matched as multisets per tile.
+std::vector<AABB> changed_polygon_boxes(const mesh::TileLayout& layout, const mesh::NavMesh& before,
+                                        const mesh::NavMesh& after) {
   const PolygonTiles pb = polygon_tiles(before, layout);
   const PolygonTiles pa = polygon_tiles(after, layout);
   std::vector<AABB> changed;
@@ -285,23 +293,44 @@ std::uint64_t tiles_reading_changes(const mesh::TileLayout& layout,
         changed.push_back(box(after, pa.tile_polys[i]));
     }
   }
-  const double radius = link_read_radius(options, layout, reach);
+  return changed;
+}
+
+// How far the interior of tile t lies from box b in xz: the least grow of the interior on every
+// side that makes it meet b (the relink rule's test) [units: m].
+double interior_distance(const mesh::TileLayout& layout, std::size_t t, const AABB& b) {
+  const mesh::TileRect in = layout.interior(t);
   const double cs = layout.grid.cell_size;
+  const double x0 = layout.grid.origin.x + in.x0 * cs;
+  const double x1 = layout.grid.origin.x + in.x1 * cs;
+  const double z0 = layout.grid.origin.z + in.z0 * cs;
+  const double z1 = layout.grid.origin.z + in.z1 * cs;
+  const double dx = std::max({0.0, x0 - double{b.max.x}, double{b.min.x} - x1});
+  const double dz = std::max({0.0, z0 - double{b.max.z}, double{b.min.z} - z1});
+  return std::max(dx, dz);
+}
+
+// Whether the link search rectangle of tile t overlaps the interior of a tile of `rebuilt`.
+bool reads_rebuilt(const mesh::TileLayout& layout, std::size_t t,
+                   const std::vector<std::size_t>& rebuilt, int reach) {
+  const mesh::TileRect r = link_search_rect(layout, t, reach);
+  for (const std::size_t u : rebuilt) {
+    const mesh::TileRect i = layout.interior(u);
+    if (r.x0 < i.x1 && i.x0 < r.x1 && r.z0 < i.z1 && i.z0 < r.z1) return true;
+  }
+  return false;
+}
+
+std::uint64_t tiles_reading_changes(const mesh::TileLayout& layout,
+                                    const std::vector<std::size_t>& rebuilt,
+                                    const mesh::NavMesh& before, const mesh::NavMesh& after,
+                                    const TiledLinkOptions& options, int reach) {
+  const std::vector<AABB> changed = changed_polygon_boxes(layout, before, after);
+  const double radius = link_read_radius(options, layout, reach);
   std::uint64_t n = 0;
   for (std::size_t t = 0; t < layout.tile_count(); ++t) {
-    const mesh::TileRect r = link_search_rect(layout, t, reach);
-    bool relink = false;
-    for (const std::size_t u : rebuilt) {
-      const mesh::TileRect i = layout.interior(u);
-      relink = relink || (r.x0 < i.x1 && i.x0 < r.x1 && r.z0 < i.z1 && i.z0 < r.z1);
-    }
-    const mesh::TileRect in = layout.interior(t);
-    const double x0 = layout.grid.origin.x + in.x0 * cs - radius;
-    const double x1 = layout.grid.origin.x + in.x1 * cs + radius;
-    const double z0 = layout.grid.origin.z + in.z0 * cs - radius;
-    const double z1 = layout.grid.origin.z + in.z1 * cs + radius;
-    for (const AABB& b : changed)
-      relink = relink || (b.min.x <= x1 && x0 <= b.max.x && b.min.z <= z1 && z0 <= b.max.z);
+    bool relink = reads_rebuilt(layout, t, rebuilt, reach);
+    for (const AABB& b : changed) relink = relink || interior_distance(layout, t, b) <= radius;
     n += relink ? 1 : 0;
   }
   return n;
@@ -512,15 +541,77 @@ TEST_SUITE("jumplinks.tile_rebuild") {
     }
   }
 
+  TEST_CASE(
+      "a change just inside the filter-walk margin of the read radius relinks a tile, just "
+      "outside it does not; both rebuilds equal the full build") {
+    // link_read_radius is the larger of the search rectangle's margin and the farthest landing
+    // plus the walkable filter's slack (the filter's walks), plus a cell. With the slack set so
+    // that the walk term decides, a tile with links whose interior lies d from the nearest
+    // changed polygon (and whose rectangle reaches no rebuilt tile) is relinked when the radius
+    // is d + 0.1 m and kept when it is d - 0.1 m; the rebuilt links equal the full build's
+    // either way (the kept tile's walks read nothing that changed)
+    const TriangleMesh scene = gap_world("gap:1.25", 21.75F);
+    const Vec3 lo{30.2F, 1.0F, 2.6F};
+    const Vec3 hi{30.8F, 2.4F, 3.4F};
+    const TriangleMesh edited = with_box(scene, lo, hi);
+    TiledLinkOptions options = link_options(kJumpC1);
+    // the changed polygons and the rebuilt tiles do not depend on the link options
+    Full probe = build_full(scene, options);
+    const mesh::NavMesh before = probe.mesh.output.navmesh;
+    const mesh::TileLayout layout = probe.mesh.output.layout;
+    BuildContext ctx;
+    const MeshEdit edit = rebuild_mesh(probe, edited, box_between(lo, hi), ctx);
+    REQUIRE(edit.output.ok());
+    const std::vector<AABB> changed = changed_polygon_boxes(layout, before, edit.output->navmesh);
+    REQUIRE(!changed.empty());
+    const int reach = jump_reach_cells(options.jumps, thesis().agent, layout.grid.cell_size);
+    std::size_t tile = layout.tile_count();
+    double d = std::numeric_limits<double>::infinity();
+    for (std::size_t t = 0; t < layout.tile_count(); ++t) {
+      if (probe.links.cache.tiles[t].set.links.empty() ||
+          reads_rebuilt(layout, t, edit.rebuilt, reach))
+        continue;
+      for (const AABB& b : changed) {
+        if (const double dt = interior_distance(layout, t, b); dt < d) {
+          d = dt;
+          tile = t;
+        }
+      }
+    }
+    REQUIRE(tile < layout.tile_count());
+    const double cs = layout.grid.cell_size;
+    const double land = link_land_radius(options.jumps, layout.grid.cell_size);
+    TiledLinkOptions unfiltered = options;
+    unfiltered.filter.enabled = false;
+    // the rectangle's margin alone falls well short of the tile: only the walk term reaches it
+    CHECK(d > link_read_radius(unfiltered, layout, reach) + 1.0);
+    MESSAGE("tile " << tile << " lies " << d << " m from the nearest changed polygon; without the "
+                    << "filter the read radius is " << link_read_radius(unfiltered, layout, reach)
+                    << " m");
+    for (const double delta : {0.1, -0.1}) {
+      CAPTURE(delta);
+      options.filter.slack = static_cast<float>(d + delta - cs - land);
+      REQUIRE(std::abs(link_read_radius(options, layout, reach) - (d + delta)) < 1e-4);
+      Full state = build_full(scene, options);
+      const LinkRebuildStats stats =
+          rebuild_and_check(state, edited, box_between(lo, hi), options, 1);
+      const auto it = std::find_if(stats.relinked.begin(), stats.relinked.end(),
+                                   [&](const RelinkedTile& r) { return r.tile == tile; });
+      if (delta > 0.0) {
+        REQUIRE(it != stats.relinked.end());
+        CHECK(it->reason == RelinkedTile::Reason::polygons);
+      } else {
+        CHECK(it == stats.relinked.end());
+      }
+    }
+  }
+
   TEST_CASE("a link rebuild on 1 and 2 threads gives identical sets and caches") {
     check_edit({"gap:5.75", kJumpC2, {7.0F, 1.0F, 1.8F}, {7.6F, 2.4F, 2.4F}}, 2);
   }
 
   TEST_CASE("a link cache made from a joined set (as a file keeps it) rebuilds to the full links") {
-    auto loaded = io::load_scene("builtin:gap:1.25");
-    REQUIRE(loaded.ok());
-    const TriangleMesh scene = with_box(with_box(*loaded, {0.0F, 1.0F, 0.0F}, {0.5F, 4.0F, 0.5F}),
-                                        {17.25F, 0.0F, 0.0F}, {40.0F, 1.0F, 6.0F});
+    const TriangleMesh scene = gap_world("gap:1.25", 17.25F);
     const TiledLinkOptions options = link_options(kJumpC1);
     Full state = build_full(scene, options);
     auto from_set = tile_links_cache_from_set(state.mesh.output.navmesh, state.mesh.output.layout,
@@ -617,10 +708,7 @@ TEST_SUITE("jumplinks.tile_rebuild") {
 
   TEST_CASE(
       "a rebuild that finds a kept link naming a changed polygon fails and leaves the cache") {
-    auto loaded = io::load_scene("builtin:gap:1.25");
-    REQUIRE(loaded.ok());
-    const TriangleMesh scene = with_box(with_box(*loaded, {0.0F, 1.0F, 0.0F}, {0.5F, 4.0F, 0.5F}),
-                                        {17.25F, 0.0F, 0.0F}, {40.0F, 1.0F, 6.0F});
+    const TriangleMesh scene = gap_world("gap:1.25", 17.25F);
     Full state = build_full(scene, link_options(kJumpC1));
     // on the far platform in the first row of tiles, away from the gap's links
     const Vec3 lo{30.0F, 1.0F, 1.0F};
@@ -676,10 +764,7 @@ TEST_SUITE("jumplinks.tile_rebuild") {
   }
 
   TEST_CASE("a box that widens the world relinks every tile of the new layout to the full build") {
-    auto loaded = io::load_scene("builtin:gap:1.25");
-    REQUIRE(loaded.ok());
-    const TriangleMesh scene = with_box(with_box(*loaded, {0.0F, 1.0F, 0.0F}, {0.5F, 4.0F, 0.5F}),
-                                        {17.25F, 0.0F, 0.0F}, {40.0F, 1.0F, 6.0F});
+    const TriangleMesh scene = gap_world("gap:1.25", 17.25F);
     const TiledLinkOptions options = link_options(kJumpC1);
     Full state = build_full(scene, options);
     // a platform past the far end: the grid grows by several tiles

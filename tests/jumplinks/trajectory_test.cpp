@@ -25,6 +25,24 @@ TEST_SUITE("jumplinks.trajectory") {
     CHECK(search_range(JumpConfig{1.0F, 2.0F, 0.0F}) == doctest::Approx(1.0));
   }
 
+  TEST_CASE("a configuration whose arc comes down beyond the grid's diagonal is warned about") {
+    // 30 x 40 cells of 0.5 m: the diagonal is 25 m; landings lie more than d/2 from the start
+    const GridSpec grid{.origin = {},
+                        .cell_size = 0.5F,
+                        .cell_height = 0.2F,
+                        .width = 30,
+                        .depth = 40,
+                        .height = 10};
+    JumpLinkOptions options;
+    options.jumps = {kJumpC2, {100.0F, 50.5F, 200.0F}, {100.0F, 49.5F, 200.0F}};
+    BuildContext ctx;
+    CHECK(warn_unreachable_configs(options, grid, ctx) == 1);
+    REQUIRE(ctx.warnings().size() == 1);
+    CHECK(ctx.warnings()[0] ==
+          "jump configuration 1 (h 100, d 50.5, max_fall 200 m): its arc comes down only 25.25 m "
+          "from a start, farther than the scene's widest span (25 m): it gives no links");
+  }
+
   TEST_CASE("arc_range includes the vertex only when it lies inside the interval") {
     const HeightRange a = arc_range(1.0, 2.0, 0.5, 1.5);
     CHECK(a.high == doctest::Approx(1.0));

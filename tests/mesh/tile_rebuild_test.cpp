@@ -627,6 +627,21 @@ TEST_SUITE("mesh.tile_rebuild") {
     CHECK(plain->tile_areas.empty());
   }
 
+  TEST_CASE("a cache file whose tile mesh lies on the grid at -0 for the layout's +0 is refused") {
+    // note: -0 == +0 as floats, but the origin's bits reach the .lnav: a tile on the other zero
+    // is on another grid (as mesh::validate(TileCache) and the rebuild's layout check say)
+    mesh::CachedTiledBuild cached = build_cached(room({}), 32);
+    REQUIRE(cached.cache.layout.grid.origin.x == 0.0F);
+    REQUIRE_FALSE(std::signbit(cached.cache.layout.grid.origin.x));
+    cached.cache.tiles[2].mesh.grid.origin.x = -0.0F;
+    REQUIRE(cached.cache.tiles[2].mesh.grid == cached.cache.layout.grid);
+    auto r = io::decode_tile_cache(io::encode_tile_cache(cached.cache), "a.cache");
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error().code == ErrorCode::CorruptFile);
+    CHECK(r.error().message.find("a.cache") != std::string::npos);
+    CHECK(r.error().message.find("tile 2: another grid") != std::string::npos);
+  }
+
   TEST_CASE("damaged, truncated and other-version cache files are refused naming the file") {
     const std::vector<std::byte> bytes = io::encode_tile_cache(build_cached(room({}), 32).cache);
     std::vector<std::byte> flipped = bytes;

@@ -267,17 +267,63 @@ TEST_SUITE("planning.query") {
     REQUIRE_FALSE(searched.ok());
     CHECK(searched.error().code == ErrorCode::InvalidArgument);
     CHECK(searched.error().message == "find_path: walk_search 9 is neither Exact nor Portals");
-    const jump::JumpLinkSet no_index;  // a default set lacks its per-polygon index
-    auto links = plan::Planner::create(nav, &no_index);
+    // links gathered by hand without their per-polygon index name the function that makes it
+    jump::JumpLinkSet unindexed;
+    unindexed.configs.push_back({1.0F, 2.5F, 2.5F});
+    unindexed.links.push_back(
+        {{0.5F, 0.0F, 0.5F}, {2.5F, 0.0F, 0.5F}, {2.5F, 0.0F, 0.6F}, 0, 0, 2});
+    auto links = plan::Planner::create(nav, &unindexed);
     REQUIRE_FALSE(links.ok());
     CHECK(links.error().code == ErrorCode::InvalidArgument);
-    CHECK(links.error().message.rfind("Planner::create: invalid jump links (jump links: ", 0) == 0);
+    CHECK(links.error().message ==
+          "Planner::create: the jump link set has 1 links but no per-polygon index "
+          "(jump::index_links(set, polygon_count) makes it; builders and loaders return indexed "
+          "sets)");
+    jump::index_links(unindexed, nav.polygon_count());
+    CHECK(plan::Planner::create(nav, &unindexed).ok());
     nav.poly_vertices[0] = 9999;
     auto broken = plan::Planner::create(nav);
     REQUIRE_FALSE(broken.ok());
     CHECK(broken.error().code == ErrorCode::InvalidArgument);
     CHECK(broken.error().message ==
           "Planner::create: invalid mesh (navmesh: polygon 0 has a vertex index out of range)");
+  }
+  TEST_CASE("a default-constructed jump link set is no links: the paths of the mesh alone") {
+    // it was refused as "invalid jump links (jump links: poly_first has the wrong size)"
+    const auto nav = l_corridor();
+    const jump::JumpLinkSet none;
+    auto with_set = plan::Planner::create(nav, &none);
+    INFO((with_set.ok() ? std::string() : with_set.error().message));
+    REQUIRE(with_set.ok());
+    auto without = plan::Planner::create(nav);
+    REQUIRE(without.ok());
+    const Vec3 start{0.5F, 0.0F, 0.5F};
+    const Vec3 goal{2.5F, 0.0F, 2.5F};
+    auto a = plan::NavQuery(*with_set).find_path(start, goal);
+    auto b = plan::NavQuery(*without).find_path(start, goal);
+    REQUIRE(a.ok());
+    REQUIRE(b.ok());
+    CHECK(a->status == plan::PathStatus::Found);
+    CHECK(a->points == b->points);
+    CHECK(a->jump_count == 0);
+  }
+  TEST_CASE("a navmesh with no polygons makes a planner whose queries say 'not on the mesh'") {
+    // note: an empty build is a result, not an error (no walkable area: an empty mesh and a
+    // warning); the C API and the Python module answer the same (capi.errors, python/tests)
+    const mesh::NavMesh empty = test::grid_navmesh(2, 2, 1.0F, [](int, int) { return false; });
+    REQUIRE(empty.polygon_count() == 0);
+    REQUIRE(mesh::validate(empty).ok());
+    auto planner = plan::Planner::create(empty);
+    REQUIRE(planner.ok());
+    const jump::JumpLinkSet none;
+    CHECK(plan::Planner::create(empty, &none).ok());
+    auto path = plan::NavQuery(*planner).find_path({0.5F, 0.0F, 0.5F}, {1.5F, 0.0F, 1.5F});
+    REQUIRE(path.ok());
+    CHECK(path->status == plan::PathStatus::StartNotOnMesh);
+    CHECK(path->points.empty());
+    auto located = plan::locate(empty, {0.5F, 0.0F, 0.5F}, {2.0F, 4.0F, 2.0F});
+    REQUIRE(located.ok());
+    CHECK_FALSE(located->has_value());
   }
   TEST_CASE("invalid input is an error, not a status") {
     const auto nav = straight_corridor();

@@ -170,8 +170,23 @@ TEST_SUITE("platformer.params") {
     // found by fuzz_maps: the JSON reader throws out_of_range for 1e1420, which the parser let out
     const Error e = params_error(R"({"g": 5555555555500430646668853e01408})");
     CHECK(e.code == ErrorCode::InvalidArgument);
-    CHECK(e.message == "p.json: a number is out of range (not representable as a double)");
+    CHECK(e.message ==
+          "p.json: g = 5555555555500430646668853e01408 is out of range (not representable as a "
+          "double)");
     CHECK(params_error(R"({"T": -1e400})").code == ErrorCode::InvalidArgument);
+    CHECK(params_error(R"({"collider": [1, 1e400]})").message ==
+          "p.json: collider.[] = 1e400 is out of range (not representable as a double)");
+  }
+
+  TEST_CASE("a key given twice is invalid_argument naming it (the last did win)") {
+    const Error e = params_error(R"({"g": 30, "T": 1, "g": 40})");
+    CHECK(e.code == ErrorCode::InvalidArgument);
+    CHECK(e.message == "p.json: g is given twice");
+    CHECK(params_error(R"({"collider": [1, 2], "collider": [2, 2]})").message ==
+          "p.json: collider is given twice");
+    // one key in each of two objects is not a repeat; the parameters take no nested objects
+    CHECK(params_error(R"({"collider": {"g": 1, "g": 2}})").message ==
+          "p.json: collider.g is given twice");
   }
 
   TEST_CASE("a missing parameter file is an io error") {

@@ -50,6 +50,11 @@ struct GridSpec {
   friend bool operator==(const GridSpec&, const GridSpec&) = default;
 };
 
+/// Whether two grids are equal bit for bit: a bound at -0 and one at +0 compare equal as floats
+/// but give grid origins (and files) with another sign bit, so a grid read from a file or made
+/// from another scene is the same grid only when its bits match (operator== compares floats).
+[[nodiscard]] bool same_grid_bits(const GridSpec& a, const GridSpec& b);
+
 /// A grid covering `bounds` with the given cell sizes (width = round(size.x / cs), as Recast does,
 /// at least 1). Errors when the bounds are not finite or the grid exceeds kMaxGridSide columns or
 /// kMaxGridHeight levels.

@@ -12,6 +12,8 @@
 #include <type_traits>
 #include <vector>
 
+#include "leapnav/core/geometry.hpp"
+
 namespace leapnav {
 
 /// SplitMix64's finaliser: a bijective 64-bit mix (every output bit depends on every input bit).
@@ -40,6 +42,12 @@ class ContentHasher {
   template <class T>
   void add_vector(const std::vector<T>& values) {
     add_span(std::span<const T>(values));
+  }
+  /// A point's x, y and z, in that order (the bits of each float).
+  void add_point(const Vec3& v) {
+    add_pod(v.x);
+    add_pod(v.y);
+    add_pod(v.z);
   }
   void add_string(std::string_view s) {
     add_pod(static_cast<std::uint64_t>(s.size()));

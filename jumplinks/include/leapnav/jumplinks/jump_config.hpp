@@ -3,9 +3,12 @@
 // generator (sample step, Zhao-Saalfeld tolerance) and their validation.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
+#include "leapnav/core/context.hpp"
+#include "leapnav/core/grid.hpp"
 #include "leapnav/core/result.hpp"
 
 namespace leapnav::jump {
@@ -39,5 +42,14 @@ struct JumpLinkOptions {
 /// The search range r = d/2 (1 + sqrt(max_fall / h)): the farthest horizontal distance at which
 /// the arc is still no more than max_fall below its apex [units: m].
 [[nodiscard]] double search_range(const JumpConfig& config);
+
+/// Warns (ctx.warn, naming the configuration and both lengths) about each configuration that
+/// can give no link on `grid`: a landing lies where the arc comes down, more than d/2 from its
+/// start horizontally (the land search takes floors hit on the way down only, thesis §5.4), so
+/// when d/2 exceeds the grid's xz diagonal no landing exists (`--jump 1000,5000,5000` on a 40 m
+/// scene: 0 links, said instead of left silent). A sufficient test only: a configuration that
+/// passes may still find nothing. Returns how many were warned about.
+std::size_t warn_unreachable_configs(const JumpLinkOptions& options, const GridSpec& grid,
+                                     BuildContext& ctx);
 
 }  // namespace leapnav::jump

@@ -41,4 +41,13 @@ struct BuildOutput {
 [[nodiscard]] Result<BuildOutput> build_navmesh(const TriangleMesh& mesh, const BuildConfig& config,
                                                 BuildContext& ctx);
 
+/// Whether `scene` can be the scene `navmesh` was built from (tiled or not, rebuilt or not): the
+/// grid make_grid gives over the scene's bounds with the navmesh configuration's cell sizes must
+/// be the navmesh's grid bit for bit. A necessary condition, checked in one pass over the
+/// vertices, that catches another scene before work that trusts the pairing (check_links would
+/// otherwise sweep every link through unrelated triangles, for minutes, or pass links whose
+/// scene has no triangles near them). Errors: InvalidArgument naming the scene and both grids,
+/// or make_grid's error when the scene's bounds give no grid.
+[[nodiscard]] Status check_built_from(const NavMesh& navmesh, const TriangleMesh& scene);
+
 }  // namespace leapnav::mesh

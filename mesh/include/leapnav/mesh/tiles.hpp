@@ -71,6 +71,10 @@ struct TileLayout {
   [[nodiscard]] GridSpec rect_grid(const TileRect& rect) const;
 };
 
+/// Whether two layouts are the same: grids equal bit for bit (same_grid_bits), same tile size,
+/// border and tile counts.
+[[nodiscard]] bool same_layout(const TileLayout& a, const TileLayout& b);
+
 /// The layout of `tiles` over `grid` (validated with `config`; border -1 resolved).
 [[nodiscard]] Result<TileLayout> make_tile_layout(const GridSpec& grid, const TileConfig& tiles,
                                                   const BuildConfig& config);
