@@ -1,13 +1,20 @@
-// docs/tiles.md, "Streaming" (unmarked.txt). Given: `using namespace leapnav;` (the block names
-// plan:: unqualified), <iostream>; tiled_mesh, a 30 x 30 m floor built in 16-column tiles (7 x 7
-// tiles of 4.8 m); start at a polygon of tile 12, goal at the far corner. Checks what the block's
-// comments say: an index >= tile_count() is InvalidArgument; after the unload the path is NoPath,
-// blocked, unloaded_tile == 12; after the load the path is the one before the unload, bit for bit.
-#include <iostream>
-
+// docs/tiles.md, "Streaming". Given: `using namespace leapnav;` (the block names plan::
+// unqualified); `fail` prints the message and ends the example with 1; tiled_mesh, a 30 x 30 m
+// floor built in 16-column tiles (7 x 7 tiles of 4.8 m); start at a polygon of tile 12, goal at the
+// far corner. Checks what the block's comments say: an index >= tile_count() is InvalidArgument;
+// after the unload the path is NoPath, blocked, unloaded_tile == 12; after the load the path is the
+// one before the unload, bit for bit.
 #include "doc_scenes.hpp"
 
 using namespace leapnav;
+
+namespace {
+// note: the error handling the block calls (docs/api.md's convention)
+int fail(const Error& error) {
+  std::fprintf(stderr, "tiles_streaming: %s\n", error.message.c_str());
+  return 1;
+}
+}  // namespace
 
 int main() {
   TriangleMesh floor;
@@ -16,10 +23,7 @@ int main() {
   BuildContext ctx;
   auto tiled =
       mesh::build_tiled_navmesh(floor, *named_config("default"), mesh::TileConfig{16}, ctx);
-  if (!tiled) {
-    std::cerr << tiled.error().message << '\n';
-    return 1;
-  }
+  if (!tiled) return fail(tiled.error());
   const mesh::NavMesh& tiled_mesh = tiled->navmesh;
   DOC_CHECK(tiled_mesh.tile_poly_first.size() == 50 &&
             tiled_mesh.tile_poly_first[12] < tiled_mesh.tile_poly_first[13]);
@@ -45,9 +49,9 @@ int main() {
 
   DOC_CHECK(path && path->status == plan::PathStatus::NoPath && path->blocked_by_unloaded_tiles &&
             path->unloaded_tile == 12);
-  auto beyond = planner.unload_tile(planner.tile_count());
+  auto beyond = planner->unload_tile(planner->tile_count());
   DOC_CHECK(!beyond && beyond.error().code == ErrorCode::InvalidArgument);
-  auto reloaded = plan::NavQuery(planner).find_path(start, goal);
+  auto reloaded = plan::NavQuery(*planner).find_path(start, goal);
   DOC_CHECK(reloaded && reloaded->points == before_path->points &&
             reloaded->length == before_path->length && reloaded->corridor == before_path->corridor);
   return doc::finish("tiles_streaming");
