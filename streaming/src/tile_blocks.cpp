@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "leapnav/planning/graph.hpp"
+#include "leapnav/planning/ledge_planner.hpp"
 
 namespace leapnav::stream {
 
@@ -219,7 +220,8 @@ std::uint64_t TileBlock::memory_bytes() const {
          bytes_of(poly_neighbors) + bytes_of(poly_region) + bytes_of(poly_area) +
          bytes_of(poly_flags) + bytes_of(poly_bounds) + bytes_of(height_patches) +
          bytes_of(height_samples) + bytes_of(foreign_vertex_ids) + bytes_of(foreign_vertices) +
-         bytes_of(links) + bytes_of(island) + bytes_of(link_island) + bytes_of(reach_component);
+         bytes_of(links) + bytes_of(ledges) + bytes_of(island) + bytes_of(link_island) +
+         bytes_of(reach_component);
 }
 
 Result<std::int32_t> infer_tile_size(const mesh::NavMesh& mesh) {
@@ -240,12 +242,21 @@ Result<std::int32_t> infer_tile_size(const mesh::NavMesh& mesh) {
 
 Result<TileBlocks> split_tiles(const mesh::NavMesh& mesh, const jump::JumpLinkSet* links,
                                std::int32_t tile_size) {
+  return split_tiles(mesh, links, nullptr, tile_size);
+}
+
+Result<TileBlocks> split_tiles(const mesh::NavMesh& mesh, const jump::JumpLinkSet* links,
+                               const ledge::LedgeLinkSet* ledges, std::int32_t tile_size) {
   if (mesh.tile_poly_first.size() < 2)
     return invalid("split_tiles: the navmesh has no tiles (built without --tile-size)");
   if (!mesh.span_poly.empty() || !mesh.span_column_first.empty())
     return invalid("split_tiles: the navmesh carries a span map (build data, not runtime data)");
   LEAPNAV_TRY(mesh::validate(mesh));
   if (links != nullptr) LEAPNAV_TRY(jump::validate(*links, mesh));
+  if (ledges != nullptr) {
+    if (const Status valid = ledge::validate(*ledges, mesh); !valid)
+      return invalid("split_tiles: invalid ledge links (" + valid.error().message + ")");
+  }
   if (tile_size == 0) {
     LEAPNAV_TRY_ASSIGN(tile_size, infer_tile_size(mesh));
   }
@@ -314,18 +325,34 @@ Result<TileBlocks> split_tiles(const mesh::NavMesh& mesh, const jump::JumpLinkSe
       layout.link_config_bits |= std::uint64_t{1} << (l.config < 63 ? l.config : 63U);
   }
 
-  // whole-world islands, walking and with links
+  if (ledges != nullptr) {
+    layout.ledges = true;
+    for (const ledge::LedgeLink& l : ledges->links)
+      layout.ledge_kind_bits |= static_cast<std::uint8_t>(1U << static_cast<unsigned>(l.kind));
+  }
+
+  // whole-world islands, walking and with links; with ledge links the graph is the one
+  // plan::create_planner plans over (jump links, then the ledge links merged in as link arcs)
   const std::vector<std::uint32_t> island = plan::connected_components(plan::build_graph(mesh));
   std::vector<std::uint32_t> link_island = island;
   std::vector<std::uint32_t> component;
-  if (links != nullptr) {
-    const plan::NavGraph graph = plan::build_graph(mesh, links);
+  std::optional<plan::MergedLinks> merged;
+  const jump::JumpLinkSet* graph_links = links;
+  if (ledges != nullptr && !ledges->links.empty()) {
+    merged = plan::merge_links(links, *ledges, mesh.polygon_count(),
+                               std::max(mesh.grid.cell_size, 0.25F));
+    graph_links = &merged->links;
+  }
+  if (graph_links != nullptr) {
+    const plan::NavGraph graph = plan::build_graph(mesh, graph_links);
     link_island = plan::connected_components(graph);
     reach_table(graph, layout, component);
   }
+  merged.reset();
 
   out.blocks.resize(tiles);
   std::size_t link_at = 0;
+  std::size_t ledge_at = 0;
   for (std::uint32_t t = 0; t < tiles; ++t) {
     TileBlock& b = out.blocks[t];
     b.tile = t;
@@ -363,6 +390,11 @@ Result<TileBlocks> split_tiles(const mesh::NavMesh& mesh, const jump::JumpLinkSe
     if (links != nullptr) {
       while (link_at < links->links.size() && links->links[link_at].start_poly < p1)
         b.links.push_back(links->links[link_at++]);
+    }
+    if (ledges != nullptr) {
+      // note: the set is sorted by source polygon first, so a tile's links are one run
+      while (ledge_at < ledges->links.size() && ledges->links[ledge_at].source_poly < p1)
+        b.ledges.push_back(ledges->links[ledge_at++]);
     }
     b.island.assign(island.begin() + p0, island.begin() + p1);
     b.link_island.assign(link_island.begin() + p0, link_island.begin() + p1);
@@ -402,8 +434,11 @@ Status validate(const WorldLayout& layout) {
     return invalid("world layout: more than 65535 link configurations");
   if (layout.reach_components > kMaxReachComponents ||
       layout.reach.size() != std::size_t{layout.reach_components} * layout.reach_words() ||
-      (layout.reach_components != 0 && !layout.links))
+      (layout.reach_components != 0 && !layout.links && !layout.ledges))
     return invalid("world layout: a reach table of the wrong size");
+  if ((layout.ledge_kind_bits >> ledge::kLedgeKindCount) != 0 ||
+      (!layout.ledges && layout.ledge_kind_bits != 0))
+    return invalid("world layout: ledge link kinds out of range or without ledge links");
   return {};
 }
 
@@ -476,6 +511,25 @@ Status validate(const TileBlock& b, const WorldLayout& layout) {
       return fail("a link with a polygon or configuration out of range");
     if (!finite(l.start) || !finite(l.land_a) || !finite(l.land_b))
       return fail("a non-finite link point");
+  }
+  if (!layout.ledges && !b.ledges.empty()) return fail("ledge links in a world without them");
+  for (const ledge::LedgeLink& l : b.ledges) {
+    if (l.source_poly < p0 || l.source_poly >= p0 + polys || l.dest_poly >= all_polys ||
+        (l.dest_poly == l.source_poly && l.kind != ledge::LedgeKind::Ladder))
+      return fail("a ledge link with a polygon out of range");
+    const auto kind = static_cast<unsigned>(l.kind);
+    if (kind >= static_cast<unsigned>(ledge::kLedgeKindCount) ||
+        ((layout.ledge_kind_bits >> kind) & 1U) == 0)
+      return fail("a ledge link of a kind the layout does not list");
+    if (!finite(l.source_a) || !finite(l.source_b) || !finite(l.dest_a) || !finite(l.dest_b))
+      return fail("a non-finite ledge link point");
+    if (!(std::isfinite(l.cost) && l.cost >= 0.0F))
+      return fail("a ledge link cost not finite and >= 0");
+  }
+  if (b.ledges.size() > 1) {
+    std::vector<ledge::LedgeLink> sorted = b.ledges;
+    ledge::sort_links(sorted);
+    if (sorted != b.ledges) return fail("ledge links not sorted or duplicated");
   }
   return {};
 }
@@ -619,6 +673,24 @@ Result<AssembledTiles> assemble_tiles(const WorldLayout& layout,
     // note: the new ids keep the world ids' order, so the world's sort order holds
     jump::index_sorted_links(set, m.polygon_count());
     out.links = std::move(set);
+  }
+  if (layout.ledges) {
+    ledge::LedgeLinkSet set;
+    for (const TileBlock* b : by_tile) {
+      if (b == nullptr) continue;
+      for (ledge::LedgeLink l : b->ledges) {
+        const std::uint32_t dest = new_poly(l.dest_poly);
+        if (dest == mesh::kNoPoly) continue;  // lands in an absent tile
+        l.source_poly = new_poly(l.source_poly);
+        if (l.source_poly == mesh::kNoPoly)
+          return invalid("assemble_tiles: tile " + std::to_string(b->tile) +
+                         " holds a ledge link starting outside it");
+        l.dest_poly = dest;
+        set.links.push_back(l);
+      }
+    }
+    // note: renumbering keeps the order of polygon ids, so ledge::sort_links's order holds
+    out.ledges = std::move(set);
   }
   return out;
 }

@@ -24,6 +24,8 @@ constexpr std::uint64_t kPrefixBytes = 24;     // magic, version, file size, hea
 constexpr std::uint64_t kEntryBytes = 24;
 constexpr std::uint8_t kFlagPatches = 1;
 constexpr std::uint8_t kFlagLinks = 2;
+constexpr std::uint8_t kFlagLedges = 4;  // format version 2 on
+constexpr std::uint32_t kFirstLedgeVersion = 2;
 // per-element bytes of a block's arrays
 constexpr std::uint64_t kVertexBytes = 12;
 constexpr std::uint64_t kPolyBytes = 4 + 2 + 1 + 2 + 24 + 4 + 4;  // first, region, area, flags,
@@ -32,6 +34,7 @@ constexpr std::uint64_t kPatchBytes = 16;
 constexpr std::uint64_t kCornerBytes = 8;
 constexpr std::uint64_t kForeignBytes = 16;
 constexpr std::uint64_t kLinkBytes = 46;
+constexpr std::uint64_t kLedgeBytes = 1 + 4 + 4 + 48 + 4;  // kind, polygons, 4 points, cost
 
 class Writer {
  public:
@@ -314,6 +317,7 @@ void write_block(Writer& w, const TileBlock& b, const WorldLayout& layout) {
   w.u8(link_coding);
   w.u32(static_cast<std::uint32_t>(samples.bytes().size()));
   w.u32(static_cast<std::uint32_t>(links.bytes().size()));
+  if (layout.ledges) w.u32(static_cast<std::uint32_t>(b.ledges.size()));
   for (const Vec3& v : b.vertices) w.vec3(v);
   for (std::size_t p = 1; p < b.poly_first.size(); ++p) w.u32(b.poly_first[p]);
   for (const std::uint32_t v : b.poly_vertices) w.u32(v);
@@ -338,6 +342,16 @@ void write_block(Writer& w, const TileBlock& b, const WorldLayout& layout) {
   for (const std::uint32_t id : b.foreign_vertex_ids) w.u32(id);
   for (const Vec3& v : b.foreign_vertices) w.vec3(v);
   w.append(links.bytes());
+  for (const ledge::LedgeLink& l : b.ledges) {
+    w.u8(static_cast<std::uint8_t>(l.kind));
+    w.u32(l.source_poly);
+    w.u32(l.dest_poly);
+    w.vec3(l.source_a);
+    w.vec3(l.source_b);
+    w.vec3(l.dest_a);
+    w.vec3(l.dest_b);
+    w.f32(l.cost);
+  }
   for (const std::uint32_t i : b.island) w.u32(i);
   for (const std::uint32_t i : b.link_island) w.u32(i);
   for (const std::uint32_t c : b.reach_component) w.u32(c);
@@ -384,6 +398,8 @@ Result<TileBlock> decode_block_bytes(std::span<const std::byte> bytes, const Wor
   if (!(r.u32(b.tile) && r.u32(v) && r.u32(p) && r.u32(k) && r.u32(s) && r.u32(f) && r.u32(l) &&
         r.u8(sample_coding) && r.u8(link_coding) && r.u32(sample_bytes) && r.u32(link_bytes)))
     return corrupt(source, where + "block header truncated");
+  std::uint32_t e = 0;
+  if (layout.ledges && !r.u32(e)) return corrupt(source, where + "block header truncated");
   if (b.tile != tile)
     return corrupt(source, where + "the block says it is tile " + std::to_string(b.tile));
   if (sample_coding > kSamplesLevels || link_coding > kLinksLattice ||
@@ -399,12 +415,13 @@ Result<TileBlock> decode_block_bytes(std::span<const std::byte> bytes, const Wor
   const std::uint64_t need =
       v * kVertexBytes + p * kPolyBytes + (layout.height_patches ? p * kPatchBytes : 0) +
       (layout.reach_components != 0 ? std::uint64_t{p} * 4 : 0) + k * kCornerBytes +
-      std::uint64_t{sample_bytes} + f * kForeignBytes + std::uint64_t{link_bytes};
+      std::uint64_t{sample_bytes} + f * kForeignBytes + std::uint64_t{link_bytes} + e * kLedgeBytes;
   if (need != r.remaining())
     return corrupt(source, where + "counts (" + std::to_string(v) + " vertices, " +
                                std::to_string(p) + " polygons, " + std::to_string(k) +
                                " corners, " + std::to_string(s) + " samples, " + std::to_string(l) +
-                               " links) need " + std::to_string(need) + " bytes, the block has " +
+                               " links, " + std::to_string(e) + " ledge links) need " +
+                               std::to_string(need) + " bytes, the block has " +
                                std::to_string(r.remaining()));
   const auto vec3 = [](Reader& rr, Vec3& x) { return rr.vec3(x); };
   const auto u32 = [](Reader& rr, std::uint32_t& x) { return rr.u32(x); };
@@ -444,6 +461,13 @@ Result<TileBlock> decode_block_bytes(std::span<const std::byte> bytes, const Wor
   } else if (ok) {
     ok = decode_lattice_links(links, l, layout.link_quantum, b.links);
   }
+  ok = ok && read_n(r, e, b.ledges, [](Reader& rr, ledge::LedgeLink& x) {
+         std::uint8_t kind = 0;
+         if (!(rr.u8(kind) && kind < ledge::kLedgeKindCount)) return false;
+         x.kind = static_cast<ledge::LedgeKind>(kind);
+         return rr.u32(x.source_poly) && rr.u32(x.dest_poly) && rr.vec3(x.source_a) &&
+                rr.vec3(x.source_b) && rr.vec3(x.dest_a) && rr.vec3(x.dest_b) && rr.f32(x.cost);
+       });
   ok = ok && read_n(r, p, b.island, u32) && read_n(r, p, b.link_island, u32) &&
        read_n(r, layout.reach_components != 0 ? p : 0, b.reach_component, u32);
   if (!ok || r.remaining() != 0) return corrupt(source, where + "block truncated or malformed");
@@ -453,6 +477,7 @@ Result<TileBlock> decode_block_bytes(std::span<const std::byte> bytes, const Wor
 }
 
 struct Header {
+  std::uint32_t version = 0;
   WorldLayout layout;
   std::vector<PackTileSource::Entry> table;
   std::uint64_t file_bytes = 0;
@@ -463,17 +488,16 @@ struct Header {
 Result<Header> decode_prefix(std::span<const std::byte> data, std::string_view source) {
   Reader r(data);
   std::uint32_t magic = 0;
-  std::uint32_t version = 0;
   Header h;
-  if (!(r.u32(magic) && r.u32(version) && r.u64(h.file_bytes) && r.u64(h.header_bytes)))
+  if (!(r.u32(magic) && r.u32(h.version) && r.u64(h.file_bytes) && r.u64(h.header_bytes)))
     return corrupt(source, "truncated: " + std::to_string(data.size()) +
                                " bytes, shorter than the 24-byte prefix of a tile pack");
   if (magic != kMagic) return corrupt(source, "not a tile pack (wrong magic)");
-  if (version == 0) return corrupt(source, "format version 0");
-  if (version > kTilePackVersion)
+  if (h.version == 0) return corrupt(source, "format version 0");
+  if (h.version > kTilePackVersion)
     return make_error(ErrorCode::UnsupportedVersion,
                       std::string(source) + ": tile pack format version " +
-                          std::to_string(version) + " is newer than this reader's " +
+                          std::to_string(h.version) + " is newer than this reader's " +
                           std::to_string(kTilePackVersion));
   if (h.header_bytes < kPrefixBytes + 8 || h.header_bytes > h.file_bytes)
     return corrupt(source, "header size " + std::to_string(h.header_bytes) +
@@ -507,17 +531,24 @@ Result<Header> decode_header(std::span<const std::byte> data, std::string_view s
         r.i32(L.grid.width) && r.i32(L.grid.depth) && r.i32(L.grid.height) && r.i32(L.tile_size) &&
         r.i32(L.tiles_x) && r.i32(L.tiles_z) && r.u8(flags) && r.u32(configs)))
     return corrupt(source, "header truncated");
-  if ((flags & ~(kFlagPatches | kFlagLinks)) != 0)
+  // note: version 1 (no ledge links) is version 2 without the ledge flag and its fields
+  if (h.version < kFirstLedgeVersion && (flags & kFlagLedges) != 0)
+    return corrupt(source, "unknown header flags " + std::to_string(flags) +
+                               " (ledge links in a version " + std::to_string(h.version) +
+                               " pack)");
+  if ((flags & ~(kFlagPatches | kFlagLinks | kFlagLedges)) != 0)
     return corrupt(source, "unknown header flags " + std::to_string(flags));
   L.height_patches = (flags & kFlagPatches) != 0;
   L.links = (flags & kFlagLinks) != 0;
+  L.ledges = (flags & kFlagLedges) != 0;
   if (configs > r.remaining() / 12)
     return corrupt(source, "header truncated (link configurations)");
   if (!read_n(r, configs, L.link_configs,
               [](Reader& rr, jump::JumpConfig& c) {
                 return rr.f32(c.height) && rr.f32(c.distance) && rr.f32(c.max_fall);
               }) ||
-      !r.f32(L.link_quantum) || !r.u64(L.link_config_bits) || !r.u32(L.reach_components))
+      !r.f32(L.link_quantum) || !r.u64(L.link_config_bits) ||
+      (L.ledges && !r.u8(L.ledge_kind_bits)) || !r.u32(L.reach_components))
     return corrupt(source, "header truncated");
   if (L.reach_components > kMaxReachComponents)
     return corrupt(source, "header: " + std::to_string(L.reach_components) +
@@ -580,7 +611,7 @@ std::vector<std::byte> encode_tile_pack(const TileBlocks& blocks) {
   w.i32(L.tiles_x);
   w.i32(L.tiles_z);
   w.u8(static_cast<std::uint8_t>((L.height_patches ? kFlagPatches : 0) |
-                                 (L.links ? kFlagLinks : 0)));
+                                 (L.links ? kFlagLinks : 0) | (L.ledges ? kFlagLedges : 0)));
   w.u32(static_cast<std::uint32_t>(L.link_configs.size()));
   for (const jump::JumpConfig& c : L.link_configs) {
     w.f32(c.height);
@@ -589,6 +620,7 @@ std::vector<std::byte> encode_tile_pack(const TileBlocks& blocks) {
   }
   w.f32(L.link_quantum);
   w.u64(L.link_config_bits);
+  if (L.ledges) w.u8(L.ledge_kind_bits);
   w.u32(L.reach_components);
   for (const std::uint64_t x : L.reach) w.u64(x);
   const std::uint32_t tiles = L.tile_count();

@@ -11,6 +11,8 @@
 #include <mutex>
 #include <string>
 
+#include "leapnav/planning/ledge_planner.hpp"
+
 namespace leapnav::stream {
 
 namespace {
@@ -37,6 +39,30 @@ bool passes(const plan::QueryOptions& options, const mesh::NavMesh& nav, std::ui
   const auto user_flags = static_cast<std::uint16_t>(flags & ~mesh::kPolyFlagCrouch);
   if (user_flags != 0 && (user_flags & options.include_flags) == 0) return false;
   return std::isfinite(options.area_costs[nav.poly_area[p]]);
+}
+
+// Whether a query with `options` plans over the world's links, as plan::Planner decides it for
+// the whole world's planner (plan::create_planner): the link set's configurations are the jump
+// configurations, then with ledge links one per ledge::LedgeKind; jumps select the former (masked
+// by jump_configs), ledge_links the latter.
+bool plans_with_links(const WorldLayout& layout, const plan::QueryOptions& options) {
+  const auto bit = [](std::size_t c) { return std::uint64_t{1} << (c < 63 ? c : 63); };
+  const std::size_t jumps = layout.link_configs.size();
+  std::uint64_t present = layout.link_config_bits;
+  std::uint64_t jump_mask = ~std::uint64_t{0};
+  std::uint64_t ledge_mask = 0;
+  if (layout.ledge_kind_bits != 0) {
+    // note: without ledge links the planner has no link extras, and every configuration is a jump
+    jump_mask = 0;
+    for (std::size_t c = 0; c < jumps; ++c) jump_mask |= bit(c);
+    for (std::size_t k = 0; k < static_cast<std::size_t>(ledge::kLedgeKindCount); ++k) {
+      ledge_mask |= bit(jumps + k);
+      if (((layout.ledge_kind_bits >> k) & 1U) != 0) present |= bit(jumps + k);
+    }
+  }
+  const std::uint64_t allowed = (options.jumps ? options.jump_configs & jump_mask : 0) |
+                                (options.ledge_links ? ledge_mask : 0);
+  return (layout.links || layout.ledge_kind_bits != 0) && (present & allowed) != 0;
 }
 
 Error tile_out_of_range(const char* call, std::uint32_t tile, std::uint32_t count) {
@@ -120,8 +146,7 @@ Result<plan::Path> WorldSnapshot::find_path(Vec3 start, Vec3 goal,
   const std::uint32_t s = mesh::index(from->poly);
   const std::uint32_t g = mesh::index(to->poly);
   if (!passes(options, planner_->mesh(), g)) return out;
-  const bool links = layout_->links &&
-                     (layout_->link_config_bits & (options.jumps ? options.jump_configs : 0)) != 0;
+  const bool links = plans_with_links(*layout_, options);
   const std::vector<std::uint32_t>& islands = links ? link_island_ : island_;
   const bool reach = !links || reach_component_.empty() ||
                      layout_->may_reach(reach_component_[s], reach_component_[g]);
@@ -157,9 +182,16 @@ struct TileWorld::State {
         std::shared_ptr<const jump::JumpLinkSet> links;
         if (assembled.links)
           links = std::make_shared<const jump::JumpLinkSet>(std::move(*assembled.links));
-        LEAPNAV_TRY_ASSIGN(plan::Planner planner, plan::Planner::create(mesh, links));
-        snap->bytes_ =
-            navmesh_bytes(*mesh) + (links ? links->memory_bytes() : 0) + planner.memory_bytes();
+        std::optional<plan::Planner> planner;
+        if (assembled.ledges && !assembled.ledges->links.empty()) {
+          // note: the planner merges the ledge links into a link set of its own
+          LEAPNAV_TRY_ASSIGN(planner, plan::create_planner(mesh, links.get(), &*assembled.ledges));
+        } else {
+          LEAPNAV_TRY_ASSIGN(planner, plan::Planner::create(mesh, links));
+        }
+        const jump::JumpLinkSet* planned = planner->links();
+        snap->bytes_ = navmesh_bytes(*mesh) + (planned != nullptr ? planned->memory_bytes() : 0) +
+                       planner->memory_bytes();
         snap->planner_ = std::move(planner);
       }
       snap->island_ = std::move(assembled.island);

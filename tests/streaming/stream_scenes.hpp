@@ -1,6 +1,8 @@
 // Tiled worlds for the streaming tests, each built once per test run: a 30 m floor in 5 x 5
 // tiles, city:2 in 32-cell tiles, demo in 16-cell tiles, and the 1 m gap scene in 16-cell tiles
-// with C1 jump links whose gap lies on a tile border (links cross tiles).
+// with C1 jump links whose gap lies on a tile border (links cross tiles); three platforms in
+// 16-cell tiles joined by jump-up, drop and ladder links across tile borders, and an archway
+// with crouch polygons in 32-cell tiles.
 #pragma once
 
 #include <optional>
@@ -14,6 +16,8 @@
 #include "leapnav/io/scene_builder.hpp"
 #include "leapnav/io/scenes.hpp"
 #include "leapnav/jumplinks/tile_links.hpp"
+#include "leapnav/ledgelinks/ladders.hpp"
+#include "leapnav/ledgelinks/ledge_links.hpp"
 #include "leapnav/mesh/tiles.hpp"
 #include "support/tiled_scene.hpp"
 
@@ -22,7 +26,9 @@ namespace leapnav::test {
 struct TiledWorld {
   mesh::NavMesh mesh;
   std::optional<jump::JumpLinkSet> links;
+  std::optional<ledge::LedgeLinkSet> ledges{};
   [[nodiscard]] const jump::JumpLinkSet* link_set() const { return links ? &*links : nullptr; }
+  [[nodiscard]] const ledge::LedgeLinkSet* ledge_set() const { return ledges ? &*ledges : nullptr; }
 };
 
 inline const TiledWorld& stream_floor() {
@@ -90,6 +96,63 @@ inline const TiledWorld& stream_city_jumps() {
     REQUIRE(links.ok());
     REQUIRE_FALSE(links->set.links.empty());
     return TiledWorld{std::move(built).value().navmesh, std::move(links).value().set};
+  }();
+  return world;
+}
+
+// Three platforms in a row, z 0..6 (default configuration: 0.3 m cells, radius 0.6 m, climb
+// 0.9 m, jump-up 1 m, drop 2.5 m): A x 0..10 (top 2 m), B x 10.5..19.5 (top 3 m: a jump-up from
+// A, a drop back), C x 20..30 (top 1 m: a 2 m drop from B, one way), in 16-cell tiles (4.8 m;
+// 7 x 2 tiles) with the ledge links `leapnav build --tile-size 16 --ledge-links` makes, and a
+// ladder from A (x 9.2, z 1) up to B (x 11.3). The eroded edges face each other at x 9.4 / 11.1
+// and 18.9 / 20.6, across the tile borders x 9.6 and 19.2, so every link crosses tiles; C is
+// a dead end: nothing leads up from it.
+inline const TiledWorld& stream_ledges() {
+  static const TiledWorld world = [] {
+    io::SceneBuilder b("ledges");
+    b.add_box({0.0F, 0.0F, 0.0F}, {10.0F, 2.0F, 6.0F});
+    b.add_box({10.5F, 0.0F, 0.0F}, {19.5F, 3.0F, 6.0F});
+    b.add_box({20.0F, 0.0F, 0.0F}, {30.0F, 1.0F, 6.0F});
+    const TriangleMesh scene = b.take();
+    BuildContext ctx;
+    auto built =
+        mesh::build_tiled_navmesh(scene, *named_config("default"), mesh::TileConfig{16, -1}, ctx);
+    REQUIRE(built.ok());
+    auto ledges =
+        ledge::build_ledge_links(built->navmesh, &scene, ledge::tiled_ledge_options(), ctx);
+    REQUIRE(ledges.ok());
+    REQUIRE_FALSE(ledges->links.empty());
+    const std::vector<ledge::Ladder> ladders{{{9.2F, 2.0F, 1.0F}, {11.3F, 3.0F, 1.0F}}};
+    auto rungs = ledge::ladder_links(built->navmesh, ladders, {});
+    REQUIRE(rungs.ok());
+    ledges->links.insert(ledges->links.end(), rungs->begin(), rungs->end());
+    ledge::sort_links(ledges->links);
+    REQUIRE(ledge::validate(*ledges, built->navmesh).ok());
+    ledges->stats = {};
+    return TiledWorld{std::move(built).value().navmesh, std::nullopt, std::move(ledges).value()};
+  }();
+  return world;
+}
+
+// The postures archway (docs/postures.md, G7: a slab 1.2 m over x 4..6 on a 10 x 4 m floor;
+// standing 1.8 m, crouching 1.0 m, 0.1 m cells) in 32-cell tiles: crouch polygons under the slab
+inline const TiledWorld& stream_archway() {
+  static const TiledWorld world = [] {
+    io::SceneBuilder b("archway");
+    b.add_quad({0, 0, 0}, {0, 0, 4}, {10, 0, 4}, {10, 0, 0});
+    b.add_box({4.0F, 1.2F, 0.0F}, {6.0F, 2.0F, 4.0F});
+    BuildConfig config = *named_config("default");
+    config.voxel = {0.1F, 0.1F};
+    config.agent.height = 1.8F;
+    config.agent.radius = 0.3F;
+    config.agent.max_climb = 0.4F;
+    config.agent.crouch_height = 1.0F;
+    config.region.min_region_area = 0.64F;
+    config.region.merge_region_area = 4.0F;
+    BuildContext ctx;
+    auto out = mesh::build_tiled_navmesh(b.take(), config, mesh::TileConfig{32, -1}, ctx);
+    REQUIRE(out.ok());
+    return TiledWorld{std::move(out).value().navmesh, std::nullopt, std::nullopt};
   }();
   return world;
 }

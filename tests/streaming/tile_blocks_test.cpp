@@ -4,6 +4,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <random>
 #include <vector>
@@ -29,10 +30,12 @@ std::vector<const stream::TileBlock*> pointers(const stream::TileBlocks& blocks,
 struct Reference {
   mesh::NavMesh mesh;
   std::optional<jump::JumpLinkSet> links;
+  std::optional<ledge::LedgeLinkSet> ledges;
 };
 
 Reference remove_tiles(const mesh::NavMesh& m, const jump::JumpLinkSet* links,
-                       const stream::WorldLayout& layout, const std::vector<char>& keep) {
+                       const ledge::LedgeLinkSet* ledges, const stream::WorldLayout& layout,
+                       const std::vector<char>& keep) {
   const std::size_t tiles = keep.size();
   std::vector<char> keep_poly(m.polygon_count(), 0);
   std::vector<char> keep_vertex(m.vertices.size(), 0);
@@ -101,11 +104,22 @@ Reference remove_tiles(const mesh::NavMesh& m, const jump::JumpLinkSet* links,
     jump::index_links(set, r.polygon_count());
     ref.links = std::move(set);
   }
+  if (ledges != nullptr) {
+    ledge::LedgeLinkSet set;
+    for (ledge::LedgeLink l : ledges->links) {
+      if (keep_poly[l.source_poly] == 0 || keep_poly[l.dest_poly] == 0) continue;
+      l.source_poly = new_poly[l.source_poly];
+      l.dest_poly = new_poly[l.dest_poly];
+      set.links.push_back(l);
+    }
+    ledge::sort_links(set.links);
+    ref.ledges = std::move(set);
+  }
   return ref;
 }
 
 void check_round_trip(const test::TiledWorld& world) {
-  auto blocks = stream::split_tiles(world.mesh, world.link_set());
+  auto blocks = stream::split_tiles(world.mesh, world.link_set(), world.ledge_set());
   REQUIRE(blocks.ok());
   REQUIRE(stream::validate(blocks->layout).ok());
   for (const stream::TileBlock& b : blocks->blocks) CHECK(stream::validate(b, blocks->layout).ok());
@@ -127,10 +141,16 @@ void check_round_trip(const test::TiledWorld& world) {
     CHECK(whole->links->links == world.links->links);
     CHECK(jump::content_hash(*whole->links) == jump::content_hash(*world.links));
   }
+  CHECK(whole->ledges.has_value() == world.ledges.has_value());
+  if (world.ledges) {
+    CHECK(whole->ledges->links == world.ledges->links);
+    CHECK(ledge::content_hash(*whole->ledges) == ledge::content_hash(*world.ledges));
+  }
 
   // random subsets against the reference
   std::mt19937 rng(2024);
   int foreign_kept = 0;
+  std::size_t dropped_ledges = 0;
   for (int round = 0; round < 12; ++round) {
     std::vector<char> keep(tiles, 0);
     const double share = round == 0 ? 0.0 : (round % 4 + 1) / 5.0;
@@ -138,7 +158,8 @@ void check_round_trip(const test::TiledWorld& world) {
     for (char& k : keep) k = coin(rng) ? 1 : 0;
     auto part = stream::assemble_tiles(blocks->layout, pointers(*blocks, keep));
     REQUIRE(part.ok());
-    const Reference ref = remove_tiles(world.mesh, world.link_set(), blocks->layout, keep);
+    const Reference ref =
+        remove_tiles(world.mesh, world.link_set(), world.ledge_set(), blocks->layout, keep);
     CAPTURE(round);
     CHECK(mesh::validate(part->mesh).ok());
     CHECK(mesh::content_hash(part->mesh) == mesh::content_hash(ref.mesh));
@@ -150,6 +171,12 @@ void check_round_trip(const test::TiledWorld& world) {
       CHECK(jump::content_hash(*part->links) == jump::content_hash(*ref.links));
       CHECK(jump::validate(*part->links, part->mesh).ok());
     }
+    if (world.ledges) {
+      REQUIRE(part->ledges.has_value());
+      CHECK(part->ledges->links == ref.ledges->links);
+      CHECK(ledge::validate(*part->ledges, part->mesh).ok());
+      dropped_ledges += world.ledges->links.size() - part->ledges->links.size();
+    }
     // vertices of removed tiles that kept polygons still use
     std::size_t own = 0;
     for (std::size_t t = 0; t < tiles; ++t) {
@@ -158,6 +185,17 @@ void check_round_trip(const test::TiledWorld& world) {
     if (part->mesh.vertices.size() > own) ++foreign_kept;
   }
   MESSAGE(tiles << " tiles, " << foreign_kept << " subsets keeping vertices of removed tiles");
+  if (world.ledges) CHECK(dropped_ledges > 0);
+}
+
+// Ledge links whose destination lies in another tile than their source.
+int crossing_ledges(const stream::TileBlocks& blocks) {
+  int crossing = 0;
+  for (const stream::TileBlock& b : blocks.blocks) {
+    for (const ledge::LedgeLink& l : b.ledges)
+      crossing += blocks.layout.tile_of_poly(l.dest_poly) != b.tile ? 1 : 0;
+  }
+  return crossing;
 }
 
 }  // namespace
@@ -229,5 +267,70 @@ TEST_SUITE("stream.blocks") {
     std::vector<const stream::TileBlock*> outside{&far};
     CHECK_FALSE(stream::assemble_tiles(blocks->layout, outside).ok());
     CHECK_FALSE(stream::validate(far, blocks->layout).ok());
+  }
+
+  TEST_CASE(
+      "ledge, drop and ladder links across a tile border round-trip exactly; those into removed "
+      "tiles are dropped") {
+    const test::TiledWorld& w = test::stream_ledges();
+    check_round_trip(w);
+    auto blocks = stream::split_tiles(w.mesh, nullptr, w.ledge_set());
+    REQUIRE(blocks.ok());
+    CHECK(crossing_ledges(*blocks) > 0);
+    CHECK(blocks->layout.ledges);
+    std::size_t held = 0;
+    for (const stream::TileBlock& b : blocks->blocks) held += b.ledges.size();
+    CHECK(held == w.ledges->links.size());
+    // jump-up and drop links and the ladder's two links, and the world's reach table
+    const auto bit = [](ledge::LedgeKind k) {
+      return static_cast<std::uint8_t>(1U << static_cast<unsigned>(k));
+    };
+    const std::uint8_t kinds = blocks->layout.ledge_kind_bits;
+    CHECK((kinds & bit(ledge::LedgeKind::Ladder)) != 0);
+    CHECK((kinds & bit(ledge::LedgeKind::JumpUp)) != 0);
+    CHECK((kinds & bit(ledge::LedgeKind::Drop)) != 0);
+    CHECK(blocks->layout.reach_components > 0);
+    // walking, the three platforms are three islands; with the links one
+    std::vector<std::uint32_t> islands;
+    std::vector<std::uint32_t> link_islands;
+    for (const stream::TileBlock& b : blocks->blocks) {
+      islands.insert(islands.end(), b.island.begin(), b.island.end());
+      link_islands.insert(link_islands.end(), b.link_island.begin(), b.link_island.end());
+    }
+    std::sort(islands.begin(), islands.end());
+    std::sort(link_islands.begin(), link_islands.end());
+    CHECK(std::unique(islands.begin(), islands.end()) - islands.begin() == 3);
+    CHECK(std::unique(link_islands.begin(), link_islands.end()) - link_islands.begin() == 1);
+  }
+
+  TEST_CASE("a block whose ledge links are unsorted, foreign or of an unlisted kind is invalid") {
+    const test::TiledWorld& rise = test::stream_ledges();
+    auto blocks = stream::split_tiles(rise.mesh, nullptr, rise.ledge_set());
+    REQUIRE(blocks.ok());
+    const stream::TileBlock* with = nullptr;
+    for (const stream::TileBlock& b : blocks->blocks) {
+      if (b.ledges.size() >= 2) with = &b;
+    }
+    REQUIRE(with != nullptr);
+    stream::TileBlock swapped = *with;
+    std::swap(swapped.ledges.front(), swapped.ledges.back());
+    CHECK_FALSE(stream::validate(swapped, blocks->layout).ok());
+    stream::TileBlock foreign = *with;
+    foreign.ledges.front().source_poly = blocks->layout.tile_poly_first.back() - 1;
+    if (blocks->layout.tile_of_poly(foreign.ledges.front().source_poly) != with->tile)
+      CHECK_FALSE(stream::validate(foreign, blocks->layout).ok());
+    stream::WorldLayout none = blocks->layout;
+    none.ledge_kind_bits = 0;
+    none.ledges = false;
+    CHECK_FALSE(stream::validate(*with, none).ok());
+  }
+
+  TEST_CASE("crouch flags of a tiled posture build survive blocks and assembly") {
+    const test::TiledWorld& arch = test::stream_archway();
+    std::size_t crouch = 0;
+    for (const std::uint16_t f : arch.mesh.poly_flags) crouch += (f & mesh::kPolyFlagCrouch) != 0;
+    CHECK(crouch > 0);
+    CHECK(arch.mesh.tile_poly_first.size() > 2);
+    check_round_trip(arch);
   }
 }

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "leapnav/core/hash.hpp"
 #include "leapnav/io/navmesh_file.hpp"
 #include "leapnav/planning/query.hpp"
 #include "leapnav/streaming/tile_pack.hpp"
@@ -24,9 +25,29 @@ using namespace leapnav;
 namespace {
 
 stream::TileBlocks blocks_of(const test::TiledWorld& w) {
-  auto blocks = stream::split_tiles(w.mesh, w.link_set());
+  auto blocks = stream::split_tiles(w.mesh, w.link_set(), w.ledge_set());
   REQUIRE(blocks.ok());
   return std::move(blocks).value();
+}
+
+std::uint64_t read_u64(const std::vector<std::byte>& bytes, std::size_t at) {
+  std::uint64_t v = 0;
+  for (std::size_t i = 0; i < 8; ++i)
+    v |= static_cast<std::uint64_t>(std::to_integer<unsigned>(bytes[at + i])) << (8U * i);
+  return v;
+}
+
+// The pack with its version field set to `version` and its header checksum made right again.
+std::vector<std::byte> with_version(std::vector<std::byte> bytes, std::uint32_t version) {
+  for (std::size_t i = 0; i < 4; ++i)
+    bytes[4 + i] = static_cast<std::byte>((version >> (8U * i)) & 0xFFU);
+  const std::uint64_t header = read_u64(bytes, 16);
+  ContentHasher h;
+  h.add_bytes(bytes.data(), header - 8);
+  const std::uint64_t sum = h.digest();
+  for (std::size_t i = 0; i < 8; ++i)
+    bytes[header - 8 + i] = static_cast<std::byte>((sum >> (8U * i)) & 0xFFU);
+  return bytes;
 }
 
 void write_bytes(const std::string& path, std::span<const std::byte> bytes) {
@@ -44,8 +65,8 @@ bool mentions(const Error& e, const std::string& what) {
 TEST_SUITE("stream.pack") {
   TEST_CASE("blocks round-trip through pack bytes, without links, with full and compact links") {
     // the gap scene's links are full (no lattice), city:2's compact (on a 2 mm lattice)
-    for (const test::TiledWorld* w :
-         {&test::stream_floor(), &test::stream_gap(), &test::stream_city_jumps()}) {
+    for (const test::TiledWorld* w : {&test::stream_floor(), &test::stream_gap(),
+                                      &test::stream_city_jumps(), &test::stream_ledges()}) {
       const stream::TileBlocks blocks = blocks_of(*w);
       const std::vector<std::byte> bytes = stream::encode_tile_pack(blocks);
       auto back = stream::decode_tile_pack(bytes, "world.lnavpack");
@@ -60,6 +81,12 @@ TEST_SUITE("stream.pack") {
       REQUIRE(assembled.ok());
       CHECK(mesh::content_hash(assembled->mesh) == mesh::content_hash(w->mesh));
       if (w->links) CHECK(jump::content_hash(*assembled->links) == jump::content_hash(*w->links));
+      CHECK(assembled->ledges.has_value() == w->ledges.has_value());
+      if (w->ledges) {
+        CHECK(back->layout.ledge_kind_bits == blocks.layout.ledge_kind_bits);
+        CHECK(back->layout.reach == blocks.layout.reach);
+        CHECK(assembled->ledges->links == w->ledges->links);
+      }
       CHECK(stream::encode_tile_pack(*back) == bytes);
     }
   }
@@ -104,7 +131,14 @@ TEST_SUITE("stream.pack") {
   }
 
   TEST_CASE("a pack cut at any length is refused with a message, never a crash") {
-    const std::vector<std::byte> bytes = stream::encode_tile_pack(blocks_of(test::stream_gap()));
+    std::vector<std::byte> bytes = stream::encode_tile_pack(blocks_of(test::stream_gap()));
+    const std::vector<std::byte> ledges =
+        stream::encode_tile_pack(blocks_of(test::stream_ledges()));
+    for (std::size_t n = 0; n < ledges.size(); ++n) {
+      auto cut = stream::decode_tile_pack(std::span(ledges).first(n), "ledges.lnavpack");
+      REQUIRE_FALSE(cut.ok());
+      CHECK(cut.error().code == ErrorCode::CorruptFile);
+    }
     for (std::size_t n = 0; n < bytes.size(); ++n) {
       auto cut = stream::decode_tile_pack(std::span(bytes).first(n), "cut.lnavpack");
       REQUIRE_FALSE(cut.ok());
@@ -233,5 +267,60 @@ TEST_SUITE("stream.pack") {
     CHECK(world->snapshot() == before);
     CHECK_FALSE(world->tile_loaded(tile));
     CHECK(world->tile_loaded(tile - 1));
+  }
+
+  TEST_CASE(
+      "a version 1 pack (before ledge links) still reads; version 1 with ledge links does not") {
+    // version 1's layout is version 2's without the ledge flag and its fields
+    const stream::TileBlocks blocks = blocks_of(test::stream_city_jumps());
+    const std::vector<std::byte> v1 = with_version(stream::encode_tile_pack(blocks), 1);
+    auto back = stream::decode_tile_pack(v1, "old.lnavpack");
+    REQUIRE(back.ok());
+    CHECK(back->blocks == blocks.blocks);
+    CHECK(back->layout.reach == blocks.layout.reach);
+    CHECK_FALSE(back->layout.ledges);
+
+    const std::vector<std::byte> v2 = stream::encode_tile_pack(blocks_of(test::stream_ledges()));
+    auto refused = stream::decode_tile_pack(with_version(v2, 1), "old.lnavpack");
+    REQUIRE_FALSE(refused.ok());
+    CHECK(refused.error().code == ErrorCode::CorruptFile);
+    CHECK(mentions(refused.error(), "old.lnavpack"));
+    CHECK(mentions(refused.error(), "unknown header flags"));
+
+    auto newer = stream::decode_tile_pack(with_version(v2, 3), "new.lnavpack");
+    REQUIRE_FALSE(newer.ok());
+    CHECK(newer.error().code == ErrorCode::UnsupportedVersion);
+    CHECK(mentions(newer.error(), "version 3 is newer than this reader's 2"));
+  }
+
+  TEST_CASE("a world streamed from a pack with ledge links plans over them as from memory") {
+    const test::TiledWorld& rise = test::stream_ledges();
+    const stream::TileBlocks blocks = blocks_of(rise);
+    const std::string path = test::temp_file("leapnav_stream_pack", "rise.lnavpack");
+    REQUIRE(stream::save_tile_pack(blocks, path).ok());
+    auto source = stream::PackTileSource::open(path);
+    REQUIRE(source.ok());
+    auto world = stream::TileWorld::create(*source);
+    REQUIRE(world.ok());
+    std::vector<std::uint32_t> all(world->tile_count());
+    for (std::uint32_t t = 0; t < world->tile_count(); ++t) all[t] = t;
+    REQUIRE(world->set_loaded(all).ok());
+    // platform A to platform B: up a jump-up link or the ladder
+    const Vec3 low{2.0F, 2.0F, 3.0F};
+    const Vec3 high{14.0F, 3.0F, 3.0F};
+    auto up = world->find_path(low, high);
+    REQUIRE(up.ok());
+    REQUIRE(up->status == plan::PathStatus::Found);
+    bool ledge = false;
+    for (const plan::PathSegment& seg : up->segments)
+      ledge =
+          ledge || seg.kind == plan::SegmentKind::JumpUp || seg.kind == plan::SegmentKind::Ladder;
+    CHECK(ledge);
+    plan::QueryOptions walk;
+    walk.ledge_links = false;
+    auto none = world->find_path(low, high, walk);
+    REQUIRE(none.ok());
+    CHECK(none->status == plan::PathStatus::NoPath);
+    CHECK_FALSE(none->blocked_by_unloaded_tiles);
   }
 }

@@ -1,8 +1,8 @@
-// Tile blocks: a tiled NavMesh (and its jump links) cut into one self-contained block per tile,
-// and the inverse, a NavMesh assembled from any subset of the blocks. A tiled build keeps its
-// arrays in tile order (NavMesh::tile_poly_first; each tile's vertices, polygons, corners and
-// height samples are contiguous), so a block is its tile's slices with every id kept as the id of
-// the whole world's fixed numbering (the world layout says which tile holds which id range).
+// Tile blocks: a tiled NavMesh (and its jump, ledge and ladder links) cut into one self-contained
+// block per tile, and the inverse, a NavMesh assembled from any subset of the blocks. A tiled build
+// keeps its arrays in tile order (NavMesh::tile_poly_first; each tile's vertices, polygons, corners
+// and height samples are contiguous), so a block is its tile's slices with every id kept as the id
+// of the whole world's fixed numbering (the world layout says which tile holds which id range).
 // Assembling every block gives the original mesh and link set exactly; a subset gives the
 // original with the other tiles' polygons removed: edges into them become boundary edges, links
 // landing in them are dropped, and the vertices of removed tiles that kept polygons share (the
@@ -19,6 +19,7 @@
 #include "leapnav/core/grid.hpp"
 #include "leapnav/core/result.hpp"
 #include "leapnav/jumplinks/jump_links.hpp"
+#include "leapnav/ledgelinks/ledge_links.hpp"
 #include "leapnav/mesh/navmesh.hpp"
 
 namespace leapnav::stream {
@@ -46,10 +47,14 @@ struct WorldLayout {
   float link_quantum = 0.0F;
   /// Bits (plan::QueryOptions::jump_configs) of the configurations of the world's links.
   std::uint64_t link_config_bits = 0;
-  /// Directed reachability in the whole world over walk and link arcs (every configuration), as
-  /// plan::Planner keeps it: per strongly connected component (TileBlock::reach_component) a row
-  /// of reach_words() words whose bit d says component d is reachable. Empty without links or
-  /// with more than kMaxReachComponents components (then every pair counts as reachable).
+  bool ledges = false;  ///< the world has a ledge link set (ledge and ladder links, maybe empty)
+  /// Bit k set when the world has a ledge link of ledge::LedgeKind k (0 without ledge links).
+  std::uint8_t ledge_kind_bits = 0;
+  /// Directed reachability in the whole world over walk and link arcs (every configuration; jump,
+  /// ledge and ladder links), as plan::Planner (plan::create_planner with the ledge links) keeps
+  /// it: per strongly connected component (TileBlock::reach_component) a row of reach_words() words
+  /// whose bit d says component d is reachable. Empty without links or with more than
+  /// kMaxReachComponents components (then every pair counts as reachable).
   std::uint32_t reach_components = 0;
   std::vector<std::uint64_t> reach;
   [[nodiscard]] std::size_t reach_words() const {
@@ -93,8 +98,12 @@ struct TileBlock {
   std::vector<Vec3> foreign_vertices;
   /// The jump links starting in this tile, in the world set's order (world polygon ids).
   std::vector<jump::JumpLink> links;
+  /// The ledge and ladder links whose source polygon lies in this tile, in the world set's order
+  /// (world polygon ids; the destination may lie in another tile).
+  std::vector<ledge::LedgeLink> ledges;
   /// Per polygon: its island in the whole world, walking (the walk graph's component) and with
-  /// the links taken as undirected edges (equal to island without links).
+  /// the links (jump, ledge and ladder) taken as undirected edges (equal to island without
+  /// links).
   std::vector<std::uint32_t> island;
   std::vector<std::uint32_t> link_island;
   /// Per polygon, its strongly connected component in the whole world (walk and link arcs);
@@ -129,6 +138,13 @@ struct TileBlocks {
 [[nodiscard]] Result<TileBlocks> split_tiles(const mesh::NavMesh& mesh,
                                              const jump::JumpLinkSet* links,
                                              std::int32_t tile_size = 0);
+/// The same with ledge and ladder links (null: none; ledge::validate holds): each block holds
+/// those whose source polygon is its tile's, and the world's islands and reach table count them
+/// as plan::create_planner(mesh, links, ledges) does (its merged link set's arcs).
+[[nodiscard]] Result<TileBlocks> split_tiles(const mesh::NavMesh& mesh,
+                                             const jump::JumpLinkSet* links,
+                                             const ledge::LedgeLinkSet* ledges,
+                                             std::int32_t tile_size = 0);
 
 /// A navmesh assembled from blocks, with its links and per-polygon world islands.
 struct AssembledTiles {
@@ -137,6 +153,7 @@ struct AssembledTiles {
   /// polygon `local` of tile t is tile_poly_first[t] + local.
   mesh::NavMesh mesh;
   std::optional<jump::JumpLinkSet> links;      ///< when the layout has links (stats zero)
+  std::optional<ledge::LedgeLinkSet> ledges;   ///< when the layout has ledges (stats zero)
   std::vector<std::uint32_t> island;           ///< per polygon, TileBlock::island
   std::vector<std::uint32_t> link_island;      ///< per polygon, TileBlock::link_island
   std::vector<std::uint32_t> reach_component;  ///< per polygon, TileBlock::reach_component
@@ -144,14 +161,16 @@ struct AssembledTiles {
 
 /// Assembles the blocks (any order; the layout they were split with) into one navmesh: ids
 /// renumbered in tile order, neighbours in absent tiles become boundary edges (kNoPoly), links
-/// landing in absent tiles are dropped, foreign vertices of absent tiles are kept (in world id
-/// order among the others). InvalidArgument for a block of a tile outside the layout, a tile
-/// given twice, or a block whose ids do not fit the layout. O(the blocks + tiles).
+/// (jump, ledge, ladder) landing in absent tiles are dropped, foreign vertices of absent tiles are
+/// kept (in world id order among the others). InvalidArgument for a block of a tile outside the
+/// layout, a tile given twice, or a block whose ids do not fit the layout. O(the blocks + tiles).
 [[nodiscard]] Result<AssembledTiles> assemble_tiles(const WorldLayout& layout,
                                                     std::span<const TileBlock* const> blocks);
 
 /// Invariants of a block against its layout: sizes, ids in range, own vertices and samples in
-/// range, foreign vertex ids ascending and outside the tile, links starting in the tile.
+/// range, foreign vertex ids ascending and outside the tile, links starting in the tile, ledge
+/// links starting in the tile, sorted as ledge::sort_links sorts them, with finite points and
+/// costs.
 [[nodiscard]] Status validate(const TileBlock& block, const WorldLayout& layout);
 
 /// Invariants of a layout: tile grid sizes and CSR arrays.

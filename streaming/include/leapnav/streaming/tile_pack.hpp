@@ -4,27 +4,31 @@
 // allocated, the header and every block carry a checksum, and a decoded block must pass
 // validate(block, layout).
 //
-// Layout (format version 1):
+// Layout (format version 2; version 1, still read, is version 2 without ledge links: no flag 4
+// and none of its fields):
 //   offset 0   "LNTP"            magic
 //   offset 4   u32 version       kTilePackVersion
 //   offset 8   u64 file size     total bytes
 //   offset 16  u64 header size   bytes from offset 0 to the end of the header checksum
 //   offset 24  header: u32 length, the build configuration as JSON (io::config_to_json);
 //              grid (f32 origin x y z, cell_size, cell_height, i32 width, depth, height);
-//              i32 tile_size, tiles_x, tiles_z; u8 flags (1: height patches, 2: links);
-//              u32 C, C x (f32 height, distance, max_fall) link configurations, f32 link quantum,
-//              u64 link configuration bits; u32 R (reach components, <= 4096), R x ceil(R / 64)
+//              i32 tile_size, tiles_x, tiles_z; u8 flags (1: height patches, 2: links, 4:
+//              ledge links); u32 C, C x (f32 height, distance, max_fall) link configurations,
+//              f32 link quantum, u64 link configuration bits; with flag 4, u8 ledge kinds (bit k:
+//              a link of ledge::LedgeKind k); u32 R (reach components, <= 4096), R x ceil(R / 64)
 //              u64 the reach table; u32 T (tiles); 3 x (T + 1) u32: the world's
 //              tile_poly_first, tile_vertex_first, tile_sample_first; the table, T x (u64
 //              offset, u64 size, u64 checksum) of the blocks; u64 checksum (ContentHasher over
 //              every header byte before it, from offset 0)
 //   then the blocks, each at its table offset: u32 tile, u32 V, P, K (corners), S (samples), F
 //              (foreign vertices), L (links); u8 sample coding, u8 link coding, u32 sample
-//              bytes, u32 link bytes; V x f32 x y z; P x u32 poly_first[1..P]; K x u32 vertex
-//              ids; K x u32 neighbour ids; P x u16 region; P x u8 area; P x u16 flags; P x 6 f32
-//              bounds; with patches P x (i32 x0, z0, u16 width, depth, u32 first); the samples;
-//              F x u32 ids; F x f32 x y z; the links; P x u32 island; P x u32 link island; with
-//              R > 0, P x u32 reach component. Its table checksum is ContentHasher over its bytes.
+//              bytes, u32 link bytes; with flag 4, u32 E (ledge links); V x f32 x y z; P x u32
+//              poly_first[1..P]; K x u32 vertex ids; K x u32 neighbour ids; P x u16 region; P x
+//              u8 area; P x u16 flags; P x 6 f32 bounds; with patches P x (i32 x0, z0, u16
+//              width, depth, u32 first); the samples; F x u32 ids; F x f32 x y z; the links; E x
+//              (u8 kind, u32 source_poly, dest_poly, f32 x y z source_a, source_b, dest_a,
+//              dest_b, f32 cost); P x u32 island; P x u32 link island; with R > 0, P x u32 reach
+//              component. Its table checksum is ContentHasher over its bytes.
 //   Samples: coding 0, S x f32; coding 1 (written when every sample is a grid height level or
 //              NaN), per sample a LEB128 varint, 0 for NaN, else zig-zag(level minus the previous
 //              level) + 1; a level l is GridSpec::level_to_world(l), |l| < 2^24.
@@ -54,7 +58,8 @@
 
 namespace leapnav::stream {
 
-inline constexpr std::uint32_t kTilePackVersion = 1;
+/// The version written; versions 1 (no ledge links) and 2 are read.
+inline constexpr std::uint32_t kTilePackVersion = 2;
 
 /// The blocks as pack file bytes.
 [[nodiscard]] std::vector<std::byte> encode_tile_pack(const TileBlocks& blocks);
