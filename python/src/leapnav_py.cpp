@@ -762,14 +762,13 @@ PYBIND11_MODULE(leapnav, m) {
       .def(
           "pack",
           [](const PyNavMesh& self, const std::filesystem::path& path) {
-            if (self.ledges() != nullptr)
-              throw py::value_error("pack: ledge and ladder links are not held by tile packs yet");
-            auto blocks = take(stream::split_tiles(self.mesh(), self.jumps()));
+            auto blocks = take(stream::split_tiles(self.mesh(), self.jumps(), self.ledges()));
             const Status saved = stream::save_tile_pack(blocks, path);
             if (!saved) raise(saved.error());
           },
           py::arg("path"),
-          "Writes a tiled navmesh and its jump links as a tile pack (`leapnav pack`), for World")
+          "Writes a tiled navmesh and its jump, ledge and ladder links as a tile pack (`leapnav "
+          "pack`), for World")
       .def_property_readonly("ledge_links", &ledge_arrays,
                              "dict: kind (list of names), arrays source_a, source_b, dest_a, "
                              "dest_b, source_poly, dest_poly, cost")

@@ -1,6 +1,6 @@
-// `leapnav pack`: a tiled .lnav with jump links becomes a tile pack whose blocks assemble to the
-// same navmesh and links; an untiled file, a file with ledge links, a missing file and a damaged
-// file are refused with exit 1 and a message naming the file.
+// `leapnav pack`: a tiled .lnav with jump links (or ledge links) becomes a tile pack whose blocks
+// assemble to the same navmesh and links; an untiled file, a missing file and a damaged file are
+// refused with exit 1 and a message naming the file.
 
 #include <doctest/doctest.h>
 
@@ -50,19 +50,47 @@ TEST_SUITE("cli.pack") {
     CHECK(wrong.output.find("gap.lnav") != std::string::npos);
   }
 
-  TEST_CASE("pack refuses an untiled file, ledge links, a missing and a damaged file") {
+  TEST_CASE("pack writes a tiled file with ledge links; its blocks assemble to the same links") {
+    const std::string nav = temp_file("leapnav_pack_cli", "ledges.lnav");
+    const std::string pack = temp_file("leapnav_pack_cli", "ledges.lnavpack");
+    REQUIRE(run_cli("build builtin:demo --tile-size 32 --ledge-links -o " + nav).exit_code == 0);
+    auto file = leapnav::io::load_nav_file(nav);
+    REQUIRE(file.ok());
+    REQUIRE(file->ledges.has_value());
+    REQUIRE_FALSE(file->ledges->links.empty());
+    const auto run = run_cli("pack " + nav + " -o " + pack);
+    REQUIRE(run.exit_code == 0);
+    // "<pack>: T tiles (X x Z of 32 cells), P polygons, 0 jump links, N ledge and ladder links,
+    // ..."
+    CHECK(run.output.find("of 32 cells") != std::string::npos);
+    CHECK(run.output.find(", " + std::to_string(file->ledges->links.size()) +
+                          " ledge and ladder links, ") != std::string::npos);
+    auto source = leapnav::stream::PackTileSource::open(pack);
+    REQUIRE(source.ok());
+    CHECK((*source)->layout().ledges);
+    std::vector<leapnav::stream::TileBlock> blocks;
+    for (std::uint32_t t = 0; t < (*source)->layout().tile_count(); ++t) {
+      auto b = (*source)->read(t);
+      REQUIRE(b.ok());
+      blocks.push_back(std::move(b).value());
+    }
+    std::vector<const leapnav::stream::TileBlock*> all;
+    for (const auto& b : blocks) all.push_back(&b);
+    auto assembled = leapnav::stream::assemble_tiles((*source)->layout(), all);
+    REQUIRE(assembled.ok());
+    CHECK(leapnav::mesh::content_hash(assembled->mesh) ==
+          leapnav::mesh::content_hash(file->navmesh));
+    REQUIRE(assembled->ledges.has_value());
+    CHECK(assembled->ledges->links == file->ledges->links);
+  }
+
+  TEST_CASE("pack refuses an untiled file, a missing and a damaged file") {
     const std::string flat = temp_file("leapnav_pack_cli", "flat.lnav");
     const std::string pack = temp_file("leapnav_pack_cli", "out.lnavpack");
     REQUIRE(run_cli("build builtin:demo -o " + flat).exit_code == 0);
     auto untiled = run_cli("pack " + flat + " -o " + pack);
     CHECK(untiled.exit_code == 1);
     CHECK(untiled.output.find("flat.lnav: not a tiled navmesh") != std::string::npos);
-
-    const std::string ledges = temp_file("leapnav_pack_cli", "ledges.lnav");
-    REQUIRE(run_cli("build builtin:demo --tile-size 32 --ledge-links -o " + ledges).exit_code == 0);
-    auto ledge = run_cli("pack " + ledges + " -o " + pack);
-    CHECK(ledge.exit_code == 1);
-    CHECK(ledge.output.find("ledges.lnav") != std::string::npos);
 
     auto missing = run_cli("pack " + temp_file("leapnav_pack_cli", "none.lnav") + " -o " + pack);
     CHECK(missing.exit_code == 1);
