@@ -838,9 +838,9 @@ PYBIND11_MODULE(leapnav, m) {
           "find_path",
           [](const PyWorld& self, const FloatArray& start, const FloatArray& end, bool jumps,
              std::optional<float> jump_cost, const py::object& area_costs,
-             const std::optional<std::string>& walk_search) {
+             const std::optional<std::string>& walk_search, bool ledge_links) {
             const plan::QueryOptions options =
-                query_options(jumps, jump_cost, area_costs, walk_search, true);
+                query_options(jumps, jump_cost, area_costs, walk_search, ledge_links);
             const Vec3 a = point(start, "start");
             const Vec3 b = point(end, "end");
             std::optional<Result<plan::Path>> path;
@@ -852,7 +852,7 @@ PYBIND11_MODULE(leapnav, m) {
           },
           py::arg("start"), py::arg("end"), py::arg("jumps") = true,
           py::arg("jump_cost") = py::none(), py::arg("area_costs") = py::none(),
-          py::arg("walk_search") = py::none());
+          py::arg("walk_search") = py::none(), py::arg("ledge_links") = true);
 
   m.def("build", &build, py::arg("vertices"), py::arg("triangles"), py::arg("config") = "default",
         py::arg("jumps") = py::none(), py::arg("step") = 4, py::arg("areas") = py::none(),

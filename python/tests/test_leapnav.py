@@ -556,3 +556,20 @@ def test_a_tile_pack_streams_tiles_and_frees_them(tmp_path):
     subprocess.run([str(CLI), "pack", str(tmp_path / "slabs.lnav"), "-o",
                     str(tmp_path / "cli.lnavpack")], check=True, capture_output=True)
     assert (tmp_path / "cli.lnavpack").read_bytes() == pack.read_bytes()
+
+
+def test_a_tile_pack_keeps_ledge_links_across_a_tile_border(tmp_path):
+    # 16-cell tiles of 0.25 m: the tile border x = 8 lies in the gap, so the links cross it
+    v, t = boxes(*RISE)
+    nav = leapnav.build(v, t, config=RISE_CONFIG, ledge_links=True, tile_size=16)
+    assert nav.stats["ledge_links"] > 0
+    pack = tmp_path / "rise.lnavpack"
+    nav.pack(pack)
+    world = leapnav.World(pack)
+    world.set_loaded(list(range(world.tile_count)))
+    low, high = [2, 0, 3], [14, 1.25, 3]
+    up = world.find_path(low, high)
+    assert up.status == "found"
+    assert [s["kind"] for s in up.segments].count("jump_up") == 1
+    assert math.isclose(up.length, nav.find_path(low, high).length, rel_tol=1e-6)
+    assert world.find_path(low, high, ledge_links=False).status == "no_path"
