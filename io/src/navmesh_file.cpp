@@ -6,7 +6,6 @@
 // jump::validate.
 #include "leapnav/io/navmesh_file.hpp"
 
-#include <bit>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -17,9 +16,9 @@
 #include <string>
 #include <tuple>
 
-#include "byte_reader.hpp"
 #include "height_codec.hpp"
 #include "leapnav/core/hash.hpp"
+#include "leapnav/io/detail/bytes.hpp"
 #include "leapnav/io/file_io.hpp"
 #include "leapnav/jumplinks/link_compact.hpp"
 
@@ -128,53 +127,20 @@ bool critical_tag(std::uint32_t tag) {
 // ---------------------------------------------------------------------------------------------
 // writing
 
-class ByteWriter {
- public:
-  void u8(std::uint8_t v) { out_.push_back(static_cast<std::byte>(v)); }
-  void u16(std::uint16_t v) { put(v, 2); }
-  void u32(std::uint32_t v) { put(v, 4); }
-  void u64(std::uint64_t v) { put(v, 8); }
-  void i32(std::int32_t v) { put(static_cast<std::uint32_t>(v), 4); }
-  void f32(float v) { put(std::bit_cast<std::uint32_t>(v), 4); }
-  /// LEB128: 7 bits a byte, low bits first.
-  void varint(std::uint64_t v) {
-    while (v >= 0x80U) {
-      u8(static_cast<std::uint8_t>((v & 0x7FU) | 0x80U));
-      v >>= 7U;
-    }
-    u8(static_cast<std::uint8_t>(v));
-  }
-  /// Zig-zag, then LEB128: small magnitudes of either sign take few bytes.
-  void svarint(std::int64_t v) {
-    varint((static_cast<std::uint64_t>(v) << 1U) ^ static_cast<std::uint64_t>(v >> 63));
-  }
-  void vec3(Vec3 v) {
-    f32(v.x);
-    f32(v.y);
-    f32(v.z);
-  }
-  void text(std::string_view s) {
-    for (const char c : s) u8(static_cast<std::uint8_t>(c));
-  }
-  std::size_t begin_chunk(std::uint32_t tag) {
-    u32(tag);
-    const std::size_t at = out_.size();
-    u64(0);
-    return at;
-  }
-  void end_chunk(std::size_t at) { patch_u64(at, out_.size() - at - 8); }
-  void patch_u64(std::size_t at, std::uint64_t v) {
-    for (std::size_t i = 0; i < 8; ++i)
-      out_[at + i] = static_cast<std::byte>((v >> (8U * i)) & 0xFFU);
-  }
-  [[nodiscard]] std::vector<std::byte>& bytes() { return out_; }
+using detail::ByteWriter;
 
- private:
-  void put(std::uint64_t v, int n) {
-    for (int i = 0; i < n; ++i) out_.push_back(static_cast<std::byte>((v >> (8U * i)) & 0xFFU));
-  }
-  std::vector<std::byte> out_;
-};
+/// Starts a chunk: its tag and a u64 payload size that end_chunk fills in; returns where the
+/// size stands.
+std::size_t begin_chunk(ByteWriter& w, std::uint32_t tag) {
+  w.u32(tag);
+  const std::size_t at = w.bytes().size();
+  w.u64(0);
+  return at;
+}
+
+void end_chunk(ByteWriter& w, std::size_t at) {
+  w.patch_u64(at, w.bytes().size() - at - 8);
+}
 
 // ---------------------------------------------------------------------------------------------
 // reading
@@ -881,7 +847,7 @@ Status check_savable(const NavMesh& navmesh, const std::filesystem::path& path) 
 /// "jlkr" chunk: the same, but each group's links are items of one or more links, maximal runs
 /// of exact translates (at most kMaxRunLinks links).
 void encode_lattice_links(ByteWriter& w, const jump::JumpLinkSet& links, bool runs) {
-  const std::size_t at = w.begin_chunk(runs ? kTagLatticeRuns : kTagLatticeLinks);
+  const std::size_t at = begin_chunk(w, runs ? kTagLatticeRuns : kTagLatticeLinks);
   w.u64(links.configs.size());
   for (const jump::JumpConfig& jc : links.configs) {
     w.f32(jc.height);
@@ -988,7 +954,7 @@ void encode_lattice_links(ByteWriter& w, const jump::JumpLinkSet& links, bool ru
       k += members;
     }
   }
-  w.end_chunk(at);
+  end_chunk(w, at);
 }
 
 /// The smaller of the two lattice chunks ("jlkr" on a tie).
@@ -1004,7 +970,7 @@ void encode_lattice_best(ByteWriter& w, const jump::JumpLinkSet& links) {
 
 /// The "HGHT" chunk: patches and samples as they are in memory.
 void write_raw_heights(ByteWriter& w, const NavMesh& m) {
-  const std::size_t at = w.begin_chunk(kTagHeights);
+  const std::size_t at = begin_chunk(w, kTagHeights);
   w.u64(m.height_patches.size());
   w.u64(m.height_samples.size());
   for (const HeightPatch& p : m.height_patches) {
@@ -1015,7 +981,7 @@ void write_raw_heights(ByteWriter& w, const NavMesh& m) {
     w.u32(p.first);
   }
   for (const float s : m.height_samples) w.f32(s);
-  w.end_chunk(at);
+  end_chunk(w, at);
 }
 
 // link_bytes, when given, receives the bytes of the jump link chunks (0 without links).
@@ -1027,7 +993,7 @@ std::vector<std::byte> encode(const NavMesh& m, const jump::JumpLinkSet* links,
   w.u32(kNavmeshFormatVersion);
   w.u64(0);  // file size, patched below
 
-  std::size_t at = w.begin_chunk(kTagConfig);
+  std::size_t at = begin_chunk(w, kTagConfig);
   const BuildConfig& c = m.config;
   w.u32(static_cast<std::uint32_t>(std::min<std::size_t>(c.name.size(), kMaxNameLength)));
   w.text(std::string_view(c.name).substr(0, kMaxNameLength));
@@ -1038,30 +1004,30 @@ std::vector<std::byte> encode(const NavMesh& m, const jump::JumpLinkSet* links,
   w.i32(c.poly.max_verts_per_poly);
   w.f32(c.poly.detail_sample_dist);
   w.f32(c.poly.detail_max_error);
-  w.end_chunk(at);
+  end_chunk(w, at);
   // note: only for an agent that crouches or is a box, so other files stay as they were
   if (c.agent.crouch_height != 0.0F || c.agent.shape != AgentShape::Cylinder) {
-    at = w.begin_chunk(kTagAgent);
+    at = begin_chunk(w, kTagAgent);
     w.f32(c.agent.crouch_height);
     w.u8(static_cast<std::uint8_t>(c.agent.shape));
-    w.end_chunk(at);
+    end_chunk(w, at);
   }
 
-  at = w.begin_chunk(kTagGrid);
+  at = begin_chunk(w, kTagGrid);
   w.vec3(m.grid.origin);
   w.f32(m.grid.cell_size);
   w.f32(m.grid.cell_height);
   w.i32(m.grid.width);
   w.i32(m.grid.depth);
   w.i32(m.grid.height);
-  w.end_chunk(at);
+  end_chunk(w, at);
 
-  at = w.begin_chunk(kTagVertices);
+  at = begin_chunk(w, kTagVertices);
   w.u64(m.vertices.size());
   for (const Vec3& v : m.vertices) w.vec3(v);
-  w.end_chunk(at);
+  end_chunk(w, at);
 
-  at = w.begin_chunk(kTagPolygons);
+  at = begin_chunk(w, kTagPolygons);
   w.u64(m.poly_first.size());
   w.u64(m.poly_vertices.size());
   for (const std::uint32_t v : m.poly_first) w.u32(v);
@@ -1074,49 +1040,49 @@ std::vector<std::byte> encode(const NavMesh& m, const jump::JumpLinkSet* links,
     w.vec3(b.min);
     w.vec3(b.max);
   }
-  w.end_chunk(at);
+  end_chunk(w, at);
 
   std::optional<std::vector<std::byte>> compact;
   if (heights == HeightEncoding::Compact) compact = detail::encode_compact_heights(m);
   const std::size_t raw_bytes = 16 + 16 * m.height_patches.size() + 4 * m.height_samples.size();
   if (compact && compact->size() < raw_bytes) {
-    at = w.begin_chunk(kTagHeightsCompact);
+    at = begin_chunk(w, kTagHeightsCompact);
     for (const std::byte b : *compact) w.u8(std::to_integer<std::uint8_t>(b));
-    w.end_chunk(at);
+    end_chunk(w, at);
   } else {
     write_raw_heights(w, m);
   }
 
-  at = w.begin_chunk(kTagSpans);
+  at = begin_chunk(w, kTagSpans);
   w.u64(m.span_column_first.size());
   w.u64(m.span_poly.size());
   for (const std::uint32_t v : m.span_column_first) w.u32(v);
   for (const std::uint16_t v : m.span_y) w.u16(v);
   for (const std::uint32_t v : m.span_poly) w.u32(v);
-  w.end_chunk(at);
+  end_chunk(w, at);
 
   // note: only for tiled builds, so other files stay as they were
   if (!m.tile_poly_first.empty()) {
-    at = w.begin_chunk(kTagTiles);
+    at = begin_chunk(w, kTagTiles);
     w.u64(m.tile_poly_first.size());
     for (const std::uint32_t v : m.tile_poly_first) w.u32(v);
-    w.end_chunk(at);
+    end_chunk(w, at);
   }
 
   const std::size_t links_begin = w.bytes().size();
   if (links != nullptr && links->quantum != 0.0F) {
     encode_lattice_best(w, *links);
   } else if (links != nullptr) {
-    at = w.begin_chunk(kTagJumpConfigs);
+    at = begin_chunk(w, kTagJumpConfigs);
     w.u64(links->configs.size());
     for (const jump::JumpConfig& jc : links->configs) {
       w.f32(jc.height);
       w.f32(jc.distance);
       w.f32(jc.max_fall);
     }
-    w.end_chunk(at);
+    end_chunk(w, at);
 
-    at = w.begin_chunk(kTagJumpLinks);
+    at = begin_chunk(w, kTagJumpLinks);
     w.u64(links->links.size());
     for (const jump::JumpLink& l : links->links) {
       w.vec3(l.start);
@@ -1126,7 +1092,7 @@ std::vector<std::byte> encode(const NavMesh& m, const jump::JumpLinkSet* links,
       w.u32(l.start_poly);
       w.u32(l.land_poly);
     }
-    w.end_chunk(at);
+    end_chunk(w, at);
   }
   if (link_bytes != nullptr) *link_bytes = w.bytes().size() - links_begin;
 
@@ -1134,13 +1100,13 @@ std::vector<std::byte> encode(const NavMesh& m, const jump::JumpLinkSet* links,
   // bytes they had before these fields existed
   const AgentConfig defaults;
   if (c.agent.max_jump_up != defaults.max_jump_up || c.agent.max_drop != defaults.max_drop) {
-    at = w.begin_chunk(kTagAgentLedge);
+    at = begin_chunk(w, kTagAgentLedge);
     w.f32(c.agent.max_jump_up);
     w.f32(c.agent.max_drop);
-    w.end_chunk(at);
+    end_chunk(w, at);
   }
   if (ledges != nullptr) {
-    at = w.begin_chunk(kTagLedgeLinks);
+    at = begin_chunk(w, kTagLedgeLinks);
     w.u64(ledges->links.size());
     for (const ledge::LedgeLink& l : ledges->links) {
       w.u8(static_cast<std::uint8_t>(l.kind));
@@ -1152,11 +1118,11 @@ std::vector<std::byte> encode(const NavMesh& m, const jump::JumpLinkSet* links,
       w.vec3(l.dest_b);
       w.f32(l.cost);
     }
-    w.end_chunk(at);
+    end_chunk(w, at);
   }
 
-  at = w.begin_chunk(kTagEnd);
-  w.end_chunk(at);
+  at = begin_chunk(w, kTagEnd);
+  end_chunk(w, at);
   std::vector<std::byte>& bytes = w.bytes();
   w.patch_u64(8, bytes.size() + kChecksumSize);
   ContentHasher hasher;

@@ -10,10 +10,10 @@
 #include <string>
 #include <utility>
 
-#include "byte_reader.hpp"
 #include "leapnav/core/grid.hpp"
 #include "leapnav/core/hash.hpp"
 #include "leapnav/io/config_file.hpp"
+#include "leapnav/io/detail/bytes.hpp"
 #include "leapnav/io/navmesh_file.hpp"
 
 namespace leapnav::io {
@@ -27,37 +27,14 @@ constexpr std::size_t kChecksumSize = 8;
 constexpr std::size_t kTileHeaderBytes = 7 * 8 + 4 * 4;
 constexpr std::uint64_t kMaxConfigBytes = 1U << 20U;
 
-class Writer {
- public:
-  void u32(std::uint32_t v) { put(v, 4); }
-  void u64(std::uint64_t v) { put(v, 8); }
-  void i32(std::int32_t v) { put(static_cast<std::uint32_t>(v), 4); }
-  void f32(float v) { put(std::bit_cast<std::uint32_t>(v), 4); }
-  void f64(double v) { put(std::bit_cast<std::uint64_t>(v), 8); }
-  void bytes(std::span<const std::byte> b) { out_.insert(out_.end(), b.begin(), b.end()); }
-  void text(std::string_view s) {
-    for (const char c : s) out_.push_back(static_cast<std::byte>(c));
-  }
-  void patch_u64(std::size_t at, std::uint64_t v) {
-    for (std::size_t i = 0; i < 8; ++i)
-      out_[at + i] = static_cast<std::byte>((v >> (8U * i)) & 0xFFU);
-  }
-  [[nodiscard]] std::vector<std::byte>& out() { return out_; }
-
- private:
-  void put(std::uint64_t v, int n) {
-    for (int i = 0; i < n; ++i) out_.push_back(static_cast<std::byte>((v >> (8U * i)) & 0xFFU));
-  }
-  std::vector<std::byte> out_;
-};
-
+using Writer = detail::ByteWriter;
 using Reader = detail::ByteReader;
 
 // note: little-endian u32 arrays; on a little-endian host they are copied whole
 void put_u32s(Writer& w, const std::vector<std::uint32_t>& v) {
   w.u64(v.size());
   if constexpr (std::endian::native == std::endian::little) {
-    w.bytes(std::as_bytes(std::span<const std::uint32_t>(v)));
+    w.append(std::as_bytes(std::span<const std::uint32_t>(v)));
   } else {
     for (const std::uint32_t x : v) w.u32(x);
   }
@@ -183,7 +160,7 @@ std::vector<std::byte> encode_tile_cache(const mesh::TileCache& cache) {
       w.i32(v);
     const std::vector<std::byte> mesh_bytes = encode_navmesh(tile.mesh);
     w.u64(mesh_bytes.size());
-    w.bytes(mesh_bytes);
+    w.append(mesh_bytes);
   }
   // the stitch pieces (derived data, saved so a rebuild need not make them all again)
   const bool pieces = cache.pieces.size() == cache.tiles.size();
@@ -201,11 +178,11 @@ std::vector<std::byte> encode_tile_cache(const mesh::TileCache& cache) {
     for (const mesh::TileHashPart& part : cache.hash_parts) put_hash_part(w, part);
     for (const double area : cache.tile_areas) w.f64(area);
   }
-  w.patch_u64(8, w.out().size() + kChecksumSize);
+  w.patch_u64(8, w.bytes().size() + kChecksumSize);
   ContentHasher h;
-  h.add_bytes(w.out().data(), w.out().size());
+  h.add_bytes(w.bytes().data(), w.bytes().size());
   w.u64(h.digest());
-  return std::move(w.out());
+  return std::move(w.bytes());
 }
 
 Result<mesh::TileCache> decode_tile_cache(std::span<const std::byte> data,

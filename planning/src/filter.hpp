@@ -17,17 +17,6 @@
 
 namespace leapnav::plan::detail {
 
-/// Whether polygon p passes the filter's flags and area exclusion.
-[[nodiscard]] inline bool passes(const QueryOptions& options, const mesh::NavMesh& nav,
-                                 std::uint32_t p) {
-  const std::uint16_t flags = nav.poly_flags[p];
-  if ((flags & options.exclude_flags) != 0) return false;
-  if (!options.crouch && (flags & mesh::kPolyFlagCrouch) != 0) return false;
-  const auto user_flags = static_cast<std::uint16_t>(flags & ~mesh::kPolyFlagCrouch);
-  if (user_flags != 0 && (user_flags & options.include_flags) == 0) return false;
-  return std::isfinite(options.area_costs[nav.poly_area[p]]);
-}
-
 /// Checks the area costs (each > 0 and not NaN; +infinity excludes) and the crouch cost, and
 /// returns the heuristic's scale for them, min(1, smallest area cost) * min(1, crouch cost).
 [[nodiscard]] inline Result<float> check_filter(const QueryOptions& options) {
@@ -98,7 +87,7 @@ class Filter {
       refused_unloaded_ = true;
       return false;
     }
-    return p == src_ || p == dst_ || passes(options_, nav_, p);
+    return p == src_ || p == dst_ || passes_filter(options_, nav_, p);
   }
   /// Whether enterable() has refused a polygon of an unloaded tile since construction.
   [[nodiscard]] bool refused_unloaded() const { return refused_unloaded_; }

@@ -1,11 +1,13 @@
 // Navigation graph construction (pipeline.md §3, §5): one vertex per polygon, a walk arc per
 // polygon edge with a neighbour, then a jump arc per link group of the polygon; CSR in polygon
 // order, then edge order, then group order, so arc ids are deterministic. Islands by union-find
-// over all arcs taken as undirected.
+// over all arcs taken as undirected; strongly connected components by iterative Tarjan.
 #include "leapnav/planning/graph.hpp"
 
+#include <algorithm>
 #include <numeric>
 #include <string>
+#include <utility>
 
 namespace leapnav::plan {
 
@@ -136,6 +138,61 @@ std::vector<std::uint32_t> connected_components(const NavGraph& graph) {
     component[v] = root == v ? next++ : component[root];
   }
   return component;
+}
+
+std::uint32_t strong_components(const NavGraph& graph, std::vector<std::uint32_t>& component) {
+  const std::size_t n = graph.vertex_count();
+  constexpr std::uint32_t kUnset = 0xFFFFFFFFU;
+  std::vector<std::uint32_t> order(n, kUnset);
+  std::vector<std::uint32_t> low(n, 0);
+  std::vector<std::uint8_t> on_stack(n, 0);
+  std::vector<std::uint32_t> stack;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> frames;  // (vertex, next arc)
+  component.assign(n, 0);
+  std::uint32_t counter = 0;
+  std::uint32_t count = 0;
+  const auto open = [&](std::uint32_t v) {
+    order[v] = counter;
+    low[v] = counter;
+    ++counter;
+    stack.push_back(v);
+    on_stack[v] = 1;
+    frames.emplace_back(v, graph.out_begin(v));
+  };
+  for (std::uint32_t root = 0; root < n; ++root) {
+    if (order[root] != kUnset) continue;
+    open(root);
+    while (!frames.empty()) {
+      const std::uint32_t v = frames.back().first;
+      const std::uint32_t a = frames.back().second;
+      if (a < graph.out_end(v)) {
+        frames.back().second = a + 1;
+        const std::uint32_t w = graph.arc_target[a];
+        if (order[w] == kUnset) {
+          open(w);
+        } else if (on_stack[w] != 0) {
+          low[v] = std::min(low[v], order[w]);
+        }
+        continue;
+      }
+      if (low[v] == order[v]) {
+        std::uint32_t x = 0;
+        do {
+          x = stack.back();
+          stack.pop_back();
+          on_stack[x] = 0;
+          component[x] = count;
+        } while (x != v);
+        ++count;
+      }
+      frames.pop_back();
+      if (!frames.empty()) {
+        const std::uint32_t u = frames.back().first;
+        low[u] = std::min(low[u], low[v]);
+      }
+    }
+  }
+  return count;
 }
 
 }  // namespace leapnav::plan

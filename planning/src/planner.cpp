@@ -32,64 +32,6 @@ Status check_extent(Vec3 e) {
 /// Largest component count for which the reachability matrix is kept (2 MiB of bits).
 constexpr std::uint32_t kMaxReachComponents = 4096;
 
-/// Tarjan's strongly connected components (iterative): component ids in order of completion,
-/// which is a reverse topological order of the condensation (a component's successors complete
-/// first). Returns the component count.
-std::uint32_t strong_components(const NavGraph& graph, std::vector<std::uint32_t>& component) {
-  const std::size_t n = graph.vertex_count();
-  constexpr std::uint32_t kUnset = 0xFFFFFFFFU;
-  std::vector<std::uint32_t> order(n, kUnset);
-  std::vector<std::uint32_t> low(n, 0);
-  std::vector<std::uint8_t> on_stack(n, 0);
-  std::vector<std::uint32_t> stack;
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> frames;  // (vertex, next arc)
-  component.assign(n, 0);
-  std::uint32_t counter = 0;
-  std::uint32_t count = 0;
-  const auto open = [&](std::uint32_t v) {
-    order[v] = counter;
-    low[v] = counter;
-    ++counter;
-    stack.push_back(v);
-    on_stack[v] = 1;
-    frames.emplace_back(v, graph.out_begin(v));
-  };
-  for (std::uint32_t root = 0; root < n; ++root) {
-    if (order[root] != kUnset) continue;
-    open(root);
-    while (!frames.empty()) {
-      const std::uint32_t v = frames.back().first;
-      const std::uint32_t a = frames.back().second;
-      if (a < graph.out_end(v)) {
-        frames.back().second = a + 1;
-        const std::uint32_t w = graph.arc_target[a];
-        if (order[w] == kUnset) {
-          open(w);
-        } else if (on_stack[w] != 0) {
-          low[v] = std::min(low[v], order[w]);
-        }
-        continue;
-      }
-      if (low[v] == order[v]) {
-        std::uint32_t x = 0;
-        do {
-          x = stack.back();
-          stack.pop_back();
-          on_stack[x] = 0;
-          component[x] = count;
-        } while (x != v);
-        ++count;
-      }
-      frames.pop_back();
-      if (!frames.empty()) {
-        const std::uint32_t u = frames.back().first;
-        low[u] = std::min(low[u], low[v]);
-      }
-    }
-  }
-  return count;
-}
-
 void build_reachability(Planner::Impl& impl) {
   const NavGraph& graph = impl.graph;
   const std::uint32_t count = strong_components(graph, impl.scc);

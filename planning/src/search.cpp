@@ -633,7 +633,7 @@ Status NavQuery::begin_path(Vec3 start, Vec3 goal, const QueryOptions& options) 
       }
     }
   }
-  if (!detail::passes(options, *impl.mesh, goal_poly)) {
+  if (!passes_filter(options, *impl.mesh, goal_poly)) {
     s.early = PathStatus::NoPath;
     return {};
   }

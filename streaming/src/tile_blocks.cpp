@@ -106,64 +106,11 @@ std::vector<std::uint32_t> vertex_runs(const mesh::NavMesh& mesh, std::uint32_t 
   return owner;
 }
 
-// Strongly connected components of the graph's arcs (Tarjan's algorithm, iterative): the
-// component per vertex, numbered in the order they complete (a component completes after every
-// component it reaches). Returns the count.
-std::uint32_t strong_components(const plan::NavGraph& graph,
-                                std::vector<std::uint32_t>& component) {
-  const auto n = static_cast<std::uint32_t>(graph.vertex_count());
-  constexpr std::uint32_t kUnset = 0xFFFFFFFFU;
-  component.assign(n, kUnset);
-  std::vector<std::uint32_t> order(n, kUnset);
-  std::vector<std::uint32_t> low(n, 0);
-  std::vector<char> on_stack(n, 0);
-  std::vector<std::uint32_t> stack;
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> frames;  // vertex, next arc
-  std::uint32_t next = 0;
-  std::uint32_t count = 0;
-  for (std::uint32_t root = 0; root < n; ++root) {
-    if (order[root] != kUnset) continue;
-    const auto open = [&](std::uint32_t v) {
-      order[v] = low[v] = next++;
-      stack.push_back(v);
-      on_stack[v] = 1;
-      frames.emplace_back(v, graph.out_begin(v));
-    };
-    open(root);
-    while (!frames.empty()) {
-      const auto [v, a] = frames.back();
-      if (a < graph.out_end(v)) {
-        frames.back().second = a + 1;
-        const std::uint32_t w = graph.arc_target[a];
-        if (order[w] == kUnset) {
-          open(w);
-        } else if (on_stack[w] != 0) {
-          low[v] = std::min(low[v], order[w]);
-        }
-        continue;
-      }
-      if (low[v] == order[v]) {
-        std::uint32_t x = 0;
-        do {
-          x = stack.back();
-          stack.pop_back();
-          on_stack[x] = 0;
-          component[x] = count;
-        } while (x != v);
-        ++count;
-      }
-      frames.pop_back();
-      if (!frames.empty()) low[frames.back().first] = std::min(low[frames.back().first], low[v]);
-    }
-  }
-  return count;
-}
-
 // The reach table of `graph` (WorldLayout::reach) and the component per polygon; nothing when
 // the graph has more than kMaxReachComponents components.
 void reach_table(const plan::NavGraph& graph, WorldLayout& layout,
                  std::vector<std::uint32_t>& component) {
-  const std::uint32_t count = strong_components(graph, component);
+  const std::uint32_t count = plan::strong_components(graph, component);
   if (count == 0 || count > kMaxReachComponents) {
     component.clear();
     return;

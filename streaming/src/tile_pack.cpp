@@ -5,7 +5,6 @@
 #include "leapnav/streaming/tile_pack.hpp"
 
 #include <array>
-#include <bit>
 #include <cmath>
 #include <fstream>
 #include <limits>
@@ -13,6 +12,7 @@
 
 #include "leapnav/core/hash.hpp"
 #include "leapnav/io/config_file.hpp"
+#include "leapnav/io/detail/bytes.hpp"
 #include "leapnav/io/file_io.hpp"
 
 namespace leapnav::stream {
@@ -36,111 +36,8 @@ constexpr std::uint64_t kForeignBytes = 16;
 constexpr std::uint64_t kLinkBytes = 46;
 constexpr std::uint64_t kLedgeBytes = 1 + 4 + 4 + 48 + 4;  // kind, polygons, 4 points, cost
 
-class Writer {
- public:
-  void u8(std::uint8_t v) { out_.push_back(static_cast<std::byte>(v)); }
-  void u16(std::uint16_t v) { put(v, 2); }
-  void u32(std::uint32_t v) { put(v, 4); }
-  void u64(std::uint64_t v) { put(v, 8); }
-  void i32(std::int32_t v) { put(static_cast<std::uint32_t>(v), 4); }
-  void f32(float v) { put(std::bit_cast<std::uint32_t>(v), 4); }
-  void vec3(Vec3 v) {
-    f32(v.x);
-    f32(v.y);
-    f32(v.z);
-  }
-  void varint(std::uint64_t v) {
-    while (v >= 0x80U) {
-      u8(static_cast<std::uint8_t>((v & 0x7FU) | 0x80U));
-      v >>= 7U;
-    }
-    u8(static_cast<std::uint8_t>(v));
-  }
-  void svarint(std::int64_t v) {
-    varint((static_cast<std::uint64_t>(v) << 1U) ^ static_cast<std::uint64_t>(v >> 63));
-  }
-  void append(const std::vector<std::byte>& bytes) {
-    out_.insert(out_.end(), bytes.begin(), bytes.end());
-  }
-  void patch_u64(std::size_t at, std::uint64_t v) {
-    for (std::size_t i = 0; i < 8; ++i)
-      out_[at + i] = static_cast<std::byte>((v >> (8U * i)) & 0xFFU);
-  }
-  std::vector<std::byte>& bytes() { return out_; }
-
- private:
-  void put(std::uint64_t v, std::size_t n) {
-    for (std::size_t i = 0; i < n; ++i)
-      out_.push_back(static_cast<std::byte>((v >> (8U * i)) & 0xFFU));
-  }
-  std::vector<std::byte> out_;
-};
-
-class Reader {
- public:
-  explicit Reader(std::span<const std::byte> data) : data_(data) {}
-  [[nodiscard]] std::size_t remaining() const { return data_.size() - pos_; }
-  bool u8(std::uint8_t& v) { return get(v); }
-  bool u16(std::uint16_t& v) { return get(v); }
-  bool u32(std::uint32_t& v) { return get(v); }
-  bool u64(std::uint64_t& v) { return get(v); }
-  bool i32(std::int32_t& v) {
-    std::uint32_t u = 0;
-    if (!get(u)) return false;
-    v = static_cast<std::int32_t>(u);
-    return true;
-  }
-  bool f32(float& v) {
-    std::uint32_t u = 0;
-    if (!get(u)) return false;
-    v = std::bit_cast<float>(u);
-    return true;
-  }
-  bool vec3(Vec3& v) { return f32(v.x) && f32(v.y) && f32(v.z); }
-  bool varint(std::uint64_t& v) {
-    v = 0;
-    for (unsigned shift = 0; shift < 64; shift += 7) {
-      std::uint8_t byte = 0;
-      if (!u8(byte)) return false;
-      v |= static_cast<std::uint64_t>(byte & 0x7FU) << shift;
-      if ((byte & 0x80U) == 0) return true;
-    }
-    return false;
-  }
-  bool svarint(std::int64_t& v) {
-    std::uint64_t u = 0;
-    if (!varint(u)) return false;
-    v = static_cast<std::int64_t>(u >> 1U) ^ -static_cast<std::int64_t>(u & 1U);
-    return true;
-  }
-  /// The next n bytes as a reader of their own.
-  bool sub(Reader& out, std::size_t n) {
-    if (n > remaining()) return false;
-    out = Reader(data_.subspan(pos_, n));
-    pos_ += n;
-    return true;
-  }
-  bool text(std::string& s, std::size_t n) {
-    if (n > remaining()) return false;
-    s.assign(reinterpret_cast<const char*>(data_.data() + pos_), n);
-    pos_ += n;
-    return true;
-  }
-
- private:
-  template <class T>
-  bool get(T& v) {
-    if (remaining() < sizeof(T)) return false;
-    std::uint64_t acc = 0;
-    for (std::size_t i = 0; i < sizeof(T); ++i)
-      acc |= static_cast<std::uint64_t>(std::to_integer<unsigned>(data_[pos_ + i])) << (8U * i);
-    v = static_cast<T>(acc);
-    pos_ += sizeof(T);
-    return true;
-  }
-  std::span<const std::byte> data_;
-  std::size_t pos_ = 0;
-};
+using Reader = io::detail::ByteReader;
+using Writer = io::detail::ByteWriter;
 
 std::uint64_t checksum(std::span<const std::byte> bytes) {
   ContentHasher h;

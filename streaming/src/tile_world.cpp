@@ -6,7 +6,6 @@
 #include "leapnav/streaming/tile_world.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <limits>
 #include <mutex>
 #include <string>
@@ -29,16 +28,6 @@ std::uint64_t navmesh_bytes(const mesh::NavMesh& m) {
          bytes_of(m.height_patches) + bytes_of(m.height_samples) + bytes_of(m.span_column_first) +
          bytes_of(m.span_y) + bytes_of(m.span_poly) + bytes_of(m.tile_poly_first) +
          m.config.name.size();
-}
-
-// Whether polygon p passes the query filter's flags and area exclusion (plan::QueryOptions).
-bool passes(const plan::QueryOptions& options, const mesh::NavMesh& nav, std::uint32_t p) {
-  const std::uint16_t flags = nav.poly_flags[p];
-  if ((flags & options.exclude_flags) != 0) return false;
-  if (!options.crouch && (flags & mesh::kPolyFlagCrouch) != 0) return false;
-  const auto user_flags = static_cast<std::uint16_t>(flags & ~mesh::kPolyFlagCrouch);
-  if (user_flags != 0 && (user_flags & options.include_flags) == 0) return false;
-  return std::isfinite(options.area_costs[nav.poly_area[p]]);
 }
 
 // Whether a query with `options` plans over the world's links, as plan::Planner decides it for
@@ -145,7 +134,7 @@ Result<plan::Path> WorldSnapshot::find_path(Vec3 start, Vec3 goal,
   if (!from || !to) return out;
   const std::uint32_t s = mesh::index(from->poly);
   const std::uint32_t g = mesh::index(to->poly);
-  if (!passes(options, planner_->mesh(), g)) return out;
+  if (!plan::passes_filter(options, planner_->mesh(), g)) return out;
   const bool links = plans_with_links(*layout_, options);
   const std::vector<std::uint32_t>& islands = links ? link_island_ : island_;
   const bool reach = !links || reach_component_.empty() ||

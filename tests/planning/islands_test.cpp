@@ -7,8 +7,11 @@
 #include <cstdint>
 #include <map>
 #include <queue>
+#include <random>
+#include <utility>
 #include <vector>
 
+#include "leapnav/planning/graph.hpp"
 #include "leapnav/planning/query.hpp"
 #include "leapnav/planning/sample.hpp"
 #include "support/tiled_scene.hpp"
@@ -84,5 +87,62 @@ TEST_SUITE("planning.islands") {
     }
     CHECK(across > 20);
     CHECK(within > 20);
+  }
+
+  TEST_CASE(
+      "strong components: same id exactly when mutually reachable, and a component's id is "
+      "above every component it reaches") {
+    // a graph of arcs alone (strong_components reads only arc_first and arc_target)
+    const auto make = [](std::size_t n,
+                         const std::vector<std::pair<std::uint32_t, std::uint32_t>>& arcs) {
+      plan::NavGraph g;
+      g.arc_first.assign(n + 1, 0);
+      for (const auto& [a, b] : arcs) ++g.arc_first[a + 1];
+      for (std::size_t v = 0; v < n; ++v) g.arc_first[v + 1] += g.arc_first[v];
+      g.arc_target.resize(arcs.size());
+      std::vector<std::uint32_t> fill(g.arc_first.begin(), g.arc_first.end() - 1);
+      for (const auto& [a, b] : arcs) g.arc_target[fill[a]++] = b;
+      return g;
+    };
+    // closed form: {2, 3} completes first, then {0, 1}, then {4}
+    std::vector<std::uint32_t> component;
+    const plan::NavGraph small = make(5, {{0, 1}, {1, 0}, {1, 2}, {2, 3}, {3, 2}, {4, 0}});
+    CHECK(plan::strong_components(small, component) == 3);
+    CHECK(component == std::vector<std::uint32_t>{1, 1, 0, 0, 2});
+
+    // random sparse graphs against reachability by breadth-first search
+    std::mt19937 rng(7);
+    for (int round = 0; round < 20; ++round) {
+      constexpr std::uint32_t n = 40;
+      std::uniform_int_distribution<std::uint32_t> vertex(0, n - 1);
+      std::vector<std::pair<std::uint32_t, std::uint32_t>> arcs;
+      for (int k = 0; k < 55; ++k) arcs.emplace_back(vertex(rng), vertex(rng));
+      const plan::NavGraph g = make(n, arcs);
+      const std::uint32_t count = plan::strong_components(g, component);
+      std::vector<std::vector<char>> reach(n, std::vector<char>(n, 0));
+      for (std::uint32_t s = 0; s < n; ++s) {
+        std::queue<std::uint32_t> open;
+        open.push(s);
+        reach[s][s] = 1;
+        while (!open.empty()) {
+          const std::uint32_t v = open.front();
+          open.pop();
+          for (std::uint32_t a = g.out_begin(v); a < g.out_end(v); ++a) {
+            if (reach[s][g.arc_target[a]] == 0) {
+              reach[s][g.arc_target[a]] = 1;
+              open.push(g.arc_target[a]);
+            }
+          }
+        }
+      }
+      for (std::uint32_t a = 0; a < n; ++a) {
+        REQUIRE(component[a] < count);
+        for (std::uint32_t b = 0; b < n; ++b) {
+          const bool both = reach[a][b] != 0 && reach[b][a] != 0;
+          CHECK((component[a] == component[b]) == both);
+          if (reach[a][b] != 0 && !both) CHECK(component[a] > component[b]);
+        }
+      }
+    }
   }
 }

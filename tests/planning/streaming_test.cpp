@@ -18,9 +18,9 @@
 #include "leapnav/io/jump_scenes.hpp"
 #include "leapnav/io/navmesh_file.hpp"
 #include "leapnav/io/scene_builder.hpp"
-#include "leapnav/jumplinks/tile_links.hpp"
 #include "leapnav/mesh/tiles.hpp"
 #include "leapnav/planning/query.hpp"
+#include "support/tiled_scene.hpp"
 
 using namespace leapnav;
 
@@ -259,19 +259,8 @@ TEST_SUITE("plan.streaming") {
 
 TEST_SUITE("plan.streaming") {
   TEST_CASE("a jump into an unloaded tile is never taken") {
-    const TriangleMesh scene = io::gap_scene(1.0F);
-    const BuildConfig config = *named_config("thesis");
-    BuildContext ctx;
-    auto built = mesh::build_tiled_navmesh(scene, config, mesh::TileConfig{16, -1}, ctx);
-    REQUIRE(built.ok());
-    jump::TiledLinkOptions options;
-    options.jumps.jumps = {jump::kJumpC1};
-    options.jumps.step = 1;
-    options.compact = false;
-    auto links = jump::build_tiled_jump_links(scene, built->navmesh, built->layout, options, ctx);
-    REQUIRE(links.ok());
-    REQUIRE_FALSE(links->set.links.empty());
-    auto made = plan::Planner::create(built->navmesh, &links->set);
+    const test::TiledWorld gap = test::tiled_gap_world();
+    auto made = plan::Planner::create(gap.mesh, gap.link_set());
     REQUIRE(made.ok());
     plan::Planner planner = *made;
     const Vec3 start{2.0F, io::kJumpFloorTop, 3.0F};

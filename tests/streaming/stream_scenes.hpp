@@ -23,14 +23,6 @@
 
 namespace leapnav::test {
 
-struct TiledWorld {
-  mesh::NavMesh mesh;
-  std::optional<jump::JumpLinkSet> links;
-  std::optional<ledge::LedgeLinkSet> ledges{};
-  [[nodiscard]] const jump::JumpLinkSet* link_set() const { return links ? &*links : nullptr; }
-  [[nodiscard]] const ledge::LedgeLinkSet* ledge_set() const { return ledges ? &*ledges : nullptr; }
-};
-
 inline const TiledWorld& stream_floor() {
   static const TiledWorld world = [] {
     io::SceneBuilder b("floor");
@@ -60,22 +52,9 @@ inline const TiledWorld& stream_demo() {
   return world;
 }
 
+// the 1 m gap scene with C1 links across a tile border (tiled_gap_world)
 inline const TiledWorld& stream_gap() {
-  static const TiledWorld world = [] {
-    const TriangleMesh scene = io::gap_scene(1.0F);
-    BuildContext ctx;
-    auto built =
-        mesh::build_tiled_navmesh(scene, *named_config("thesis"), mesh::TileConfig{16, -1}, ctx);
-    REQUIRE(built.ok());
-    jump::TiledLinkOptions options;
-    options.jumps.jumps = {jump::kJumpC1};
-    options.jumps.step = 1;
-    options.compact = false;
-    auto links = jump::build_tiled_jump_links(scene, built->navmesh, built->layout, options, ctx);
-    REQUIRE(links.ok());
-    REQUIRE_FALSE(links->set.links.empty());
-    return TiledWorld{std::move(built).value().navmesh, std::move(links).value().set};
-  }();
+  static const TiledWorld world = tiled_gap_world();
   return world;
 }
 

@@ -70,4 +70,11 @@ struct NavGraph {
 /// numbered 0, 1, ... in order of the lowest polygon id they contain.
 [[nodiscard]] std::vector<std::uint32_t> connected_components(const NavGraph& graph);
 
+/// Strongly connected components of the directed arcs (Tarjan's algorithm, iterative, roots in
+/// polygon order): `component` gets the id per polygon, numbered in order of completion, which is
+/// a reverse topological order of the condensation (a component completes after every component
+/// it reaches). Returns the component count. The planner's and the tile world's reach tables are
+/// built on this numbering.
+std::uint32_t strong_components(const NavGraph& graph, std::vector<std::uint32_t>& component);
+
 }  // namespace leapnav::plan

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <string_view>
 #include <vector>
@@ -167,6 +168,20 @@ struct QueryOptions {
   /// polygon the filter excludes has no path (PathStatus::NoPath). A jump link is taken only when
   /// its land polygon passes the filter.
 };
+
+/// Whether polygon p (an index into `nav`'s polygons) passes the filter of `options`: no flag of
+/// exclude_flags, not a crouch polygon unless crouch is allowed, a user flag of include_flags when
+/// it has user flags, and a finite cost for its area. Inline: the A* asks it of every polygon it
+/// enters.
+[[nodiscard]] inline bool passes_filter(const QueryOptions& options, const mesh::NavMesh& nav,
+                                        std::uint32_t p) {
+  const std::uint16_t flags = nav.poly_flags[p];
+  if ((flags & options.exclude_flags) != 0) return false;
+  if (!options.crouch && (flags & mesh::kPolyFlagCrouch) != 0) return false;
+  const auto user_flags = static_cast<std::uint16_t>(flags & ~mesh::kPolyFlagCrouch);
+  if (user_flags != 0 && (user_flags & options.include_flags) == 0) return false;
+  return std::isfinite(options.area_costs[nav.poly_area[p]]);
+}
 
 /// No tile (Path::unloaded_tile, Planner::tile_of on a mesh without tiles).
 inline constexpr std::uint32_t kNoTile = 0xFFFFFFFFU;
